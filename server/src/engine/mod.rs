@@ -1,0 +1,3 @@
+//! Board model, setups and move application: everything needed to replay a game.
+
+pub mod piece;

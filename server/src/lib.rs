@@ -1,0 +1,8 @@
+//! ppn-ls: replay, lint and language-server support for Portable Piecepack Notation.
+//!
+//! Layers, each depending only on those below it:
+//! `cli` / `lsp` → `ide` → `engine` → `notation` → `syntax`.
+
+pub mod cli;
+pub mod engine;
+pub mod notation;

@@ -1,0 +1,2 @@
+//! String-level PPN: games and metadata blocks, movetext, brace expansion, macros,
+//! and the parts of a move (PieceSpec, Location, PieceId).
