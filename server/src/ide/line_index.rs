@@ -1,0 +1,157 @@
+//! Byte offsets ↔ line/column positions.
+//!
+//! Lines end at `\n`, `\r\n` or a lone `\r` (what LSP counts as line ends); nothing else.
+
+/// Where each line starts, for fast offset → position look-ups on large documents.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    line_starts: Vec<usize>,
+    len: usize,
+}
+
+/// A zero-based line and a zero-based column counted in the unit the caller asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineCol {
+    pub line: usize,
+    pub col: usize,
+}
+
+/// How columns are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColumnUnit {
+    /// Unicode scalar values: what a person counts, and what `--check` prints.
+    Chars,
+    Utf8Bytes,
+    Utf16CodeUnits,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => line_starts.push(i + 1),
+                b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                    line_starts.push(i + 2);
+                    i += 1;
+                }
+                b'\r' => line_starts.push(i + 1),
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex {
+            line_starts,
+            len: text.len(),
+        }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The zero-based line holding `offset` (clamped to the text).
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.len);
+        match self.line_starts.binary_search(&offset) {
+            Ok(line) => line,
+            Err(next) => next - 1,
+        }
+    }
+
+    /// The byte range of a line, without its line end.
+    pub fn line_range(&self, text: &str, line: usize) -> std::ops::Range<usize> {
+        let start = self.line_starts[line.min(self.line_starts.len() - 1)];
+        let mut end = self.line_starts.get(line + 1).copied().unwrap_or(self.len);
+        let bytes = text.as_bytes();
+        while end > start && matches!(bytes[end - 1], b'\n' | b'\r') {
+            end -= 1;
+        }
+        start..end
+    }
+
+    /// Position of a byte offset; an offset inside a character counts as that character.
+    pub fn position(&self, text: &str, offset: usize, unit: ColumnUnit) -> LineCol {
+        let offset = floor_char_boundary(text, offset.min(self.len));
+        let line = self.line_of(offset);
+        let prefix = &text[self.line_starts[line]..offset];
+        let col = match unit {
+            ColumnUnit::Chars => prefix.chars().count(),
+            ColumnUnit::Utf8Bytes => prefix.len(),
+            ColumnUnit::Utf16CodeUnits => prefix.chars().map(char::len_utf16).sum(),
+        };
+        LineCol { line, col }
+    }
+
+    /// Byte offset of a position; columns past the end of the line clamp to its end.
+    pub fn offset(&self, text: &str, pos: LineCol, unit: ColumnUnit) -> usize {
+        if pos.line >= self.line_starts.len() {
+            return self.len;
+        }
+        let range = self.line_range(text, pos.line);
+        let line_text = &text[range.clone()];
+        let mut counted = 0;
+        for (byte, ch) in line_text.char_indices() {
+            if counted >= pos.col {
+                return range.start + byte;
+            }
+            counted += match unit {
+                ColumnUnit::Chars => 1,
+                ColumnUnit::Utf8Bytes => ch.len_utf8(),
+                ColumnUnit::Utf16CodeUnits => ch.len_utf16(),
+            };
+        }
+        range.end
+    }
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_three_line_ends_count() {
+        let text = "a\nb\r\nc\rd";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_count(), 4);
+        assert_eq!(
+            index.position(text, 7, ColumnUnit::Chars),
+            LineCol { line: 3, col: 0 }
+        );
+        assert_eq!(index.line_range(text, 1), 2..3);
+    }
+
+    #[test]
+    fn form_feed_and_line_separator_are_not_line_ends() {
+        let text = "a\u{c}b\u{2028}c";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_count(), 1);
+    }
+
+    #[test]
+    fn astral_glyphs_are_one_char_two_utf16_units_four_bytes() {
+        let text = "x 🂡@b2";
+        let index = LineIndex::new(text);
+        let at = text.find('@').unwrap();
+        assert_eq!(index.position(text, at, ColumnUnit::Chars).col, 3);
+        assert_eq!(index.position(text, at, ColumnUnit::Utf16CodeUnits).col, 4);
+        assert_eq!(index.position(text, at, ColumnUnit::Utf8Bytes).col, 6);
+        for unit in [
+            ColumnUnit::Chars,
+            ColumnUnit::Utf16CodeUnits,
+            ColumnUnit::Utf8Bytes,
+        ] {
+            let pos = index.position(text, at, unit);
+            assert_eq!(index.offset(text, pos, unit), at);
+        }
+    }
+}
