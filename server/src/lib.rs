@@ -4,6 +4,7 @@
 //! `cli` / `lsp` → `ide` → `engine` → `notation` → `syntax`.
 
 pub mod cli;
+pub mod diagnostic;
 pub mod engine;
 pub mod ide;
 pub mod notation;

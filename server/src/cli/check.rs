@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{read_input, CheckFormat, EXIT_USAGE};
 use crate::ide::check::check_text;
-use crate::ide::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::ide::line_index::{ColumnUnit, LineIndex};
 
 pub fn run(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> i32 {

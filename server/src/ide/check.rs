@@ -1,6 +1,6 @@
 //! All diagnostics of a document, in document order.
 
-use super::diagnostic::Diagnostic;
+use crate::diagnostic::Diagnostic;
 
 pub fn check_text(_text: &str) -> Vec<Diagnostic> {
     Vec::new()

@@ -3,5 +3,4 @@
 
 pub mod board;
 pub mod check;
-pub mod diagnostic;
 pub mod line_index;
