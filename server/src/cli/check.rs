@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::{read_input, CheckFormat, EXIT_USAGE};
-use crate::ide::check::check_text;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::ide::check::check_text;
 use crate::ide::line_index::{ColumnUnit, LineIndex};
 
 pub fn run(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> i32 {

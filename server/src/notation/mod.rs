@@ -1,2 +1,4 @@
 //! String-level PPN: games and metadata blocks, movetext, brace expansion, macros,
 //! and the parts of a move (PieceSpec, Location, PieceId).
+
+pub mod metadata;
