@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use ppn_ls::notation::braces::{expand_braces, expand_token, BraceError, MAX_EXPANSIONS};
-use ppn_ls::notation::document::{split_games, GameSource};
+use ppn_ls::notation::document::{
+    split_games, split_games_checked, DocumentProblemCode, GameSource,
+};
 use ppn_ls::notation::movetext::{split_movetext, MovetextProblemCode, MovetextSplit};
 use serde_json::Value;
 
@@ -466,4 +468,57 @@ fn whitespace_only_movetext_has_no_moves() {
     let split = only_game_split(text);
     assert!(split.moves.is_empty());
     assert!(split.problems.is_empty());
+}
+
+#[test]
+fn indented_metadata_without_end_stays_metadata() {
+    let text = "GameType:\n  Name: Fujisan\n  Seed: 42\n1. S@b2\n";
+    let (games, problems) = split_games_checked(text);
+    assert_eq!(
+        games[0].metadata.clone().map(|range| &text[range]),
+        Some("GameType:\n  Name: Fujisan\n  Seed: 42\n")
+    );
+    assert_eq!(&text[games[0].movetext.clone()], "1. S@b2\n");
+    let found: Vec<(DocumentProblemCode, &str)> = problems
+        .iter()
+        .map(|problem| (problem.code, &text[problem.range.clone()]))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            DocumentProblemCode::IndentedMetadataWithoutEnd,
+            "  Seed: 42"
+        )]
+    );
+
+    // One indented line is what the reference reads correctly: nothing to report, and
+    // indented moves after it stay moves.
+    let text = "GameType:\n  Name: Fujisan\n  1. S@b2\n";
+    let (games, problems) = split_games_checked(text);
+    assert_eq!(&text[games[0].movetext.clone()], "  1. S@b2\n");
+    assert_eq!(problems, Vec::new());
+}
+
+#[test]
+fn unterminated_metadata_block_is_no_metadata() {
+    let text = "---\nt@a1 1. S@b2\n---\n...\n1. S@c3\n";
+    let (games, problems) = split_games_checked(text);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].metadata, None);
+    assert_eq!(&text[games[0].movetext.clone()], "t@a1 1. S@b2\n");
+    assert_eq!(&text[games[1].range.clone()], "---\n...\n1. S@c3\n");
+    let found: Vec<(DocumentProblemCode, &str)> = problems
+        .iter()
+        .map(|problem| (problem.code, &text[problem.range.clone()]))
+        .collect();
+    assert_eq!(found, [(DocumentProblemCode::UnterminatedMetadata, "---")]);
+}
+
+#[test]
+fn conformance_files_split_without_document_problems() {
+    for path in conformance_files() {
+        let text = std::fs::read_to_string(&path).expect("readable conformance file");
+        let (_, problems) = split_games_checked(&text);
+        assert_eq!(problems, Vec::new(), "{}", display_name(&path));
+    }
 }

@@ -4,7 +4,9 @@
 //! (and at the first line of the file). Within a game the metadata ends at the first
 //! line beginning with `...`; without one, at the first line that is empty or begins
 //! with a blank (that line still belongs to the YAML text); without either, the game
-//! has no metadata and everything after an opening `---` line is movetext.
+//! has no metadata and everything after an opening `---` line is movetext. One repair
+//! over the reference: indented `key: value` lines right after the first indented
+//! line stay in the metadata (the reference would read them as moves and fail).
 
 use std::ops::Range;
 
@@ -93,15 +95,49 @@ fn ends_metadata_without_dots(content: &str) -> bool {
     content.chars().next().is_none_or(is_blank)
 }
 
+/// Something in the game structure that the reference reads differently.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentProblem {
+    /// Byte range in the file.
+    pub range: Range<usize>,
+    pub code: DocumentProblemCode,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DocumentProblemCode {
+    /// A `---` block with neither `...` nor an empty line: it is read as no metadata.
+    UnterminatedMetadata,
+    /// Indented YAML lines after the first one, without `...`: the reference stops the
+    /// metadata at the first indented line and reads the rest as moves.
+    IndentedMetadataWithoutEnd,
+}
+
+impl DocumentProblemCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentProblemCode::UnterminatedMetadata => "unterminated-metadata",
+            DocumentProblemCode::IndentedMetadataWithoutEnd => "indented-metadata-without-end",
+        }
+    }
+}
+
 /// Splits `text` into games. A file always holds at least one game.
 pub fn split_games(text: &str) -> Vec<GameSource> {
+    split_games_checked(text).0
+}
+
+/// [`split_games`], plus the places where the reference would split differently.
+pub fn split_games_checked(text: &str) -> (Vec<GameSource>, Vec<DocumentProblem>) {
     let lines = split_lines(text);
+    let mut problems = Vec::new();
     if lines.is_empty() {
-        return vec![GameSource {
+        let game = GameSource {
             range: 0..text.len(),
             metadata: None,
             movetext: text.len()..text.len(),
-        }];
+        };
+        return (vec![game], problems);
     }
     let mut starts: Vec<usize> = (0..lines.len())
         .filter(|&i| line_content(text, &lines[i]).starts_with("---"))
@@ -109,31 +145,73 @@ pub fn split_games(text: &str) -> Vec<GameSource> {
     if starts.first() != Some(&0) {
         starts.insert(0, 0);
     }
-    starts
+    let games = starts
         .iter()
         .enumerate()
         .map(|(game, &first)| {
             let last = starts.get(game + 1).map_or(lines.len(), |&next| next) - 1;
-            game_source(text, &lines[first..=last])
+            game_source(text, &lines[first..=last], &mut problems)
         })
-        .collect()
+        .collect();
+    (games, problems)
 }
 
-fn game_source(text: &str, lines: &[Line]) -> GameSource {
+/// An indented line that can only be YAML: `key: value`, `key:` or `- item`.
+fn is_indented_yaml_entry(content: &str) -> bool {
+    if !content.starts_with(is_blank) {
+        return false;
+    }
+    let entry = content.trim_start_matches(is_blank);
+    if entry.starts_with("- ") || entry == "-" {
+        return true;
+    }
+    let Some(key) = entry.split(char::is_whitespace).next() else {
+        return false;
+    };
+    key.len() > 1 && key.ends_with(':') && !key.starts_with('{')
+}
+
+fn game_source(text: &str, lines: &[Line], problems: &mut Vec<DocumentProblem>) -> GameSource {
     let first = lines[0];
     let end = lines[lines.len() - 1].next;
     let contents: Vec<&str> = lines.iter().map(|line| line_content(text, line)).collect();
     let opens_with_dashes = contents[0].starts_with("---");
-    let metadata_end = contents
+    let dots = contents
         .iter()
-        .position(|content| content.starts_with("..."))
-        .or_else(|| {
-            contents
-                .iter()
-                .position(|content| ends_metadata_without_dots(content))
-        });
+        .position(|content| content.starts_with("..."));
+    let metadata_end = dots.or_else(|| {
+        let stop = contents
+            .iter()
+            .position(|content| ends_metadata_without_dots(content))?;
+        if contents[stop].trim_matches(is_blank).is_empty() {
+            return Some(stop);
+        }
+        // The reference stops at the first indented line, which cuts a block mapping
+        // of several lines in two; keep its indented YAML entries together instead.
+        let mut last = stop;
+        while last + 1 < contents.len() && is_indented_yaml_entry(contents[last + 1]) {
+            last += 1;
+        }
+        if last > stop {
+            problems.push(DocumentProblem {
+                range: lines[stop + 1].start..lines[last].content_end,
+                code: DocumentProblemCode::IndentedMetadataWithoutEnd,
+                message: "the reference ends the metadata at the first indented line and \
+                          reads these lines as moves; end the metadata with a `...` line"
+                    .to_string(),
+            });
+        }
+        Some(last)
+    });
     let Some(last_metadata_line) = metadata_end else {
         let movetext_start = if opens_with_dashes {
+            problems.push(DocumentProblem {
+                range: first.start..first.content_end,
+                code: DocumentProblemCode::UnterminatedMetadata,
+                message: "no `...` line or empty line ends this metadata block, so the game \
+                          has no metadata (the reference fails to read it)"
+                    .to_string(),
+            });
             first.next
         } else {
             first.start

@@ -118,7 +118,6 @@ struct Glyph {
 
 #[derive(Debug, Clone, Copy)]
 struct Origin {
-    token: usize,
     start: usize,
     end: usize,
 }
@@ -127,6 +126,8 @@ struct Origin {
 struct SourceToken {
     range: Range<usize>,
     expanded: bool,
+    /// The token starts after an unclosed `{`.
+    in_comment: bool,
 }
 
 /// Splits the movetext at `movetext` (byte offsets into `file_text`) into moves.
@@ -143,6 +144,14 @@ pub fn split_movetext(file_text: &str, movetext: Range<usize>) -> MovetextSplit 
         return split;
     }
     for token in tokens.iter().filter(|token| token.expanded) {
+        if token.in_comment {
+            split.problems.push(MovetextProblem {
+                range: token.range.clone(),
+                code: MovetextProblemCode::BraceInComment,
+                severity: Severity::Warning,
+                message: "braces inside a comment are expanded like moves".to_string(),
+            });
+        }
         if file_text[token.range.clone()].contains(';') {
             split.problems.push(MovetextProblem {
                 range: token.range.clone(),
@@ -158,7 +167,6 @@ pub fn split_movetext(file_text: &str, movetext: Range<usize>) -> MovetextSplit 
     let text = semicolons_to_move_numbers(&glyphs);
     let raw_moves = cut_at_move_numbers(&text);
     let mut previous_label = SETUP_LABEL.to_string();
-    let mut warned_tokens = Vec::new();
     for raw in raw_moves {
         let label = match raw.label {
             Some(ref number) => {
@@ -176,21 +184,6 @@ pub fn split_movetext(file_text: &str, movetext: Range<usize>) -> MovetextSplit 
         let label_source = source_span(label_glyphs.iter());
         let body = &text[raw.body.clone()];
         let comments = comment_spans(body);
-        for comment in &comments {
-            for glyph in &body[comment.clone()] {
-                let Some(origin) = glyph.origin else { continue };
-                let token = &tokens[origin.token];
-                if token.expanded && !warned_tokens.contains(&origin.token) {
-                    warned_tokens.push(origin.token);
-                    split.problems.push(MovetextProblem {
-                        range: token.range.clone(),
-                        code: MovetextProblemCode::BraceInComment,
-                        severity: Severity::Warning,
-                        message: "braces inside a comment are expanded like moves".to_string(),
-                    });
-                }
-            }
-        }
         let move_tokens = tokens_outside(body, &comments);
         let comment = squish(
             &comments
@@ -250,23 +243,33 @@ fn expand_tokens(
 ) -> (Vec<Glyph>, Vec<SourceToken>) {
     let mut ranges = Vec::new();
     let mut token_start = None;
+    let mut comment_depth = 0usize;
+    let mut previous = None;
     for (index, c) in slice.char_indices() {
         if is_movetext_whitespace(c) {
-            if let Some(start) = token_start.take() {
-                ranges.push(offset + start..offset + index);
+            if let Some((start, in_comment)) = token_start.take() {
+                ranges.push((offset + start..offset + index, in_comment));
             }
         } else if token_start.is_none() {
-            token_start = Some(index);
+            token_start = Some((index, comment_depth > 0));
         }
+        if previous != Some('\\') {
+            match c {
+                '{' => comment_depth += 1,
+                '}' => comment_depth = comment_depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        previous = Some(c);
     }
-    if let Some(start) = token_start {
-        ranges.push(offset + start..offset + slice.len());
+    if let Some((start, in_comment)) = token_start {
+        ranges.push((offset + start..offset + slice.len(), in_comment));
     }
 
     let mut glyphs = Vec::new();
     let mut tokens = Vec::with_capacity(ranges.len());
     let mut first = true;
-    for (index, range) in ranges.into_iter().enumerate() {
+    for (range, in_comment) in ranges {
         let written = &file_text[range.clone()];
         let expansions = expand_token(written).unwrap_or_else(|error| {
             problems.push(MovetextProblem {
@@ -290,7 +293,6 @@ fn expand_tokens(
                 glyphs.extend(expansion.chars().map(|ch| Glyph {
                     ch,
                     origin: Some(Origin {
-                        token: index,
                         start: range.start,
                         end: range.end,
                     }),
@@ -299,14 +301,17 @@ fn expand_tokens(
                 glyphs.extend(written.char_indices().map(|(at, ch)| Glyph {
                     ch,
                     origin: Some(Origin {
-                        token: index,
                         start: range.start + at,
                         end: range.start + at + ch.len_utf8(),
                     }),
                 }));
             }
         }
-        tokens.push(SourceToken { range, expanded });
+        tokens.push(SourceToken {
+            range,
+            expanded,
+            in_comment,
+        });
     }
     (glyphs, tokens)
 }
