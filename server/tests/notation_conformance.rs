@@ -171,6 +171,7 @@ fn brace_lists() {
     assert_eq!(expanded("a{,}b"), strings(&["ab", "ab"]));
     assert_eq!(expanded("x{a,}"), strings(&["xa", "x"]));
     assert_eq!(expanded("b2-c3"), strings(&["b2-c3"]));
+    assert_eq!(expanded("{,}"), strings(&["", ""]));
 }
 
 #[test]
@@ -236,6 +237,7 @@ fn brace_groups_that_stay_literal() {
     assert_eq!(expanded("{good"), strings(&["{good"]));
     assert_eq!(expanded("trap}"), strings(&["trap}"]));
     assert_eq!(expanded("x{1..ff}"), strings(&["x{1..ff}"]));
+    assert_eq!(expanded("X{a..#}X"), strings(&["X{a..#}X"]));
     assert_eq!(expanded("z{a,b},c}d"), strings(&["za,c}d", "zb,c}d"]));
 }
 
@@ -521,4 +523,19 @@ fn conformance_files_split_without_document_problems() {
         let (_, problems) = split_games_checked(&text);
         assert_eq!(problems, Vec::new(), "{}", display_name(&path));
     }
+}
+
+#[test]
+fn comments_touching_symbols_glue_them_together() {
+    // `$`, `~` and `♠` are symbols, not punctuation, so the braces still form a comment
+    // and dropping it joins its neighbours into one token, as the reference does.
+    let text = "1. ♠~{note}$ b2";
+    let split = only_game_split(text);
+    assert_eq!(split.moves[0].text, "♠~$ b2");
+    assert_eq!(split.moves[0].comment, "note");
+    assert_eq!(&text[split.moves[0].tokens[0].source.clone()], "♠~{note}$");
+    // Next to a letter or punctuation mark the braces are not a comment at all.
+    let split = only_game_split("1. b2{note} c3");
+    assert_eq!(split.moves[0].text, "b2{note} c3");
+    assert_eq!(split.moves[0].comment, "");
 }

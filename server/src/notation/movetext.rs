@@ -466,9 +466,8 @@ fn tokens_outside(body: &[Glyph], comments: &[Range<usize>]) -> Vec<MoveToken> {
     while i < body.len() {
         if let Some(comment) = comments.peek() {
             if comment.start == i {
-                // Removing a comment glues what surrounds it only if no space is there,
-                // which the comment rule already excludes; still treat it as a break.
-                flush(&mut current);
+                // Symbols such as `$` or `~` may touch a comment; the reference then
+                // glues them together when it drops the comment.
                 i = comment.end;
                 comments.next();
                 continue;
