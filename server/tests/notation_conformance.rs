@@ -8,7 +8,9 @@ use ppn_ls::notation::braces::{expand_braces, expand_token, BraceError, MAX_EXPA
 use ppn_ls::notation::document::{
     split_games, split_games_checked, DocumentProblemCode, GameSource,
 };
-use ppn_ls::notation::movetext::{split_movetext, MovetextProblemCode, MovetextSplit};
+use ppn_ls::notation::movetext::{
+    split_movetext, MovetextProblemCode, MovetextSplit, MAX_MOVETEXT_EXPANSIONS,
+};
 use serde_json::Value;
 
 const CONFORMANCE_DIRS: [&str; 3] = ["examples", "generated", "setups"];
@@ -538,4 +540,31 @@ fn comments_touching_symbols_glue_them_together() {
     let split = only_game_split("1. b2{note} c3");
     assert_eq!(split.moves[0].text, "b2{note} c3");
     assert_eq!(split.moves[0].comment, "");
+}
+
+#[test]
+fn expansions_of_a_game_are_capped() {
+    let tokens_within_cap = MAX_MOVETEXT_EXPANSIONS / MAX_EXPANSIONS;
+    let text = format!(
+        "1. {}",
+        vec!["x{1..10000}"; tokens_within_cap + 2].join(" ")
+    );
+    let split = only_game_split(&text);
+    assert_eq!(split.moves.len(), 1);
+    let tokens = &split.moves[0].tokens;
+    assert_eq!(tokens.len(), MAX_MOVETEXT_EXPANSIONS + 2);
+    assert_eq!(tokens[MAX_MOVETEXT_EXPANSIONS - 1].text, "x10000");
+    assert_eq!(tokens[MAX_MOVETEXT_EXPANSIONS].text, "x{1..10000}");
+    assert_eq!(tokens[MAX_MOVETEXT_EXPANSIONS + 1].text, "x{1..10000}");
+    let problems: Vec<(MovetextProblemCode, usize)> = split
+        .problems
+        .iter()
+        .map(|problem| (problem.code, problem.range.start))
+        .collect();
+    // Reported once, on the first token left unexpanded.
+    let first_unexpanded_start = text.len() - 2 * "x{1..10000}".len() - 1;
+    assert_eq!(
+        problems,
+        [(MovetextProblemCode::BraceExpansion, first_unexpanded_start)]
+    );
 }

@@ -14,6 +14,10 @@ use std::ops::Range;
 
 use super::braces::expand_token;
 
+/// The most strings all brace expansions of one game may produce together; past it,
+/// tokens stay unexpanded so a hostile file cannot exhaust memory.
+pub const MAX_MOVETEXT_EXPANSIONS: usize = 100_000;
+
 /// The label of the state before any move.
 pub const SETUP_LABEL: &str = "SetupFn.";
 /// The label of moves written before the first MoveNumber.
@@ -269,9 +273,11 @@ fn expand_tokens(
     let mut glyphs = Vec::new();
     let mut tokens = Vec::with_capacity(ranges.len());
     let mut first = true;
+    let mut expanded_strings = 0usize;
+    let mut over_cap = false;
     for (range, in_comment) in ranges {
         let written = &file_text[range.clone()];
-        let expansions = expand_token(written).unwrap_or_else(|error| {
+        let mut expansions = expand_token(written).unwrap_or_else(|error| {
             problems.push(MovetextProblem {
                 range: range.clone(),
                 code: MovetextProblemCode::BraceExpansion,
@@ -280,6 +286,25 @@ fn expand_tokens(
             });
             vec![written.to_string()]
         });
+        if expansions.len() > 1 {
+            expanded_strings += expansions.len();
+            if expanded_strings > MAX_MOVETEXT_EXPANSIONS {
+                if !over_cap {
+                    problems.push(MovetextProblem {
+                        range: range.clone(),
+                        code: MovetextProblemCode::BraceExpansion,
+                        severity: Severity::Error,
+                        message: format!(
+                            "brace expansions in this game give more than \
+                             {MAX_MOVETEXT_EXPANSIONS} strings; from here on braces are \
+                             not expanded"
+                        ),
+                    });
+                }
+                over_cap = true;
+                expansions = vec![written.to_string()];
+            }
+        }
         let expanded = !(expansions.len() == 1 && expansions[0] == written);
         for expansion in &expansions {
             if !first {
