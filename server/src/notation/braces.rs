@@ -5,7 +5,8 @@
 //! unbalanced braces are left alone, `\,` `\.` `\{` `\}` are unescaped, number ranges
 //! take an optional step and zero padding, letter ranges walk the printable ASCII
 //! table, and several groups in one token expand to their cartesian product with the
-//! leftmost group varying slowest.
+//! leftmost group varying slowest. Range values are written as plain integers (the
+//! reference prints round numbers from a stepped range such as `100000` as `1e+05`).
 
 use std::fmt;
 

@@ -7,6 +7,10 @@
 //! becomes a lone `.` MoveNumber, the text is cut at the MoveNumbers, and only then
 //! are comments taken out of each move. Every character keeps track of where it came
 //! from in the file, so tokens and MoveNumbers can be mapped back to their source.
+//!
+//! Two accidents of the reference are not kept: moves in a movetext without any
+//! MoveNumber are labelled `SetupFn..` (the reference leaves them unlabelled), and a
+//! movetext of only whitespace has no moves (the reference records one empty move).
 
 use std::collections::HashMap;
 use std::fmt;
