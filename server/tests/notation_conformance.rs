@@ -568,3 +568,34 @@ fn expansions_of_a_game_are_capped() {
         [(MovetextProblemCode::BraceExpansion, first_unexpanded_start)]
     );
 }
+
+#[test]
+fn combining_undertie_splits_like_the_undertie() {
+    let with_undertie = only_game_split("1. a1‿1. b2 {x}‿{y} 2. c3");
+    let with_combining = only_game_split("1. a1\u{35C}1. b2 {x}\u{35C}{y} 2. c3");
+    let states = |split: &MovetextSplit| -> Vec<(String, String, String)> {
+        split
+            .moves
+            .iter()
+            .map(|m| {
+                (
+                    m.label.clone(),
+                    m.text.replace('\u{35C}', "‿"),
+                    m.comment.clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        states(&with_undertie),
+        [
+            (
+                "1.".to_string(),
+                "a1‿1. b2 {x}‿{y}".to_string(),
+                String::new()
+            ),
+            ("2.".to_string(), "c3".to_string(), String::new()),
+        ]
+    );
+    assert_eq!(states(&with_combining), states(&with_undertie));
+}

@@ -592,6 +592,11 @@ mod char_class {
     }
 
     pub fn is_alphanumeric_or_punctuation(c: char) -> bool {
+        // U+035C is written as an undertie like `‿` (a punctuation mark), so it must
+        // separate MoveNumbers and comments the same way, although it is a combining mark.
+        if c == '\u{35C}' {
+            return true;
+        }
         if c.is_ascii() {
             c.is_ascii_alphanumeric()
                 || (c.is_ascii_punctuation()
