@@ -9,7 +9,7 @@ use ppn_ls::notation::document::{
     split_games, split_games_checked, DocumentProblemCode, GameSource,
 };
 use ppn_ls::notation::movetext::{
-    split_movetext, MovetextProblemCode, MovetextSplit, MAX_MOVETEXT_EXPANSIONS,
+    split_movetext, MovetextProblemCode, MovetextSplit, Severity, MAX_MOVETEXT_EXPANSIONS,
 };
 use serde_json::Value;
 
@@ -598,4 +598,41 @@ fn combining_undertie_splits_like_the_undertie() {
         ]
     );
     assert_eq!(states(&with_combining), states(&with_undertie));
+}
+
+#[test]
+fn trailing_semicolon_after_braces_makes_submoves_without_warning() {
+    let text = "1. ?M{0..2}@>90; b2-b3";
+    let split = only_game_split(text);
+    let states: Vec<(&str, &str)> = split
+        .moves
+        .iter()
+        .map(|m| (m.label.as_str(), m.text.as_str()))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("1.", "?M0@>90"),
+            ("1..", "?M1@>90"),
+            ("1...", "?M2@>90"),
+            ("1....", "b2-b3")
+        ]
+    );
+    assert_eq!(split.problems, Vec::new());
+}
+
+#[test]
+fn conformance_files_have_no_movetext_errors() {
+    for path in conformance_files() {
+        let text = std::fs::read_to_string(&path).expect("readable conformance file");
+        for game in split_games(&text) {
+            let errors: Vec<(MovetextProblemCode, &str)> = split_movetext(&text, game.movetext)
+                .problems
+                .into_iter()
+                .filter(|problem| problem.severity == Severity::Error)
+                .map(|problem| (problem.code, &text[problem.range]))
+                .collect();
+            assert_eq!(errors, Vec::new(), "{}", display_name(&path));
+        }
+    }
 }

@@ -70,7 +70,7 @@ pub enum MovetextProblemCode {
     BraceExpansion,
     /// A brace group inside a comment: it is expanded like movetext.
     BraceInComment,
-    /// A brace group in a token that also holds `;`: the whole chain is repeated.
+    /// A brace group in a token with a `;` inside it: the whole chain is repeated.
     BraceAcrossSemicolon,
     /// The same MoveNumber labels two moves of a game.
     DuplicateMoveNumber,
@@ -160,7 +160,12 @@ pub fn split_movetext(file_text: &str, movetext: Range<usize>) -> MovetextSplit 
                 message: "braces inside a comment are expanded like moves".to_string(),
             });
         }
-        if file_text[token.range.clone()].contains(';') {
+        // A `;` at either end only makes each expansion its own submove, a common
+        // idiom; one in the middle repeats the whole chain for every expansion.
+        if file_text[token.range.clone()]
+            .trim_matches(';')
+            .contains(';')
+        {
             split.problems.push(MovetextProblem {
                 range: token.range.clone(),
                 code: MovetextProblemCode::BraceAcrossSemicolon,
