@@ -636,3 +636,26 @@ fn conformance_files_have_no_movetext_errors() {
         }
     }
 }
+
+#[test]
+fn indented_first_line_is_movetext() {
+    let text = "  1. S@b2\n2. b2-b3\n";
+    let (games, problems) = split_games_checked(text);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].metadata, None);
+    assert_eq!(games[0].movetext, 0..text.len());
+    let found: Vec<(DocumentProblemCode, &str)> = problems
+        .iter()
+        .map(|problem| (problem.code, &text[problem.range.clone()]))
+        .collect();
+    assert_eq!(
+        found,
+        [(DocumentProblemCode::IndentedFirstLine, "  1. S@b2")]
+    );
+    // An empty first line is an empty metadata block, as in the reference.
+    let text = "\n1. S@b2\n";
+    let (games, problems) = split_games_checked(text);
+    assert_eq!(games[0].metadata, Some(0..1));
+    assert_eq!(&text[games[0].movetext.clone()], "1. S@b2\n");
+    assert_eq!(problems, Vec::new());
+}

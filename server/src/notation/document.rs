@@ -6,7 +6,8 @@
 //! with a blank (that line still belongs to the YAML text); without either, the game
 //! has no metadata and everything after an opening `---` line is movetext. One repair
 //! over the reference: indented `key: value` lines right after the first indented
-//! line stay in the metadata (the reference would read them as moves and fail).
+//! line stay in the metadata (the reference would read them as moves and fail), and
+//! an indented first line of a file without `---` starts the movetext.
 
 use std::ops::Range;
 
@@ -111,6 +112,9 @@ pub enum DocumentProblemCode {
     /// Indented YAML lines after the first one, without `...`: the reference stops the
     /// metadata at the first indented line and reads the rest as moves.
     IndentedMetadataWithoutEnd,
+    /// The file starts with an indented line and has no `...`: the reference reads
+    /// that line as the metadata.
+    IndentedFirstLine,
 }
 
 impl DocumentProblemCode {
@@ -118,6 +122,7 @@ impl DocumentProblemCode {
         match self {
             DocumentProblemCode::UnterminatedMetadata => "unterminated-metadata",
             DocumentProblemCode::IndentedMetadataWithoutEnd => "indented-metadata-without-end",
+            DocumentProblemCode::IndentedFirstLine => "indented-first-line",
         }
     }
 }
@@ -185,6 +190,17 @@ fn game_source(text: &str, lines: &[Line], problems: &mut Vec<DocumentProblem>) 
             .position(|content| ends_metadata_without_dots(content))?;
         if contents[stop].trim_matches(is_blank).is_empty() {
             return Some(stop);
+        }
+        if stop == 0 {
+            // An indented first line in a file without `---` is movetext, not YAML.
+            problems.push(DocumentProblem {
+                range: first.start..first.content_end,
+                code: DocumentProblemCode::IndentedFirstLine,
+                message: "the reference reads an indented first line as metadata; \
+                          it is read as movetext here"
+                    .to_string(),
+            });
+            return None;
         }
         // The reference stops at the first indented line, which cuts a block mapping
         // of several lines in two; keep its indented YAML entries together instead.
