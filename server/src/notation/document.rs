@@ -1,0 +1,264 @@
+//! Splitting a PPN file into games, and each game into its metadata block and movetext.
+//!
+//! Lines end at LF, CRLF or a lone CR. A game starts at every line beginning with `---`
+//! (and at the first line of the file). Within a game the metadata ends at the first
+//! line beginning with `...`; without one, at the first line that is empty or begins
+//! with a blank (that line still belongs to the YAML text); without either, the game
+//! has no metadata and everything after an opening `---` line is movetext. One repair
+//! over the reference: indented `key: value` lines right after the first indented
+//! line stay in the metadata (the reference would read them as moves and fail), and
+//! an indented first line of a file without `---` starts the movetext.
+
+use std::ops::Range;
+
+/// Where one game sits in the file. All ranges are byte offsets into the file text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSource {
+    /// The whole game, from its first line up to the next game (or the end of file).
+    pub range: Range<usize>,
+    /// The YAML text, without the `---` and `...` lines; `None` when the game has no
+    /// metadata block at all (an empty block gives an empty range).
+    pub metadata: Option<Range<usize>>,
+    /// Everything after the metadata block up to the end of the game.
+    pub movetext: Range<usize>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    start: usize,
+    content_end: usize,
+    next: usize,
+}
+
+fn split_lines(text: &str) -> Vec<Line> {
+    let bytes = text.as_bytes();
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut index = 0;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'\n' => {
+                lines.push(Line {
+                    start,
+                    content_end: index,
+                    next: index + 1,
+                });
+                index += 1;
+                start = index;
+            }
+            b'\r' => {
+                let next = if bytes.get(index + 1) == Some(&b'\n') {
+                    index + 2
+                } else {
+                    index + 1
+                };
+                lines.push(Line {
+                    start,
+                    content_end: index,
+                    next,
+                });
+                index = next;
+                start = index;
+            }
+            _ => index += 1,
+        }
+    }
+    if start < bytes.len() {
+        lines.push(Line {
+            start,
+            content_end: bytes.len(),
+            next: bytes.len(),
+        });
+    }
+    lines
+}
+
+/// A byte-order mark only hides the `---` of the first line; it is not content.
+fn line_content<'a>(text: &'a str, line: &Line) -> &'a str {
+    let content = &text[line.start..line.content_end];
+    if line.start == 0 {
+        content.strip_prefix('\u{FEFF}').unwrap_or(content)
+    } else {
+        content
+    }
+}
+
+/// Space-like characters that may open an indented (YAML continuation) line; the
+/// no-break spaces are deliberately not among them.
+fn is_blank(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\u{1680}' | '\u{2000}'..='\u{2006}' | '\u{2008}'..='\u{200A}' | '\u{205F}' | '\u{3000}'
+    )
+}
+
+fn ends_metadata_without_dots(content: &str) -> bool {
+    content.chars().next().is_none_or(is_blank)
+}
+
+/// Something in the game structure that the reference reads differently.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentProblem {
+    /// Byte range in the file.
+    pub range: Range<usize>,
+    pub code: DocumentProblemCode,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DocumentProblemCode {
+    /// A `---` block with neither `...` nor an empty line: it is read as no metadata.
+    UnterminatedMetadata,
+    /// Indented YAML lines after the first one, without `...`: the reference stops the
+    /// metadata at the first indented line and reads the rest as moves.
+    IndentedMetadataWithoutEnd,
+    /// The file starts with an indented line and has no `...`: the reference reads
+    /// that line as the metadata.
+    IndentedFirstLine,
+}
+
+impl DocumentProblemCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentProblemCode::UnterminatedMetadata => "unterminated-metadata",
+            DocumentProblemCode::IndentedMetadataWithoutEnd => "indented-metadata-without-end",
+            DocumentProblemCode::IndentedFirstLine => "indented-first-line",
+        }
+    }
+}
+
+/// Splits `text` into games. A file always holds at least one game.
+pub fn split_games(text: &str) -> Vec<GameSource> {
+    split_games_checked(text).0
+}
+
+/// [`split_games`], plus the places where the reference would split differently.
+pub fn split_games_checked(text: &str) -> (Vec<GameSource>, Vec<DocumentProblem>) {
+    let lines = split_lines(text);
+    let mut problems = Vec::new();
+    if lines.is_empty() {
+        let game = GameSource {
+            range: 0..text.len(),
+            metadata: None,
+            movetext: text.len()..text.len(),
+        };
+        return (vec![game], problems);
+    }
+    let mut starts: Vec<usize> = (0..lines.len())
+        .filter(|&i| line_content(text, &lines[i]).starts_with("---"))
+        .collect();
+    if starts.first() != Some(&0) {
+        starts.insert(0, 0);
+    }
+    let games = starts
+        .iter()
+        .enumerate()
+        .map(|(game, &first)| {
+            let last = starts.get(game + 1).map_or(lines.len(), |&next| next) - 1;
+            game_source(text, &lines[first..=last], &mut problems)
+        })
+        .collect();
+    (games, problems)
+}
+
+/// An indented line that can only be YAML: `key: value`, `key:` or `- item`.
+fn is_indented_yaml_entry(content: &str) -> bool {
+    if !content.starts_with(is_blank) {
+        return false;
+    }
+    let entry = content.trim_start_matches(is_blank);
+    if entry.starts_with("- ") || entry == "-" {
+        return true;
+    }
+    let Some(key) = entry.split(char::is_whitespace).next() else {
+        return false;
+    };
+    key.len() > 1 && key.ends_with(':') && !key.starts_with('{')
+}
+
+fn game_source(text: &str, lines: &[Line], problems: &mut Vec<DocumentProblem>) -> GameSource {
+    let first = lines[0];
+    let end = lines[lines.len() - 1].next;
+    let contents: Vec<&str> = lines.iter().map(|line| line_content(text, line)).collect();
+    let opens_with_dashes = contents[0].starts_with("---");
+    let dots = contents
+        .iter()
+        .position(|content| content.starts_with("..."));
+    let metadata_end = dots.or_else(|| {
+        let stop = contents
+            .iter()
+            .position(|content| ends_metadata_without_dots(content))?;
+        if contents[stop].trim_matches(is_blank).is_empty() {
+            return Some(stop);
+        }
+        if stop == 0 {
+            // An indented first line in a file without `---` is movetext, not YAML.
+            problems.push(DocumentProblem {
+                range: first.start..first.content_end,
+                code: DocumentProblemCode::IndentedFirstLine,
+                message: "the reference reads an indented first line as metadata; \
+                          it is read as movetext here"
+                    .to_string(),
+            });
+            return None;
+        }
+        // The reference stops at the first indented line, which cuts a block mapping
+        // of several lines in two; keep its indented YAML entries together instead.
+        let mut last = stop;
+        while last + 1 < contents.len() && is_indented_yaml_entry(contents[last + 1]) {
+            last += 1;
+        }
+        if last > stop {
+            problems.push(DocumentProblem {
+                range: lines[stop + 1].start..lines[last].content_end,
+                code: DocumentProblemCode::IndentedMetadataWithoutEnd,
+                message: "the reference ends the metadata at the first indented line and \
+                          reads these lines as moves; end the metadata with a `...` line"
+                    .to_string(),
+            });
+        }
+        Some(last)
+    });
+    let Some(last_metadata_line) = metadata_end else {
+        let movetext_start = if opens_with_dashes {
+            problems.push(DocumentProblem {
+                range: first.start..first.content_end,
+                code: DocumentProblemCode::UnterminatedMetadata,
+                message: "no `...` line or empty line ends this metadata block, so the game \
+                          has no metadata (the reference fails to read it)"
+                    .to_string(),
+            });
+            first.next
+        } else {
+            first.start
+        };
+        return GameSource {
+            range: first.start..end,
+            metadata: None,
+            movetext: movetext_start..end,
+        };
+    };
+    let terminator = lines[last_metadata_line];
+    let yaml_start = if opens_with_dashes {
+        let after_dashes = text[first.start..first.content_end]
+            .find("---")
+            .map_or(first.start, |offset| first.start + offset + 3);
+        if text[after_dashes..first.content_end].trim().is_empty() {
+            first.next
+        } else {
+            after_dashes
+        }
+    } else {
+        first.start
+    };
+    let yaml_end = if contents[last_metadata_line].starts_with("...") {
+        terminator.start
+    } else {
+        terminator.next
+    };
+    GameSource {
+        range: first.start..end,
+        metadata: Some(yaml_start.min(yaml_end)..yaml_end),
+        movetext: terminator.next..end,
+    }
+}

@@ -1,0 +1,876 @@
+//! Splitting a game's movetext into labelled moves.
+//!
+//! The order of operations is the reference parser's, because it decides what the
+//! moves' texts are: the movetext is cut into whitespace-separated tokens, every token
+//! is brace-expanded (a token that both starts with `{` and ends with `}` is left
+//! alone), the expansions are joined with single spaces, each `;` outside a comment
+//! becomes a lone `.` MoveNumber, the text is cut at the MoveNumbers, and only then
+//! are comments taken out of each move. Every character keeps track of where it came
+//! from in the file, so tokens and MoveNumbers can be mapped back to their source.
+//!
+//! Two accidents of the reference are not kept: moves in a movetext without any
+//! MoveNumber are labelled `SetupFn..` (the reference leaves them unlabelled), and a
+//! movetext of only whitespace has no moves (the reference records one empty move).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+
+use super::braces::expand_token;
+
+/// The most strings all brace expansions of one game may produce together; past it,
+/// tokens stay unexpanded so a hostile file cannot exhaust memory.
+pub const MAX_MOVETEXT_EXPANSIONS: usize = 100_000;
+
+/// The label of the state before any move.
+pub const SETUP_LABEL: &str = "SetupFn.";
+/// The label of moves written before the first MoveNumber.
+pub const BEFORE_FIRST_MOVE_NUMBER_LABEL: &str = "SetupFn..";
+
+/// One whitespace-separated token of a move's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveToken {
+    /// The token after brace expansion, before macro substitution.
+    pub text: String,
+    /// The unexpanded token in the file (for an expansion: the whole braced token).
+    pub source: Range<usize>,
+}
+
+/// One move: a MoveNumber (or a `.`/`;` shortcut) and the text that follows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// `1.`, `1...`, `12S.`, `2..` for a `.`/`;` after `2.`, `SetupFn..` before any
+    /// MoveNumber.
+    pub label: String,
+    /// The MoveNumber, `.` or `;` in the file; `None` for `SetupFn..`.
+    pub label_source: Option<Range<usize>>,
+    /// The move without its comments, whitespace squished, braces expanded.
+    pub text: String,
+    /// The move's comments without their braces, joined by one space.
+    pub comment: String,
+    /// The whitespace-separated tokens of `text`.
+    pub tokens: Vec<MoveToken>,
+    /// From the MoveNumber through the last token or comment of the move.
+    pub source: Range<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MovetextProblemCode {
+    /// A `{` with no matching `}`: the rest of the movetext reads as moves.
+    UnclosedComment,
+    /// A `}` with no `{` before it.
+    UnopenedComment,
+    /// A brace expansion that could not be done (too large, zero step, ...).
+    BraceExpansion,
+    /// A brace group inside a comment: it is expanded like movetext.
+    BraceInComment,
+    /// A brace group in a token with a `;` inside it: the whole chain is repeated.
+    BraceAcrossSemicolon,
+    /// The same MoveNumber labels two moves of a game.
+    DuplicateMoveNumber,
+}
+
+impl MovetextProblemCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MovetextProblemCode::UnclosedComment => "unclosed-comment",
+            MovetextProblemCode::UnopenedComment => "unopened-comment",
+            MovetextProblemCode::BraceExpansion => "brace-expansion",
+            MovetextProblemCode::BraceInComment => "brace-in-comment",
+            MovetextProblemCode::BraceAcrossSemicolon => "brace-across-semicolon",
+            MovetextProblemCode::DuplicateMoveNumber => "duplicate-move-number",
+        }
+    }
+}
+
+impl fmt::Display for MovetextProblemCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MovetextProblem {
+    /// Byte range in the file.
+    pub range: Range<usize>,
+    pub code: MovetextProblemCode,
+    pub severity: Severity,
+    pub message: String,
+}
+
+/// The moves of one game's movetext, and what looked wrong on the way.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MovetextSplit {
+    pub moves: Vec<MoveRecord>,
+    pub problems: Vec<MovetextProblem>,
+}
+
+/// Whitespace between movetext elements: tab, newline, form feed, carriage return and
+/// the Unicode Z category.
+pub fn is_movetext_whitespace(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\u{0C}' | '\r') || char_class::is_separator(c)
+}
+
+/// A character of the working text, with the file bytes it stands for.
+#[derive(Debug, Clone, Copy)]
+struct Glyph {
+    ch: char,
+    origin: Option<Origin>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Origin {
+    start: usize,
+    end: usize,
+}
+
+#[derive(Debug)]
+struct SourceToken {
+    range: Range<usize>,
+    expanded: bool,
+    /// The token starts after an unclosed `{`.
+    in_comment: bool,
+}
+
+/// Splits the movetext at `movetext` (byte offsets into `file_text`) into moves.
+/// An empty movetext (only whitespace) has no moves.
+pub fn split_movetext(file_text: &str, movetext: Range<usize>) -> MovetextSplit {
+    let mut split = MovetextSplit::default();
+    let Some(slice) = file_text.get(movetext.clone()) else {
+        return split;
+    };
+    check_comment_braces(slice, movetext.start, &mut split.problems);
+
+    let (glyphs, tokens) = expand_tokens(file_text, slice, movetext.start, &mut split.problems);
+    if tokens.is_empty() {
+        return split;
+    }
+    for token in tokens.iter().filter(|token| token.expanded) {
+        if token.in_comment {
+            split.problems.push(MovetextProblem {
+                range: token.range.clone(),
+                code: MovetextProblemCode::BraceInComment,
+                severity: Severity::Warning,
+                message: "braces inside a comment are expanded like moves".to_string(),
+            });
+        }
+        // A `;` at either end only makes each expansion its own submove, a common
+        // idiom; one in the middle repeats the whole chain for every expansion.
+        if file_text[token.range.clone()]
+            .trim_matches(';')
+            .contains(';')
+        {
+            split.problems.push(MovetextProblem {
+                range: token.range.clone(),
+                code: MovetextProblemCode::BraceAcrossSemicolon,
+                severity: Severity::Warning,
+                message: "braces are expanded before `;` splits the move, so everything \
+                          around the `;` is repeated for each expansion"
+                    .to_string(),
+            });
+        }
+    }
+
+    let text = semicolons_to_move_numbers(&glyphs);
+    let raw_moves = cut_at_move_numbers(&text);
+    let mut previous_label = SETUP_LABEL.to_string();
+    for raw in raw_moves {
+        let label = match raw.label {
+            Some(ref number) => {
+                let written: String = text[number.clone()].iter().map(|g| g.ch).collect();
+                if written == "." {
+                    format!("{previous_label}.")
+                } else {
+                    written
+                }
+            }
+            None => BEFORE_FIRST_MOVE_NUMBER_LABEL.to_string(),
+        };
+        previous_label.clone_from(&label);
+        let label_glyphs = raw.label.clone().map(|number| &text[number]).unwrap_or(&[]);
+        let label_source = source_span(label_glyphs.iter());
+        let body = &text[raw.body.clone()];
+        let comments = comment_spans(body);
+        let move_tokens = tokens_outside(body, &comments);
+        let comment = squish(
+            &comments
+                .iter()
+                .map(|range| {
+                    body[range.clone()]
+                        .iter()
+                        .map(|g| g.ch)
+                        .filter(|&c| c != '{' && c != '}')
+                        .collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        let source = source_span(label_glyphs.iter().chain(body.iter()))
+            .or_else(|| label_source.clone())
+            .unwrap_or(movetext.start..movetext.start);
+        split.moves.push(MoveRecord {
+            label,
+            label_source,
+            text: move_tokens
+                .iter()
+                .map(|token| token.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            comment,
+            tokens: move_tokens,
+            source,
+        });
+    }
+    report_duplicate_labels(&split.moves, &mut split.problems);
+    split
+}
+
+fn squish(text: &str) -> String {
+    text.split(is_movetext_whitespace)
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn source_span<'a>(glyphs: impl Iterator<Item = &'a Glyph>) -> Option<Range<usize>> {
+    glyphs
+        .filter_map(|glyph| glyph.origin)
+        .fold(None, |span: Option<Range<usize>>, origin| match span {
+            None => Some(origin.start..origin.end),
+            Some(span) => Some(span.start.min(origin.start)..span.end.max(origin.end)),
+        })
+}
+
+/// Cuts the movetext into tokens, expands each, and joins the expansions with spaces.
+fn expand_tokens(
+    file_text: &str,
+    slice: &str,
+    offset: usize,
+    problems: &mut Vec<MovetextProblem>,
+) -> (Vec<Glyph>, Vec<SourceToken>) {
+    let mut ranges = Vec::new();
+    let mut token_start = None;
+    let mut comment_depth = 0usize;
+    let mut previous = None;
+    for (index, c) in slice.char_indices() {
+        if is_movetext_whitespace(c) {
+            if let Some((start, in_comment)) = token_start.take() {
+                ranges.push((offset + start..offset + index, in_comment));
+            }
+        } else if token_start.is_none() {
+            token_start = Some((index, comment_depth > 0));
+        }
+        if previous != Some('\\') {
+            match c {
+                '{' => comment_depth += 1,
+                '}' => comment_depth = comment_depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        previous = Some(c);
+    }
+    if let Some((start, in_comment)) = token_start {
+        ranges.push((offset + start..offset + slice.len(), in_comment));
+    }
+
+    let mut glyphs = Vec::new();
+    let mut tokens = Vec::with_capacity(ranges.len());
+    let mut first = true;
+    let mut expanded_strings = 0usize;
+    let mut over_cap = false;
+    for (range, in_comment) in ranges {
+        let written = &file_text[range.clone()];
+        let mut expansions = expand_token(written).unwrap_or_else(|error| {
+            problems.push(MovetextProblem {
+                range: range.clone(),
+                code: MovetextProblemCode::BraceExpansion,
+                severity: Severity::Error,
+                message: error.to_string(),
+            });
+            vec![written.to_string()]
+        });
+        if expansions.len() > 1 {
+            expanded_strings += expansions.len();
+            if expanded_strings > MAX_MOVETEXT_EXPANSIONS {
+                if !over_cap {
+                    problems.push(MovetextProblem {
+                        range: range.clone(),
+                        code: MovetextProblemCode::BraceExpansion,
+                        severity: Severity::Error,
+                        message: format!(
+                            "brace expansions in this game give more than \
+                             {MAX_MOVETEXT_EXPANSIONS} strings; from here on braces are \
+                             not expanded"
+                        ),
+                    });
+                }
+                over_cap = true;
+                expansions = vec![written.to_string()];
+            }
+        }
+        let expanded = !(expansions.len() == 1 && expansions[0] == written);
+        for expansion in &expansions {
+            if !first {
+                glyphs.push(Glyph {
+                    ch: ' ',
+                    origin: None,
+                });
+            }
+            first = false;
+            if expanded {
+                glyphs.extend(expansion.chars().map(|ch| Glyph {
+                    ch,
+                    origin: Some(Origin {
+                        start: range.start,
+                        end: range.end,
+                    }),
+                }));
+            } else {
+                glyphs.extend(written.char_indices().map(|(at, ch)| Glyph {
+                    ch,
+                    origin: Some(Origin {
+                        start: range.start + at,
+                        end: range.start + at + ch.len_utf8(),
+                    }),
+                }));
+            }
+        }
+        tokens.push(SourceToken {
+            range,
+            expanded,
+            in_comment,
+        });
+    }
+    (glyphs, tokens)
+}
+
+/// `result[i]`: reading from position `i`, a `}` comes before any `{`. This is how the
+/// reference tells that a position is inside a comment.
+fn closes_before_next_open(glyphs: &[Glyph]) -> Vec<bool> {
+    let mut result = vec![false; glyphs.len() + 1];
+    for i in (0..glyphs.len()).rev() {
+        result[i] = match glyphs[i].ch {
+            '{' => false,
+            '}' => true,
+            _ => result[i + 1],
+        };
+    }
+    result
+}
+
+/// Every `;` outside a comment becomes ` . `.
+fn semicolons_to_move_numbers(glyphs: &[Glyph]) -> Vec<Glyph> {
+    let in_comment = closes_before_next_open(glyphs);
+    let mut text = Vec::with_capacity(glyphs.len());
+    for (i, glyph) in glyphs.iter().enumerate() {
+        if glyph.ch == ';' && !in_comment[i + 1] {
+            for ch in [' ', '.', ' '] {
+                text.push(Glyph {
+                    ch,
+                    origin: glyph.origin,
+                });
+            }
+        } else {
+            text.push(*glyph);
+        }
+    }
+    text
+}
+
+struct RawMove {
+    /// Glyph range of the MoveNumber; `None` for the text before the first one.
+    label: Option<Range<usize>>,
+    body: Range<usize>,
+}
+
+fn is_move_number_char(c: char) -> bool {
+    c == '_' || c == '.' || char_class::is_alphanumeric(c)
+}
+
+/// A MoveNumber is a run of letters, digits, `_` and `.` ending in `.`, with neither a
+/// letter, digit nor punctuation mark just before or after it, outside comments.
+fn move_numbers(text: &[Glyph]) -> Vec<Range<usize>> {
+    let in_comment = closes_before_next_open(text);
+    let mut numbers = Vec::new();
+    let mut p = 0;
+    while p < text.len() {
+        let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
+        if !(free_before && is_move_number_char(text[p].ch)) {
+            p += 1;
+            continue;
+        }
+        let mut q = p;
+        while q < text.len() && is_move_number_char(text[q].ch) {
+            q += 1;
+        }
+        let free_after = q == text.len() || !char_class::is_alphanumeric_or_punctuation(text[q].ch);
+        if text[q - 1].ch == '.' && free_after && !in_comment[q] {
+            numbers.push(p..q);
+        }
+        // Positions inside the run follow a letter, digit or mark, so none can start one.
+        p = q;
+    }
+    numbers
+}
+
+/// Cuts the text at the MoveNumbers, dropping the one separator character on each
+/// side of a MoveNumber as the reference does.
+fn cut_at_move_numbers(text: &[Glyph]) -> Vec<RawMove> {
+    let numbers = move_numbers(text);
+    let Some(first) = numbers.first() else {
+        return vec![RawMove {
+            label: None,
+            body: 0..text.len(),
+        }];
+    };
+    let mut moves = Vec::with_capacity(numbers.len() + 1);
+    if first.start > 0 {
+        moves.push(RawMove {
+            label: None,
+            body: 0..first.start - 1,
+        });
+    }
+    for (k, number) in numbers.iter().enumerate() {
+        let end = numbers
+            .get(k + 1)
+            .map_or(text.len(), |next| next.start.saturating_sub(1));
+        let start = (number.end + 1).min(end);
+        moves.push(RawMove {
+            label: Some(number.clone()),
+            body: start..end,
+        });
+    }
+    moves
+}
+
+/// Comments: `{` to the first `}`, with neither a letter, digit nor punctuation mark
+/// just outside the braces.
+fn comment_spans(body: &[Glyph]) -> Vec<Range<usize>> {
+    let mut next_close = vec![None; body.len() + 1];
+    for i in (0..body.len()).rev() {
+        next_close[i] = if body[i].ch == '}' {
+            Some(i)
+        } else {
+            next_close[i + 1]
+        };
+    }
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < body.len() {
+        let free_before = i == 0 || !char_class::is_alphanumeric_or_punctuation(body[i - 1].ch);
+        if body[i].ch == '{' && free_before {
+            let Some(close) = next_close[i + 1] else {
+                break;
+            };
+            let free_after = close + 1 == body.len()
+                || !char_class::is_alphanumeric_or_punctuation(body[close + 1].ch);
+            if free_after {
+                spans.push(i..close + 1);
+                i = close + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    spans
+}
+
+fn tokens_outside(body: &[Glyph], comments: &[Range<usize>]) -> Vec<MoveToken> {
+    let mut tokens = Vec::new();
+    let mut current: Vec<Glyph> = Vec::new();
+    let mut flush = |current: &mut Vec<Glyph>| {
+        if current.is_empty() {
+            return;
+        }
+        let source = source_span(current.iter()).unwrap_or(0..0);
+        tokens.push(MoveToken {
+            text: current.iter().map(|g| g.ch).collect(),
+            source,
+        });
+        current.clear();
+    };
+    let mut comments = comments.iter().peekable();
+    let mut i = 0;
+    while i < body.len() {
+        if let Some(comment) = comments.peek() {
+            if comment.start == i {
+                // Symbols such as `$` or `~` may touch a comment; the reference then
+                // glues them together when it drops the comment.
+                i = comment.end;
+                comments.next();
+                continue;
+            }
+        }
+        let glyph = body[i];
+        if is_movetext_whitespace(glyph.ch) {
+            flush(&mut current);
+        } else {
+            current.push(glyph);
+        }
+        i += 1;
+    }
+    flush(&mut current);
+    tokens
+}
+
+fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProblem>) {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    seen.insert(SETUP_LABEL, usize::MAX);
+    for (index, record) in moves.iter().enumerate() {
+        if let Some(&earlier) = seen.get(record.label.as_str()) {
+            let message = if earlier == usize::MAX {
+                format!("MoveNumber `{}` is the label of the setup", record.label)
+            } else {
+                format!("MoveNumber `{}` is used twice in this game", record.label)
+            };
+            problems.push(MovetextProblem {
+                range: record
+                    .label_source
+                    .clone()
+                    .unwrap_or_else(|| record.source.clone()),
+                code: MovetextProblemCode::DuplicateMoveNumber,
+                severity: Severity::Warning,
+                message,
+            });
+        } else {
+            seen.insert(record.label.as_str(), index);
+        }
+    }
+}
+
+/// Reports `{` without `}` and `}` without `{` (escaped braces aside).
+fn check_comment_braces(slice: &str, offset: usize, problems: &mut Vec<MovetextProblem>) {
+    let mut open = Vec::new();
+    let mut previous = None;
+    for (index, c) in slice.char_indices() {
+        let escaped = previous == Some('\\');
+        previous = Some(c);
+        if escaped {
+            continue;
+        }
+        match c {
+            '{' => open.push(offset + index),
+            '}' if open.pop().is_none() => {
+                problems.push(MovetextProblem {
+                    range: offset + index..offset + index + 1,
+                    code: MovetextProblemCode::UnopenedComment,
+                    severity: Severity::Warning,
+                    message: "`}` without a `{` before it".to_string(),
+                });
+            }
+            _ => {}
+        }
+    }
+    if let Some(&start) = open.first() {
+        problems.push(MovetextProblem {
+            range: start..offset + slice.len(),
+            code: MovetextProblemCode::UnclosedComment,
+            severity: Severity::Error,
+            message: "comment `{` is never closed".to_string(),
+        });
+    }
+}
+
+/// The character classes the reference's regular expressions use (ICU flavour: the
+/// POSIX-style `punct` class is the Unicode P category, so `$+<=>^`|~` are not in it).
+mod char_class {
+    pub fn is_separator(c: char) -> bool {
+        matches!(
+            c,
+            ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+                ..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+        )
+    }
+
+    pub fn is_alphanumeric(c: char) -> bool {
+        if c.is_ascii() {
+            c.is_ascii_alphanumeric()
+        } else {
+            c.is_alphabetic() || in_table(DECIMAL_DIGITS, c)
+        }
+    }
+
+    pub fn is_alphanumeric_or_punctuation(c: char) -> bool {
+        // U+035C is written as an undertie like `‿` (a punctuation mark), so it must
+        // separate MoveNumbers and comments the same way, although it is a combining mark.
+        if c == '\u{35C}' {
+            return true;
+        }
+        if c.is_ascii() {
+            c.is_ascii_alphanumeric()
+                || (c.is_ascii_punctuation()
+                    && !matches!(c, '$' | '+' | '<' | '=' | '>' | '^' | '`' | '|' | '~'))
+        } else {
+            is_alphanumeric(c) || in_table(PUNCTUATION, c)
+        }
+    }
+
+    fn in_table(table: &[(u32, u32)], c: char) -> bool {
+        let code = c as u32;
+        table
+            .binary_search_by(|&(low, high)| {
+                if high < code {
+                    std::cmp::Ordering::Less
+                } else if low > code {
+                    std::cmp::Ordering::Greater
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+            .is_ok()
+    }
+
+    /// Non-ASCII code points of general category P (Unicode 14).
+    const PUNCTUATION: &[(u32, u32)] = &[
+        (0xA1, 0xA1),
+        (0xA7, 0xA7),
+        (0xAB, 0xAB),
+        (0xB6, 0xB7),
+        (0xBB, 0xBB),
+        (0xBF, 0xBF),
+        (0x37E, 0x37E),
+        (0x387, 0x387),
+        (0x55A, 0x55F),
+        (0x589, 0x58A),
+        (0x5BE, 0x5BE),
+        (0x5C0, 0x5C0),
+        (0x5C3, 0x5C3),
+        (0x5C6, 0x5C6),
+        (0x5F3, 0x5F4),
+        (0x609, 0x60A),
+        (0x60C, 0x60D),
+        (0x61B, 0x61B),
+        (0x61D, 0x61F),
+        (0x66A, 0x66D),
+        (0x6D4, 0x6D4),
+        (0x700, 0x70D),
+        (0x7F7, 0x7F9),
+        (0x830, 0x83E),
+        (0x85E, 0x85E),
+        (0x964, 0x965),
+        (0x970, 0x970),
+        (0x9FD, 0x9FD),
+        (0xA76, 0xA76),
+        (0xAF0, 0xAF0),
+        (0xC77, 0xC77),
+        (0xC84, 0xC84),
+        (0xDF4, 0xDF4),
+        (0xE4F, 0xE4F),
+        (0xE5A, 0xE5B),
+        (0xF04, 0xF12),
+        (0xF14, 0xF14),
+        (0xF3A, 0xF3D),
+        (0xF85, 0xF85),
+        (0xFD0, 0xFD4),
+        (0xFD9, 0xFDA),
+        (0x104A, 0x104F),
+        (0x10FB, 0x10FB),
+        (0x1360, 0x1368),
+        (0x1400, 0x1400),
+        (0x166E, 0x166E),
+        (0x169B, 0x169C),
+        (0x16EB, 0x16ED),
+        (0x1735, 0x1736),
+        (0x17D4, 0x17D6),
+        (0x17D8, 0x17DA),
+        (0x1800, 0x180A),
+        (0x1944, 0x1945),
+        (0x1A1E, 0x1A1F),
+        (0x1AA0, 0x1AA6),
+        (0x1AA8, 0x1AAD),
+        (0x1B5A, 0x1B60),
+        (0x1B7D, 0x1B7E),
+        (0x1BFC, 0x1BFF),
+        (0x1C3B, 0x1C3F),
+        (0x1C7E, 0x1C7F),
+        (0x1CC0, 0x1CC7),
+        (0x1CD3, 0x1CD3),
+        (0x2010, 0x2027),
+        (0x2030, 0x2043),
+        (0x2045, 0x2051),
+        (0x2053, 0x205E),
+        (0x207D, 0x207E),
+        (0x208D, 0x208E),
+        (0x2308, 0x230B),
+        (0x2329, 0x232A),
+        (0x2768, 0x2775),
+        (0x27C5, 0x27C6),
+        (0x27E6, 0x27EF),
+        (0x2983, 0x2998),
+        (0x29D8, 0x29DB),
+        (0x29FC, 0x29FD),
+        (0x2CF9, 0x2CFC),
+        (0x2CFE, 0x2CFF),
+        (0x2D70, 0x2D70),
+        (0x2E00, 0x2E2E),
+        (0x2E30, 0x2E4F),
+        (0x2E52, 0x2E5D),
+        (0x3001, 0x3003),
+        (0x3008, 0x3011),
+        (0x3014, 0x301F),
+        (0x3030, 0x3030),
+        (0x303D, 0x303D),
+        (0x30A0, 0x30A0),
+        (0x30FB, 0x30FB),
+        (0xA4FE, 0xA4FF),
+        (0xA60D, 0xA60F),
+        (0xA673, 0xA673),
+        (0xA67E, 0xA67E),
+        (0xA6F2, 0xA6F7),
+        (0xA874, 0xA877),
+        (0xA8CE, 0xA8CF),
+        (0xA8F8, 0xA8FA),
+        (0xA8FC, 0xA8FC),
+        (0xA92E, 0xA92F),
+        (0xA95F, 0xA95F),
+        (0xA9C1, 0xA9CD),
+        (0xA9DE, 0xA9DF),
+        (0xAA5C, 0xAA5F),
+        (0xAADE, 0xAADF),
+        (0xAAF0, 0xAAF1),
+        (0xABEB, 0xABEB),
+        (0xFD3E, 0xFD3F),
+        (0xFE10, 0xFE19),
+        (0xFE30, 0xFE52),
+        (0xFE54, 0xFE61),
+        (0xFE63, 0xFE63),
+        (0xFE68, 0xFE68),
+        (0xFE6A, 0xFE6B),
+        (0xFF01, 0xFF03),
+        (0xFF05, 0xFF0A),
+        (0xFF0C, 0xFF0F),
+        (0xFF1A, 0xFF1B),
+        (0xFF1F, 0xFF20),
+        (0xFF3B, 0xFF3D),
+        (0xFF3F, 0xFF3F),
+        (0xFF5B, 0xFF5B),
+        (0xFF5D, 0xFF5D),
+        (0xFF5F, 0xFF65),
+        (0x10100, 0x10102),
+        (0x1039F, 0x1039F),
+        (0x103D0, 0x103D0),
+        (0x1056F, 0x1056F),
+        (0x10857, 0x10857),
+        (0x1091F, 0x1091F),
+        (0x1093F, 0x1093F),
+        (0x10A50, 0x10A58),
+        (0x10A7F, 0x10A7F),
+        (0x10AF0, 0x10AF6),
+        (0x10B39, 0x10B3F),
+        (0x10B99, 0x10B9C),
+        (0x10EAD, 0x10EAD),
+        (0x10F55, 0x10F59),
+        (0x10F86, 0x10F89),
+        (0x11047, 0x1104D),
+        (0x110BB, 0x110BC),
+        (0x110BE, 0x110C1),
+        (0x11140, 0x11143),
+        (0x11174, 0x11175),
+        (0x111C5, 0x111C8),
+        (0x111CD, 0x111CD),
+        (0x111DB, 0x111DB),
+        (0x111DD, 0x111DF),
+        (0x11238, 0x1123D),
+        (0x112A9, 0x112A9),
+        (0x1144B, 0x1144F),
+        (0x1145A, 0x1145B),
+        (0x1145D, 0x1145D),
+        (0x114C6, 0x114C6),
+        (0x115C1, 0x115D7),
+        (0x11641, 0x11643),
+        (0x11660, 0x1166C),
+        (0x116B9, 0x116B9),
+        (0x1173C, 0x1173E),
+        (0x1183B, 0x1183B),
+        (0x11944, 0x11946),
+        (0x119E2, 0x119E2),
+        (0x11A3F, 0x11A46),
+        (0x11A9A, 0x11A9C),
+        (0x11A9E, 0x11AA2),
+        (0x11C41, 0x11C45),
+        (0x11C70, 0x11C71),
+        (0x11EF7, 0x11EF8),
+        (0x11FFF, 0x11FFF),
+        (0x12470, 0x12474),
+        (0x12FF1, 0x12FF2),
+        (0x16A6E, 0x16A6F),
+        (0x16AF5, 0x16AF5),
+        (0x16B37, 0x16B3B),
+        (0x16B44, 0x16B44),
+        (0x16E97, 0x16E9A),
+        (0x16FE2, 0x16FE2),
+        (0x1BC9F, 0x1BC9F),
+        (0x1DA87, 0x1DA8B),
+        (0x1E95E, 0x1E95F),
+    ];
+    /// Non-ASCII code points of general category Nd (Unicode 14).
+    const DECIMAL_DIGITS: &[(u32, u32)] = &[
+        (0x660, 0x669),
+        (0x6F0, 0x6F9),
+        (0x7C0, 0x7C9),
+        (0x966, 0x96F),
+        (0x9E6, 0x9EF),
+        (0xA66, 0xA6F),
+        (0xAE6, 0xAEF),
+        (0xB66, 0xB6F),
+        (0xBE6, 0xBEF),
+        (0xC66, 0xC6F),
+        (0xCE6, 0xCEF),
+        (0xD66, 0xD6F),
+        (0xDE6, 0xDEF),
+        (0xE50, 0xE59),
+        (0xED0, 0xED9),
+        (0xF20, 0xF29),
+        (0x1040, 0x1049),
+        (0x1090, 0x1099),
+        (0x17E0, 0x17E9),
+        (0x1810, 0x1819),
+        (0x1946, 0x194F),
+        (0x19D0, 0x19D9),
+        (0x1A80, 0x1A89),
+        (0x1A90, 0x1A99),
+        (0x1B50, 0x1B59),
+        (0x1BB0, 0x1BB9),
+        (0x1C40, 0x1C49),
+        (0x1C50, 0x1C59),
+        (0xA620, 0xA629),
+        (0xA8D0, 0xA8D9),
+        (0xA900, 0xA909),
+        (0xA9D0, 0xA9D9),
+        (0xA9F0, 0xA9F9),
+        (0xAA50, 0xAA59),
+        (0xABF0, 0xABF9),
+        (0xFF10, 0xFF19),
+        (0x104A0, 0x104A9),
+        (0x10D30, 0x10D39),
+        (0x11066, 0x1106F),
+        (0x110F0, 0x110F9),
+        (0x11136, 0x1113F),
+        (0x111D0, 0x111D9),
+        (0x112F0, 0x112F9),
+        (0x11450, 0x11459),
+        (0x114D0, 0x114D9),
+        (0x11650, 0x11659),
+        (0x116C0, 0x116C9),
+        (0x11730, 0x11739),
+        (0x118E0, 0x118E9),
+        (0x11950, 0x11959),
+        (0x11C50, 0x11C59),
+        (0x11D50, 0x11D59),
+        (0x11DA0, 0x11DA9),
+        (0x16A60, 0x16A69),
+        (0x16AC0, 0x16AC9),
+        (0x16B50, 0x16B59),
+        (0x1D7CE, 0x1D7FF),
+        (0x1E140, 0x1E149),
+        (0x1E2F0, 0x1E2F9),
+        (0x1E950, 0x1E959),
+        (0x1FBF0, 0x1FBF9),
+    ];
+}
