@@ -17,6 +17,7 @@ use std::fmt;
 use std::ops::Range;
 
 use super::braces::expand_token;
+pub use crate::diagnostic::Severity;
 
 /// The most strings all brace expansions of one game may produce together; past it,
 /// tokens stay unexpanded so a hostile file cannot exhaust memory.
@@ -52,12 +53,6 @@ pub struct MoveRecord {
     pub tokens: Vec<MoveToken>,
     /// From the MoveNumber through the last token or comment of the move.
     pub source: Range<usize>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Severity {
-    Error,
-    Warning,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
