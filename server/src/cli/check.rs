@@ -48,7 +48,7 @@ pub fn run(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> i32 {
     };
     if reports
         .iter()
-        .any(|r| r.diagnostics.iter().any(|d| failing(d)))
+        .any(|r| r.diagnostics.iter().any(&failing))
     {
         1
     } else {
