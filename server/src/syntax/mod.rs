@@ -1,0 +1,370 @@
+//! Concrete syntax of PPN files: the tree-sitter parse tree and the syntax errors in it.
+//!
+//! The grammar (crate `tree-sitter-ppn`) splits a file into games (`game`: an optional
+//! `game_separator`, `metadata` / `metadata_end`, and `movetext`); movetext into
+//! `comment`, `move_number`, `semicolon` and `move`; and a move into `move_token`,
+//! `piece_spec`, `location`, `piece_id`, `macro`, `brace_expansion`, `number`,
+//! `degrees` and `other` (text kept rather than rejected).
+
+use std::cell::RefCell;
+use std::ops::Range;
+
+use tree_sitter::{Language, Node, Parser, Tree};
+
+/// The tree-sitter language for PPN.
+pub fn language() -> Language {
+    tree_sitter_ppn::LANGUAGE.into()
+}
+
+fn new_parser() -> Parser {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&language())
+        .expect("the PPN grammar is generated for the linked tree-sitter version");
+    parser
+}
+
+thread_local! {
+    static PARSER: RefCell<Parser> = RefCell::new(new_parser());
+}
+
+/// Parses `text`. With `old`, a tree of the previous text that the caller has already
+/// updated with [`Tree::edit`], only the edited region is re-parsed.
+pub fn parse(text: &str, old: Option<&Tree>) -> Tree {
+    PARSER.with(|parser| {
+        parser
+            .borrow_mut()
+            .parse(text, old)
+            .expect("parsing only stops early on a timeout or cancellation, never set here")
+    })
+}
+
+/// A syntax error: where it is (a byte range of the text; empty where something is
+/// missing), a stable code for tools, and a message for players.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub range: Range<usize>,
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// A `{` that opens a comment is never closed by a `}`.
+pub const UNCLOSED_COMMENT: &str = "unclosed-comment";
+/// A closing bracket, quote or a required part of a move is missing.
+pub const MISSING_TOKEN: &str = "missing-token";
+/// A closing `]`, `)` or `}` that closes nothing.
+pub const UNEXPECTED_TOKEN: &str = "unexpected-token";
+/// Any other text the grammar cannot read.
+pub const SYNTAX_ERROR: &str = "syntax-error";
+
+/// One [`SyntaxError`] per ERROR or MISSING node of `tree` (the tree of `text`), in
+/// document order.
+pub fn syntax_errors(tree: &Tree, text: &str) -> Vec<SyntaxError> {
+    let mut errors = Vec::new();
+    collect_errors(tree.root_node(), text, &mut errors);
+    errors
+}
+
+fn collect_errors(node: Node, text: &str, errors: &mut Vec<SyntaxError>) {
+    if node.is_missing() {
+        errors.push(missing_error(node));
+        return;
+    }
+    if node.is_error() {
+        errors.push(error_node_error(node, text));
+        return;
+    }
+    if !node.has_error() {
+        return;
+    }
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        collect_errors(child, text, errors);
+    }
+}
+
+fn missing_error(node: Node) -> SyntaxError {
+    let at = node.start_byte();
+    let kind = node.kind();
+    if let Some(comment) = node.parent().filter(|parent| parent.kind() == "comment") {
+        let open = comment.start_byte();
+        return SyntaxError {
+            range: open..open + 1,
+            code: UNCLOSED_COMMENT,
+            message: "comment is never closed: add a `}` where it ends".to_owned(),
+        };
+    }
+    let message = match kind {
+        "}" => "missing `}` to close the brace expansion".to_owned(),
+        ")" => "missing `)` to close the coordinates".to_owned(),
+        "]" => "missing `]` to close the slice".to_owned(),
+        "'" => "missing `'` to close the macro name".to_owned(),
+        "piece_spec" => "missing PieceSpec (which piece?)".to_owned(),
+        "degrees" => "missing rotation angle in degrees".to_owned(),
+        "macro_name" => "missing macro name".to_owned(),
+        "location" => "missing Location".to_owned(),
+        "piece_id" => "missing PieceId".to_owned(),
+        other if other.chars().all(|c| !c.is_alphanumeric()) => format!("missing `{other}`"),
+        other => format!("missing {}", other.replace('_', " ")),
+    };
+    SyntaxError {
+        range: at..at,
+        code: MISSING_TOKEN,
+        message,
+    }
+}
+
+fn error_node_error(node: Node, text: &str) -> SyntaxError {
+    let range = trim_whitespace(text, node.byte_range());
+    let snippet = text.get(range.clone()).unwrap_or_default();
+    let mut cursor = node.walk();
+    let holds_comment_text = node
+        .children(&mut cursor)
+        .any(|child| child.kind() == "comment_text");
+    if snippet.starts_with('{') && holds_comment_text {
+        return SyntaxError {
+            range: range.start..range.start + 1,
+            code: UNCLOSED_COMMENT,
+            message: "comment is never closed: add a `}` where it ends".to_owned(),
+        };
+    }
+    if let Some(closer @ (']' | ')' | '}')) = snippet.chars().next() {
+        let opener = match closer {
+            ']' => '[',
+            ')' => '(',
+            _ => '{',
+        };
+        return SyntaxError {
+            range,
+            code: UNEXPECTED_TOKEN,
+            message: format!("unexpected `{closer}`: there is no `{opener}` to close"),
+        };
+    }
+    SyntaxError {
+        range,
+        code: SYNTAX_ERROR,
+        message: "this is not a valid move".to_owned(),
+    }
+}
+
+/// Shrinks `range` to exclude leading and trailing whitespace (the ERROR nodes of the
+/// grammar often start with the whitespace before the offending text).
+fn trim_whitespace(text: &str, range: Range<usize>) -> Range<usize> {
+    let Some(slice) = text.get(range.clone()) else {
+        return range;
+    };
+    let trimmed_start = slice.trim_start();
+    if trimmed_start.is_empty() {
+        return range;
+    }
+    let start = range.start + (slice.len() - trimmed_start.len());
+    let end = start + trimmed_start.trim_end().len();
+    start..end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn errors(text: &str) -> Vec<SyntaxError> {
+        syntax_errors(&parse(text, None), text)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    fn line_column(text: &str, byte: usize) -> (usize, usize) {
+        let before = &text[..byte];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+        (line, before[line_start..].chars().count() + 1)
+    }
+
+    fn kinds_in_movetext(text: &str) -> Vec<String> {
+        let tree = parse(text, None);
+        let mut kinds = Vec::new();
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        for game in root.children(&mut cursor) {
+            let mut game_cursor = game.walk();
+            for part in game.children(&mut game_cursor) {
+                if part.kind() == "movetext" {
+                    let mut item_cursor = part.walk();
+                    for item in part.named_children(&mut item_cursor) {
+                        kinds.push(format!("{} {}", item.kind(), &text[item.byte_range()]));
+                    }
+                }
+            }
+        }
+        kinds
+    }
+
+    #[test]
+    fn well_formed_game_has_no_errors() {
+        let text = "---\nGameType: Tablut\n...\n1. a4-a3 1... c5-c3 {ok}\n2. d1-d3;*e3\n";
+        assert_eq!(errors(text), vec![]);
+        assert_eq!(
+            kinds_in_movetext(text),
+            vec![
+                "move_number 1.",
+                "move a4-a3",
+                "move_number 1...",
+                "move c5-c3",
+                "comment {ok}",
+                "move_number 2.",
+                "move d1-d3",
+                "semicolon ;",
+                "move *e3",
+            ]
+        );
+    }
+
+    #[test]
+    fn unclosed_comment_points_at_its_brace() {
+        let text = "1. e2-e4 { never closed\n2. d2-d4\n";
+        let found = errors(text);
+        assert_eq!(
+            found,
+            vec![SyntaxError {
+                range: 9..10,
+                code: UNCLOSED_COMMENT,
+                message: "comment is never closed: add a `}` where it ends".to_owned(),
+            }]
+        );
+        assert_eq!(line_column(text, found[0].range.start), (1, 10));
+    }
+
+    #[test]
+    fn unclosed_comment_before_another_comment_points_at_its_brace() {
+        let text = "1. e4 {a {b} e5";
+        let found = errors(text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].code, UNCLOSED_COMMENT);
+        assert_eq!(found[0].range, 6..7);
+    }
+
+    #[test]
+    fn stray_closing_bracket_is_unexpected() {
+        let text = "1. e2-e4 ] 2. d2-d4";
+        let found = errors(text);
+        assert_eq!(
+            found,
+            vec![SyntaxError {
+                range: 9..10,
+                code: UNEXPECTED_TOKEN,
+                message: "unexpected `]`: there is no `[` to close".to_owned(),
+            }]
+        );
+        // The moves on both sides still parse.
+        assert_eq!(
+            kinds_in_movetext(text)
+                .into_iter()
+                .filter(|kind| kind.starts_with("move "))
+                .collect::<Vec<_>>(),
+            vec!["move e2-e4", "move d2-d4"]
+        );
+    }
+
+    #[test]
+    fn garbage_line_between_good_moves() {
+        let text = "1. e2-e4\n@@@ ]]] ((\n2. d2-d4\n";
+        let found = errors(text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].code, UNEXPECTED_TOKEN);
+        assert_eq!(&text[found[0].range.clone()], "]]] ((");
+        assert_eq!(line_column(text, found[0].range.start), (2, 5));
+        let moves: Vec<String> = kinds_in_movetext(text)
+            .into_iter()
+            .filter(|kind| kind.starts_with("move "))
+            .collect();
+        assert_eq!(moves, vec!["move e2-e4", "move @@@", "move d2-d4"]);
+    }
+
+    #[test]
+    fn missing_closing_bracket_is_reported_where_it_belongs() {
+        let text = "1. b4[1-b3 c3";
+        let found = errors(text);
+        assert_eq!(
+            found,
+            vec![SyntaxError {
+                range: 7..7,
+                code: MISSING_TOKEN,
+                message: "missing `]` to close the slice".to_owned(),
+            }]
+        );
+    }
+
+    #[test]
+    fn unbalanced_parenthesis_and_macro_quote() {
+        let found = errors("1. a1(2,3 b2");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].range.clone(), found[0].code),
+            (9..9, MISSING_TOKEN)
+        );
+        assert_eq!(found[0].message, "missing `)` to close the coordinates");
+
+        let found = errors("1. `abc-d4 e5");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].range.clone(), found[0].code),
+            (10..10, MISSING_TOKEN)
+        );
+        assert_eq!(found[0].message, "missing `'` to close the macro name");
+    }
+
+    #[test]
+    fn unclosed_brace_expansion() {
+        let found = errors("1. t@{a,b e5");
+        assert_eq!(
+            found,
+            vec![SyntaxError {
+                range: 9..9,
+                code: MISSING_TOKEN,
+                message: "missing `}` to close the brace expansion".to_owned(),
+            }]
+        );
+    }
+
+    #[test]
+    fn search_without_piece_spec_is_not_a_move() {
+        let found = errors("1. ?-a2 2. b1-c3");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].range, 3..4);
+        assert_eq!(found[0].code, SYNTAX_ERROR);
+    }
+
+    #[test]
+    fn move_number_without_move_is_not_a_syntax_error() {
+        // The reference reads `1.` followed by `2.` (or by the end) as an empty move;
+        // whether to warn about it is left to the linter.
+        let text = "1. 2. e2-e4 3.";
+        assert_eq!(errors(text), vec![]);
+        assert_eq!(
+            kinds_in_movetext(text),
+            vec![
+                "move_number 1.",
+                "move_number 2.",
+                "move e2-e4",
+                "move_number 3."
+            ]
+        );
+    }
+
+    #[test]
+    fn incremental_reparse_matches_a_fresh_parse() {
+        let before = "1. e2-e4 1... e7-e5\n";
+        let after = "1. e2-e4 {best} 1... e7-e5\n";
+        let mut tree = parse(before, None);
+        tree.edit(&tree_sitter::InputEdit {
+            start_byte: 9,
+            old_end_byte: 9,
+            new_end_byte: 16,
+            start_position: tree_sitter::Point::new(0, 9),
+            old_end_position: tree_sitter::Point::new(0, 9),
+            new_end_position: tree_sitter::Point::new(0, 16),
+        });
+        let reparsed = parse(after, Some(&tree));
+        let fresh = parse(after, None);
+        assert_eq!(reparsed.root_node().to_sexp(), fresh.root_node().to_sexp());
+        assert!(reparsed.root_node().to_sexp().contains("(comment"));
+    }
+}
