@@ -229,7 +229,8 @@ module.exports = grammar({
     _subject_piece_spec: _ => token(pieceSpecPattern(false)),
     _prefixed_piece_spec: _ => token(pieceSpecPattern(true)),
 
-    // Anything else inside a move is kept as text instead of an error.
-    other: _ => token(/["'.,]/),
+    // Anything else inside a move (stray quotes, periods, commas, the escaped comma `\,`
+    // of a brace expansion) is kept as text instead of an error.
+    other: _ => token(choice(/["'.,]/, '\\,')),
   },
 });

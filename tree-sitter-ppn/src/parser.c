@@ -764,148 +764,154 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
     case 0:
       if (eof) ADVANCE(60);
       ADVANCE_MAP(
-        '$', 76,
-        '&', 73,
-        '\'', 108,
-        '(', 87,
-        ')', 91,
-        ',', 90,
-        '-', 66,
-        '/', 94,
+        '$', 77,
+        '&', 74,
+        '\'', 109,
+        '(', 88,
+        ')', 92,
+        ',', 91,
+        '-', 67,
+        '/', 95,
         ';', 63,
-        '<', 118,
-        '=', 72,
-        '?', 92,
-        '@', 65,
-        '[', 99,
-        ']', 100,
-        '^', 95,
-        '`', 107,
-        '{', 110,
-        '|', 74,
+        '<', 119,
+        '=', 73,
+        '?', 93,
+        '@', 66,
+        '[', 100,
+        '\\', 65,
+        ']', 101,
+        '^', 96,
+        '`', 108,
+        '{', 111,
+        '|', 75,
         '}', 62,
-        '~', 71,
-        '"', 128,
-        '.', 128,
+        '~', 72,
+        '"', 129,
+        '.', 129,
         '!', 64,
         '#', 64,
         '%', 64,
         '*', 64,
         '+', 64,
         ':', 64,
-        '\\', 64,
         '_', 64,
         0x35c, 64,
         0x203f, 64,
       );
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(103);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(104);
       if (set_contains(sym__whitespace_character_set_1, 9, lookahead)) ADVANCE(61);
-      if (('A' <= lookahead && lookahead <= 'Z')) ADVANCE(117);
-      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(116);
+      if (('A' <= lookahead && lookahead <= 'Z')) ADVANCE(118);
+      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(117);
       if (lookahead > '=' &&
           (lookahead < '?' || 0x7f < lookahead) &&
-          lookahead != 0x85) ADVANCE(121);
+          lookahead != 0x85) ADVANCE(122);
       END_STATE();
     case 1:
       if (lookahead == '#') ADVANCE(41);
       if (lookahead == 'X') ADVANCE(41);
-      if (lookahead == ']') ADVANCE(121);
+      if (lookahead == ']') ADVANCE(122);
       END_STATE();
     case 2:
       if (lookahead == '#') ADVANCE(42);
       if (lookahead == 'X') ADVANCE(42);
-      if (lookahead == ']') ADVANCE(126);
+      if (lookahead == ']') ADVANCE(127);
       END_STATE();
     case 3:
       ADVANCE_MAP(
-        '$', 76,
-        '&', 73,
-        '(', 87,
-        ')', 91,
-        ',', 90,
-        '/', 94,
-        '<', 118,
-        '=', 72,
-        '?', 92,
-        '@', 65,
-        '[', 99,
-        '^', 95,
-        '`', 107,
-        '{', 110,
-        '|', 74,
+        '$', 77,
+        '&', 74,
+        '(', 88,
+        ')', 92,
+        ',', 91,
+        '/', 95,
+        '<', 119,
+        '=', 73,
+        '?', 93,
+        '@', 66,
+        '[', 100,
+        '\\', 65,
+        '^', 96,
+        '`', 108,
+        '{', 111,
+        '|', 75,
         '}', 62,
-        '~', 71,
-        '"', 128,
-        '\'', 128,
-        '.', 128,
+        '~', 72,
+        '"', 129,
+        '\'', 129,
+        '.', 129,
+        '!', 64,
+        '#', 64,
+        '%', 64,
+        '*', 64,
+        '+', 64,
+        '-', 64,
+        ':', 64,
+        '_', 64,
+        0x35c, 64,
+        0x203f, 64,
       );
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(104);
-      if (('!' <= lookahead && lookahead <= ':') ||
-          lookahead == '\\' ||
-          lookahead == '_' ||
-          lookahead == 0x35c ||
-          lookahead == 0x203f) ADVANCE(64);
-      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(119);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(105);
+      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(120);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
       END_STATE();
     case 4:
       ADVANCE_MAP(
-        '$', 76,
-        '&', 73,
-        '(', 87,
-        ',', 90,
-        '-', 66,
-        '/', 94,
-        '<', 118,
-        '=', 72,
-        '?', 92,
-        '@', 65,
+        '$', 77,
+        '&', 74,
+        '(', 88,
+        ',', 91,
+        '-', 67,
+        '/', 95,
+        '<', 119,
+        '=', 73,
+        '?', 93,
+        '@', 66,
         '[', 1,
-        '^', 95,
-        '`', 107,
-        '{', 110,
-        '|', 74,
+        '\\', 65,
+        '^', 96,
+        '`', 108,
+        '{', 111,
+        '|', 75,
         '}', 62,
-        '~', 71,
-        '"', 128,
-        '\'', 128,
-        '.', 128,
+        '~', 72,
+        '"', 129,
+        '\'', 129,
+        '.', 129,
         '!', 64,
         '#', 64,
         '%', 64,
         '*', 64,
         '+', 64,
         ':', 64,
-        '\\', 64,
         '_', 64,
         0x35c, 64,
         0x203f, 64,
       );
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(103);
-      if (('A' <= lookahead && lookahead <= 'Z')) ADVANCE(117);
-      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(116);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(104);
+      if (('A' <= lookahead && lookahead <= 'Z')) ADVANCE(118);
+      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(117);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
       END_STATE();
     case 5:
       ADVANCE_MAP(
-        '$', 75,
-        '&', 73,
-        '\'', 108,
-        '(', 88,
-        ',', 89,
-        '/', 93,
+        '$', 76,
+        '&', 74,
+        '\'', 109,
+        '(', 89,
+        ',', 90,
+        '/', 94,
         '<', 44,
-        '?', 92,
-        '[', 98,
-        '^', 95,
-        '|', 74,
+        '?', 93,
+        '[', 99,
+        '^', 96,
+        '|', 75,
         '}', 62,
       );
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(105);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(106);
       if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(48);
       END_STATE();
     case 6:
-      if (lookahead == '\'') ADVANCE(123);
+      if (lookahead == '\'') ADVANCE(124);
       if (lookahead == '+') ADVANCE(55);
       if (lookahead == '-') ADVANCE(12);
       if (lookahead == 'a') ADVANCE(7);
@@ -918,17 +924,17 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('b' <= lookahead && lookahead <= 'z')) ADVANCE(13);
       END_STATE();
     case 7:
-      if (lookahead == '\'') ADVANCE(123);
+      if (lookahead == '\'') ADVANCE(124);
       if (lookahead == '-') ADVANCE(11);
       if (lookahead == '.' ||
-          ('0' <= lookahead && lookahead <= '9')) ADVANCE(115);
+          ('0' <= lookahead && lookahead <= '9')) ADVANCE(116);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(13);
       END_STATE();
     case 8:
-      if (lookahead == '\'') ADVANCE(123);
-      if (lookahead == '>') ADVANCE(80);
+      if (lookahead == '\'') ADVANCE(124);
+      if (lookahead == '>') ADVANCE(81);
       if (lookahead == '.' ||
           ('0' <= lookahead && lookahead <= '9')) ADVANCE(8);
       if (lookahead == '-' ||
@@ -937,7 +943,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(13);
       END_STATE();
     case 9:
-      if (lookahead == '\'') ADVANCE(123);
+      if (lookahead == '\'') ADVANCE(124);
       if (lookahead == 'a') ADVANCE(7);
       if (lookahead == 'r' ||
           lookahead == 's') ADVANCE(10);
@@ -949,8 +955,8 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('b' <= lookahead && lookahead <= 'z')) ADVANCE(13);
       END_STATE();
     case 10:
-      if (lookahead == '\'') ADVANCE(123);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(114);
+      if (lookahead == '\'') ADVANCE(124);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(115);
       if (lookahead == '-' ||
           lookahead == '.' ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -958,16 +964,16 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(13);
       END_STATE();
     case 11:
-      if (lookahead == '\'') ADVANCE(123);
+      if (lookahead == '\'') ADVANCE(124);
       if (lookahead == '.' ||
-          ('0' <= lookahead && lookahead <= '9')) ADVANCE(115);
+          ('0' <= lookahead && lookahead <= '9')) ADVANCE(116);
       if (lookahead == '-' ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(13);
       END_STATE();
     case 12:
-      if (lookahead == '\'') ADVANCE(123);
+      if (lookahead == '\'') ADVANCE(124);
       if (lookahead == '.' ||
           ('0' <= lookahead && lookahead <= '9')) ADVANCE(8);
       if (lookahead == '-' ||
@@ -976,7 +982,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(13);
       END_STATE();
     case 13:
-      if (lookahead == '\'') ADVANCE(123);
+      if (lookahead == '\'') ADVANCE(124);
       if (lookahead == '-' ||
           lookahead == '.' ||
           ('0' <= lookahead && lookahead <= '9') ||
@@ -985,16 +991,16 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(13);
       END_STATE();
     case 14:
-      if (lookahead == '\'') ADVANCE(127);
+      if (lookahead == '\'') ADVANCE(128);
       if (lookahead == '-') ADVANCE(17);
       if (lookahead == '.' ||
-          ('0' <= lookahead && lookahead <= '9')) ADVANCE(125);
+          ('0' <= lookahead && lookahead <= '9')) ADVANCE(126);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(18);
       END_STATE();
     case 15:
-      if (lookahead == '\'') ADVANCE(127);
+      if (lookahead == '\'') ADVANCE(128);
       if (lookahead == 'a') ADVANCE(14);
       if (lookahead == 'r' ||
           lookahead == 's') ADVANCE(16);
@@ -1006,8 +1012,8 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('b' <= lookahead && lookahead <= 'z')) ADVANCE(18);
       END_STATE();
     case 16:
-      if (lookahead == '\'') ADVANCE(127);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(124);
+      if (lookahead == '\'') ADVANCE(128);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(125);
       if (lookahead == '-' ||
           lookahead == '.' ||
           ('A' <= lookahead && lookahead <= 'Z') ||
@@ -1015,16 +1021,16 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(18);
       END_STATE();
     case 17:
-      if (lookahead == '\'') ADVANCE(127);
+      if (lookahead == '\'') ADVANCE(128);
       if (lookahead == '.' ||
-          ('0' <= lookahead && lookahead <= '9')) ADVANCE(125);
+          ('0' <= lookahead && lookahead <= '9')) ADVANCE(126);
       if (lookahead == '-' ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(18);
       END_STATE();
     case 18:
-      if (lookahead == '\'') ADVANCE(127);
+      if (lookahead == '\'') ADVANCE(128);
       if (lookahead == '-' ||
           lookahead == '.' ||
           ('0' <= lookahead && lookahead <= '9') ||
@@ -1037,20 +1043,20 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == ',') ADVANCE(15);
       if (lookahead == '/') ADVANCE(39);
       if (lookahead == '[') ADVANCE(2);
-      if (lookahead == '`') ADVANCE(107);
-      if (lookahead == '{') ADVANCE(110);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(126);
+      if (lookahead == '`') ADVANCE(108);
+      if (lookahead == '{') ADVANCE(111);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(127);
       END_STATE();
     case 20:
-      if (lookahead == ')') ADVANCE(121);
+      if (lookahead == ')') ADVANCE(122);
       END_STATE();
     case 21:
-      if (lookahead == ')') ADVANCE(79);
+      if (lookahead == ')') ADVANCE(80);
       if (lookahead == '.' ||
           ('0' <= lookahead && lookahead <= '9')) ADVANCE(21);
       END_STATE();
     case 22:
-      if (lookahead == ')') ADVANCE(126);
+      if (lookahead == ')') ADVANCE(127);
       END_STATE();
     case 23:
       if (lookahead == ',') ADVANCE(28);
@@ -1072,7 +1078,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 27:
       if (lookahead == '-') ADVANCE(46);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(112);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(113);
       END_STATE();
     case 28:
       if (lookahead == '-') ADVANCE(54);
@@ -1081,19 +1087,19 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 29:
       if (lookahead == '-') ADVANCE(47);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(113);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(114);
       END_STATE();
     case 30:
       if (lookahead == '-') ADVANCE(36);
       if (lookahead == '.') ADVANCE(52);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(69);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(70);
       END_STATE();
     case 31:
       if (lookahead == '.') ADVANCE(27);
       END_STATE();
     case 32:
       if (lookahead == '.') ADVANCE(27);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(106);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(107);
       END_STATE();
     case 33:
       if (lookahead == '.') ADVANCE(57);
@@ -1107,28 +1113,28 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 36:
       if (lookahead == '.') ADVANCE(52);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(69);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(70);
       END_STATE();
     case 37:
-      if (lookahead == '>') ADVANCE(80);
+      if (lookahead == '>') ADVANCE(81);
       if (lookahead == '.' ||
           ('0' <= lookahead && lookahead <= '9')) ADVANCE(37);
       END_STATE();
     case 38:
-      if (lookahead == '\\') ADVANCE(121);
+      if (lookahead == '\\') ADVANCE(122);
       END_STATE();
     case 39:
-      if (lookahead == '\\') ADVANCE(126);
+      if (lookahead == '\\') ADVANCE(127);
       END_STATE();
     case 40:
-      if (lookahead == ']') ADVANCE(100);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(101);
+      if (lookahead == ']') ADVANCE(101);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(102);
       END_STATE();
     case 41:
-      if (lookahead == ']') ADVANCE(121);
+      if (lookahead == ']') ADVANCE(122);
       END_STATE();
     case 42:
-      if (lookahead == ']') ADVANCE(126);
+      if (lookahead == ']') ADVANCE(127);
       END_STATE();
     case 43:
       if (lookahead == '+' ||
@@ -1143,30 +1149,30 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           ('0' <= lookahead && lookahead <= '9')) ADVANCE(26);
       END_STATE();
     case 45:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(106);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(107);
       END_STATE();
     case 46:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(112);
-      END_STATE();
-    case 47:
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(113);
       END_STATE();
+    case 47:
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(114);
+      END_STATE();
     case 48:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(78);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(79);
       if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(48);
       END_STATE();
     case 49:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(97);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(98);
       if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(49);
       END_STATE();
     case 50:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(101);
-      END_STATE();
-    case 51:
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(102);
       END_STATE();
+    case 51:
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(103);
+      END_STATE();
     case 52:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(70);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(71);
       END_STATE();
     case 53:
       if (lookahead == '.' ||
@@ -1186,7 +1192,7 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 57:
       if (('A' <= lookahead && lookahead <= 'Z') ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(111);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(112);
       END_STATE();
     case 58:
       if (lookahead != 0 &&
@@ -1194,43 +1200,48 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead != ' ' &&
           lookahead != '\'' &&
           lookahead != ';' &&
-          lookahead != '`') ADVANCE(109);
+          lookahead != '`') ADVANCE(110);
       END_STATE();
     case 59:
       if (eof) ADVANCE(60);
       ADVANCE_MAP(
-        '$', 76,
-        '&', 73,
-        '(', 87,
-        ',', 129,
-        '/', 94,
+        '$', 77,
+        '&', 74,
+        '(', 88,
+        ',', 130,
+        '/', 95,
         ';', 63,
-        '<', 118,
-        '=', 72,
-        '?', 92,
-        '@', 65,
-        '[', 99,
-        '^', 95,
-        '`', 107,
-        '{', 110,
-        '|', 74,
-        '~', 71,
-        '"', 128,
-        '\'', 128,
-        '.', 128,
+        '<', 119,
+        '=', 73,
+        '?', 93,
+        '@', 66,
+        '[', 100,
+        '\\', 65,
+        '^', 96,
+        '`', 108,
+        '{', 111,
+        '|', 75,
+        '~', 72,
+        '"', 129,
+        '\'', 129,
+        '.', 129,
+        '!', 64,
+        '#', 64,
+        '%', 64,
+        '*', 64,
+        '+', 64,
+        '-', 64,
+        ':', 64,
+        '_', 64,
+        0x35c, 64,
+        0x203f, 64,
       );
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(104);
-      if (('!' <= lookahead && lookahead <= '%') ||
-          ('*' <= lookahead && lookahead <= ':') ||
-          lookahead == '\\' ||
-          lookahead == '_' ||
-          lookahead == 0x35c ||
-          lookahead == 0x203f) ADVANCE(64);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(105);
       if (set_contains(sym__whitespace_character_set_1, 9, lookahead)) ADVANCE(61);
-      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(119);
+      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(120);
       if (lookahead > '=' &&
           (lookahead < '[' || 0x7f < lookahead) &&
-          lookahead != 0x85) ADVANCE(121);
+          lookahead != 0x85) ADVANCE(122);
       END_STATE();
     case 60:
       ACCEPT_TOKEN(ts_builtin_sym_end);
@@ -1250,73 +1261,225 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       END_STATE();
     case 65:
       ACCEPT_TOKEN(sym_move_token);
-      if (lookahead == '>') ADVANCE(67);
+      if (lookahead == ',') ADVANCE(129);
       END_STATE();
     case 66:
       ACCEPT_TOKEN(sym_move_token);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(34);
+      if (lookahead == '>') ADVANCE(68);
       END_STATE();
     case 67:
-      ACCEPT_TOKEN(anon_sym_AT_GT);
+      ACCEPT_TOKEN(sym_move_token);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(34);
       END_STATE();
     case 68:
-      ACCEPT_TOKEN(anon_sym_DOLLAR_GT);
+      ACCEPT_TOKEN(anon_sym_AT_GT);
       END_STATE();
     case 69:
-      ACCEPT_TOKEN(sym_degrees);
-      if (lookahead == '.') ADVANCE(70);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(69);
+      ACCEPT_TOKEN(anon_sym_DOLLAR_GT);
       END_STATE();
     case 70:
       ACCEPT_TOKEN(sym_degrees);
+      if (lookahead == '.') ADVANCE(71);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(70);
       END_STATE();
     case 71:
-      ACCEPT_TOKEN(anon_sym_TILDE);
+      ACCEPT_TOKEN(sym_degrees);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(71);
       END_STATE();
     case 72:
-      ACCEPT_TOKEN(anon_sym_EQ);
+      ACCEPT_TOKEN(anon_sym_TILDE);
       END_STATE();
     case 73:
-      ACCEPT_TOKEN(anon_sym_AMP);
+      ACCEPT_TOKEN(anon_sym_EQ);
       END_STATE();
     case 74:
-      ACCEPT_TOKEN(anon_sym_PIPE);
+      ACCEPT_TOKEN(anon_sym_AMP);
       END_STATE();
     case 75:
-      ACCEPT_TOKEN(anon_sym_DOLLAR);
+      ACCEPT_TOKEN(anon_sym_PIPE);
       END_STATE();
     case 76:
       ACCEPT_TOKEN(anon_sym_DOLLAR);
-      if (lookahead == '>') ADVANCE(68);
       END_STATE();
     case 77:
+      ACCEPT_TOKEN(anon_sym_DOLLAR);
+      if (lookahead == '>') ADVANCE(69);
+      END_STATE();
+    case 78:
       ACCEPT_TOKEN(sym__square);
       if (lookahead == '(') ADVANCE(20);
       if (lookahead == ',') ADVANCE(9);
       if (lookahead == '/') ADVANCE(38);
       if (lookahead == '[') ADVANCE(1);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(77);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
-      END_STATE();
-    case 78:
-      ACCEPT_TOKEN(sym__square);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(78);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
       END_STATE();
     case 79:
-      ACCEPT_TOKEN(sym__cartesian);
+      ACCEPT_TOKEN(sym__square);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(79);
       END_STATE();
     case 80:
-      ACCEPT_TOKEN(sym__offset);
+      ACCEPT_TOKEN(sym__cartesian);
       END_STATE();
     case 81:
-      ACCEPT_TOKEN(sym__direction);
+      ACCEPT_TOKEN(sym__offset);
       END_STATE();
     case 82:
+      ACCEPT_TOKEN(sym__direction);
+      END_STATE();
+    case 83:
       ACCEPT_TOKEN(sym__direction);
       ADVANCE_MAP(
         '(', 20,
         ',', 9,
+        '/', 38,
+        '[', 1,
+        'D', 85,
+        'E', 85,
+        'L', 85,
+        'N', 85,
+        'R', 85,
+        'S', 85,
+        'U', 85,
+        'W', 85,
+      );
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
+      END_STATE();
+    case 84:
+      ACCEPT_TOKEN(sym__direction);
+      ADVANCE_MAP(
+        '(', 20,
+        ',', 9,
+        '/', 38,
+        '[', 1,
+        'D', 83,
+        'E', 83,
+        'L', 83,
+        'N', 83,
+        'R', 83,
+        'S', 83,
+        'U', 83,
+        'W', 83,
+      );
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
+      END_STATE();
+    case 85:
+      ACCEPT_TOKEN(sym__direction);
+      if (lookahead == '(') ADVANCE(20);
+      if (lookahead == ',') ADVANCE(9);
+      if (lookahead == '/') ADVANCE(38);
+      if (lookahead == '[') ADVANCE(1);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
+      END_STATE();
+    case 86:
+      ACCEPT_TOKEN(sym__direction);
+      if (lookahead == 'D' ||
+          lookahead == 'E' ||
+          lookahead == 'L' ||
+          lookahead == 'N' ||
+          lookahead == 'R' ||
+          lookahead == 'S' ||
+          lookahead == 'U' ||
+          lookahead == 'W') ADVANCE(82);
+      END_STATE();
+    case 87:
+      ACCEPT_TOKEN(sym__direction);
+      if (lookahead == 'D' ||
+          lookahead == 'E' ||
+          lookahead == 'L' ||
+          lookahead == 'N' ||
+          lookahead == 'R' ||
+          lookahead == 'S' ||
+          lookahead == 'U' ||
+          lookahead == 'W') ADVANCE(86);
+      END_STATE();
+    case 88:
+      ACCEPT_TOKEN(anon_sym_LPAREN);
+      if (lookahead == ')') ADVANCE(122);
+      if (lookahead == '-') ADVANCE(53);
+      if (lookahead == '.' ||
+          ('0' <= lookahead && lookahead <= '9')) ADVANCE(24);
+      END_STATE();
+    case 89:
+      ACCEPT_TOKEN(anon_sym_LPAREN);
+      if (lookahead == '-') ADVANCE(53);
+      if (lookahead == '.' ||
+          ('0' <= lookahead && lookahead <= '9')) ADVANCE(24);
+      END_STATE();
+    case 90:
+      ACCEPT_TOKEN(anon_sym_COMMA);
+      END_STATE();
+    case 91:
+      ACCEPT_TOKEN(anon_sym_COMMA);
+      if (lookahead == '\'') ADVANCE(124);
+      if (lookahead == 'a') ADVANCE(7);
+      if (lookahead == 'r' ||
+          lookahead == 's') ADVANCE(10);
+      if (lookahead == '-' ||
+          lookahead == '.' ||
+          ('0' <= lookahead && lookahead <= '9') ||
+          ('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(13);
+      END_STATE();
+    case 92:
+      ACCEPT_TOKEN(anon_sym_RPAREN);
+      END_STATE();
+    case 93:
+      ACCEPT_TOKEN(anon_sym_QMARK);
+      END_STATE();
+    case 94:
+      ACCEPT_TOKEN(anon_sym_SLASH);
+      END_STATE();
+    case 95:
+      ACCEPT_TOKEN(anon_sym_SLASH);
+      if (lookahead == '\\') ADVANCE(122);
+      END_STATE();
+    case 96:
+      ACCEPT_TOKEN(anon_sym_CARET);
+      END_STATE();
+    case 97:
+      ACCEPT_TOKEN(sym__count_square);
+      if (lookahead == '(') ADVANCE(20);
+      if (lookahead == ',') ADVANCE(9);
+      if (lookahead == '/') ADVANCE(38);
+      if (lookahead == '[') ADVANCE(1);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(97);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
+      END_STATE();
+    case 98:
+      ACCEPT_TOKEN(sym__count_square);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(98);
+      END_STATE();
+    case 99:
+      ACCEPT_TOKEN(anon_sym_LBRACK);
+      END_STATE();
+    case 100:
+      ACCEPT_TOKEN(anon_sym_LBRACK);
+      if (lookahead == '#') ADVANCE(41);
+      if (lookahead == 'X') ADVANCE(41);
+      if (lookahead == ']') ADVANCE(122);
+      END_STATE();
+    case 101:
+      ACCEPT_TOKEN(anon_sym_RBRACK);
+      END_STATE();
+    case 102:
+      ACCEPT_TOKEN(sym_slice_indices);
+      if (lookahead == ',') ADVANCE(50);
+      if (lookahead == ':') ADVANCE(51);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(102);
+      END_STATE();
+    case 103:
+      ACCEPT_TOKEN(sym_slice_indices);
+      if (lookahead == ',') ADVANCE(50);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(103);
+      END_STATE();
+    case 104:
+      ACCEPT_TOKEN(sym_number);
+      ADVANCE_MAP(
+        '(', 20,
+        ',', 9,
+        '.', 32,
         '/', 38,
         '[', 1,
         'D', 84,
@@ -1328,159 +1491,11 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
         'U', 84,
         'W', 84,
       );
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(104);
+      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(121);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
       END_STATE();
-    case 83:
-      ACCEPT_TOKEN(sym__direction);
-      ADVANCE_MAP(
-        '(', 20,
-        ',', 9,
-        '/', 38,
-        '[', 1,
-        'D', 82,
-        'E', 82,
-        'L', 82,
-        'N', 82,
-        'R', 82,
-        'S', 82,
-        'U', 82,
-        'W', 82,
-      );
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
-      END_STATE();
-    case 84:
-      ACCEPT_TOKEN(sym__direction);
-      if (lookahead == '(') ADVANCE(20);
-      if (lookahead == ',') ADVANCE(9);
-      if (lookahead == '/') ADVANCE(38);
-      if (lookahead == '[') ADVANCE(1);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
-      END_STATE();
-    case 85:
-      ACCEPT_TOKEN(sym__direction);
-      if (lookahead == 'D' ||
-          lookahead == 'E' ||
-          lookahead == 'L' ||
-          lookahead == 'N' ||
-          lookahead == 'R' ||
-          lookahead == 'S' ||
-          lookahead == 'U' ||
-          lookahead == 'W') ADVANCE(81);
-      END_STATE();
-    case 86:
-      ACCEPT_TOKEN(sym__direction);
-      if (lookahead == 'D' ||
-          lookahead == 'E' ||
-          lookahead == 'L' ||
-          lookahead == 'N' ||
-          lookahead == 'R' ||
-          lookahead == 'S' ||
-          lookahead == 'U' ||
-          lookahead == 'W') ADVANCE(85);
-      END_STATE();
-    case 87:
-      ACCEPT_TOKEN(anon_sym_LPAREN);
-      if (lookahead == ')') ADVANCE(121);
-      if (lookahead == '-') ADVANCE(53);
-      if (lookahead == '.' ||
-          ('0' <= lookahead && lookahead <= '9')) ADVANCE(24);
-      END_STATE();
-    case 88:
-      ACCEPT_TOKEN(anon_sym_LPAREN);
-      if (lookahead == '-') ADVANCE(53);
-      if (lookahead == '.' ||
-          ('0' <= lookahead && lookahead <= '9')) ADVANCE(24);
-      END_STATE();
-    case 89:
-      ACCEPT_TOKEN(anon_sym_COMMA);
-      END_STATE();
-    case 90:
-      ACCEPT_TOKEN(anon_sym_COMMA);
-      if (lookahead == '\'') ADVANCE(123);
-      if (lookahead == 'a') ADVANCE(7);
-      if (lookahead == 'r' ||
-          lookahead == 's') ADVANCE(10);
-      if (lookahead == '-' ||
-          lookahead == '.' ||
-          ('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('b' <= lookahead && lookahead <= 'z')) ADVANCE(13);
-      END_STATE();
-    case 91:
-      ACCEPT_TOKEN(anon_sym_RPAREN);
-      END_STATE();
-    case 92:
-      ACCEPT_TOKEN(anon_sym_QMARK);
-      END_STATE();
-    case 93:
-      ACCEPT_TOKEN(anon_sym_SLASH);
-      END_STATE();
-    case 94:
-      ACCEPT_TOKEN(anon_sym_SLASH);
-      if (lookahead == '\\') ADVANCE(121);
-      END_STATE();
-    case 95:
-      ACCEPT_TOKEN(anon_sym_CARET);
-      END_STATE();
-    case 96:
-      ACCEPT_TOKEN(sym__count_square);
-      if (lookahead == '(') ADVANCE(20);
-      if (lookahead == ',') ADVANCE(9);
-      if (lookahead == '/') ADVANCE(38);
-      if (lookahead == '[') ADVANCE(1);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(96);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
-      END_STATE();
-    case 97:
-      ACCEPT_TOKEN(sym__count_square);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(97);
-      END_STATE();
-    case 98:
-      ACCEPT_TOKEN(anon_sym_LBRACK);
-      END_STATE();
-    case 99:
-      ACCEPT_TOKEN(anon_sym_LBRACK);
-      if (lookahead == '#') ADVANCE(41);
-      if (lookahead == 'X') ADVANCE(41);
-      if (lookahead == ']') ADVANCE(121);
-      END_STATE();
-    case 100:
-      ACCEPT_TOKEN(anon_sym_RBRACK);
-      END_STATE();
-    case 101:
-      ACCEPT_TOKEN(sym_slice_indices);
-      if (lookahead == ',') ADVANCE(50);
-      if (lookahead == ':') ADVANCE(51);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(101);
-      END_STATE();
-    case 102:
-      ACCEPT_TOKEN(sym_slice_indices);
-      if (lookahead == ',') ADVANCE(50);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(102);
-      END_STATE();
-    case 103:
-      ACCEPT_TOKEN(sym_number);
-      ADVANCE_MAP(
-        '(', 20,
-        ',', 9,
-        '.', 32,
-        '/', 38,
-        '[', 1,
-        'D', 83,
-        'E', 83,
-        'L', 83,
-        'N', 83,
-        'R', 83,
-        'S', 83,
-        'U', 83,
-        'W', 83,
-      );
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(103);
-      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(120);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
-      END_STATE();
-    case 104:
+    case 105:
       ACCEPT_TOKEN(sym_number);
       ADVANCE_MAP(
         '(', 20,
@@ -1488,20 +1503,20 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
         '.', 45,
         '/', 38,
         '[', 1,
-        'D', 83,
-        'E', 83,
-        'L', 83,
-        'N', 83,
-        'R', 83,
-        'S', 83,
-        'U', 83,
-        'W', 83,
+        'D', 84,
+        'E', 84,
+        'L', 84,
+        'N', 84,
+        'R', 84,
+        'S', 84,
+        'U', 84,
+        'W', 84,
       );
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(104);
-      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(120);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(105);
+      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(121);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
       END_STATE();
-    case 105:
+    case 106:
       ACCEPT_TOKEN(sym_number);
       if (lookahead == '.') ADVANCE(45);
       if (lookahead == 'D' ||
@@ -1511,11 +1526,11 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == 'R' ||
           lookahead == 'S' ||
           lookahead == 'U' ||
-          lookahead == 'W') ADVANCE(86);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(105);
+          lookahead == 'W') ADVANCE(87);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(106);
       if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(49);
       END_STATE();
-    case 106:
+    case 107:
       ACCEPT_TOKEN(sym_number);
       if (lookahead == 'D' ||
           lookahead == 'E' ||
@@ -1524,72 +1539,61 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
           lookahead == 'R' ||
           lookahead == 'S' ||
           lookahead == 'U' ||
-          lookahead == 'W') ADVANCE(86);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(106);
-      END_STATE();
-    case 107:
-      ACCEPT_TOKEN(anon_sym_BQUOTE);
+          lookahead == 'W') ADVANCE(87);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(107);
       END_STATE();
     case 108:
-      ACCEPT_TOKEN(anon_sym_SQUOTE);
+      ACCEPT_TOKEN(anon_sym_BQUOTE);
       END_STATE();
     case 109:
+      ACCEPT_TOKEN(anon_sym_SQUOTE);
+      END_STATE();
+    case 110:
       ACCEPT_TOKEN(sym_macro_name);
       if (lookahead != 0 &&
           (lookahead < '\t' || '\r' < lookahead) &&
           lookahead != ' ' &&
           lookahead != '\'' &&
           lookahead != ';' &&
-          lookahead != '`') ADVANCE(109);
-      END_STATE();
-    case 110:
-      ACCEPT_TOKEN(anon_sym_LBRACE);
+          lookahead != '`') ADVANCE(110);
       END_STATE();
     case 111:
-      ACCEPT_TOKEN(sym_range);
-      if (lookahead == '.') ADVANCE(35);
+      ACCEPT_TOKEN(anon_sym_LBRACE);
       END_STATE();
     case 112:
       ACCEPT_TOKEN(sym_range);
       if (lookahead == '.') ADVANCE(35);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(112);
       END_STATE();
     case 113:
       ACCEPT_TOKEN(sym_range);
+      if (lookahead == '.') ADVANCE(35);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(113);
       END_STATE();
     case 114:
-      ACCEPT_TOKEN(sym__subject_piece_spec);
-      if (lookahead == '\'') ADVANCE(123);
-      if (lookahead == ',') ADVANCE(9);
+      ACCEPT_TOKEN(sym_range);
       if (('0' <= lookahead && lookahead <= '9')) ADVANCE(114);
+      END_STATE();
+    case 115:
+      ACCEPT_TOKEN(sym__subject_piece_spec);
+      if (lookahead == '\'') ADVANCE(124);
+      if (lookahead == ',') ADVANCE(9);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(115);
       if (lookahead == '-' ||
           lookahead == '.' ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(13);
       END_STATE();
-    case 115:
+    case 116:
       ACCEPT_TOKEN(sym__subject_piece_spec);
-      if (lookahead == '\'') ADVANCE(123);
+      if (lookahead == '\'') ADVANCE(124);
       if (lookahead == ',') ADVANCE(9);
       if (lookahead == '.' ||
-          ('0' <= lookahead && lookahead <= '9')) ADVANCE(115);
+          ('0' <= lookahead && lookahead <= '9')) ADVANCE(116);
       if (lookahead == '-' ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(13);
-      END_STATE();
-    case 116:
-      ACCEPT_TOKEN(sym__subject_piece_spec);
-      if (lookahead == '(') ADVANCE(20);
-      if (lookahead == ',') ADVANCE(9);
-      if (lookahead == '.') ADVANCE(33);
-      if (lookahead == '/') ADVANCE(38);
-      if (lookahead == '[') ADVANCE(1);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(77);
-      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(119);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
       END_STATE();
     case 117:
       ACCEPT_TOKEN(sym__subject_piece_spec);
@@ -1598,9 +1602,20 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == '.') ADVANCE(33);
       if (lookahead == '/') ADVANCE(38);
       if (lookahead == '[') ADVANCE(1);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(78);
+      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(120);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
       END_STATE();
     case 118:
+      ACCEPT_TOKEN(sym__subject_piece_spec);
+      if (lookahead == '(') ADVANCE(20);
+      if (lookahead == ',') ADVANCE(9);
+      if (lookahead == '.') ADVANCE(33);
+      if (lookahead == '/') ADVANCE(38);
+      if (lookahead == '[') ADVANCE(1);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
+      END_STATE();
+    case 119:
       ACCEPT_TOKEN(sym__subject_piece_spec);
       if (lookahead == '(') ADVANCE(20);
       if (lookahead == ',') ADVANCE(9);
@@ -1608,18 +1623,8 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == '/') ADVANCE(38);
       if (lookahead == '[') ADVANCE(1);
       if (('+' <= lookahead && lookahead <= '-')) ADVANCE(56);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(122);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
-      END_STATE();
-    case 119:
-      ACCEPT_TOKEN(sym__subject_piece_spec);
-      if (lookahead == '(') ADVANCE(20);
-      if (lookahead == ',') ADVANCE(9);
-      if (lookahead == '/') ADVANCE(38);
-      if (lookahead == '[') ADVANCE(1);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(77);
-      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(119);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(123);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
       END_STATE();
     case 120:
       ACCEPT_TOKEN(sym__subject_piece_spec);
@@ -1627,9 +1632,9 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == ',') ADVANCE(9);
       if (lookahead == '/') ADVANCE(38);
       if (lookahead == '[') ADVANCE(1);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(96);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(78);
       if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(120);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
       END_STATE();
     case 121:
       ACCEPT_TOKEN(sym__subject_piece_spec);
@@ -1637,9 +1642,19 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == ',') ADVANCE(9);
       if (lookahead == '/') ADVANCE(38);
       if (lookahead == '[') ADVANCE(1);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(97);
+      if (('a' <= lookahead && lookahead <= 'z')) ADVANCE(121);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
       END_STATE();
     case 122:
+      ACCEPT_TOKEN(sym__subject_piece_spec);
+      if (lookahead == '(') ADVANCE(20);
+      if (lookahead == ',') ADVANCE(9);
+      if (lookahead == '/') ADVANCE(38);
+      if (lookahead == '[') ADVANCE(1);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
+      END_STATE();
+    case 123:
       ACCEPT_TOKEN(sym__subject_piece_spec);
       if (lookahead == '(') ADVANCE(20);
       if (lookahead == ',') ADVANCE(6);
@@ -1647,53 +1662,53 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
       if (lookahead == '/') ADVANCE(38);
       if (lookahead == '[') ADVANCE(1);
       if (lookahead == '\\') ADVANCE(25);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(122);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(121);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(123);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(122);
       END_STATE();
-    case 123:
+    case 124:
       ACCEPT_TOKEN(sym__subject_piece_spec);
       if (lookahead == ',') ADVANCE(9);
       END_STATE();
-    case 124:
+    case 125:
       ACCEPT_TOKEN(sym__prefixed_piece_spec);
-      if (lookahead == '\'') ADVANCE(127);
+      if (lookahead == '\'') ADVANCE(128);
       if (lookahead == ',') ADVANCE(15);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(124);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(125);
       if (lookahead == '-' ||
           lookahead == '.' ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(18);
       END_STATE();
-    case 125:
+    case 126:
       ACCEPT_TOKEN(sym__prefixed_piece_spec);
-      if (lookahead == '\'') ADVANCE(127);
+      if (lookahead == '\'') ADVANCE(128);
       if (lookahead == ',') ADVANCE(15);
       if (lookahead == '.' ||
-          ('0' <= lookahead && lookahead <= '9')) ADVANCE(125);
+          ('0' <= lookahead && lookahead <= '9')) ADVANCE(126);
       if (lookahead == '-' ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
           ('a' <= lookahead && lookahead <= 'z')) ADVANCE(18);
       END_STATE();
-    case 126:
+    case 127:
       ACCEPT_TOKEN(sym__prefixed_piece_spec);
       if (lookahead == '(') ADVANCE(22);
       if (lookahead == ',') ADVANCE(15);
       if (lookahead == '/') ADVANCE(39);
       if (lookahead == '[') ADVANCE(2);
-      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(126);
+      if (set_contains(sym__subject_piece_spec_character_set_2, 19, lookahead)) ADVANCE(127);
       END_STATE();
-    case 127:
+    case 128:
       ACCEPT_TOKEN(sym__prefixed_piece_spec);
       if (lookahead == ',') ADVANCE(15);
       END_STATE();
-    case 128:
-      ACCEPT_TOKEN(sym_other);
-      END_STATE();
     case 129:
       ACCEPT_TOKEN(sym_other);
-      if (lookahead == '\'') ADVANCE(123);
+      END_STATE();
+    case 130:
+      ACCEPT_TOKEN(sym_other);
+      if (lookahead == '\'') ADVANCE(124);
       if (lookahead == 'a') ADVANCE(7);
       if (lookahead == 'r' ||
           lookahead == 's') ADVANCE(10);

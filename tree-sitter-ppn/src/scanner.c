@@ -296,6 +296,7 @@ static bool scan_comment_open(TSLexer *lexer) {
 static bool scan_comment_text(TSLexer *lexer) {
   lexer->result_symbol = COMMENT_TEXT;
   bool has_text = false;
+  bool consumed = false;
   for (;;) {
     if (at_eof(lexer)) {
       return has_text;
@@ -303,12 +304,13 @@ static bool scan_comment_text(TSLexer *lexer) {
     int32_t c = lexer->lookahead;
     if (c == '}') {
       lexer->mark_end(lexer);
-      return true;
+      return consumed;
     }
     if (c == '{') {
       return has_text;
     }
     advance(lexer);
+    consumed = true;
     if (!is_space(c)) {
       lexer->mark_end(lexer);
       has_text = true;
