@@ -3,7 +3,7 @@
 (metadata_end) @punctuation.special
 
 ; Comments
-(comment) @comment @spell
+(comment) @comment
 
 ; MoveNumbers and the `;` shortcut
 (move_number) @label
