@@ -367,4 +367,80 @@ mod tests {
         assert_eq!(reparsed.root_node().to_sexp(), fresh.root_node().to_sexp());
         assert!(reparsed.root_node().to_sexp().contains("(comment"));
     }
+
+    fn point_at(text: &str, byte: usize) -> tree_sitter::Point {
+        let before = &text[..byte];
+        let row = before.matches('\n').count();
+        let column = byte - before.rfind('\n').map_or(0, |newline| newline + 1);
+        tree_sitter::Point::new(row, column)
+    }
+
+    /// Replaces `old_range` of `text` with `insert`, editing `tree` to match.
+    fn apply_edit(tree: &mut Tree, text: &str, old_range: Range<usize>, insert: &str) -> String {
+        let new_text = format!(
+            "{}{insert}{}",
+            &text[..old_range.start],
+            &text[old_range.end..]
+        );
+        let new_end = old_range.start + insert.len();
+        tree.edit(&tree_sitter::InputEdit {
+            start_byte: old_range.start,
+            old_end_byte: old_range.end,
+            new_end_byte: new_end,
+            start_position: point_at(text, old_range.start),
+            old_end_position: point_at(text, old_range.end),
+            new_end_position: point_at(&new_text, new_end),
+        });
+        new_text
+    }
+
+    fn floor_char_boundary(text: &str, mut byte: usize) -> usize {
+        byte = byte.min(text.len());
+        while !text.is_char_boundary(byte) {
+            byte -= 1;
+        }
+        byte
+    }
+
+    #[test]
+    fn incremental_reparses_match_fresh_parses_on_conformance_games() {
+        // Edits that change what the scanner decides: game separators, metadata ends,
+        // blank lines, comment braces, MoveNumbers and `;`.
+        const INSERTS: [&str; 10] = [
+            "{", "}", "\n---\n", "\n...\n", "\n\n", " 3. ", ";", "]", " {note} ", "x",
+        ];
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance");
+        let files = [
+            "examples/ice-floe.ppn",
+            "examples/four-field-kono.ppn",
+            "generated/hw08_three_games.ppn",
+            "generated/g060_brandubh__map_piecepack.ppn",
+        ];
+        let mut seed: u64 = 0x5eed;
+        let mut next = |bound: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            usize::try_from(seed >> 33).unwrap_or(0) % bound.max(1)
+        };
+        for file in files {
+            let path = root.join(file);
+            let mut text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));
+            let mut tree = parse(&text, None);
+            for step in 0..40 {
+                let start = floor_char_boundary(&text, next(text.len() + 1));
+                let end = floor_char_boundary(&text, start + next(4));
+                let insert = INSERTS[next(INSERTS.len())];
+                text = apply_edit(&mut tree, &text, start..end, insert);
+                tree = parse(&text, Some(&tree));
+                let fresh = parse(&text, None);
+                assert_eq!(
+                    tree.root_node().to_sexp(),
+                    fresh.root_node().to_sexp(),
+                    "{file}, edit {step} at byte {start}: incremental and fresh parses differ"
+                );
+            }
+        }
+    }
 }
