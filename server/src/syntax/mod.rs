@@ -141,10 +141,33 @@ fn error_node_error(node: Node, text: &str) -> SyntaxError {
         };
     }
     SyntaxError {
+        message: invalid_text_message(snippet, text.get(..range.start).unwrap_or_default()),
         range,
         code: SYNTAX_ERROR,
-        message: "this is not a valid move".to_owned(),
     }
+}
+
+/// Explains why `snippet` (an ERROR node's text, preceded by `before`) is not valid.
+fn invalid_text_message(snippet: &str, before: &str) -> String {
+    if before.ends_with('}') {
+        return "a comment must be followed by whitespace".to_owned();
+    }
+    for prefix in ["?", "/"] {
+        if snippet.ends_with(prefix) {
+            return format!("`{prefix}` must be followed by a PieceSpec (which piece?)");
+        }
+    }
+    for token in ["@>", "$>"] {
+        if snippet.ends_with(token) {
+            return format!("`{token}` must be followed by an angle in degrees");
+        }
+    }
+    for token in ["~", "="] {
+        if snippet.ends_with(token) {
+            return format!("`{token}` must be followed by a PieceSpec");
+        }
+    }
+    "this is not a valid move".to_owned()
 }
 
 /// Shrinks `range` to exclude leading and trailing whitespace (the ERROR nodes of the
@@ -326,10 +349,43 @@ mod tests {
 
     #[test]
     fn search_without_piece_spec_is_not_a_move() {
-        let found = errors("1. ?-a2 2. b1-c3");
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].range, 3..4);
-        assert_eq!(found[0].code, SYNTAX_ERROR);
+        assert_eq!(
+            errors("1. ?-a2 2. b1-c3"),
+            vec![SyntaxError {
+                range: 3..4,
+                code: SYNTAX_ERROR,
+                message: "`?` must be followed by a PieceSpec (which piece?)".to_owned(),
+            }]
+        );
+    }
+
+    #[test]
+    fn operators_missing_their_operand() {
+        let cases = [
+            (
+                "1. b2@> c3",
+                5..7,
+                "`@>` must be followed by an angle in degrees",
+            ),
+            ("1. b2= e4", 5..6, "`=` must be followed by a PieceSpec"),
+            ("1. ~ e4", 3..4, "`~` must be followed by a PieceSpec"),
+            (
+                "1. {foo bar}baz e4",
+                12..15,
+                "a comment must be followed by whitespace",
+            ),
+        ];
+        for (text, range, message) in cases {
+            assert_eq!(
+                errors(text),
+                vec![SyntaxError {
+                    range,
+                    code: SYNTAX_ERROR,
+                    message: message.to_owned(),
+                }],
+                "{text}"
+            );
+        }
     }
 
     #[test]
