@@ -424,6 +424,156 @@ mod tests {
         assert!(reparsed.root_node().to_sexp().contains("(comment"));
     }
 
+    /// A move as the reference labels it, with its move texts and comment texts.
+    #[derive(Debug, Default)]
+    struct Segment {
+        label: String,
+        moves: Vec<String>,
+        comments: Vec<String>,
+    }
+
+    fn segments_of_game(game: Node, text: &str) -> Vec<Segment> {
+        let mut segments: Vec<Segment> = Vec::new();
+        let mut cursor = game.walk();
+        let Some(movetext) = game
+            .children(&mut cursor)
+            .find(|part| part.kind() == "movetext")
+        else {
+            return segments;
+        };
+        let mut item_cursor = movetext.walk();
+        for item in movetext.named_children(&mut item_cursor) {
+            let item_text = &text[item.byte_range()];
+            match item.kind() {
+                "move_number" | "semicolon" => {
+                    let previous = segments.last().map_or("", |last| last.label.as_str());
+                    let label = if item_text == "." || item_text == ";" {
+                        format!("{previous}.")
+                    } else {
+                        item_text.to_owned()
+                    };
+                    segments.push(Segment {
+                        label,
+                        ..Segment::default()
+                    });
+                    continue;
+                }
+                _ => {}
+            }
+            if segments.is_empty() {
+                segments.push(Segment {
+                    label: "SetupFn..".to_owned(),
+                    ..Segment::default()
+                });
+            }
+            let Some(segment) = segments.last_mut() else {
+                continue;
+            };
+            match item.kind() {
+                "move" => segment.moves.push(item_text.to_owned()),
+                "comment" => {
+                    let inner = item
+                        .named_child(0)
+                        .map_or("", |comment_text| &text[comment_text.byte_range()]);
+                    segment.comments.push(inner.to_owned());
+                }
+                other => panic!("unexpected movetext item {other}"),
+            }
+        }
+        segments
+    }
+
+    fn squish(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn conformance_moves_and_comments_split_as_the_reference_splits_them() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance");
+        let mut compared_states = 0;
+        let mut differences = Vec::new();
+        for folder in ["examples", "generated", "setups"] {
+            let entries = std::fs::read_dir(root.join(folder))
+                .unwrap_or_else(|error| panic!("cannot read {folder}: {error}"));
+            let mut paths: Vec<_> = entries
+                .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+                .filter(|path| path.extension().is_some_and(|ext| ext == "ppn"))
+                .collect();
+            paths.sort();
+            for path in paths {
+                let text = std::fs::read_to_string(&path).expect("listed file is readable");
+                // The reference expands braces before it splits at `;`: such words give
+                // one move per alternative, which is not a matter of syntax.
+                if text
+                    .split_whitespace()
+                    .any(|word| word.contains('}') && word.contains(';'))
+                {
+                    continue;
+                }
+                let expected: serde_json::Value = serde_json::from_str(
+                    &std::fs::read_to_string(path.with_extension("json"))
+                        .expect("every conformance file has its json"),
+                )
+                .expect("conformance json is valid");
+                let tree = parse(&text, None);
+                let root_node = tree.root_node();
+                let mut cursor = root_node.walk();
+                let games: Vec<Node> = root_node.children(&mut cursor).collect();
+                let Some(expected_games) = expected["games"].as_array() else {
+                    panic!("{}: no games array", path.display());
+                };
+                assert_eq!(games.len(), expected_games.len(), "{}", path.display());
+                for (game, expected_game) in games.iter().zip(expected_games) {
+                    let Some(states) = expected_game["states"].as_array() else {
+                        continue;
+                    };
+                    let segments = segments_of_game(*game, &text);
+                    if segments.len() + 1 != states.len() {
+                        differences.push(format!(
+                            "{}: {} moves, expected {}",
+                            path.display(),
+                            segments.len(),
+                            states.len() - 1
+                        ));
+                        continue;
+                    }
+                    for (segment, state) in segments.iter().zip(&states[1..]) {
+                        let ours_text = segment.moves.join(" ");
+                        let ours_comment = squish(&segment.comments.join(" "));
+                        let label_matches = state["move"] == segment.label.as_str();
+                        // Brace expansions are expanded in the reference's text.
+                        let text_matches =
+                            ours_text.contains('{') || state["text"] == ours_text.as_str();
+                        let comment_matches = state["comment"] == ours_comment.as_str();
+                        compared_states += 1;
+                        if !(label_matches && text_matches && comment_matches) {
+                            differences.push(format!(
+                                "{}: ours {:?} {:?} {:?}, reference {} {} {}",
+                                path.display(),
+                                segment.label,
+                                ours_text,
+                                ours_comment,
+                                state["move"],
+                                state["text"],
+                                state["comment"]
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            differences.is_empty(),
+            "{} differences:\n{}",
+            differences.len(),
+            differences.join("\n")
+        );
+        assert!(
+            compared_states > 3000,
+            "only {compared_states} states compared"
+        );
+    }
+
     fn point_at(text: &str, byte: usize) -> tree_sitter::Point {
         let before = &text[..byte];
         let row = before.matches('\n').count();
