@@ -164,13 +164,21 @@ static LineKind consume_line(TSLexer *lexer, bool *is_key) {
 // first blank line does; without either the game has none. A game without `---` (the
 // first one) opens with metadata only when its first line reads like a YAML key, and
 // never when it opens with a comment.
-static bool scan_game_start(TSLexer *lexer, const bool *valid_symbols, bool first_game) {
-  lexer->mark_end(lexer);
-  bool opens_with_comment = lexer->lookahead == '{';
+// The caller marks the token end at the start of the first line; `first_line_started`
+// tells that it has already consumed part of that line (dashes or periods).
+static bool scan_game_start(TSLexer *lexer, const bool *valid_symbols, bool first_game,
+                            bool first_line_started) {
+  bool opens_with_comment = !first_line_started && lexer->lookahead == '{';
   bool first_is_key = false;
   bool blank_seen = false;
   bool dots_seen = false;
-  LineKind kind = consume_line(lexer, &first_is_key);
+  LineKind kind = LINE_OTHER;
+  if (first_line_started) {
+    consume_rest_of_line(lexer);
+    consume_newline(lexer);
+  } else {
+    kind = consume_line(lexer, &first_is_key);
+  }
   if (kind == LINE_BLANK) {
     // The metadata would be empty, and the blank line is movetext whitespace.
     first_is_key = false;
@@ -365,22 +373,18 @@ bool tree_sitter_ppn_external_scanner_scan(void *payload, TSLexer *lexer,
     if (at_eof(lexer) || (!first_game && lexer->get_column(lexer) != 0)) {
       return false;
     }
+    lexer->mark_end(lexer);
     int32_t c = lexer->lookahead;
     if (c == '-' || c == '.') {
-      lexer->mark_end(lexer);
       if (consume_repeated(lexer, c, 3)) {
         consume_rest_of_line(lexer);
         lexer->mark_end(lexer);
         lexer->result_symbol = c == '-' ? GAME_SEPARATOR : METADATA_END;
         return valid_symbols[lexer->result_symbol];
       }
-      if (first_game) {
-        lexer->result_symbol = MOVETEXT_FOLLOWS;
-        return true;
-      }
-      return false;
+      return scan_game_start(lexer, valid_symbols, first_game, true);
     }
-    return scan_game_start(lexer, valid_symbols, first_game);
+    return scan_game_start(lexer, valid_symbols, first_game, false);
   }
 
   if (valid_symbols[METADATA_END] && lexer->lookahead == '.' && lexer->get_column(lexer) == 0) {
