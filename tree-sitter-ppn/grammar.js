@@ -57,16 +57,15 @@ module.exports = grammar({
     $._error_sentinel,
   ],
 
-  conflicts: _ => [],
-
   rules: {
     source_file: $ => seq(
       optional(alias($._first_game, $.game)),
       repeat(alias($._separated_game, $.game)),
     ),
 
-    // The first game may omit `---`; it then has metadata only when it opens with a
-    // YAML mapping key and a `...` line or a blank line ends it (the scanner decides).
+    // The first game may omit `---`; it then has metadata when a `...` line follows, or
+    // when it opens with a YAML mapping key and a blank line follows (the scanner
+    // decides; a file opening with `{` opens with a comment).
     _first_game: $ => choice(
       seq($._metadata, optional($.movetext)),
       seq($._movetext_follows, $.movetext),
