@@ -8,3 +8,4 @@ pub mod diagnostic;
 pub mod engine;
 pub mod ide;
 pub mod notation;
+pub mod syntax;
