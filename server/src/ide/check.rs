@@ -4,9 +4,19 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::notation::document::split_games_checked;
 use crate::notation::metadata::parse_metadata;
 use crate::notation::movetext::split_movetext;
+use crate::syntax;
 
 pub fn check_text(text: &str) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
+    let tree = syntax::parse(text, None);
+    let mut diagnostics: Vec<Diagnostic> = syntax::syntax_errors(&tree, text)
+        .into_iter()
+        .map(|error| Diagnostic {
+            range: error.range,
+            severity: Severity::Error,
+            code: error.code,
+            message: error.message,
+        })
+        .collect();
     let (games, problems) = split_games_checked(text);
     diagnostics.extend(problems.into_iter().map(|problem| Diagnostic {
         range: problem.range,
@@ -38,7 +48,10 @@ fn sort_diagnostics(diagnostics: &mut Vec<Diagnostic>) {
             b.code,
         ))
     });
-    diagnostics.dedup();
+    // The grammar and the movetext splitter both see an unclosed comment: report it once.
+    diagnostics.dedup_by(|later, earlier| {
+        later.range.start == earlier.range.start && later.code == earlier.code
+    });
 }
 
 #[cfg(test)]
