@@ -1,2 +1,8 @@
 //! String-level PPN: games and metadata blocks, movetext, brace expansion, macros,
 //! and the parts of a move (PieceSpec, Location, PieceId).
+
+pub mod issue;
+pub mod location;
+pub mod macros;
+pub mod piece_id;
+pub mod piece_spec;

@@ -1,0 +1,582 @@
+//! Splitting a move into sub-moves and reading each one's MoveToken.
+
+use std::ops::Range;
+
+use crate::notation::issue::Issue;
+use crate::notation::location::{parse_location, Location, LocationKind};
+use crate::notation::piece_id::{parse_piece_id, PieceId};
+use crate::notation::piece_spec::{parse_piece_spec, ParserOptions, PieceSpec};
+
+/// One sub-move's text, with the byte in the token's text each of its bytes came from.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct SubmoveText {
+    pub(crate) text: String,
+    /// `origin[i]` is where byte `i` came from; one extra entry for the end.
+    pub(crate) origin: Vec<usize>,
+}
+
+impl SubmoveText {
+    pub(crate) fn map_range(&self, range: &Range<usize>) -> Range<usize> {
+        let at = |i: usize| self.origin[i.min(self.origin.len() - 1)];
+        let start = at(range.start);
+        let end = at(range.end).max(start);
+        start..end
+    }
+}
+
+struct Builder {
+    parts: Vec<SubmoveText>,
+    current: SubmoveText,
+}
+
+impl Builder {
+    fn push(&mut self, text: &str, origin: usize) {
+        self.current.text.push_str(text);
+        self.current
+            .origin
+            .extend(std::iter::repeat(origin).take(text.len()));
+    }
+
+    fn finish(&mut self, end: usize) {
+        if !self.current.text.is_empty() {
+            let mut done = std::mem::replace(
+                &mut self.current,
+                SubmoveText {
+                    text: String::new(),
+                    origin: Vec::new(),
+                },
+            );
+            done.origin.push(end);
+            self.parts.push(done);
+        }
+    }
+}
+
+/// Split one (macro-substituted) token into sub-moves: at whitespace (macro values may hold
+/// several), before `*`, `!` and a flipping `+` (so `b5-c5*b4+` is three sub-moves), with
+/// `‿` read as `_` and `3?A` as `3&?A`.
+pub(crate) fn split_submoves(text: &str) -> Vec<SubmoveText> {
+    let mut builder = Builder {
+        parts: Vec::new(),
+        current: SubmoveText {
+            text: String::new(),
+            origin: Vec::new(),
+        },
+    };
+    let mut previous: Option<char> = None;
+    for (at, c) in text.char_indices() {
+        match c {
+            c if c.is_whitespace() => builder.finish(at),
+            '*' | '!' => {
+                builder.finish(at);
+                builder.push(&c.to_string(), at);
+            }
+            '+' if !matches!(previous, Some('(' | '<' | ',')) => {
+                builder.finish(at);
+                builder.push("+", at);
+            }
+            '\u{203f}' | '\u{035c}' => builder.push("_", at),
+            '?' if previous.is_some_and(|p| p.is_ascii_digit()) => {
+                builder.push("&?", at);
+            }
+            _ => {
+                let mut buffer = [0u8; 4];
+                builder.push(c.encode_utf8(&mut buffer), at);
+            }
+        }
+        previous = Some(c);
+    }
+    builder.finish(text.len());
+    builder.parts
+}
+
+/// A sub-move, read.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Submove {
+    /// `@` / `\` (with `%` and the `@%` / `\%` shortcuts).
+    Drop {
+        spec: Box<PieceSpec>,
+        spec_range: Range<usize>,
+        location: Location,
+        order: Option<PieceId>,
+        below: bool,
+    },
+    /// `-` / `_` (with `%` and the `-%` / `_%` shortcuts) and `!`.
+    Move {
+        target: PieceId,
+        location: Location,
+        order: Option<PieceId>,
+        below: bool,
+    },
+    Remove(PieceId),
+    Flip(PieceId),
+    /// `@>` and `$>`: clockwise degrees, around `center` if given.
+    Rotate {
+        target: PieceId,
+        degrees: f64,
+        center: Option<Location>,
+    },
+    /// `~`
+    Update {
+        target: PieceId,
+        spec: Box<PieceSpec>,
+    },
+    /// `=`
+    Replace {
+        target: PieceId,
+        spec: Box<PieceSpec>,
+        spec_range: Range<usize>,
+    },
+    /// `:`
+    Capture { mover: PieceId, captured: PieceId },
+    /// `#`
+    Swap(PieceId, PieceId),
+}
+
+/// Positions of MoveToken characters, as found by a predicate on (text, byte index).
+fn token_positions(text: &str, is_token: impl Fn(&str, usize) -> bool) -> Vec<usize> {
+    text.char_indices()
+        .map(|(i, _)| i)
+        .filter(|i| is_token(text, *i))
+        .collect()
+}
+
+fn char_before(text: &str, at: usize) -> Option<char> {
+    text[..at].chars().next_back()
+}
+
+/// `-` that moves, not the sign of a number: `(−1,2)`, `<-1,0>`, `,a-90`.
+fn is_hyphen(text: &str, at: usize) -> bool {
+    if !text[at..].starts_with('-') {
+        return false;
+    }
+    let before = &text[..at];
+    match before.chars().next_back() {
+        Some('(' | ',') => false,
+        Some('<') => !starts_offset_body(&text[at..]),
+        Some('a') => !before.ends_with(",a"),
+        _ => true,
+    }
+}
+
+/// Whether `text` (just after a `<`) reads as the inside of `<x,y>`.
+fn starts_offset_body(text: &str) -> bool {
+    let Some(close) = text.find('>') else {
+        return false;
+    };
+    text[..close]
+        .split_once(',')
+        .is_some_and(|(x, y)| x.parse::<f64>().is_ok() && y.trim_start_matches('+').parse::<f64>().is_ok())
+}
+
+fn is_plus(text: &str, at: usize) -> bool {
+    text[at..].starts_with('+') && !matches!(char_before(text, at), Some('(' | '<' | ','))
+}
+
+/// `:` outside the brackets of a slice such as `b4[1:3]`.
+fn is_colon(text: &str, at: usize) -> bool {
+    if !text[at..].starts_with(':') {
+        return false;
+    }
+    let rest = &text[at + 1..];
+    match rest.find([']', '[']) {
+        Some(p) => !rest[p..].starts_with(']'),
+        None => true,
+    }
+}
+
+/// `\` that drops, not the right half of the pyramid `/\`.
+fn is_backslash(text: &str, at: usize) -> bool {
+    text[at..].starts_with('\\') && char_before(text, at) != Some('/')
+}
+
+fn literal(token: &'static str) -> impl Fn(&str, usize) -> bool {
+    move |text: &str, at: usize| text[at..].starts_with(token)
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    options: &'a ParserOptions,
+    notes: &'a mut Vec<Issue>,
+}
+
+impl Reader<'_> {
+    fn piece_id(&mut self, range: Range<usize>) -> Result<PieceId, Issue> {
+        parse_piece_id(&self.text[range.clone()], range.start, self.options, self.notes)
+    }
+
+    fn location(&mut self, range: Range<usize>) -> Result<Location, Issue> {
+        parse_location(&self.text[range.clone()], range.start, self.options, self.notes)
+    }
+
+    fn spec(&mut self, range: Range<usize>) -> Box<PieceSpec> {
+        let spec = parse_piece_spec(&self.text[range.clone()], self.options);
+        self.notes
+            .extend(spec.warnings.iter().cloned().map(|w| w.shifted(range.start)));
+        Box::new(spec)
+    }
+
+    /// Split at the MoveToken found at `positions` (of length `width`): the part before the
+    /// first one and the part up to the second one; more is ignored with a warning.
+    fn halves(&mut self, positions: &[usize], width: usize) -> (Range<usize>, Range<usize>) {
+        let first = positions[0];
+        let end = match positions.get(1) {
+            Some(&second) => {
+                self.notes.push(Issue::warning(
+                    second..self.text.len(),
+                    "trailing-text",
+                    format!(
+                        "`{}` is ignored: a sub-move has one MoveToken",
+                        &self.text[second..]
+                    ),
+                ));
+                second
+            }
+            None => self.text.len(),
+        };
+        (0..first, first + width..end)
+    }
+
+    /// `Location%PieceId` or just `Location`.
+    fn location_and_order(
+        &mut self,
+        range: Range<usize>,
+    ) -> Result<(Location, Option<PieceId>), Issue> {
+        match self.text[range.clone()].find('%') {
+            Some(p) => {
+                let percent = range.start + p;
+                let after = &self.text[percent + 1..range.end];
+                let order_end = after.find('%').map_or(range.end, |q| percent + 1 + q);
+                let location = self.location(range.start..percent)?;
+                let order = self.piece_id(percent + 1..order_end)?;
+                Ok((location, Some(order)))
+            }
+            None => Ok((self.location(range)?, None)),
+        }
+    }
+
+    /// The shortcut target of `@%`, `-%` ...: both where to go and what to go above/below.
+    fn shortcut_target(&mut self, range: Range<usize>) -> Result<(Location, Option<PieceId>), Issue> {
+        let order = self.piece_id(range.clone())?;
+        let location = Location {
+            kind: LocationKind::OfPiece(Box::new(order.clone())),
+            range,
+        };
+        Ok((location, Some(order)))
+    }
+
+    fn degrees(&mut self, range: Range<usize>) -> Result<f64, Issue> {
+        let text = &self.text[range.clone()];
+        text.strip_prefix('+')
+            .unwrap_or(text)
+            .parse::<f64>()
+            .ok()
+            .filter(|d| d.is_finite())
+            .ok_or_else(|| {
+                Issue::error(
+                    range,
+                    "bad-move",
+                    format!("`{text}` is not a number of degrees"),
+                )
+            })
+    }
+}
+
+/// Read one sub-move. Which MoveToken it has is decided in the reference's order (so that
+/// the same text means the same thing), except that signs of numbers, the `/\` pyramid and
+/// `:` inside slices are never taken for MoveTokens.
+pub(crate) fn parse_submove(
+    text: &str,
+    options: &ParserOptions,
+    notes: &mut Vec<Issue>,
+) -> Result<Submove, Issue> {
+    let mut r = Reader {
+        text,
+        options,
+        notes,
+    };
+    let whole = 0..text.len();
+    let find = |pred: &dyn Fn(&str, usize) -> bool| token_positions(text, pred);
+
+    let dollar_rotate = find(&literal("$>"));
+    if !dollar_rotate.is_empty() {
+        let (target, angle) = r.halves(&dollar_rotate, 2);
+        let target = r.piece_id(target)?;
+        let degrees = r.degrees(angle)?;
+        let center = Location {
+            range: target.range.clone(),
+            kind: LocationKind::OfPiece(Box::new(target.clone())),
+        };
+        return Ok(Submove::Rotate {
+            target,
+            degrees,
+            center: Some(center),
+        });
+    }
+    let rotate = find(&literal("@>"));
+    if !rotate.is_empty() {
+        let (target, angle) = r.halves(&rotate, 2);
+        let target = r.piece_id(target)?;
+        let angle_text = &text[angle.clone()];
+        let (degrees, center) = if let Some(p) = angle_text.find('|') {
+            let split = angle.start + p;
+            let degrees = r.degrees(angle.start..split)?;
+            (degrees, Some(r.location(split + 1..angle.end)?))
+        } else if let Some(p) = angle_text.find('$') {
+            let split = angle.start + p;
+            let degrees = r.degrees(angle.start..split)?;
+            let anchor = r.piece_id(split + 1..angle.end)?;
+            let center = Location {
+                range: anchor.range.clone(),
+                kind: LocationKind::OfPiece(Box::new(anchor)),
+            };
+            (degrees, Some(center))
+        } else {
+            (r.degrees(angle)?, None)
+        };
+        return Ok(Submove::Rotate {
+            target,
+            degrees,
+            center,
+        });
+    }
+    let drop_shortcut = find(&literal("@%"));
+    if !drop_shortcut.is_empty() {
+        let (spec, target) = r.halves(&drop_shortcut, 2);
+        let (location, order) = r.shortcut_target(target)?;
+        return Ok(Submove::Drop {
+            spec: r.spec(spec.clone()),
+            spec_range: spec,
+            location,
+            order,
+            below: false,
+        });
+    }
+    let drop = find(&literal("@"));
+    if !drop.is_empty() {
+        let (spec, target) = r.halves(&drop, 1);
+        let (location, order) = r.location_and_order(target)?;
+        return Ok(Submove::Drop {
+            spec: r.spec(spec.clone()),
+            spec_range: spec,
+            location,
+            order,
+            below: false,
+        });
+    }
+    let move_shortcut = find(&literal("-%"));
+    if !move_shortcut.is_empty() {
+        let (target, destination) = r.halves(&move_shortcut, 2);
+        let target = r.piece_id(target)?;
+        let (location, order) = r.shortcut_target(destination)?;
+        return Ok(Submove::Move {
+            target,
+            location,
+            order,
+            below: false,
+        });
+    }
+    let hyphens = find(&is_hyphen);
+    if !hyphens.is_empty() {
+        let (target, destination) = r.halves(&hyphens, 1);
+        let target = r.piece_id(target)?;
+        let (location, order) = r.location_and_order(destination)?;
+        return Ok(Submove::Move {
+            target,
+            location,
+            order,
+            below: false,
+        });
+    }
+    if let Some(rest) = text.strip_prefix('*') {
+        return Ok(Submove::Remove(r.piece_id(1..1 + rest.len())?));
+    }
+    let plus = find(&is_plus);
+    if !plus.is_empty() {
+        let at = plus[0];
+        if at != 0 {
+            return Err(Issue::error(
+                0..at,
+                "bad-move",
+                "`+` goes before the PieceId of the pieces to flip",
+            ));
+        }
+        return Ok(Submove::Flip(r.piece_id(1..text.len())?));
+    }
+    let tilde = find(&literal("~"));
+    if !tilde.is_empty() {
+        let (target, spec) = r.halves(&tilde, 1);
+        let target = r.piece_id(target)?;
+        return Ok(Submove::Update {
+            target,
+            spec: r.spec(spec),
+        });
+    }
+    let equal = find(&literal("="));
+    if !equal.is_empty() {
+        let (target, spec) = r.halves(&equal, 1);
+        let target = r.piece_id(target)?;
+        return Ok(Submove::Replace {
+            target,
+            spec: r.spec(spec.clone()),
+            spec_range: spec,
+        });
+    }
+    let colon = find(&is_colon);
+    if !colon.is_empty() {
+        let (mover, captured) = r.halves(&colon, 1);
+        return Ok(Submove::Capture {
+            mover: r.piece_id(mover)?,
+            captured: r.piece_id(captured)?,
+        });
+    }
+    let below_shortcut = find(&literal("_%"));
+    if !below_shortcut.is_empty() {
+        let (target, destination) = r.halves(&below_shortcut, 2);
+        let target = r.piece_id(target)?;
+        let (location, order) = r.shortcut_target(destination)?;
+        return Ok(Submove::Move {
+            target,
+            location,
+            order,
+            below: true,
+        });
+    }
+    let underscore = find(&literal("_"));
+    if !underscore.is_empty() {
+        let (target, destination) = r.halves(&underscore, 1);
+        let target = r.piece_id(target)?;
+        let (location, order) = r.location_and_order(destination)?;
+        return Ok(Submove::Move {
+            target,
+            location,
+            order,
+            below: true,
+        });
+    }
+    let drop_below_shortcut = find(&|t: &str, at: usize| is_backslash(t, at) && t[at + 1..].starts_with('%'));
+    if !drop_below_shortcut.is_empty() {
+        let (spec, target) = r.halves(&drop_below_shortcut, 2);
+        let (location, order) = r.shortcut_target(target)?;
+        return Ok(Submove::Drop {
+            spec: r.spec(spec.clone()),
+            spec_range: spec,
+            location,
+            order,
+            below: true,
+        });
+    }
+    let drop_below = find(&is_backslash);
+    if !drop_below.is_empty() {
+        let (spec, target) = r.halves(&drop_below, 1);
+        let (location, order) = r.location_and_order(target)?;
+        return Ok(Submove::Drop {
+            spec: r.spec(spec.clone()),
+            spec_range: spec,
+            location,
+            order,
+            below: true,
+        });
+    }
+    let hash = find(&literal("#"));
+    if !hash.is_empty() {
+        let (first, second) = r.halves(&hash, 1);
+        return Ok(Submove::Swap(r.piece_id(first)?, r.piece_id(second)?));
+    }
+    if let Some(rest) = text.strip_prefix('!') {
+        let target = r.piece_id(1..1 + rest.len())?;
+        return Ok(Submove::Move {
+            target,
+            location: Location {
+                kind: LocationKind::Relative {
+                    dx: 0.0,
+                    dy: 0.0,
+                    anchor: None,
+                },
+                range: whole,
+            },
+            order: None,
+            below: false,
+        });
+    }
+    Err(Issue::error(
+        whole,
+        "bad-move",
+        format!("`{text}` has no MoveToken (`@`, `-`, `_`, `*`, `+`, `~`, `=`, `:`, `#`, `@>`, ...)"),
+    ))
+}
+
+/// Whether a Location's anchor mentions a PieceId (used by tests).
+#[cfg(test)]
+fn anchor_piece(location: &Location) -> Option<&PieceId> {
+    match &location.kind {
+        LocationKind::Relative {
+            anchor: Some(anchor),
+            ..
+        } => match anchor.as_ref() {
+            crate::notation::location::Anchor::Piece(piece) => Some(piece),
+            crate::notation::location::Anchor::Location(_) => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(token: &str) -> Vec<String> {
+        split_submoves(token).into_iter().map(|s| s.text).collect()
+    }
+
+    fn parse(text: &str) -> Submove {
+        parse_submove(text, &ParserOptions::default(), &mut Vec::new()).expect(text)
+    }
+
+    #[test]
+    fn splitting_keeps_origins() {
+        assert_eq!(texts("b5-c5*b4*b3"), ["b5-c5", "*b4", "*b3"]);
+        assert_eq!(texts("a4-b5+"), ["a4-b5", "+"]);
+        assert_eq!(texts("3?Sa$>90!"), ["3&?Sa$>90", "!"]);
+        assert_eq!(texts("b2-<+1,0>"), ["b2-<+1,0>"]);
+        let parts = split_submoves("d2‿&d1+");
+        assert_eq!(parts[0].text, "d2_&d1");
+        assert_eq!(parts[0].map_range(&(2..3)), 2..5);
+        assert_eq!(parts[1].map_range(&(0..1)), 8..9);
+        let nearest = split_submoves("3?A");
+        assert_eq!(nearest[0].map_range(&(1..4)), 1..3);
+    }
+
+    #[test]
+    fn move_tokens() {
+        assert!(matches!(parse("S@b2"), Submove::Drop { below: false, order: None, .. }));
+        assert!(matches!(parse("S\\b2"), Submove::Drop { below: true, .. }));
+        assert!(matches!(parse("f3W/\\@<1,0>|d3"), Submove::Drop { below: false, .. }));
+        assert!(matches!(parse("b2_%c3"), Submove::Move { below: true, order: Some(_), .. }));
+        assert!(matches!(parse("?S<-b2"), Submove::Move { .. }));
+        assert!(matches!(parse("b2-<-1,0>"), Submove::Move { .. }));
+        assert!(matches!(parse("b2=S,a-90"), Submove::Replace { .. }));
+        assert!(matches!(parse("f13:a7[1]"), Submove::Capture { .. }));
+        assert!(matches!(parse("b4[1:3]:c2"), Submove::Capture { .. }));
+        assert!(matches!(parse("?/\\K#c3"), Submove::Swap(..)));
+        let Submove::Rotate { degrees, center, .. } = parse("b2@>90$c3") else {
+            panic!("not a rotation");
+        };
+        assert_eq!(degrees, 90.0);
+        assert_eq!(center.map(|c| c.range), Some(7..9));
+        let Submove::Move { location, .. } = parse("a1-<1,1>$?S") else {
+            panic!("not a move");
+        };
+        assert_eq!(anchor_piece(&location).map(|p| p.range.clone()), Some(9..11));
+    }
+
+    #[test]
+    fn trailing_parts_are_warned_about() {
+        let mut notes = Vec::new();
+        let parsed = parse_submove("b2-b4-c4", &ParserOptions::default(), &mut notes);
+        assert!(matches!(parsed, Ok(Submove::Move { .. })));
+        assert_eq!((notes[0].code, notes[0].range.clone()), ("trailing-text", 5..8));
+        let error = parse_submove("b2", &ParserOptions::default(), &mut Vec::new()).unwrap_err();
+        assert_eq!(error.code, "bad-move");
+    }
+}
