@@ -138,3 +138,21 @@ impl GameState {
         PieceTag::new(self.max_serial)
     }
 }
+
+/// A piece from the reference's JSON export (`piece_side`, `suit`, `rank`, `cfg`, `x`,
+/// `y`, `angle`), as in the conformance data. `None` when a field is missing or wrong.
+pub fn piece_from_json(value: &serde_json::Value) -> Option<Piece> {
+    let (kind, side) = super::piece::parse_piece_side(value.get("piece_side")?.as_str()?)?;
+    let int = |name: &str| -> Option<i32> { i32::try_from(value.get(name)?.as_i64()?).ok() };
+    let float = |name: &str| value.get(name)?.as_f64();
+    Some(Piece {
+        kind,
+        side,
+        suit: int("suit")?,
+        rank: int("rank")?,
+        cfg: Arc::from(value.get("cfg")?.as_str()?),
+        x: float("x")?,
+        y: float("y")?,
+        angle: float("angle")?,
+    })
+}
