@@ -145,14 +145,21 @@ pub fn parse_location(
                 )
             })?;
         let anchor = parse_anchor(&text[close + 1..], start + close + 1, options, notes)?;
-        LocationKind::Relative { dx: x, dy: y, anchor }
+        LocationKind::Relative {
+            dx: x,
+            dy: y,
+            anchor,
+        }
     } else if text.starts_with(|c: char| c.is_ascii_digit()) {
         let number_len = text
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))
             .unwrap_or(text.len());
-        let steps = text[..number_len]
-            .parse::<f64>()
-            .map_err(|_| bad(range.clone(), format!("`{}` is not a number", &text[..number_len])))?;
+        let steps = text[..number_len].parse::<f64>().map_err(|_| {
+            bad(
+                range.clone(),
+                format!("`{}` is not a number", &text[..number_len]),
+            )
+        })?;
         let after = &text[number_len..];
         let word_len = after
             .find(|c: char| !c.is_ascii_uppercase())
@@ -203,7 +210,12 @@ pub fn parse_location(
         let (x, y) = body
             .split_once(',')
             .and_then(|(x, y)| Some((parse_number(x)?, parse_number(y)?)))
-            .ok_or_else(|| bad(range.clone(), format!("`{text}` is not coordinates like `(2,3.5)`")))?;
+            .ok_or_else(|| {
+                bad(
+                    range.clone(),
+                    format!("`{text}` is not coordinates like `(2,3.5)`"),
+                )
+            })?;
         if !closed || !text.starts_with('(') {
             notes.push(Issue::warning(
                 range.clone(),
@@ -303,8 +315,14 @@ mod tests {
         assert!(location.is_ok());
         assert_eq!(notes[0].code, "bad-location");
         let (location, notes) = parse("b2q");
-        assert_eq!(location.map(|l| l.kind), Ok(LocationKind::Absolute { x: 2.0, y: 2.0 }));
-        assert_eq!((notes[0].code, notes[0].range.clone()), ("trailing-text", 2..3));
+        assert_eq!(
+            location.map(|l| l.kind),
+            Ok(LocationKind::Absolute { x: 2.0, y: 2.0 })
+        );
+        assert_eq!(
+            (notes[0].code, notes[0].range.clone()),
+            ("trailing-text", 2..3)
+        );
         assert_eq!(parse("Z9").0.unwrap_err().code, "bad-location");
     }
 
@@ -323,7 +341,11 @@ mod tests {
     #[test]
     fn anchors() {
         let location = parse("<1,0>|d3").0.expect("anchored");
-        let LocationKind::Relative { anchor: Some(anchor), .. } = location.kind else {
+        let LocationKind::Relative {
+            anchor: Some(anchor),
+            ..
+        } = location.kind
+        else {
             panic!("no anchor");
         };
         let Anchor::Location(inner) = *anchor else {

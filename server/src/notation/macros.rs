@@ -71,8 +71,15 @@ fn builtin_pairs() -> Vec<(String, String)> {
     .into_iter()
     .map(|(name, code)| (name.to_string(), ch(code)))
     .collect();
-    let ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "C", "Q", "K"];
-    for (suit, first) in [("S", 0x1f0a1), ("H", 0x1f0b1), ("D", 0x1f0c1), ("C", 0x1f0d1)] {
+    let ranks = [
+        "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "C", "Q", "K",
+    ];
+    for (suit, first) in [
+        ("S", 0x1f0a1),
+        ("H", 0x1f0b1),
+        ("D", 0x1f0c1),
+        ("C", 0x1f0d1),
+    ] {
         for (offset, rank) in (0u32..).zip(ranks) {
             pairs.push((format!("{suit}{rank}"), ch(first + offset)));
         }
@@ -249,17 +256,27 @@ mod tests {
 
     #[test]
     fn cycles_and_unknown_names_are_errors_with_ranges() {
-        let table = MacroTable::with_overrides(&[], &pairs(&[("a", "`b'"), ("b", "x`a'"), ("c", "ok")]));
+        let table =
+            MacroTable::with_overrides(&[], &pairs(&[("a", "`b'"), ("b", "x`a'"), ("c", "ok")]));
         assert_eq!(table.cyclic_names(), vec!["a", "b"]);
         let errors = table.substitute("`c'-`a'`zz'").unwrap_err();
         assert_eq!(errors.len(), 2);
-        assert_eq!((errors[0].code, errors[0].range.clone()), ("macro-cycle", 4..7));
-        assert_eq!((errors[1].code, errors[1].range.clone()), ("unknown-macro", 7..11));
+        assert_eq!(
+            (errors[0].code, errors[0].range.clone()),
+            ("macro-cycle", 4..7)
+        );
+        assert_eq!(
+            (errors[1].code, errors[1].range.clone()),
+            ("unknown-macro", 7..11)
+        );
     }
 
     #[test]
     fn reference_scanning_needs_a_name() {
         assert_eq!(macro_references("`'x`a'"), vec![3..6]);
-        assert_eq!(macro_references("no quote `here"), Vec::<Range<usize>>::new());
+        assert_eq!(
+            macro_references("no quote `here"),
+            Vec::<Range<usize>>::new()
+        );
     }
 }

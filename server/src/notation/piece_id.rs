@@ -48,7 +48,9 @@ fn parse_positions(text: &str, start: usize) -> Result<Vec<usize>, Issue> {
                 Issue::error(
                     range.clone(),
                     "bad-slice",
-                    format!("`{part}` is not a position (1 is the top piece) or a range like `2:4`"),
+                    format!(
+                        "`{part}` is not a position (1 is the top piece) or a range like `2:4`"
+                    ),
                 )
             })
         };
@@ -158,7 +160,10 @@ mod tests {
         let digits = parse("15").unwrap_err();
         assert_eq!((digits.code, digits.range), ("bad-piece-id", 10..12));
         let featureless = parse("?Z").unwrap_err();
-        assert_eq!((featureless.code, featureless.range), ("unknown-piece", 11..12));
+        assert_eq!(
+            (featureless.code, featureless.range),
+            ("unknown-piece", 11..12)
+        );
         let slice = parse("b4[0]").unwrap_err();
         assert_eq!((slice.code, slice.range), ("bad-slice", 13..14));
     }

@@ -258,22 +258,8 @@ fn domino_glyph(c: char) -> Option<(Option<i32>, Option<i32>, f64)> {
 fn is_known_glyph(c: char) -> bool {
     matches!(
         c,
-        'µ' | 'μ'
-            | '\u{25cb}'
-            | BIT
-            | PYRAMID
-            | BOARD
-            | '\u{25a6}'
-            | HEXPACK
-            | '\u{26c0}'..='\u{26c3}'
-            | '♥'
-            | '♠'
-            | '♣'
-            | '♦'
-            | '♡'
-            | '♤'
-            | '♧'
-            | '♢'
+        'µ' | 'μ' | '\u{25cb}' | BIT | PYRAMID | BOARD | '\u{25a6}' | HEXPACK | '\u{26c0}'
+            ..='\u{26c3}' | '♥' | '♠' | '♣' | '♦' | '♡' | '♤' | '♧' | '♢'
     ) || die_value(c).is_some()
         || card_suit_rank(c).is_some()
         || chess_glyph(c).is_some()
@@ -333,11 +319,7 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
             start += element.len() + 1;
             let bytes = element.as_bytes();
             let digit_after = |skip: usize| bytes.get(skip).is_some_and(u8::is_ascii_digit);
-            let skip_minus = bytes
-                .iter()
-                .skip(1)
-                .take_while(|b| **b == b'-')
-                .count();
+            let skip_minus = bytes.iter().skip(1).take_while(|b| **b == b'-').count();
             if element.starts_with('a') && digit_after(1 + skip_minus) {
                 if angle.is_none() {
                     match element[1..].parse::<f64>() {
@@ -527,10 +509,7 @@ fn simple_features(x: &str) -> StatedFeatures {
     } else {
         None
     };
-    let rank = x
-        .chars()
-        .find_map(|c| c.to_digit(10))
-        .map(|d| d as i32 + 1);
+    let rank = x.chars().find_map(|c| c.to_digit(10)).map(|d| d as i32 + 1);
     let angle = if has(&['^']) {
         Some(0.0)
     } else if has(&['<']) {
@@ -655,10 +634,7 @@ impl PieceSpec {
                 PieceKind::Die => Arc::from("dice"),
                 PieceKind::Pyramid => Arc::from("icehouse_pieces"),
                 PieceKind::Tile => {
-                    let color = x
-                        .chars()
-                        .find(|c| COLOR_LETTERS.contains(c))
-                        .unwrap_or('W');
+                    let color = x.chars().find(|c| COLOR_LETTERS.contains(c)).unwrap_or('W');
                     Arc::from(format!("dominoes_{}", color_name(color)))
                 }
                 PieceKind::Board => {
@@ -683,13 +659,15 @@ impl PieceSpec {
                 PieceKind::Bit => Arc::from("go"),
                 PieceKind::Board => options.default_checker_cfg.clone(),
                 PieceKind::Pyramid => {
+                    // The reference makes it a piecepack piece and its files rely on that.
                     notes.push(Issue::warning(
                         whole.clone(),
                         "reference-differs",
-                        "a pyramid is an Icehouse piece; the reference implementation makes \
-                         it a piecepack piece",
+                        "a pyramid without a colour becomes a `piecepack` piece here, as in the \
+                         reference implementation; the spec calls pyramids Icehouse pieces \
+                         (give a colour such as `R` to get one)",
                     ));
-                    Arc::from("icehouse_pieces")
+                    Arc::from("piecepack")
                 }
                 _ => Arc::from("piecepack"),
             },
@@ -778,7 +756,13 @@ mod tests {
         )
     }
 
-    fn s(piece_side: &str, suit: i32, rank: i32, cfg: &str, angle: f64) -> (String, i32, i32, String, f64) {
+    fn s(
+        piece_side: &str,
+        suit: i32,
+        rank: i32,
+        cfg: &str,
+        angle: f64,
+    ) -> (String, i32, i32, String, f64) {
         (piece_side.to_string(), suit, rank, cfg.to_string(), angle)
     }
 
@@ -792,8 +776,15 @@ mod tests {
         assert_eq!(summary("nv"), s("coin_face", 1, 1, "piecepack", 180.0));
         assert_eq!(summary("<dM4"), s("die_face", 2, 5, "piecepack", 90.0));
         assert_eq!(summary("pM"), s("pawn_face", 2, 1, "piecepack", 0.0));
-        assert_eq!(summary("p♥"), s("pawn_face", 1, 1, "playing_cards_expansion", 0.0));
-        assert_eq!(summary("K3▲"), s("pyramid_top", 2, 3, "icehouse_pieces", 0.0));
+        assert_eq!(
+            summary("p♥"),
+            s("pawn_face", 1, 1, "playing_cards_expansion", 0.0)
+        );
+        assert_eq!(
+            summary("K3▲"),
+            s("pyramid_top", 2, 3, "icehouse_pieces", 0.0)
+        );
+        assert_eq!(summary("/\\3"), s("pyramid_top", 1, 4, "piecepack", 0.0));
     }
 
     #[test]
@@ -809,11 +800,20 @@ mod tests {
         assert_eq!(summary("○"), s("bit_back", 6, 1, "go", 0.0));
         assert_eq!(summary("[#]"), s("board_face", 2, 19, "go", 0.0));
         assert_eq!(summary("[X]"), s("board_face", 3, 8, "checkers2", 0.0));
-        assert_eq!(summary("🂠"), s("card_back", 1, 1, "playing_cards_tarot", 0.0));
-        assert_eq!(summary("🃢"), s("card_face", 5, 2, "playing_cards_tarot", 0.0));
+        assert_eq!(
+            summary("🂠"),
+            s("card_back", 1, 1, "playing_cards_tarot", 0.0)
+        );
+        assert_eq!(
+            summary("🃢"),
+            s("card_face", 5, 2, "playing_cards_tarot", 0.0)
+        );
         assert_eq!(summary("🁐v"), s("tile_face", 5, 4, "dominoes", 90.0));
         assert_eq!(summary("R🀱"), s("tile_face", 1, 1, "dominoes_red", 90.0));
-        assert_eq!(summary("t,s2,r3,a-90,dominoes_red'"), s("tile_face", 3, 4, "dominoes_red", 270.0));
+        assert_eq!(
+            summary("t,s2,r3,a-90,dominoes_red'"),
+            s("tile_face", 3, 4, "dominoes_red", 270.0)
+        );
     }
 
     #[test]

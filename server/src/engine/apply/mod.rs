@@ -3,6 +3,7 @@
 mod resolve;
 mod submove;
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use self::resolve::{Context, Point};
@@ -66,8 +67,12 @@ impl GameState {
             let mapped = substituted == *token;
             for part in split_submoves(&substituted) {
                 let mut notes = Vec::new();
-                let outcome = parse_submove(&part.text, &self.options, &mut notes)
-                    .and_then(|submove| self.apply_submove(&part.text, &submove, &mut notes));
+                let lookup_warnings = RefCell::new(Vec::new());
+                let outcome =
+                    parse_submove(&part.text, &self.options, &mut notes).and_then(|submove| {
+                        self.apply_submove(&part.text, &submove, &mut notes, &lookup_warnings)
+                    });
+                notes.extend(lookup_warnings.into_inner());
                 if let Err(error) = outcome {
                     notes.push(error);
                 }
@@ -84,8 +89,9 @@ impl GameState {
         issues
     }
 
-    fn context<'a>(&'a self, text: &'a str) -> Context<'a> {
+    fn context<'a>(&'a self, text: &'a str, warnings: &'a RefCell<Vec<Issue>>) -> Context<'a> {
         Context {
+            warnings,
             text,
             move_start: &self.move_start,
             active: &self.active,
@@ -99,6 +105,7 @@ impl GameState {
         text: &str,
         submove: &Submove,
         notes: &mut Vec<Issue>,
+        warnings: &RefCell<Vec<Issue>>,
     ) -> Result<(), Issue> {
         match submove {
             Submove::Drop {
@@ -107,28 +114,41 @@ impl GameState {
                 location,
                 order,
                 below,
-            } => self.drop_piece(text, spec, spec_range, location, order.as_ref(), *below, notes),
+            } => self.drop_piece(
+                text,
+                spec,
+                spec_range,
+                location,
+                order.as_ref(),
+                *below,
+                notes,
+                warnings,
+            ),
             Submove::Move {
                 target,
                 location,
                 order,
                 below,
             } => {
-                let context = self.context(text);
+                let context = self.context(text, warnings);
                 let moving = context.positions(target, &self.board)?;
                 let points = context.points(location, &self.board, Some(&moving))?;
-                let board = self.moved(text, &moving, &points, order.as_ref(), *below)?;
+                let board = self.moved(text, &moving, &points, order.as_ref(), *below, warnings)?;
                 let tags = moving_tags(&self.board, &moving);
                 self.finish_move(board, &tags);
                 Ok(())
             }
             Submove::Remove(target) => {
-                let positions = self.context(text).positions(target, &self.board)?;
+                let positions = self
+                    .context(text, warnings)
+                    .positions(target, &self.board)?;
                 self.remove(&positions);
                 Ok(())
             }
             Submove::Flip(target) => {
-                let positions = self.context(text).positions(target, &self.board)?;
+                let positions = self
+                    .context(text, warnings)
+                    .positions(target, &self.board)?;
                 self.flip(&positions);
                 Ok(())
             }
@@ -137,7 +157,7 @@ impl GameState {
                 degrees,
                 center,
             } => {
-                let context = self.context(text);
+                let context = self.context(text, warnings);
                 let positions = context.positions(target, &self.board)?;
                 let center = match center {
                     Some(location) => Some(context.single_point(location, &self.board)?),
@@ -146,9 +166,22 @@ impl GameState {
                 self.rotate(&positions, -degrees, center);
                 Ok(())
             }
-            Submove::Update { target, spec } => {
-                let positions = self.context(text).positions(target, &self.board)?;
-                self.update(&positions, spec);
+            Submove::Update {
+                target,
+                spec,
+                spec_range,
+            } => {
+                let positions = self
+                    .context(text, warnings)
+                    .positions(target, &self.board)?;
+                if self.update(&positions, spec) {
+                    notes.push(Issue::warning(
+                        spec_range.clone(),
+                        "reference-differs",
+                        "a die glyph also makes the die white (as in the reference \
+                         implementation), although `~` should only change what is written",
+                    ));
+                }
                 Ok(())
             }
             Submove::Replace {
@@ -156,7 +189,9 @@ impl GameState {
                 spec,
                 spec_range,
             } => {
-                let positions = self.context(text).positions(target, &self.board)?;
+                let positions = self
+                    .context(text, warnings)
+                    .positions(target, &self.board)?;
                 let mut spec_notes = Vec::new();
                 let template = spec
                     .complete(&self.options, &mut spec_notes)
@@ -166,21 +201,21 @@ impl GameState {
                 Ok(())
             }
             Submove::Capture { mover, captured } => {
-                let context = self.context(text);
+                let context = self.context(text, warnings);
                 let point = context.piece_point(captured, &self.board)?;
                 let removed = context.positions(captured, &self.board)?;
                 let mut after = self.clone();
                 after.remove(&removed);
-                let context = after.context(text);
+                let context = after.context(text, warnings);
                 let moving = context.positions(mover, &after.board)?;
-                let board = after.moved(text, &moving, &[point], None, false)?;
+                let board = after.moved(text, &moving, &[point], None, false, warnings)?;
                 let tags = moving_tags(&after.board, &moving);
                 after.finish_move(board, &tags);
                 *self = after;
                 Ok(())
             }
             Submove::Swap(first, second) => {
-                let context = self.context(text);
+                let context = self.context(text, warnings);
                 let first_point = context.piece_point(first, &self.board)?;
                 let second_point = context.piece_point(second, &self.board)?;
                 let firsts = context.positions(first, &self.board)?;
@@ -225,10 +260,11 @@ impl GameState {
         order: Option<&PieceId>,
         below: bool,
         notes: &mut Vec<Issue>,
+        warnings: &RefCell<Vec<Issue>>,
     ) -> Result<(), Issue> {
-        let context = self.context(text);
+        let context = self.context(text, warnings);
         let neighbour = match order {
-            Some(id) => Some(self.single_position(text, id)?),
+            Some(id) => Some(self.single_position(text, id, warnings)?),
             None => None,
         };
         let mut spec_notes = Vec::new();
@@ -261,8 +297,13 @@ impl GameState {
     }
 
     /// The one board position a `%PieceId` names.
-    fn single_position(&self, text: &str, id: &PieceId) -> Result<usize, Issue> {
-        let positions = self.context(text).positions(id, &self.board)?;
+    fn single_position(
+        &self,
+        text: &str,
+        id: &PieceId,
+        warnings: &RefCell<Vec<Issue>>,
+    ) -> Result<usize, Issue> {
+        let positions = self.context(text, warnings).positions(id, &self.board)?;
         match positions.as_slice() {
             [one] => Ok(*one),
             _ => Err(bad_move(
@@ -284,10 +325,11 @@ impl GameState {
         points: &[Point],
         order: Option<&PieceId>,
         below: bool,
+        warnings: &RefCell<Vec<Issue>>,
     ) -> Result<Board, Issue> {
         let neighbour = match order {
             Some(id) => {
-                let position = self.single_position(text, id)?;
+                let position = self.single_position(text, id, warnings)?;
                 if moving.contains(&position) {
                     return Err(bad_move(
                         id.range.clone(),
@@ -378,13 +420,15 @@ impl GameState {
                 piece.x = cx + dx * cos - dy * sin;
                 piece.y = cy + dx * sin + dy * cos;
             }
-            piece.angle = (piece.angle + counter_clockwise).rem_euclid(360.0);
+            piece.angle += counter_clockwise;
         }
         self.active = moving_tags(&self.board, positions);
     }
 
-    /// `~`: change only what the spec states.
-    fn update(&mut self, positions: &[usize], spec: &PieceSpec) {
+    /// `~`: change only what the spec states. Returns whether a die glyph's implied white
+    /// changed a suit.
+    fn update(&mut self, positions: &[usize], spec: &PieceSpec) -> bool {
+        let mut implied_suit_changed = false;
         let stated = &spec.stated;
         for &i in positions {
             let piece = &mut self.board.pieces[i];
@@ -426,19 +470,25 @@ impl GameState {
                 }
                 piece.kind = kind;
             }
-            if let Some(suit) = stated.suit.filter(|_| !spec.suit_is_glyph_default) {
+            if let Some(suit) = stated.suit {
                 if piece.suit != suit {
                     change = Change::Replace;
+                    implied_suit_changed |= spec.suit_is_glyph_default;
                 }
                 piece.suit = suit;
             }
             self.board.tags[i] = retag(self.board.tags[i], change);
         }
         self.active = moving_tags(&self.board, positions);
+        implied_suit_changed
     }
 
     /// `=`: the pieces become the completed spec (keeping their places).
-    fn replace(&mut self, positions: &[usize], template: &crate::notation::piece_spec::PieceTemplate) {
+    fn replace(
+        &mut self,
+        positions: &[usize],
+        template: &crate::notation::piece_spec::PieceTemplate,
+    ) {
         for &i in positions {
             let piece = &mut self.board.pieces[i];
             let was_die_face = piece.kind == PieceKind::Die && piece.side == Side::Face;

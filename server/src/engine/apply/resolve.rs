@@ -15,6 +15,8 @@ pub(crate) struct Context<'a> {
     pub(crate) active: &'a [PieceTag],
     pub(crate) scale_factor: f64,
     pub(crate) options: &'a ParserOptions,
+    /// Warnings found while looking things up.
+    pub(crate) warnings: &'a std::cell::RefCell<Vec<Issue>>,
 }
 
 pub(crate) type Point = (f64, f64);
@@ -25,7 +27,7 @@ fn no_piece(id: &PieceId, what: impl Into<String>) -> Issue {
 
 pub(crate) fn same_angle(a: f64, b: f64) -> bool {
     let difference = (a - b).rem_euclid(360.0);
-    difference < 1e-6 || difference > 360.0 - 1e-6
+    !(1e-6..=360.0 - 1e-6).contains(&difference)
 }
 
 /// Squared distances rounded as the reference rounds them, so that pieces placed by
@@ -117,6 +119,18 @@ impl Context<'_> {
                 }
                 let mut tags = Vec::with_capacity(positions.len());
                 for &from_top in positions {
+                    if from_top == stack.len() + 1 {
+                        self.warnings.borrow_mut().push(Issue::warning(
+                            id.range.clone(),
+                            "bad-slice",
+                            format!(
+                                "position {from_top} is one past the bottom of the {} piece(s) \
+                                 there; it is ignored, as in the reference implementation",
+                                stack.len()
+                            ),
+                        ));
+                        continue;
+                    }
                     if from_top > stack.len() {
                         return Err(Issue::error(
                             id.range.clone(),
@@ -134,12 +148,26 @@ impl Context<'_> {
                 Ok(tags)
             }
             PieceIdKind::Search { spec, greedy } => {
-                let found = if *greedy {
-                    greedy_search(spec, board)
-                } else {
-                    self.single_search(spec, board)
-                        .map_err(|e| Issue { range: id.range.clone(), ..e })?
+                let search = |turns: AngleMatch| {
+                    if *greedy {
+                        Ok(greedy_search(spec, board, turns))
+                    } else {
+                        self.single_search(spec, board, turns).map_err(|e| Issue {
+                            range: id.range.clone(),
+                            ..e
+                        })
+                    }
                 };
+                let found = search(AngleMatch::AsStored)?;
+                if search(AngleMatch::Modulo360).ok().as_ref() != Some(&found) {
+                    self.warnings.borrow_mut().push(Issue::warning(
+                        id.range.clone(),
+                        "reference-differs",
+                        "this search compares angles as stored, as the reference \
+                         implementation does (a piece turned by `@>90` has angle -90, not 270); \
+                         comparing them modulo 360 would find other pieces",
+                    ));
+                }
                 if found.is_empty() {
                     return Err(no_piece(
                         id,
@@ -153,8 +181,13 @@ impl Context<'_> {
 
     /// The three steps of a `?` search: a unique match of the stated features; else the last
     /// match of the completed spec; else the last match ignoring its angle.
-    fn single_search(&self, spec: &PieceSpec, board: &Board) -> Result<Vec<usize>, Issue> {
-        let stated = greedy_search(spec, board);
+    fn single_search(
+        &self,
+        spec: &PieceSpec,
+        board: &Board,
+        turns: AngleMatch,
+    ) -> Result<Vec<usize>, Issue> {
+        let stated = greedy_search(spec, board, turns);
         if stated.len() == 1 {
             return Ok(stated);
         }
@@ -165,7 +198,7 @@ impl Context<'_> {
                 && p.suit == template.suit
                 && p.rank == template.rank
                 && p.cfg == template.cfg
-                && (!with_angle || same_angle(p.angle, template.angle))
+                && (!with_angle || turns.close(p.angle, template.angle))
         };
         for with_angle in [true, false] {
             if let Some(last) = board.pieces.iter().rposition(|p| same(p, with_angle)) {
@@ -237,8 +270,32 @@ impl Context<'_> {
     }
 }
 
+/// How a search compares angles. The reference compares them as stored, so after `@>90`
+/// (stored as -90) a piece is not found by `>` (270).
+#[derive(Clone, Copy)]
+enum AngleMatch {
+    AsStored,
+    Modulo360,
+}
+
+impl AngleMatch {
+    fn equal(self, a: f64, b: f64) -> bool {
+        match self {
+            AngleMatch::AsStored => a == b,
+            AngleMatch::Modulo360 => same_angle(a, b),
+        }
+    }
+
+    fn close(self, a: f64, b: f64) -> bool {
+        match self {
+            AngleMatch::AsStored => (a - b).abs() < 1.5e-8,
+            AngleMatch::Modulo360 => same_angle(a, b),
+        }
+    }
+}
+
 /// Every piece matching what the spec states (the `/` search, and step one of `?`).
-fn greedy_search(spec: &PieceSpec, board: &Board) -> Vec<usize> {
+fn greedy_search(spec: &PieceSpec, board: &Board, turns: AngleMatch) -> Vec<usize> {
     let stated = &spec.stated;
     board
         .pieces
@@ -250,9 +307,8 @@ fn greedy_search(spec: &PieceSpec, board: &Board) -> Vec<usize> {
                 && stated.suit.is_none_or(|s| p.suit == s)
                 && stated.rank.is_none_or(|r| p.rank == r)
                 && stated.cfg.as_ref().is_none_or(|c| p.cfg == *c)
-                && stated.angle.is_none_or(|a| same_angle(p.angle, a))
+                && stated.angle.is_none_or(|a| turns.equal(p.angle, a))
         })
         .map(|(i, _)| i)
         .collect()
 }
-

@@ -34,7 +34,7 @@ impl Builder {
         self.current.text.push_str(text);
         self.current
             .origin
-            .extend(std::iter::repeat(origin).take(text.len()));
+            .extend(std::iter::repeat_n(origin, text.len()));
     }
 
     fn finish(&mut self, end: usize) {
@@ -120,6 +120,7 @@ pub(crate) enum Submove {
     Update {
         target: PieceId,
         spec: Box<PieceSpec>,
+        spec_range: Range<usize>,
     },
     /// `=`
     Replace {
@@ -128,7 +129,10 @@ pub(crate) enum Submove {
         spec_range: Range<usize>,
     },
     /// `:`
-    Capture { mover: PieceId, captured: PieceId },
+    Capture {
+        mover: PieceId,
+        captured: PieceId,
+    },
     /// `#`
     Swap(PieceId, PieceId),
 }
@@ -164,9 +168,9 @@ fn starts_offset_body(text: &str) -> bool {
     let Some(close) = text.find('>') else {
         return false;
     };
-    text[..close]
-        .split_once(',')
-        .is_some_and(|(x, y)| x.parse::<f64>().is_ok() && y.trim_start_matches('+').parse::<f64>().is_ok())
+    text[..close].split_once(',').is_some_and(|(x, y)| {
+        x.parse::<f64>().is_ok() && y.trim_start_matches('+').parse::<f64>().is_ok()
+    })
 }
 
 fn is_plus(text: &str, at: usize) -> bool {
@@ -202,17 +206,31 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn piece_id(&mut self, range: Range<usize>) -> Result<PieceId, Issue> {
-        parse_piece_id(&self.text[range.clone()], range.start, self.options, self.notes)
+        parse_piece_id(
+            &self.text[range.clone()],
+            range.start,
+            self.options,
+            self.notes,
+        )
     }
 
     fn location(&mut self, range: Range<usize>) -> Result<Location, Issue> {
-        parse_location(&self.text[range.clone()], range.start, self.options, self.notes)
+        parse_location(
+            &self.text[range.clone()],
+            range.start,
+            self.options,
+            self.notes,
+        )
     }
 
     fn spec(&mut self, range: Range<usize>) -> Box<PieceSpec> {
         let spec = parse_piece_spec(&self.text[range.clone()], self.options);
-        self.notes
-            .extend(spec.warnings.iter().cloned().map(|w| w.shifted(range.start)));
+        self.notes.extend(
+            spec.warnings
+                .iter()
+                .cloned()
+                .map(|w| w.shifted(range.start)),
+        );
         Box::new(spec)
     }
 
@@ -256,7 +274,10 @@ impl Reader<'_> {
     }
 
     /// The shortcut target of `@%`, `-%` ...: both where to go and what to go above/below.
-    fn shortcut_target(&mut self, range: Range<usize>) -> Result<(Location, Option<PieceId>), Issue> {
+    fn shortcut_target(
+        &mut self,
+        range: Range<usize>,
+    ) -> Result<(Location, Option<PieceId>), Issue> {
         let order = self.piece_id(range.clone())?;
         let location = Location {
             kind: LocationKind::OfPiece(Box::new(order.clone())),
@@ -409,7 +430,8 @@ pub(crate) fn parse_submove(
         let target = r.piece_id(target)?;
         return Ok(Submove::Update {
             target,
-            spec: r.spec(spec),
+            spec: r.spec(spec.clone()),
+            spec_range: spec,
         });
     }
     let equal = find(&literal("="));
@@ -454,7 +476,8 @@ pub(crate) fn parse_submove(
             below: true,
         });
     }
-    let drop_below_shortcut = find(&|t: &str, at: usize| is_backslash(t, at) && t[at + 1..].starts_with('%'));
+    let drop_below_shortcut =
+        find(&|t: &str, at: usize| is_backslash(t, at) && t[at + 1..].starts_with('%'));
     if !drop_below_shortcut.is_empty() {
         let (spec, target) = r.halves(&drop_below_shortcut, 2);
         let (location, order) = r.shortcut_target(target)?;
@@ -502,7 +525,9 @@ pub(crate) fn parse_submove(
     Err(Issue::error(
         whole,
         "bad-move",
-        format!("`{text}` has no MoveToken (`@`, `-`, `_`, `*`, `+`, `~`, `=`, `:`, `#`, `@>`, ...)"),
+        format!(
+            "`{text}` has no MoveToken (`@`, `-`, `_`, `*`, `+`, `~`, `=`, `:`, `#`, `@>`, ...)"
+        ),
     ))
 }
 
@@ -549,17 +574,37 @@ mod tests {
 
     #[test]
     fn move_tokens() {
-        assert!(matches!(parse("S@b2"), Submove::Drop { below: false, order: None, .. }));
+        assert!(matches!(
+            parse("S@b2"),
+            Submove::Drop {
+                below: false,
+                order: None,
+                ..
+            }
+        ));
         assert!(matches!(parse("S\\b2"), Submove::Drop { below: true, .. }));
-        assert!(matches!(parse("f3W/\\@<1,0>|d3"), Submove::Drop { below: false, .. }));
-        assert!(matches!(parse("b2_%c3"), Submove::Move { below: true, order: Some(_), .. }));
+        assert!(matches!(
+            parse("f3W/\\@<1,0>|d3"),
+            Submove::Drop { below: false, .. }
+        ));
+        assert!(matches!(
+            parse("b2_%c3"),
+            Submove::Move {
+                below: true,
+                order: Some(_),
+                ..
+            }
+        ));
         assert!(matches!(parse("?S<-b2"), Submove::Move { .. }));
         assert!(matches!(parse("b2-<-1,0>"), Submove::Move { .. }));
         assert!(matches!(parse("b2=S,a-90"), Submove::Replace { .. }));
         assert!(matches!(parse("f13:a7[1]"), Submove::Capture { .. }));
         assert!(matches!(parse("b4[1:3]:c2"), Submove::Capture { .. }));
         assert!(matches!(parse("?/\\K#c3"), Submove::Swap(..)));
-        let Submove::Rotate { degrees, center, .. } = parse("b2@>90$c3") else {
+        let Submove::Rotate {
+            degrees, center, ..
+        } = parse("b2@>90$c3")
+        else {
             panic!("not a rotation");
         };
         assert_eq!(degrees, 90.0);
@@ -567,7 +612,10 @@ mod tests {
         let Submove::Move { location, .. } = parse("a1-<1,1>$?S") else {
             panic!("not a move");
         };
-        assert_eq!(anchor_piece(&location).map(|p| p.range.clone()), Some(9..11));
+        assert_eq!(
+            anchor_piece(&location).map(|p| p.range.clone()),
+            Some(9..11)
+        );
     }
 
     #[test]
@@ -575,7 +623,10 @@ mod tests {
         let mut notes = Vec::new();
         let parsed = parse_submove("b2-b4-c4", &ParserOptions::default(), &mut notes);
         assert!(matches!(parsed, Ok(Submove::Move { .. })));
-        assert_eq!((notes[0].code, notes[0].range.clone()), ("trailing-text", 5..8));
+        assert_eq!(
+            (notes[0].code, notes[0].range.clone()),
+            ("trailing-text", 5..8)
+        );
         let error = parse_submove("b2", &ParserOptions::default(), &mut Vec::new()).unwrap_err();
         assert_eq!(error.code, "bad-move");
     }
