@@ -131,6 +131,48 @@ pub fn ranks_start_at_one(cfg: &str) -> bool {
     )
 }
 
+/// Configurations of the game systems that setups and PieceSpecs use.
+const KNOWN_CONFIGURATIONS: [&str; 38] = [
+    "alquerque",
+    "checkers1",
+    "checkers2",
+    "chess1",
+    "chess2",
+    "dice",
+    "dice_d4",
+    "dice_d8",
+    "dice_d10",
+    "dice_d10_percentile",
+    "dice_d12",
+    "dice_d20",
+    "dice_fudge",
+    "dice_numeral",
+    "dominoes",
+    "dominoes_black",
+    "dominoes_blue",
+    "dominoes_green",
+    "dominoes_red",
+    "dominoes_white",
+    "dominoes_yellow",
+    "dominoes_chinese",
+    "dominoes_chinese_black",
+    "dual_piecepacks_expansion",
+    "go",
+    "hexpack",
+    "icehouse_pieces",
+    "marbles",
+    "meeples",
+    "morris",
+    "piecepack",
+    "piecepack_inverted",
+    "playing_cards",
+    "playing_cards_colored",
+    "playing_cards_expansion",
+    "playing_cards_tarot",
+    "reversi",
+    "subpack",
+];
+
 const COLOR_LETTERS: [char; 6] = ['R', 'K', 'G', 'B', 'Y', 'W'];
 const PYRAMID: char = '\u{25b2}';
 const CARD_BACK: char = '\u{1f0a0}';
@@ -348,6 +390,13 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
                     }
                 }
             } else if let Some(name) = element.strip_suffix('\'') {
+                if !KNOWN_CONFIGURATIONS.contains(&name) {
+                    warnings.push(Issue::warning(
+                        range,
+                        "unknown-configuration",
+                        format!("`{name}` is not a configuration this program knows"),
+                    ));
+                }
                 if cfg.is_none() {
                     cfg = Some(Arc::from(name));
                 }

@@ -2,6 +2,8 @@
 
 mod resolve;
 mod submove;
+#[cfg(test)]
+mod tests;
 
 use std::cell::RefCell;
 use std::sync::Arc;
