@@ -198,8 +198,11 @@ fn first_difference(expected: &[Piece], actual: &[Piece]) -> Option<String> {
     None
 }
 
-/// Replays every game of one file; `Err` holds the first difference.
-fn check_file(path: &Path) -> Result<usize, String> {
+/// Warning code → (how many, the first one seen).
+type WarningTally = std::collections::BTreeMap<&'static str, (usize, String)>;
+
+/// Replays every game of one file; `Err` holds the first difference. Warnings are tallied.
+fn check_file_counting(path: &Path, warnings: &mut WarningTally) -> Result<usize, String> {
     let ppn = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let json_text =
         std::fs::read_to_string(path.with_extension("json")).map_err(|e| e.to_string())?;
@@ -233,6 +236,12 @@ fn check_file(path: &Path) -> Result<usize, String> {
             let tokens: Vec<&str> = text.split_whitespace().collect();
             let issues = state.apply_move(&tokens);
             moves += 1;
+            for issue in issues.iter().filter(|i| i.severity == Severity::Warning) {
+                let tally = warnings.entry(issue.code).or_insert_with(|| {
+                    (0, format!("`{}`: {}", tokens[issue.token], issue.message))
+                });
+                tally.0 += 1;
+            }
             let label = expected_state["move"].as_str().unwrap_or_default();
             if let Some(error) = issues.iter().find(|i| i.severity == Severity::Error) {
                 return Err(format!(
@@ -249,6 +258,10 @@ fn check_file(path: &Path) -> Result<usize, String> {
         }
     }
     Ok(moves)
+}
+
+fn check_file(path: &Path) -> Result<usize, String> {
+    check_file_counting(path, &mut WarningTally::new())
 }
 
 /// Files whose every board state matches (all of them): guards against regressions.
@@ -360,9 +373,10 @@ fn conformance_pass_count() {
     let mut passed = Vec::new();
     let mut failed = Vec::new();
     let mut moves = 0;
+    let mut warnings = WarningTally::new();
     for path in ppn_files() {
         let label = file_label(&path);
-        match check_file(&path) {
+        match check_file_counting(&path, &mut warnings) {
             Ok(count) => {
                 moves += count;
                 passed.push(label);
@@ -379,4 +393,7 @@ fn conformance_pass_count() {
         println!("  FAIL {failure}");
     }
     println!("passing: {passed:?}");
+    for (code, (count, example)) in &warnings {
+        println!("warning {code} x{count}, e.g. {example}");
+    }
 }

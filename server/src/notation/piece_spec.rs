@@ -708,14 +708,15 @@ impl PieceSpec {
                 PieceKind::Bit => Arc::from("go"),
                 PieceKind::Board => options.default_checker_cfg.clone(),
                 PieceKind::Pyramid => {
-                    // The reference makes it a piecepack piece and its files rely on that.
-                    notes.push(Issue::warning(
-                        whole.clone(),
-                        "reference-differs",
-                        "a pyramid without a colour becomes a `piecepack` piece here, as in the \
-                         reference implementation; the spec calls pyramids Icehouse pieces \
-                         (give a colour such as `R` to get one)",
-                    ));
+                    if stated.suit.is_none() {
+                        notes.push(Issue::warning(
+                            whole.clone(),
+                            "assumed-piece",
+                            "a pyramid with neither a colour nor a suit is taken to be a \
+                             piecepack pyramid of Suns; write a colour (`R▲`) for an Icehouse \
+                             pyramid or a suit (`S▲`) to say so",
+                        ));
+                    }
                     Arc::from("piecepack")
                 }
                 _ => Arc::from("piecepack"),
