@@ -347,7 +347,9 @@ impl GameState {
         for (i, (piece, tag)) in self.board.pieces.iter().zip(&self.board.tags).enumerate() {
             match moving.iter().position(|m| *m == i) {
                 Some(k) => {
-                    let (x, y) = points[k.min(points.len() - 1)];
+                    let Some(&(x, y)) = points.get(k).or(points.last()) else {
+                        return Err(bad_move(0..text.len(), "there is nowhere to move to"));
+                    };
                     moved.pieces.push(Piece {
                         x,
                         y,
@@ -401,7 +403,9 @@ impl GameState {
             let piece = &mut self.board.pieces[i];
             piece.side = flipped_side(piece.kind, piece.side);
             if piece.kind == PieceKind::Die && piece.side == Side::Face {
-                piece.rank = (piece.rank + 2).rem_euclid(6) + 1;
+                // The opposite face of a six-sided die: 1 <-> 4, 2 <-> 5, 3 <-> 6.
+                let opposite = (i64::from(piece.rank) + 2).rem_euclid(6) + 1;
+                piece.rank = i32::try_from(opposite).unwrap_or(1);
             }
             let old = self.board.tags[i];
             let new = old.after_flip();

@@ -221,7 +221,13 @@ impl Context<'_> {
 
     pub(crate) fn single_point(&self, location: &Location, board: &Board) -> Result<Point, Issue> {
         let points = self.points(location, board, None)?;
-        Ok(points[0])
+        points.first().copied().ok_or_else(|| {
+            Issue::error(
+                location.range.clone(),
+                "bad-location",
+                "this location names no point",
+            )
+        })
     }
 
     /// Coordinates of a Location: one point, or one per moving piece (`moving` are their

@@ -303,6 +303,10 @@ impl Reader<'_> {
     }
 }
 
+/// Bound on `^`, `&`, `|` and `$` in one sub-move, which nest PieceIds and Locations; it
+/// keeps the recursive reading of absurd input from exhausting the stack.
+const MAX_NESTING: usize = 64;
+
 /// Read one sub-move. Which MoveToken it has is decided in the reference's order (so that
 /// the same text means the same thing), except that signs of numbers, the `/\` pyramid and
 /// `:` inside slices are never taken for MoveTokens.
@@ -317,6 +321,17 @@ pub(crate) fn parse_submove(
         notes,
     };
     let whole = 0..text.len();
+    let nesting = text
+        .chars()
+        .filter(|c| matches!(c, '^' | '&' | '|' | '$'))
+        .count();
+    if nesting > MAX_NESTING {
+        return Err(Issue::error(
+            whole,
+            "bad-move",
+            format!("this sub-move nests PieceIds and Locations more than {MAX_NESTING} deep"),
+        ));
+    }
     let find = |pred: &dyn Fn(&str, usize) -> bool| token_positions(text, pred);
 
     let dollar_rotate = find(&literal("$>"));

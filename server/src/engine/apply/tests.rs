@@ -413,3 +413,78 @@ fn scale_factor_multiplies_locations() {
     play_clean(&mut state, &["(3,2)-b1"]);
     assert_eq!(board(&state), ["coin_back 1 1 piecepack (4,2) 0"]);
 }
+
+/// Random sub-moves built from notation characters: a sub-move with an error must leave the
+/// board exactly as it was (and nothing may panic).
+#[test]
+fn failing_sub_moves_leave_the_board_unchanged() {
+    const ALPHABET: [&str; 40] = [
+        "a", "b", "c", "d", "1", "2", "3", "S", "M", "R", "t", "p", "?", "/", "^", "&", "@", "-",
+        "_", "\\", "%", "#", ":", "=", "~", "<", ">", "(", ")", ",", "[", "]", "$", "|", ".", "N",
+        "E", "▲", "♛", "⚂",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    let mut state = game();
+    play_clean(&mut state, &["S@b2 M@b2 tA2@c3 R▲@d1 ♛@a1"]);
+    let mut errors = 0;
+    for _ in 0..3000 {
+        let length = 1 + next() % 12;
+        let token: String = (0..length)
+            .map(|_| ALPHABET[next() % ALPHABET.len()])
+            .collect();
+        let before = board(&state);
+        let issues = play(&mut state, &token);
+        if issues.iter().any(|i| i.severity == Severity::Error) {
+            errors += 1;
+            assert_eq!(
+                board(&state),
+                before,
+                "`{token}` failed but changed the board"
+            );
+        }
+        for issue in &issues {
+            assert!(issue.range.end <= token.len(), "`{token}`: {issue:?}");
+        }
+        if state.pieces().len() < 3 {
+            play_clean(&mut state, &["S@b2 M@b2 tA2@c3"]);
+        }
+    }
+    assert!(errors > 100, "only {errors} random sub-moves failed");
+}
+
+#[test]
+fn counted_piece_ids_fall_back_to_the_nearest_pieces() {
+    let mut state = game();
+    play_clean(&mut state, &["S@b2 M@b2 C@c2 A@e5", "2b2-b4", "2c2-d4"]);
+    // Only the Crowns coin is at c2; of the two coins at b4, as near as each other, the
+    // later (upper) one is taken.
+    assert_eq!(
+        board(&state),
+        [
+            "coin_back 4 1 piecepack (5,5) 0",
+            "coin_back 1 1 piecepack (2,4) 0",
+            "coin_back 3 1 piecepack (4,4) 0",
+            "coin_back 2 1 piecepack (4,4) 0",
+        ]
+    );
+}
+
+#[test]
+fn an_empty_location_is_where_the_active_piece_is() {
+    let mut state = game();
+    play_clean(&mut state, &["S@c3", "M@ M\\"]);
+    assert_eq!(
+        board(&state),
+        [
+            "coin_back 2 1 piecepack (3,3) 0",
+            "coin_back 1 1 piecepack (3,3) 0",
+            "coin_back 2 1 piecepack (3,3) 0",
+        ]
+    );
+}
