@@ -103,8 +103,8 @@ pub struct PieceTemplate {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PieceSpec {
     pub stated: StatedFeatures,
-    /// Set when the suit only comes from a glyph's default colour (a white die for `⚅`),
-    /// so that `~⚅` can leave the suit alone.
+    /// Set when the suit only comes from a glyph's default colour (a white die for `⚅`), so
+    /// that `~⚅` can warn that it also turns the die white.
     pub suit_is_glyph_default: bool,
     /// The simple part after glyphs and aliases were rewritten to letters: the input of
     /// the assumptions.

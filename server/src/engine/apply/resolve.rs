@@ -63,10 +63,12 @@ impl Context<'_> {
         let tags = self.tags(id, board)?;
         let positions = board.positions_of(&tags);
         if positions.is_empty() {
-            return Err(no_piece(
-                id,
-                format!("PieceId `{}` identifies no piece", self.quote(&id.range)),
-            ));
+            let message = if id.range.is_empty() {
+                "the last active pieces are no longer on the board".to_string()
+            } else {
+                format!("PieceId `{}` identifies no piece", self.quote(&id.range))
+            };
+            return Err(no_piece(id, message));
         }
         Ok(positions)
     }
@@ -76,9 +78,11 @@ impl Context<'_> {
         match &id.kind {
             PieceIdKind::Active => {
                 if self.active.is_empty() {
-                    Err(no_piece(
-                        id,
-                        "there is no active piece for an empty PieceId to stand for",
+                    Err(Issue::error(
+                        id.range.clone(),
+                        "empty-piece-id",
+                        "an empty PieceId stands for the last active pieces, but no piece is \
+                         active yet",
                     ))
                 } else {
                     Ok(self.active.to_vec())

@@ -189,6 +189,17 @@ fn is_colon(text: &str, at: usize) -> bool {
     }
 }
 
+/// `_` that moves, not part of a configuration name such as `,dominoes_red'`.
+fn is_underscore(text: &str, at: usize) -> bool {
+    if !text[at..].starts_with('_') {
+        return false;
+    }
+    let opened = text[..at]
+        .rfind(',')
+        .is_some_and(|comma| !text[comma..at].contains('\''));
+    !(opened && text[at..].contains('\''))
+}
+
 /// `\` that drops, not the right half of the pyramid `/\`.
 fn is_backslash(text: &str, at: usize) -> bool {
     text[at..].starts_with('\\') && char_before(text, at) != Some('/')
@@ -308,7 +319,8 @@ impl Reader<'_> {
 const MAX_NESTING: usize = 64;
 
 /// Read one sub-move. Which MoveToken it has is decided in the reference's order (so that
-/// the same text means the same thing), except that signs of numbers, the `/\` pyramid and
+/// the same text means the same thing), except that signs of numbers, the `/\` pyramid,
+/// underscores in configuration names and
 /// `:` inside slices are never taken for MoveTokens.
 pub(crate) fn parse_submove(
     text: &str,
@@ -467,7 +479,8 @@ pub(crate) fn parse_submove(
             captured: r.piece_id(captured)?,
         });
     }
-    let below_shortcut = find(&literal("_%"));
+    let below_shortcut =
+        find(&|t: &str, at: usize| is_underscore(t, at) && t[at + 1..].starts_with('%'));
     if !below_shortcut.is_empty() {
         let (target, destination) = r.halves(&below_shortcut, 2);
         let target = r.piece_id(target)?;
@@ -479,7 +492,7 @@ pub(crate) fn parse_submove(
             below: true,
         });
     }
-    let underscore = find(&literal("_"));
+    let underscore = find(&is_underscore);
     if !underscore.is_empty() {
         let (target, destination) = r.halves(&underscore, 1);
         let target = r.piece_id(target)?;

@@ -327,6 +327,22 @@ fn grammar_beats_token_order() {
 }
 
 #[test]
+fn underscores_inside_configurations_are_not_move_tokens() {
+    let mut state = game();
+    play_clean(
+        &mut state,
+        &["t,dominoes_red'@b2 S@c3", "?t,dominoes_red'_c3"],
+    );
+    assert_eq!(
+        board(&state),
+        [
+            "tile_back 1 1 dominoes_red (3,3) 0",
+            "coin_back 1 1 piecepack (3,3) 0",
+        ]
+    );
+}
+
+#[test]
 fn glyphs_follow_the_spec_in_drops() {
     let mut state = game();
     let issues = play(&mut state, "○@a1 G■@b2 ()@c3");
@@ -397,7 +413,10 @@ fn macros_substitute_and_report_with_ranges() {
 fn an_empty_piece_id_needs_an_active_piece() {
     let mut state = game();
     let issues = play(&mut state, "-b2");
-    assert_eq!(found(&issues, Severity::Error), [(0, 0..0, "no-piece")]);
+    assert_eq!(
+        found(&issues, Severity::Error),
+        [(0, 0..0, "empty-piece-id")]
+    );
 }
 
 #[test]
