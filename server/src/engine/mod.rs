@@ -1,5 +1,5 @@
 //! Board model, setups and move application: everything needed to replay a game.
 
-pub mod apply;
+mod apply;
 pub mod piece;
 pub mod state;

@@ -43,27 +43,38 @@ fn parse_positions(text: &str, start: usize) -> Result<Vec<usize>, Issue> {
     for part in text.split(',') {
         let range = at..at + part.len();
         at += part.len() + 1;
-        let number = |s: &str| -> Result<usize, Issue> {
-            s.parse::<usize>().ok().filter(|n| *n >= 1).ok_or_else(|| {
-                Issue::error(
-                    range.clone(),
-                    "bad-slice",
-                    format!(
-                        "`{part}` is not a position (1 is the top piece) or a range like `2:4`"
-                    ),
-                )
-            })
+        let invalid = || {
+            Issue::error(
+                range.clone(),
+                "bad-slice",
+                format!(
+                    "`{part}` is not a position (1 is the top piece) or a range like `2:4` or \
+                     `1:7:2`"
+                ),
+            )
         };
-        match part.split_once(':') {
-            Some((from, to)) => {
+        let number = |s: &str| {
+            s.parse::<usize>()
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(invalid)
+        };
+        let bounds: Vec<&str> = part.split(':').collect();
+        match bounds.as_slice() {
+            [single] => positions.push(number(single)?),
+            [from, to] | [from, to, _] => {
                 let (from, to) = (number(from)?, number(to)?);
+                let step = match bounds.get(2) {
+                    Some(step) => number(step)?,
+                    None => 1,
+                };
                 if to >= from {
-                    positions.extend(from..=to);
+                    positions.extend((from..=to).step_by(step));
                 } else {
-                    positions.extend((to..=from).rev());
+                    positions.extend((to..=from).rev().step_by(step));
                 }
             }
-            None => positions.push(number(part)?),
+            _ => return Err(invalid()),
         }
     }
     Ok(positions)
@@ -144,10 +155,11 @@ mod tests {
         assert_eq!(count, 2);
         assert_eq!(location.range, 11..13);
         assert_eq!(location.kind, LocationKind::Absolute { x: 2.0, y: 4.0 });
-        let Ok(PieceIdKind::Slice { positions, .. }) = parse("b4[3:1,5]").map(|p| p.kind) else {
+        let Ok(PieceIdKind::Slice { positions, .. }) = parse("b4[3:1,5,2:6:2]").map(|p| p.kind)
+        else {
             panic!("not a slice");
         };
-        assert_eq!(positions, vec![3, 2, 1, 5]);
+        assert_eq!(positions, vec![3, 2, 1, 5, 2, 4, 6]);
         let Ok(PieceIdKind::Search { greedy, spec }) = parse("/M").map(|p| p.kind) else {
             panic!("not a search");
         };
