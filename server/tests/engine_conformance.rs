@@ -2,6 +2,7 @@
 //! move by move and compares every piece after every move.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use ppn_ls::engine::piece::Piece;
 use ppn_ls::engine::state::{piece_from_json, GameState, ParserOptions, Severity};
@@ -202,7 +203,11 @@ fn first_difference(expected: &[Piece], actual: &[Piece]) -> Option<String> {
 type WarningTally = std::collections::BTreeMap<&'static str, (usize, String)>;
 
 /// Replays every game of one file; `Err` holds the first difference. Warnings are tallied.
-fn check_file_counting(path: &Path, warnings: &mut WarningTally) -> Result<usize, String> {
+fn check_file_counting(
+    path: &Path,
+    warnings: &mut WarningTally,
+    applying: &mut Duration,
+) -> Result<usize, String> {
     let ppn = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let json_text =
         std::fs::read_to_string(path.with_extension("json")).map_err(|e| e.to_string())?;
@@ -234,7 +239,9 @@ fn check_file_counting(path: &Path, warnings: &mut WarningTally) -> Result<usize
         for expected_state in &states[1..] {
             let text = expected_state["text"].as_str().unwrap_or_default();
             let tokens: Vec<&str> = text.split_whitespace().collect();
+            let started = Instant::now();
             let issues = state.apply_move(&tokens);
+            *applying += started.elapsed();
             moves += 1;
             for issue in issues.iter().filter(|i| i.severity == Severity::Warning) {
                 let tally = warnings.entry(issue.code).or_insert_with(|| {
@@ -261,7 +268,8 @@ fn check_file_counting(path: &Path, warnings: &mut WarningTally) -> Result<usize
 }
 
 fn check_file(path: &Path) -> Result<usize, String> {
-    check_file_counting(path, &mut WarningTally::new())
+    let mut applying = Duration::ZERO;
+    check_file_counting(path, &mut WarningTally::new(), &mut applying)
 }
 
 /// Files whose every board state matches (all of them): guards against regressions.
@@ -374,9 +382,10 @@ fn conformance_pass_count() {
     let mut failed = Vec::new();
     let mut moves = 0;
     let mut warnings = WarningTally::new();
+    let mut applying = Duration::ZERO;
     for path in ppn_files() {
         let label = file_label(&path);
-        match check_file_counting(&path, &mut warnings) {
+        match check_file_counting(&path, &mut warnings, &mut applying) {
             Ok(count) => {
                 moves += count;
                 passed.push(label);
@@ -388,6 +397,10 @@ fn conformance_pass_count() {
         "conformance: {} passed ({moves} moves), {} failed",
         passed.len(),
         failed.len()
+    );
+    println!(
+        "apply_move: {:.1} µs per move on average (this build's optimisation level)",
+        applying.as_secs_f64() * 1e6 / moves.max(1) as f64
     );
     for failure in &failed {
         println!("  FAIL {failure}");
