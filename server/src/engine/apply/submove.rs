@@ -137,14 +137,6 @@ pub(crate) enum Submove {
     Swap(PieceId, PieceId),
 }
 
-/// Positions of MoveToken characters, as found by a predicate on (text, byte index).
-fn token_positions(text: &str, is_token: impl Fn(&str, usize) -> bool) -> Vec<usize> {
-    text.char_indices()
-        .map(|(i, _)| i)
-        .filter(|i| is_token(text, *i))
-        .collect()
-}
-
 fn char_before(text: &str, at: usize) -> Option<char> {
     text[..at].chars().next_back()
 }
@@ -205,8 +197,119 @@ fn is_backslash(text: &str, at: usize) -> bool {
     text[at..].starts_with('\\') && char_before(text, at) != Some('/')
 }
 
-fn literal(token: &'static str) -> impl Fn(&str, usize) -> bool {
-    move |text: &str, at: usize| text[at..].starts_with(token)
+/// The MoveTokens, in the order in which the reference looks for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveToken {
+    RotateAroundItself,
+    Rotate,
+    DropAbovePiece,
+    Drop,
+    MoveAbovePiece,
+    Move,
+    Remove,
+    Flip,
+    Update,
+    Replace,
+    Capture,
+    MoveBelowPiece,
+    MoveBelow,
+    DropBelowPiece,
+    DropBelow,
+    Swap,
+    MoveToTop,
+}
+
+impl MoveToken {
+    const ORDER: [MoveToken; 17] = [
+        MoveToken::RotateAroundItself,
+        MoveToken::Rotate,
+        MoveToken::DropAbovePiece,
+        MoveToken::Drop,
+        MoveToken::MoveAbovePiece,
+        MoveToken::Move,
+        MoveToken::Remove,
+        MoveToken::Flip,
+        MoveToken::Update,
+        MoveToken::Replace,
+        MoveToken::Capture,
+        MoveToken::MoveBelowPiece,
+        MoveToken::MoveBelow,
+        MoveToken::DropBelowPiece,
+        MoveToken::DropBelow,
+        MoveToken::Swap,
+        MoveToken::MoveToTop,
+    ];
+
+    fn text(self) -> &'static str {
+        match self {
+            MoveToken::RotateAroundItself => "$>",
+            MoveToken::Rotate => "@>",
+            MoveToken::DropAbovePiece => "@%",
+            MoveToken::Drop => "@",
+            MoveToken::MoveAbovePiece => "-%",
+            MoveToken::Move => "-",
+            MoveToken::Remove => "*",
+            MoveToken::Flip => "+",
+            MoveToken::Update => "~",
+            MoveToken::Replace => "=",
+            MoveToken::Capture => ":",
+            MoveToken::MoveBelowPiece => "_%",
+            MoveToken::MoveBelow => "_",
+            MoveToken::DropBelowPiece => "\\%",
+            MoveToken::DropBelow => "\\",
+            MoveToken::Swap => "#",
+            MoveToken::MoveToTop => "!",
+        }
+    }
+
+    /// Whether this MoveToken starts at byte `at`, by the grammar.
+    fn is_at(self, text: &str, at: usize) -> bool {
+        let percent_after = || text[at + 1..].starts_with('%');
+        match self {
+            MoveToken::Move => is_hyphen(text, at),
+            MoveToken::Flip => is_plus(text, at),
+            MoveToken::Capture => is_colon(text, at),
+            MoveToken::MoveBelowPiece => is_underscore(text, at) && percent_after(),
+            MoveToken::MoveBelow => is_underscore(text, at),
+            MoveToken::DropBelowPiece => is_backslash(text, at) && percent_after(),
+            MoveToken::DropBelow => is_backslash(text, at),
+            _ => text[at..].starts_with(self.text()),
+        }
+    }
+
+    /// Whether the reference implementation sees this MoveToken at byte `at`.
+    fn reference_is_at(self, text: &str, at: usize) -> bool {
+        match self {
+            MoveToken::Move => {
+                text[at..].starts_with('-')
+                    && !matches!(char_before(text, at), Some('(' | '<' | ','))
+            }
+            MoveToken::Flip => is_plus(text, at),
+            MoveToken::Capture => is_colon(text, at),
+            _ => text[at..].starts_with(self.text()),
+        }
+    }
+
+    fn positions(self, text: &str) -> Vec<usize> {
+        text.char_indices()
+            .map(|(i, _)| i)
+            .filter(|i| self.is_at(text, *i))
+            .collect()
+    }
+
+    /// The MoveToken that decides what a sub-move does: the first one in the reference's
+    /// order that the text holds.
+    fn of(text: &str, reference: bool) -> Option<MoveToken> {
+        MoveToken::ORDER.into_iter().find(|token| {
+            text.char_indices().any(|(i, _)| {
+                if reference {
+                    token.reference_is_at(text, i)
+                } else {
+                    token.is_at(text, i)
+                }
+            })
+        })
+    }
 }
 
 struct Reader<'a> {
@@ -320,8 +423,8 @@ const MAX_NESTING: usize = 64;
 
 /// Read one sub-move. Which MoveToken it has is decided in the reference's order (so that
 /// the same text means the same thing), except that signs of numbers, the `/\` pyramid,
-/// underscores in configuration names and
-/// `:` inside slices are never taken for MoveTokens.
+/// underscores in configuration names and `:` inside slices are never taken for
+/// MoveTokens; where that makes the reference read the text differently, a warning says so.
 pub(crate) fn parse_submove(
     text: &str,
     options: &ParserOptions,
@@ -344,200 +447,124 @@ pub(crate) fn parse_submove(
             format!("this sub-move nests PieceIds and Locations more than {MAX_NESTING} deep"),
         ));
     }
-    let find = |pred: &dyn Fn(&str, usize) -> bool| token_positions(text, pred);
-
-    let dollar_rotate = find(&literal("$>"));
-    if !dollar_rotate.is_empty() {
-        let (target, angle) = r.halves(&dollar_rotate, 2);
-        let target = r.piece_id(target)?;
-        let degrees = r.degrees(angle)?;
-        let center = Location {
-            range: target.range.clone(),
-            kind: LocationKind::OfPiece(Box::new(target.clone())),
+    let token = MoveToken::of(text, false);
+    let reference = MoveToken::of(text, true);
+    if token != reference {
+        let reading = match reference {
+            Some(other) => format!("reads this sub-move as a `{}` move", other.text()),
+            None => "rejects this sub-move".to_string(),
         };
-        return Ok(Submove::Rotate {
-            target,
-            degrees,
-            center: Some(center),
-        });
+        r.notes.push(Issue::warning(
+            whole.clone(),
+            "reference-differs",
+            format!("the reference implementation {reading}"),
+        ));
     }
-    let rotate = find(&literal("@>"));
-    if !rotate.is_empty() {
-        let (target, angle) = r.halves(&rotate, 2);
-        let target = r.piece_id(target)?;
-        let angle_text = &text[angle.clone()];
-        let (degrees, center) = if let Some(p) = angle_text.find('|') {
-            let split = angle.start + p;
-            let degrees = r.degrees(angle.start..split)?;
-            (degrees, Some(r.location(split + 1..angle.end)?))
-        } else if let Some(p) = angle_text.find('$') {
-            let split = angle.start + p;
-            let degrees = r.degrees(angle.start..split)?;
-            let anchor = r.piece_id(split + 1..angle.end)?;
-            let center = Location {
-                range: anchor.range.clone(),
-                kind: LocationKind::OfPiece(Box::new(anchor)),
-            };
-            (degrees, Some(center))
+    let Some(token) = token else {
+        return Err(Issue::error(
+            whole,
+            "bad-move",
+            format!(
+                "`{text}` has no MoveToken (`@`, `-`, `_`, `*`, `+`, `~`, `=`, `:`, `#`, `@>`, ...)"
+            ),
+        ));
+    };
+    let positions = token.positions(text);
+    let width = token.text().len();
+    let prefix_only = |name: &str| -> Result<Range<usize>, Issue> {
+        if positions[0] == 0 {
+            Ok(width..text.len())
         } else {
-            (r.degrees(angle)?, None)
-        };
-        return Ok(Submove::Rotate {
-            target,
-            degrees,
-            center,
-        });
-    }
-    let drop_shortcut = find(&literal("@%"));
-    if !drop_shortcut.is_empty() {
-        let (spec, target) = r.halves(&drop_shortcut, 2);
-        let (location, order) = r.shortcut_target(target)?;
-        return Ok(Submove::Drop {
-            spec: r.spec(spec.clone()),
-            spec_range: spec,
-            location,
-            order,
-            below: false,
-        });
-    }
-    let drop = find(&literal("@"));
-    if !drop.is_empty() {
-        let (spec, target) = r.halves(&drop, 1);
-        let (location, order) = r.location_and_order(target)?;
-        return Ok(Submove::Drop {
-            spec: r.spec(spec.clone()),
-            spec_range: spec,
-            location,
-            order,
-            below: false,
-        });
-    }
-    let move_shortcut = find(&literal("-%"));
-    if !move_shortcut.is_empty() {
-        let (target, destination) = r.halves(&move_shortcut, 2);
-        let target = r.piece_id(target)?;
-        let (location, order) = r.shortcut_target(destination)?;
-        return Ok(Submove::Move {
-            target,
-            location,
-            order,
-            below: false,
-        });
-    }
-    let hyphens = find(&is_hyphen);
-    if !hyphens.is_empty() {
-        let (target, destination) = r.halves(&hyphens, 1);
-        let target = r.piece_id(target)?;
-        let (location, order) = r.location_and_order(destination)?;
-        return Ok(Submove::Move {
-            target,
-            location,
-            order,
-            below: false,
-        });
-    }
-    if let Some(rest) = text.strip_prefix('*') {
-        return Ok(Submove::Remove(r.piece_id(1..1 + rest.len())?));
-    }
-    let plus = find(&is_plus);
-    if !plus.is_empty() {
-        let at = plus[0];
-        if at != 0 {
-            return Err(Issue::error(
-                0..at,
+            Err(Issue::error(
+                0..positions[0],
                 "bad-move",
-                "`+` goes before the PieceId of the pieces to flip",
-            ));
+                format!("`{name}` goes before the PieceId"),
+            ))
         }
-        return Ok(Submove::Flip(r.piece_id(1..text.len())?));
-    }
-    let tilde = find(&literal("~"));
-    if !tilde.is_empty() {
-        let (target, spec) = r.halves(&tilde, 1);
-        let target = r.piece_id(target)?;
-        return Ok(Submove::Update {
-            target,
-            spec: r.spec(spec.clone()),
-            spec_range: spec,
-        });
-    }
-    let equal = find(&literal("="));
-    if !equal.is_empty() {
-        let (target, spec) = r.halves(&equal, 1);
-        let target = r.piece_id(target)?;
-        return Ok(Submove::Replace {
-            target,
-            spec: r.spec(spec.clone()),
-            spec_range: spec,
-        });
-    }
-    let colon = find(&is_colon);
-    if !colon.is_empty() {
-        let (mover, captured) = r.halves(&colon, 1);
-        return Ok(Submove::Capture {
-            mover: r.piece_id(mover)?,
-            captured: r.piece_id(captured)?,
-        });
-    }
-    let below_shortcut =
-        find(&|t: &str, at: usize| is_underscore(t, at) && t[at + 1..].starts_with('%'));
-    if !below_shortcut.is_empty() {
-        let (target, destination) = r.halves(&below_shortcut, 2);
-        let target = r.piece_id(target)?;
-        let (location, order) = r.shortcut_target(destination)?;
-        return Ok(Submove::Move {
-            target,
-            location,
-            order,
-            below: true,
-        });
-    }
-    let underscore = find(&is_underscore);
-    if !underscore.is_empty() {
-        let (target, destination) = r.halves(&underscore, 1);
-        let target = r.piece_id(target)?;
-        let (location, order) = r.location_and_order(destination)?;
-        return Ok(Submove::Move {
-            target,
-            location,
-            order,
-            below: true,
-        });
-    }
-    let drop_below_shortcut =
-        find(&|t: &str, at: usize| is_backslash(t, at) && t[at + 1..].starts_with('%'));
-    if !drop_below_shortcut.is_empty() {
-        let (spec, target) = r.halves(&drop_below_shortcut, 2);
-        let (location, order) = r.shortcut_target(target)?;
-        return Ok(Submove::Drop {
-            spec: r.spec(spec.clone()),
-            spec_range: spec,
-            location,
-            order,
-            below: true,
-        });
-    }
-    let drop_below = find(&is_backslash);
-    if !drop_below.is_empty() {
-        let (spec, target) = r.halves(&drop_below, 1);
-        let (location, order) = r.location_and_order(target)?;
-        return Ok(Submove::Drop {
-            spec: r.spec(spec.clone()),
-            spec_range: spec,
-            location,
-            order,
-            below: true,
-        });
-    }
-    let hash = find(&literal("#"));
-    if !hash.is_empty() {
-        let (first, second) = r.halves(&hash, 1);
-        return Ok(Submove::Swap(r.piece_id(first)?, r.piece_id(second)?));
-    }
-    if let Some(rest) = text.strip_prefix('!') {
-        let target = r.piece_id(1..1 + rest.len())?;
-        return Ok(Submove::Move {
-            target,
+    };
+    match token {
+        MoveToken::RotateAroundItself => {
+            let (target, angle) = r.halves(&positions, width);
+            let target = r.piece_id(target)?;
+            let degrees = r.degrees(angle)?;
+            let center = Location {
+                range: target.range.clone(),
+                kind: LocationKind::OfPiece(Box::new(target.clone())),
+            };
+            Ok(Submove::Rotate {
+                target,
+                degrees,
+                center: Some(center),
+            })
+        }
+        MoveToken::Rotate => {
+            let (target, angle) = r.halves(&positions, width);
+            let target = r.piece_id(target)?;
+            let angle_text = &text[angle.clone()];
+            let (degrees, center) = if let Some(p) = angle_text.find('|') {
+                let split = angle.start + p;
+                let degrees = r.degrees(angle.start..split)?;
+                (degrees, Some(r.location(split + 1..angle.end)?))
+            } else if let Some(p) = angle_text.find('$') {
+                let split = angle.start + p;
+                let degrees = r.degrees(angle.start..split)?;
+                let anchor = r.piece_id(split + 1..angle.end)?;
+                let center = Location {
+                    range: anchor.range.clone(),
+                    kind: LocationKind::OfPiece(Box::new(anchor)),
+                };
+                (degrees, Some(center))
+            } else {
+                (r.degrees(angle)?, None)
+            };
+            Ok(Submove::Rotate {
+                target,
+                degrees,
+                center,
+            })
+        }
+        MoveToken::DropAbovePiece
+        | MoveToken::Drop
+        | MoveToken::DropBelowPiece
+        | MoveToken::DropBelow => {
+            let (spec, target) = r.halves(&positions, width);
+            let (location, order) = match token {
+                MoveToken::DropAbovePiece | MoveToken::DropBelowPiece => {
+                    r.shortcut_target(target)?
+                }
+                _ => r.location_and_order(target)?,
+            };
+            Ok(Submove::Drop {
+                spec: r.spec(spec.clone()),
+                spec_range: spec,
+                location,
+                order,
+                below: matches!(token, MoveToken::DropBelowPiece | MoveToken::DropBelow),
+            })
+        }
+        MoveToken::MoveAbovePiece
+        | MoveToken::Move
+        | MoveToken::MoveBelowPiece
+        | MoveToken::MoveBelow => {
+            let (target, destination) = r.halves(&positions, width);
+            let target = r.piece_id(target)?;
+            let (location, order) = match token {
+                MoveToken::MoveAbovePiece | MoveToken::MoveBelowPiece => {
+                    r.shortcut_target(destination)?
+                }
+                _ => r.location_and_order(destination)?,
+            };
+            Ok(Submove::Move {
+                target,
+                location,
+                order,
+                below: matches!(token, MoveToken::MoveBelowPiece | MoveToken::MoveBelow),
+            })
+        }
+        MoveToken::Remove => Ok(Submove::Remove(r.piece_id(prefix_only("*")?)?)),
+        MoveToken::Flip => Ok(Submove::Flip(r.piece_id(prefix_only("+")?)?)),
+        MoveToken::MoveToTop => Ok(Submove::Move {
+            target: r.piece_id(prefix_only("!")?)?,
             location: Location {
                 kind: LocationKind::Relative {
                     dx: 0.0,
@@ -548,15 +575,37 @@ pub(crate) fn parse_submove(
             },
             order: None,
             below: false,
-        });
+        }),
+        MoveToken::Update => {
+            let (target, spec) = r.halves(&positions, width);
+            let target = r.piece_id(target)?;
+            Ok(Submove::Update {
+                target,
+                spec: r.spec(spec.clone()),
+                spec_range: spec,
+            })
+        }
+        MoveToken::Replace => {
+            let (target, spec) = r.halves(&positions, width);
+            let target = r.piece_id(target)?;
+            Ok(Submove::Replace {
+                target,
+                spec: r.spec(spec.clone()),
+                spec_range: spec,
+            })
+        }
+        MoveToken::Capture => {
+            let (mover, captured) = r.halves(&positions, width);
+            Ok(Submove::Capture {
+                mover: r.piece_id(mover)?,
+                captured: r.piece_id(captured)?,
+            })
+        }
+        MoveToken::Swap => {
+            let (first, second) = r.halves(&positions, width);
+            Ok(Submove::Swap(r.piece_id(first)?, r.piece_id(second)?))
+        }
     }
-    Err(Issue::error(
-        whole,
-        "bad-move",
-        format!(
-            "`{text}` has no MoveToken (`@`, `-`, `_`, `*`, `+`, `~`, `=`, `:`, `#`, `@>`, ...)"
-        ),
-    ))
 }
 
 /// Whether a Location's anchor mentions a PieceId (used by tests).

@@ -139,7 +139,7 @@ fn flips_follow_the_spec_rules() {
 #[test]
 fn replace_and_update() {
     let mut state = game();
-    play_clean(&mut state, &["S@b2 d@c3", "b2=S,a-90 c3~3", "?dS~<"]);
+    play_clean(&mut state, &["S@b2 d@c3", "b2=S,a270 c3~3", "?dS~<"]);
     assert_eq!(
         board(&state),
         [
@@ -311,10 +311,17 @@ fn searches_compare_stored_angles_and_warn_when_that_matters() {
 #[test]
 fn grammar_beats_token_order() {
     let mut state = game();
-    play_clean(
-        &mut state,
-        &["K/\\@a1 S<@c3", "?/\\K#c3", "?S<-b2", "b2=S,a-90"],
-    );
+    play_clean(&mut state, &["K/\\@a1 S<@c3"]);
+    // Each of these is read differently (or rejected) by the reference implementation.
+    for text in ["?/\\K#c3", "?S<-b2", "b2=S,a-90"] {
+        let issues = play(&mut state, text);
+        assert_eq!(
+            found(&issues, Severity::Warning),
+            [(0, 0..text.len(), "reference-differs")],
+            "{text}"
+        );
+        assert_eq!(found(&issues, Severity::Error), [], "{text}");
+    }
     assert_eq!(
         board(&state),
         [
