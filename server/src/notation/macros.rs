@@ -152,7 +152,17 @@ impl MacroTable {
             out.push_str(&text[last..range.start]);
             let name = &text[range.start + 1..range.end - 1];
             match self.resolve(name) {
-                Some(Ok(value)) => out.push_str(value),
+                Some(Ok(value)) => match macro_references(value).first() {
+                    None => out.push_str(value),
+                    Some(inner) => errors.push(Issue::error(
+                        range.clone(),
+                        "unknown-macro",
+                        format!(
+                            "macro `{name}` uses `{}`, which is not defined",
+                            &value[inner.start + 1..inner.end - 1]
+                        ),
+                    )),
+                },
                 Some(Err(())) => errors.push(Issue::error(
                     range.clone(),
                     "macro-cycle",
@@ -252,6 +262,12 @@ mod tests {
         assert_eq!(table.resolve("x"), Some(Ok("setup@b2")));
         assert_eq!(table.resolve("y"), Some(Ok("setup@b2 `m1'")));
         assert_eq!(table.substitute("`x';`K'").as_deref(), Ok("setup@b2;♔"));
+        let errors = table.substitute("a `y'").unwrap_err();
+        assert_eq!(
+            (errors[0].code, errors[0].range.clone()),
+            ("unknown-macro", 2..5)
+        );
+        assert!(errors[0].message.contains("`m1`"), "{}", errors[0].message);
     }
 
     #[test]

@@ -1,4 +1,12 @@
 //! Applying moves to a [`GameState`].
+//!
+//! Board states follow the reference implementation exactly wherever the conformance games
+//! exercise it (searches compare angles as stored, a pyramid without colour or suit is a
+//! piecepack one, `~⚂` also makes a die white, a slice position one past the bottom is
+//! ignored), each time with a warning. Where the reference silently does something else a
+//! player would not expect (a PieceId that selects nothing acting on the whole board, a
+//! stale "last active" after `+`, digits as internal ids, `ab` read little-endian, `2NNE`
+//! moving four steps, ...), this crate reports an error or follows the spec, and says so.
 
 mod resolve;
 mod submove;
