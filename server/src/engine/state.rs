@@ -115,7 +115,9 @@ impl GameState {
         }
     }
 
-    /// Every piece on the board, bottom (earliest) first.
+    /// Every piece on the board, bottom (earliest) first. Angles are kept as the reference
+    /// keeps them, so after rotations they may lie outside [0, 360): normalise them with
+    /// `rem_euclid(360.0)` for display or export.
     pub fn pieces(&self) -> &[Piece] {
         &self.board.pieces
     }

@@ -17,6 +17,10 @@ enum Expansion {
     Cycle,
 }
 
+/// A macro that uses itself, directly or through others, and so has no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MacroCycle;
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MacroTable {
     expanded: HashMap<String, Expansion>,
@@ -123,11 +127,11 @@ impl MacroTable {
         MacroTable { expanded }
     }
 
-    /// The fully expanded value of a macro; `None` when unknown, `Err` when it uses itself.
-    pub fn resolve(&self, name: &str) -> Option<Result<&str, ()>> {
+    /// The fully expanded value of a macro; `None` when unknown.
+    pub fn resolve(&self, name: &str) -> Option<Result<&str, MacroCycle>> {
         self.expanded.get(name).map(|e| match e {
             Expansion::Value(v) => Ok(v.as_str()),
-            Expansion::Cycle => Err(()),
+            Expansion::Cycle => Err(MacroCycle),
         })
     }
 
@@ -163,7 +167,7 @@ impl MacroTable {
                         ),
                     )),
                 },
-                Some(Err(())) => errors.push(Issue::error(
+                Some(Err(MacroCycle)) => errors.push(Issue::error(
                     range.clone(),
                     "macro-cycle",
                     format!("macro `{name}` uses itself, so it has no value"),
