@@ -514,3 +514,16 @@ fn an_empty_location_is_where_the_active_piece_is() {
         ]
     );
 }
+
+#[test]
+fn absurdly_nested_input_is_an_error_not_a_crash() {
+    let mut state = game();
+    play_clean(&mut state, &["S@b2"]);
+    let deep = format!("{}b2-c3", "^".repeat(10_000));
+    let issues = play(&mut state, &deep);
+    assert_eq!(
+        found(&issues, Severity::Error),
+        [(0, 0..deep.len(), "bad-move")]
+    );
+    assert_eq!(board(&state), ["coin_back 1 1 piecepack (2,2) 0"]);
+}
