@@ -46,10 +46,7 @@ pub fn run(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> i32 {
     let failing = |d: &Diagnostic| {
         d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning)
     };
-    if reports
-        .iter()
-        .any(|r| r.diagnostics.iter().any(&failing))
-    {
+    if reports.iter().any(|r| r.diagnostics.iter().any(&failing)) {
         1
     } else {
         0

@@ -3,5 +3,10 @@
 
 pub mod braces;
 pub mod document;
+pub mod issue;
+pub mod location;
+pub mod macros;
 pub mod metadata;
 pub mod movetext;
+pub mod piece_id;
+pub mod piece_spec;

@@ -1,0 +1,550 @@
+//! Applying moves to a [`GameState`].
+//!
+//! Board states follow the reference implementation exactly wherever the conformance games
+//! exercise it (searches compare angles as stored, a pyramid without colour or suit is a
+//! piecepack one, `~⚂` also makes a die white, a slice position one past the bottom is
+//! ignored), each time with a warning. Where the reference silently does something else a
+//! player would not expect (a PieceId that selects nothing acting on the whole board, a
+//! stale "last active" after `+`, digits as internal ids, `ab` read little-endian, `2NNE`
+//! moving four steps, ...), this crate reports an error or follows the spec, and says so.
+
+mod resolve;
+mod submove;
+#[cfg(test)]
+mod tests;
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use self::resolve::{Context, Point};
+use self::submove::{parse_submove, split_submoves, Submove};
+use super::piece::{Piece, PieceKind, Side};
+use super::state::{Board, GameState, MoveIssue, PieceTag};
+use crate::notation::issue::Issue;
+use crate::notation::location::Location;
+use crate::notation::piece_id::PieceId;
+use crate::notation::piece_spec::{ranks_start_at_one, PieceSpec};
+
+fn bad_move(range: std::ops::Range<usize>, message: impl Into<String>) -> Issue {
+    Issue::error(range, "bad-move", message)
+}
+
+fn flipped_side(kind: PieceKind, side: Side) -> Side {
+    match (kind, side) {
+        (PieceKind::Die, Side::Face) => Side::Face,
+        (PieceKind::Pyramid, Side::Top) => Side::Face,
+        (PieceKind::Pyramid, _) => Side::Top,
+        (_, Side::Face) => Side::Back,
+        (_, Side::Back) => Side::Face,
+        (_, Side::Left) => Side::Right,
+        (_, Side::Right) => Side::Left,
+        (_, Side::Top) => Side::Base,
+        (_, Side::Base) => Side::Top,
+    }
+}
+
+/// How much a change alters a piece's identity: not at all, a flip, or a replacement.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Change {
+    None,
+    Flip,
+    Replace,
+}
+
+fn retag(tag: PieceTag, change: Change) -> PieceTag {
+    match change {
+        Change::None => tag,
+        Change::Flip => tag.after_flip(),
+        Change::Replace => tag.after_replace(),
+    }
+}
+
+impl GameState {
+    /// Apply one move: the whitespace-separated tokens of one MoveRecord, brace-expanded,
+    /// macros not yet substituted. A sub-move that fails leaves the board as it was and the
+    /// next one is tried. Never panics; returns what went wrong.
+    pub fn apply_move(&mut self, tokens: &[&str]) -> Vec<MoveIssue> {
+        self.move_start = Arc::new(self.board.clone());
+        let mut issues = Vec::new();
+        for (token_index, token) in tokens.iter().enumerate() {
+            let substituted = match self.macros.substitute(token) {
+                Ok(text) => text,
+                Err(errors) => {
+                    issues.extend(errors.into_iter().map(|e| to_move_issue(token_index, e)));
+                    continue;
+                }
+            };
+            let mapped = substituted == *token;
+            for part in split_submoves(&substituted) {
+                let mut notes = Vec::new();
+                let lookup_warnings = RefCell::new(Vec::new());
+                let outcome =
+                    parse_submove(&part.text, &self.options, &mut notes).and_then(|submove| {
+                        self.apply_submove(&part.text, &submove, &mut notes, &lookup_warnings)
+                    });
+                notes.extend(lookup_warnings.into_inner());
+                if let Err(error) = outcome {
+                    notes.push(error);
+                }
+                for note in notes {
+                    let range = if mapped {
+                        part.map_range(&note.range)
+                    } else {
+                        0..token.len()
+                    };
+                    issues.push(to_move_issue(token_index, Issue { range, ..note }));
+                }
+            }
+        }
+        issues
+    }
+
+    fn context<'a>(&'a self, text: &'a str, warnings: &'a RefCell<Vec<Issue>>) -> Context<'a> {
+        Context {
+            warnings,
+            text,
+            move_start: &self.move_start,
+            active: &self.active,
+            scale_factor: self.scale_factor,
+            options: &self.options,
+        }
+    }
+
+    fn apply_submove(
+        &mut self,
+        text: &str,
+        submove: &Submove,
+        notes: &mut Vec<Issue>,
+        warnings: &RefCell<Vec<Issue>>,
+    ) -> Result<(), Issue> {
+        match submove {
+            Submove::Drop {
+                spec,
+                spec_range,
+                location,
+                order,
+                below,
+            } => self.drop_piece(
+                text,
+                spec,
+                spec_range,
+                location,
+                order.as_ref(),
+                *below,
+                notes,
+                warnings,
+            ),
+            Submove::Move {
+                target,
+                location,
+                order,
+                below,
+            } => {
+                let context = self.context(text, warnings);
+                let moving = context.positions(target, &self.board)?;
+                let points = context.points(location, &self.board, Some(&moving))?;
+                let board = self.moved(text, &moving, &points, order.as_ref(), *below, warnings)?;
+                let tags = moving_tags(&self.board, &moving);
+                self.finish_move(board, &tags);
+                Ok(())
+            }
+            Submove::Remove(target) => {
+                let positions = self
+                    .context(text, warnings)
+                    .positions(target, &self.board)?;
+                self.remove(&positions);
+                Ok(())
+            }
+            Submove::Flip(target) => {
+                let positions = self
+                    .context(text, warnings)
+                    .positions(target, &self.board)?;
+                self.flip(&positions);
+                Ok(())
+            }
+            Submove::Rotate {
+                target,
+                degrees,
+                center,
+            } => {
+                let context = self.context(text, warnings);
+                let positions = context.positions(target, &self.board)?;
+                let center = match center {
+                    Some(location) => Some(context.single_point(location, &self.board)?),
+                    None => None,
+                };
+                self.rotate(&positions, -degrees, center);
+                Ok(())
+            }
+            Submove::Update {
+                target,
+                spec,
+                spec_range,
+            } => {
+                let positions = self
+                    .context(text, warnings)
+                    .positions(target, &self.board)?;
+                if self.update(&positions, spec) {
+                    notes.push(Issue::warning(
+                        spec_range.clone(),
+                        "reference-differs",
+                        "a die glyph also makes the die white (as in the reference \
+                         implementation), although `~` should only change what is written",
+                    ));
+                }
+                Ok(())
+            }
+            Submove::Replace {
+                target,
+                spec,
+                spec_range,
+            } => {
+                let positions = self
+                    .context(text, warnings)
+                    .positions(target, &self.board)?;
+                let mut spec_notes = Vec::new();
+                let template = spec
+                    .complete(&self.options, &mut spec_notes)
+                    .map_err(|e| e.shifted(spec_range.start))?;
+                notes.extend(spec_notes.into_iter().map(|n| n.shifted(spec_range.start)));
+                self.replace(&positions, &template);
+                Ok(())
+            }
+            Submove::Capture { mover, captured } => {
+                let context = self.context(text, warnings);
+                let point = context.piece_point(captured, &self.board)?;
+                let removed = context.positions(captured, &self.board)?;
+                let mut after = self.clone();
+                after.remove(&removed);
+                let context = after.context(text, warnings);
+                let moving = context.positions(mover, &after.board)?;
+                let board = after.moved(text, &moving, &[point], None, false, warnings)?;
+                let tags = moving_tags(&after.board, &moving);
+                after.finish_move(board, &tags);
+                *self = after;
+                Ok(())
+            }
+            Submove::Swap(first, second) => {
+                let context = self.context(text, warnings);
+                let first_point = context.piece_point(first, &self.board)?;
+                let second_point = context.piece_point(second, &self.board)?;
+                let firsts = context.positions(first, &self.board)?;
+                let seconds = context.positions(second, &self.board)?;
+                if firsts.iter().any(|p| seconds.contains(p)) {
+                    return Err(bad_move(
+                        second.range.clone(),
+                        "a piece cannot swap places with itself",
+                    ));
+                }
+                let mut board = Board::default();
+                for i in 0..self.board.pieces.len() {
+                    if !firsts.contains(&i) && !seconds.contains(&i) {
+                        board.pieces.push(self.board.pieces[i].clone());
+                        board.tags.push(self.board.tags[i]);
+                    }
+                }
+                for (positions, (x, y)) in [(&firsts, second_point), (&seconds, first_point)] {
+                    for &i in positions.iter() {
+                        board.pieces.push(Piece {
+                            x,
+                            y,
+                            ..self.board.pieces[i].clone()
+                        });
+                        board.tags.push(self.board.tags[i]);
+                    }
+                }
+                self.active = moving_tags(&self.board, &firsts);
+                self.board = board;
+                Ok(())
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn drop_piece(
+        &mut self,
+        text: &str,
+        spec: &PieceSpec,
+        spec_range: &std::ops::Range<usize>,
+        location: &Location,
+        order: Option<&PieceId>,
+        below: bool,
+        notes: &mut Vec<Issue>,
+        warnings: &RefCell<Vec<Issue>>,
+    ) -> Result<(), Issue> {
+        let context = self.context(text, warnings);
+        let neighbour = match order {
+            Some(id) => Some(self.single_position(text, id, warnings)?),
+            None => None,
+        };
+        let mut spec_notes = Vec::new();
+        let template = spec
+            .complete(&self.options, &mut spec_notes)
+            .map_err(|e| e.shifted(spec_range.start))?;
+        notes.extend(spec_notes.into_iter().map(|n| n.shifted(spec_range.start)));
+        let (x, y) = context.single_point(location, &self.board)?;
+        let tag = self.next_tag();
+        let piece = Piece {
+            kind: template.kind,
+            side: template.side,
+            suit: template.suit,
+            rank: template.rank,
+            cfg: template.cfg,
+            x,
+            y,
+            angle: template.angle,
+        };
+        let at = match (neighbour, below) {
+            (None, false) => self.board.pieces.len(),
+            (None, true) => 0,
+            (Some(i), false) => i + 1,
+            (Some(i), true) => i,
+        };
+        self.board.pieces.insert(at, piece);
+        self.board.tags.insert(at, tag);
+        self.active = vec![tag];
+        Ok(())
+    }
+
+    /// The one board position a `%PieceId` names.
+    fn single_position(
+        &self,
+        text: &str,
+        id: &PieceId,
+        warnings: &RefCell<Vec<Issue>>,
+    ) -> Result<usize, Issue> {
+        let positions = self.context(text, warnings).positions(id, &self.board)?;
+        match positions.as_slice() {
+            [one] => Ok(*one),
+            _ => Err(bad_move(
+                id.range.clone(),
+                format!(
+                    "after `%` name one piece to go above or below; this names {}",
+                    positions.len()
+                ),
+            )),
+        }
+    }
+
+    /// The board after moving the pieces at `moving` to `points` (one point for all, or one
+    /// per piece), placed on top, at the bottom, or next to the `order` piece.
+    fn moved(
+        &self,
+        text: &str,
+        moving: &[usize],
+        points: &[Point],
+        order: Option<&PieceId>,
+        below: bool,
+        warnings: &RefCell<Vec<Issue>>,
+    ) -> Result<Board, Issue> {
+        let neighbour = match order {
+            Some(id) => {
+                let position = self.single_position(text, id, warnings)?;
+                if moving.contains(&position) {
+                    return Err(bad_move(
+                        id.range.clone(),
+                        "pieces cannot be placed above or below themselves",
+                    ));
+                }
+                Some(self.board.tags[position])
+            }
+            None => None,
+        };
+        let mut rest = Board::default();
+        let mut moved = Board::default();
+        for (i, (piece, tag)) in self.board.pieces.iter().zip(&self.board.tags).enumerate() {
+            match moving.iter().position(|m| *m == i) {
+                Some(k) => {
+                    let Some(&(x, y)) = points.get(k).or(points.last()) else {
+                        return Err(bad_move(0..text.len(), "there is nowhere to move to"));
+                    };
+                    moved.pieces.push(Piece {
+                        x,
+                        y,
+                        ..piece.clone()
+                    });
+                    moved.tags.push(*tag);
+                }
+                None => {
+                    rest.pieces.push(piece.clone());
+                    rest.tags.push(*tag);
+                }
+            }
+        }
+        let at = match (neighbour, below) {
+            (None, false) => rest.pieces.len(),
+            (None, true) => 0,
+            (Some(tag), _) => {
+                let index = rest.tags.iter().position(|t| *t == tag).unwrap_or(0);
+                if below {
+                    index
+                } else {
+                    index + 1
+                }
+            }
+        };
+        rest.pieces.splice(at..at, moved.pieces);
+        rest.tags.splice(at..at, moved.tags);
+        Ok(rest)
+    }
+
+    fn finish_move(&mut self, board: Board, moved: &[PieceTag]) {
+        self.board = board;
+        self.active = moved.to_vec();
+    }
+
+    fn remove(&mut self, positions: &[usize]) {
+        let removed = moving_tags(&self.board, positions);
+        let pieces = std::mem::take(&mut self.board.pieces);
+        self.board.pieces = pieces
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !positions.contains(i))
+            .map(|(_, piece)| piece)
+            .collect();
+        self.board.tags.retain(|t| !removed.contains(t));
+        self.active.retain(|t| !removed.contains(t));
+    }
+
+    fn flip(&mut self, positions: &[usize]) {
+        for &i in positions {
+            let piece = &mut self.board.pieces[i];
+            piece.side = flipped_side(piece.kind, piece.side);
+            if piece.kind == PieceKind::Die && piece.side == Side::Face {
+                // The opposite face of a six-sided die: 1 <-> 4, 2 <-> 5, 3 <-> 6.
+                let opposite = (i64::from(piece.rank) + 2).rem_euclid(6) + 1;
+                piece.rank = i32::try_from(opposite).unwrap_or(1);
+            }
+            let old = self.board.tags[i];
+            let new = old.after_flip();
+            self.board.tags[i] = new;
+            // The active pieces follow a flip instead of pointing at identities that are gone.
+            for active in self.active.iter_mut().filter(|t| **t == old) {
+                *active = new;
+            }
+        }
+    }
+
+    fn rotate(&mut self, positions: &[usize], counter_clockwise: f64, center: Option<Point>) {
+        let (sin, cos) = counter_clockwise.to_radians().sin_cos();
+        for &i in positions {
+            let piece = &mut self.board.pieces[i];
+            if let Some((cx, cy)) = center {
+                let (dx, dy) = (piece.x - cx, piece.y - cy);
+                piece.x = cx + dx * cos - dy * sin;
+                piece.y = cy + dx * sin + dy * cos;
+            }
+            piece.angle += counter_clockwise;
+        }
+        self.active = moving_tags(&self.board, positions);
+    }
+
+    /// `~`: change only what the spec states. Returns whether a die glyph's implied white
+    /// changed a suit.
+    fn update(&mut self, positions: &[usize], spec: &PieceSpec) -> bool {
+        let mut implied_suit_changed = false;
+        let stated = &spec.stated;
+        for &i in positions {
+            let piece = &mut self.board.pieces[i];
+            let was_die_face = piece.kind == PieceKind::Die && piece.side == Side::Face;
+            let mut change = Change::None;
+            if let Some(angle) = stated.angle {
+                piece.angle = angle;
+            }
+            if let Some(side) = stated.side {
+                if piece.side != side {
+                    change = change.max(Change::Flip);
+                }
+                piece.side = side;
+            }
+            if let Some(cfg) = &stated.cfg {
+                if piece.cfg != *cfg {
+                    change = Change::Replace;
+                }
+                piece.cfg = cfg.clone();
+            }
+            if let Some(rank) = stated.rank {
+                let rank = if ranks_start_at_one(&piece.cfg) {
+                    rank - 1
+                } else {
+                    rank
+                };
+                if piece.rank != rank {
+                    change = if was_die_face && change < Change::Replace {
+                        Change::Flip
+                    } else {
+                        Change::Replace
+                    };
+                }
+                piece.rank = rank;
+            }
+            if let Some(kind) = stated.kind {
+                if piece.kind != kind {
+                    change = Change::Replace;
+                }
+                piece.kind = kind;
+            }
+            if let Some(suit) = stated.suit {
+                if piece.suit != suit {
+                    change = Change::Replace;
+                    implied_suit_changed |= spec.suit_is_glyph_default;
+                }
+                piece.suit = suit;
+            }
+            self.board.tags[i] = retag(self.board.tags[i], change);
+        }
+        self.active = moving_tags(&self.board, positions);
+        implied_suit_changed
+    }
+
+    /// `=`: the pieces become the completed spec (keeping their places).
+    fn replace(
+        &mut self,
+        positions: &[usize],
+        template: &crate::notation::piece_spec::PieceTemplate,
+    ) {
+        for &i in positions {
+            let piece = &mut self.board.pieces[i];
+            let was_die_face = piece.kind == PieceKind::Die && piece.side == Side::Face;
+            let mut change = Change::None;
+            if piece.kind != template.kind {
+                change = Change::Flip;
+            }
+            if piece.rank != template.rank {
+                change = if was_die_face {
+                    Change::Flip
+                } else {
+                    Change::Replace
+                };
+            }
+            if piece.kind != template.kind
+                || piece.suit != template.suit
+                || piece.cfg != template.cfg
+            {
+                change = Change::Replace;
+            }
+            piece.kind = template.kind;
+            piece.side = template.side;
+            piece.suit = template.suit;
+            piece.rank = template.rank;
+            piece.cfg = template.cfg.clone();
+            piece.angle = template.angle;
+            self.board.tags[i] = retag(self.board.tags[i], change);
+        }
+        self.active = moving_tags(&self.board, positions);
+    }
+}
+
+fn moving_tags(board: &Board, positions: &[usize]) -> Vec<PieceTag> {
+    positions.iter().map(|i| board.tags[*i]).collect()
+}
+
+fn to_move_issue(token: usize, issue: Issue) -> MoveIssue {
+    MoveIssue {
+        token,
+        range: issue.range,
+        severity: issue.severity,
+        code: issue.code,
+        message: issue.message,
+    }
+}

@@ -1,0 +1,324 @@
+//! Finding pieces (PieceId) and places (Location) on a board.
+
+use crate::engine::piece::Piece;
+use crate::engine::state::{Board, PieceTag};
+use crate::notation::issue::Issue;
+use crate::notation::location::{Anchor, Location, LocationKind};
+use crate::notation::piece_id::{PieceId, PieceIdKind};
+use crate::notation::piece_spec::{ParserOptions, PieceSpec};
+
+/// What a lookup needs besides the board it looks at.
+pub(crate) struct Context<'a> {
+    /// The sub-move text that ranges point into, for messages.
+    pub(crate) text: &'a str,
+    pub(crate) move_start: &'a Board,
+    pub(crate) active: &'a [PieceTag],
+    pub(crate) scale_factor: f64,
+    pub(crate) options: &'a ParserOptions,
+    /// Warnings found while looking things up.
+    pub(crate) warnings: &'a std::cell::RefCell<Vec<Issue>>,
+}
+
+pub(crate) type Point = (f64, f64);
+
+fn no_piece(id: &PieceId, what: impl Into<String>) -> Issue {
+    Issue::error(id.range.clone(), "no-piece", what)
+}
+
+pub(crate) fn same_angle(a: f64, b: f64) -> bool {
+    let difference = (a - b).rem_euclid(360.0);
+    !(1e-6..=360.0 - 1e-6).contains(&difference)
+}
+
+/// Squared distances rounded as the reference rounds them, so that pieces placed by
+/// different arithmetic still count as "at" a location.
+fn rounded_distances(board: &Board, (x, y): Point) -> Vec<f64> {
+    board
+        .pieces
+        .iter()
+        .map(|p| {
+            let d2 = (p.x - x).powi(2) + (p.y - y).powi(2);
+            (d2 * 1e5).round() / 1e5
+        })
+        .collect()
+}
+
+/// Positions of the pieces exactly at `point`, bottom first.
+fn stack_at(board: &Board, point: Point) -> Vec<usize> {
+    rounded_distances(board, point)
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| **d < 1e-8)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+impl Context<'_> {
+    fn quote(&self, range: &std::ops::Range<usize>) -> &str {
+        self.text.get(range.clone()).unwrap_or_default()
+    }
+
+    /// Board positions of the pieces a PieceId identifies (never empty).
+    pub(crate) fn positions(&self, id: &PieceId, board: &Board) -> Result<Vec<usize>, Issue> {
+        let tags = self.tags(id, board)?;
+        let positions = board.positions_of(&tags);
+        if positions.is_empty() {
+            let message = if id.range.is_empty() {
+                "the last active pieces are no longer on the board".to_string()
+            } else {
+                format!("PieceId `{}` identifies no piece", self.quote(&id.range))
+            };
+            return Err(no_piece(id, message));
+        }
+        Ok(positions)
+    }
+
+    /// The identities a PieceId refers to (the reference's piece ids).
+    fn tags(&self, id: &PieceId, board: &Board) -> Result<Vec<PieceTag>, Issue> {
+        match &id.kind {
+            PieceIdKind::Active => {
+                if self.active.is_empty() {
+                    Err(Issue::error(
+                        id.range.clone(),
+                        "empty-piece-id",
+                        "an empty PieceId stands for the last active pieces, but no piece is \
+                         active yet",
+                    ))
+                } else {
+                    Ok(self.active.to_vec())
+                }
+            }
+            PieceIdKind::MoveStart(inner) => self.tags(inner, self.move_start),
+            PieceIdKind::Top(location) => {
+                let point = self.single_point(location, board)?;
+                let stack = stack_at(board, point);
+                match stack.last() {
+                    Some(&top) => Ok(vec![board.tags[top]]),
+                    None => Err(no_piece(
+                        id,
+                        format!("there is no piece at `{}`", self.quote(&id.range)),
+                    )),
+                }
+            }
+            PieceIdKind::Nearest { count, location } => {
+                let point = self.single_point(location, board)?;
+                let distances = rounded_distances(board, point);
+                let mut order: Vec<usize> = (0..board.pieces.len()).collect();
+                // Farthest first, ties in board order; the last `count` are the nearest.
+                order.sort_by(|a, b| distances[*b].total_cmp(&distances[*a]));
+                let keep = order.len().saturating_sub(*count);
+                Ok(order[keep..].iter().map(|i| board.tags[*i]).collect())
+            }
+            PieceIdKind::Slice {
+                location,
+                positions,
+            } => {
+                let point = self.single_point(location, board)?;
+                let stack = stack_at(board, point);
+                if stack.is_empty() {
+                    return Err(no_piece(
+                        id,
+                        format!("there is no piece at `{}`", self.quote(&location.range)),
+                    ));
+                }
+                let mut tags = Vec::with_capacity(positions.len());
+                for &from_top in positions {
+                    if from_top == stack.len() + 1 {
+                        self.warnings.borrow_mut().push(Issue::warning(
+                            id.range.clone(),
+                            "bad-slice",
+                            format!(
+                                "position {from_top} is one past the bottom of the {} piece(s) \
+                                 there; it is ignored, as in the reference implementation",
+                                stack.len()
+                            ),
+                        ));
+                        continue;
+                    }
+                    if from_top > stack.len() {
+                        return Err(Issue::error(
+                            id.range.clone(),
+                            "bad-slice",
+                            format!(
+                                "position {from_top} is past the bottom: there {} only {} piece{} there",
+                                if stack.len() == 1 { "is" } else { "are" },
+                                stack.len(),
+                                if stack.len() == 1 { "" } else { "s" }
+                            ),
+                        ));
+                    }
+                    tags.push(board.tags[stack[stack.len() - from_top]]);
+                }
+                Ok(tags)
+            }
+            PieceIdKind::Search { spec, greedy } => {
+                let search = |turns: AngleMatch| {
+                    if *greedy {
+                        Ok(greedy_search(spec, board, turns))
+                    } else {
+                        self.single_search(spec, board, turns).map_err(|e| Issue {
+                            range: id.range.clone(),
+                            ..e
+                        })
+                    }
+                };
+                let found = search(AngleMatch::AsStored)?;
+                if search(AngleMatch::Modulo360).ok().as_ref() != Some(&found) {
+                    self.warnings.borrow_mut().push(Issue::warning(
+                        id.range.clone(),
+                        "reference-differs",
+                        "this search compares angles as stored, as the reference \
+                         implementation does (a piece turned by `@>90` has angle -90, not 270); \
+                         comparing them modulo 360 would find other pieces",
+                    ));
+                }
+                if found.is_empty() {
+                    return Err(no_piece(
+                        id,
+                        format!("no piece matches `{}`", self.quote(&id.range)),
+                    ));
+                }
+                Ok(found.into_iter().map(|i| board.tags[i]).collect())
+            }
+        }
+    }
+
+    /// The three steps of a `?` search: a unique match of the stated features; else the last
+    /// match of the completed spec; else the last match ignoring its angle.
+    fn single_search(
+        &self,
+        spec: &PieceSpec,
+        board: &Board,
+        turns: AngleMatch,
+    ) -> Result<Vec<usize>, Issue> {
+        let stated = greedy_search(spec, board, turns);
+        if stated.len() == 1 {
+            return Ok(stated);
+        }
+        let template = spec.complete(self.options, &mut Vec::new())?;
+        let same = |p: &Piece, with_angle: bool| {
+            p.kind == template.kind
+                && p.side == template.side
+                && p.suit == template.suit
+                && p.rank == template.rank
+                && p.cfg == template.cfg
+                && (!with_angle || turns.close(p.angle, template.angle))
+        };
+        for with_angle in [true, false] {
+            if let Some(last) = board.pieces.iter().rposition(|p| same(p, with_angle)) {
+                return Ok(vec![last]);
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    /// Where a PieceId is: for `N Location` that Location, else the last identified piece.
+    pub(crate) fn piece_point(&self, id: &PieceId, board: &Board) -> Result<Point, Issue> {
+        if let PieceIdKind::Nearest { location, .. } = &id.kind {
+            return self.single_point(location, board);
+        }
+        let positions = self.positions(id, board)?;
+        let last = positions[positions.len() - 1];
+        let piece = &board.pieces[last];
+        Ok((piece.x, piece.y))
+    }
+
+    pub(crate) fn single_point(&self, location: &Location, board: &Board) -> Result<Point, Issue> {
+        let points = self.points(location, board, None)?;
+        points.first().copied().ok_or_else(|| {
+            Issue::error(
+                location.range.clone(),
+                "bad-location",
+                "this location names no point",
+            )
+        })
+    }
+
+    /// Coordinates of a Location: one point, or one per moving piece (`moving` are their
+    /// board positions) when it is relative to them.
+    pub(crate) fn points(
+        &self,
+        location: &Location,
+        board: &Board,
+        moving: Option<&[usize]>,
+    ) -> Result<Vec<Point>, Issue> {
+        match &location.kind {
+            LocationKind::Active => {
+                let active = PieceId {
+                    kind: PieceIdKind::Active,
+                    range: location.range.clone(),
+                };
+                Ok(vec![self.piece_point(&active, board)?])
+            }
+            LocationKind::OfPiece(id) => Ok(vec![self.piece_point(id, board)?]),
+            LocationKind::Absolute { x, y } => {
+                Ok(vec![(x * self.scale_factor, y * self.scale_factor)])
+            }
+            LocationKind::Relative { dx, dy, anchor } => {
+                let (dx, dy) = (dx * self.scale_factor, dy * self.scale_factor);
+                let origins = match anchor.as_deref() {
+                    Some(Anchor::Location(inner)) => self.points(inner, board, moving)?,
+                    Some(Anchor::Piece(id)) => vec![self.piece_point(id, board)?],
+                    None => match moving {
+                        Some(positions) => positions
+                            .iter()
+                            .map(|i| (board.pieces[*i].x, board.pieces[*i].y))
+                            .collect(),
+                        None => {
+                            return Err(Issue::error(
+                                location.range.clone(),
+                                "bad-location",
+                                "a relative location needs pieces to move, or an anchor \
+                                 after `|` or `$`",
+                            ))
+                        }
+                    },
+                };
+                Ok(origins.into_iter().map(|(x, y)| (x + dx, y + dy)).collect())
+            }
+        }
+    }
+}
+
+/// How a search compares angles. The reference compares them as stored, so after `@>90`
+/// (stored as -90) a piece is not found by `>` (270).
+#[derive(Clone, Copy)]
+enum AngleMatch {
+    AsStored,
+    Modulo360,
+}
+
+impl AngleMatch {
+    fn equal(self, a: f64, b: f64) -> bool {
+        match self {
+            AngleMatch::AsStored => a == b,
+            AngleMatch::Modulo360 => same_angle(a, b),
+        }
+    }
+
+    fn close(self, a: f64, b: f64) -> bool {
+        match self {
+            AngleMatch::AsStored => (a - b).abs() < 1.5e-8,
+            AngleMatch::Modulo360 => same_angle(a, b),
+        }
+    }
+}
+
+/// Every piece matching what the spec states (the `/` search, and step one of `?`).
+fn greedy_search(spec: &PieceSpec, board: &Board, turns: AngleMatch) -> Vec<usize> {
+    let stated = &spec.stated;
+    board
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| {
+            stated.kind.is_none_or(|k| p.kind == k)
+                && stated.side.is_none_or(|s| p.side == s)
+                && stated.suit.is_none_or(|s| p.suit == s)
+                && stated.rank.is_none_or(|r| p.rank == r)
+                && stated.cfg.as_ref().is_none_or(|c| p.cfg == *c)
+                && stated.angle.is_none_or(|a| turns.equal(p.angle, a))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}

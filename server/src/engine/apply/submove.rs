@@ -1,0 +1,710 @@
+//! Splitting a move into sub-moves and reading each one's MoveToken.
+
+use std::ops::Range;
+
+use crate::notation::issue::Issue;
+use crate::notation::location::{parse_location, Location, LocationKind};
+use crate::notation::piece_id::{parse_piece_id, PieceId};
+use crate::notation::piece_spec::{parse_piece_spec, ParserOptions, PieceSpec};
+
+/// One sub-move's text, with the byte in the token's text each of its bytes came from.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct SubmoveText {
+    pub(crate) text: String,
+    /// `origin[i]` is where byte `i` came from; one extra entry for the end.
+    pub(crate) origin: Vec<usize>,
+}
+
+impl SubmoveText {
+    pub(crate) fn map_range(&self, range: &Range<usize>) -> Range<usize> {
+        let at = |i: usize| self.origin[i.min(self.origin.len() - 1)];
+        let start = at(range.start);
+        let end = at(range.end).max(start);
+        start..end
+    }
+}
+
+struct Builder {
+    parts: Vec<SubmoveText>,
+    current: SubmoveText,
+}
+
+impl Builder {
+    fn push(&mut self, text: &str, origin: usize) {
+        self.current.text.push_str(text);
+        self.current
+            .origin
+            .extend(std::iter::repeat_n(origin, text.len()));
+    }
+
+    fn finish(&mut self, end: usize) {
+        if !self.current.text.is_empty() {
+            let mut done = std::mem::replace(
+                &mut self.current,
+                SubmoveText {
+                    text: String::new(),
+                    origin: Vec::new(),
+                },
+            );
+            done.origin.push(end);
+            self.parts.push(done);
+        }
+    }
+}
+
+/// Split one (macro-substituted) token into sub-moves: at whitespace (macro values may hold
+/// several), before `*`, `!` and a flipping `+` (so `b5-c5*b4+` is three sub-moves), with
+/// `‿` read as `_` and `3?A` as `3&?A`.
+pub(crate) fn split_submoves(text: &str) -> Vec<SubmoveText> {
+    let mut builder = Builder {
+        parts: Vec::new(),
+        current: SubmoveText {
+            text: String::new(),
+            origin: Vec::new(),
+        },
+    };
+    let mut previous: Option<char> = None;
+    for (at, c) in text.char_indices() {
+        match c {
+            c if c.is_whitespace() => builder.finish(at),
+            '*' | '!' => {
+                builder.finish(at);
+                builder.push(&c.to_string(), at);
+            }
+            '+' if !matches!(previous, Some('(' | '<' | ',')) => {
+                builder.finish(at);
+                builder.push("+", at);
+            }
+            '\u{203f}' | '\u{035c}' => builder.push("_", at),
+            '?' if previous.is_some_and(|p| p.is_ascii_digit()) => {
+                builder.push("&?", at);
+            }
+            _ => {
+                let mut buffer = [0u8; 4];
+                builder.push(c.encode_utf8(&mut buffer), at);
+            }
+        }
+        previous = Some(c);
+    }
+    builder.finish(text.len());
+    builder.parts
+}
+
+/// A sub-move, read.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Submove {
+    /// `@` / `\` (with `%` and the `@%` / `\%` shortcuts).
+    Drop {
+        spec: Box<PieceSpec>,
+        spec_range: Range<usize>,
+        location: Location,
+        order: Option<PieceId>,
+        below: bool,
+    },
+    /// `-` / `_` (with `%` and the `-%` / `_%` shortcuts) and `!`.
+    Move {
+        target: PieceId,
+        location: Location,
+        order: Option<PieceId>,
+        below: bool,
+    },
+    Remove(PieceId),
+    Flip(PieceId),
+    /// `@>` and `$>`: clockwise degrees, around `center` if given.
+    Rotate {
+        target: PieceId,
+        degrees: f64,
+        center: Option<Location>,
+    },
+    /// `~`
+    Update {
+        target: PieceId,
+        spec: Box<PieceSpec>,
+        spec_range: Range<usize>,
+    },
+    /// `=`
+    Replace {
+        target: PieceId,
+        spec: Box<PieceSpec>,
+        spec_range: Range<usize>,
+    },
+    /// `:`
+    Capture {
+        mover: PieceId,
+        captured: PieceId,
+    },
+    /// `#`
+    Swap(PieceId, PieceId),
+}
+
+fn char_before(text: &str, at: usize) -> Option<char> {
+    text[..at].chars().next_back()
+}
+
+/// `-` that moves, not the sign of a number: `(−1,2)`, `<-1,0>`, `,a-90`.
+fn is_hyphen(text: &str, at: usize) -> bool {
+    if !text[at..].starts_with('-') {
+        return false;
+    }
+    let before = &text[..at];
+    match before.chars().next_back() {
+        Some('(' | ',') => false,
+        Some('<') => !starts_offset_body(&text[at..]),
+        Some('a') => !before.ends_with(",a"),
+        _ => true,
+    }
+}
+
+/// Whether `text` (just after a `<`) reads as the inside of `<x,y>`.
+fn starts_offset_body(text: &str) -> bool {
+    let Some(close) = text.find('>') else {
+        return false;
+    };
+    text[..close].split_once(',').is_some_and(|(x, y)| {
+        x.parse::<f64>().is_ok() && y.trim_start_matches('+').parse::<f64>().is_ok()
+    })
+}
+
+fn is_plus(text: &str, at: usize) -> bool {
+    text[at..].starts_with('+') && !matches!(char_before(text, at), Some('(' | '<' | ','))
+}
+
+/// `:` outside the brackets of a slice such as `b4[1:3]`.
+fn is_colon(text: &str, at: usize) -> bool {
+    if !text[at..].starts_with(':') {
+        return false;
+    }
+    let rest = &text[at + 1..];
+    match rest.find([']', '[']) {
+        Some(p) => !rest[p..].starts_with(']'),
+        None => true,
+    }
+}
+
+/// `_` that moves, not part of a configuration name such as `,dominoes_red'`.
+fn is_underscore(text: &str, at: usize) -> bool {
+    if !text[at..].starts_with('_') {
+        return false;
+    }
+    let opened = text[..at]
+        .rfind(',')
+        .is_some_and(|comma| !text[comma..at].contains('\''));
+    !(opened && text[at..].contains('\''))
+}
+
+/// `\` that drops, not the right half of the pyramid `/\`.
+fn is_backslash(text: &str, at: usize) -> bool {
+    text[at..].starts_with('\\') && char_before(text, at) != Some('/')
+}
+
+/// The MoveTokens, in the order in which the reference looks for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveToken {
+    RotateAroundItself,
+    Rotate,
+    DropAbovePiece,
+    Drop,
+    MoveAbovePiece,
+    Move,
+    Remove,
+    Flip,
+    Update,
+    Replace,
+    Capture,
+    MoveBelowPiece,
+    MoveBelow,
+    DropBelowPiece,
+    DropBelow,
+    Swap,
+    MoveToTop,
+}
+
+impl MoveToken {
+    const ORDER: [MoveToken; 17] = [
+        MoveToken::RotateAroundItself,
+        MoveToken::Rotate,
+        MoveToken::DropAbovePiece,
+        MoveToken::Drop,
+        MoveToken::MoveAbovePiece,
+        MoveToken::Move,
+        MoveToken::Remove,
+        MoveToken::Flip,
+        MoveToken::Update,
+        MoveToken::Replace,
+        MoveToken::Capture,
+        MoveToken::MoveBelowPiece,
+        MoveToken::MoveBelow,
+        MoveToken::DropBelowPiece,
+        MoveToken::DropBelow,
+        MoveToken::Swap,
+        MoveToken::MoveToTop,
+    ];
+
+    fn text(self) -> &'static str {
+        match self {
+            MoveToken::RotateAroundItself => "$>",
+            MoveToken::Rotate => "@>",
+            MoveToken::DropAbovePiece => "@%",
+            MoveToken::Drop => "@",
+            MoveToken::MoveAbovePiece => "-%",
+            MoveToken::Move => "-",
+            MoveToken::Remove => "*",
+            MoveToken::Flip => "+",
+            MoveToken::Update => "~",
+            MoveToken::Replace => "=",
+            MoveToken::Capture => ":",
+            MoveToken::MoveBelowPiece => "_%",
+            MoveToken::MoveBelow => "_",
+            MoveToken::DropBelowPiece => "\\%",
+            MoveToken::DropBelow => "\\",
+            MoveToken::Swap => "#",
+            MoveToken::MoveToTop => "!",
+        }
+    }
+
+    /// Whether this MoveToken starts at byte `at`, by the grammar.
+    fn is_at(self, text: &str, at: usize) -> bool {
+        let percent_after = || text[at + 1..].starts_with('%');
+        match self {
+            MoveToken::Move => is_hyphen(text, at),
+            MoveToken::Flip => is_plus(text, at),
+            MoveToken::Capture => is_colon(text, at),
+            MoveToken::MoveBelowPiece => is_underscore(text, at) && percent_after(),
+            MoveToken::MoveBelow => is_underscore(text, at),
+            MoveToken::DropBelowPiece => is_backslash(text, at) && percent_after(),
+            MoveToken::DropBelow => is_backslash(text, at),
+            _ => text[at..].starts_with(self.text()),
+        }
+    }
+
+    /// Whether the reference implementation sees this MoveToken at byte `at`.
+    fn reference_is_at(self, text: &str, at: usize) -> bool {
+        match self {
+            MoveToken::Move => {
+                text[at..].starts_with('-')
+                    && !matches!(char_before(text, at), Some('(' | '<' | ','))
+            }
+            MoveToken::Flip => is_plus(text, at),
+            MoveToken::Capture => is_colon(text, at),
+            _ => text[at..].starts_with(self.text()),
+        }
+    }
+
+    fn positions(self, text: &str) -> Vec<usize> {
+        text.char_indices()
+            .map(|(i, _)| i)
+            .filter(|i| self.is_at(text, *i))
+            .collect()
+    }
+
+    /// The MoveToken that decides what a sub-move does: the first one in the reference's
+    /// order that the text holds.
+    fn of(text: &str, reference: bool) -> Option<MoveToken> {
+        MoveToken::ORDER.into_iter().find(|token| {
+            text.char_indices().any(|(i, _)| {
+                if reference {
+                    token.reference_is_at(text, i)
+                } else {
+                    token.is_at(text, i)
+                }
+            })
+        })
+    }
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    options: &'a ParserOptions,
+    notes: &'a mut Vec<Issue>,
+}
+
+impl Reader<'_> {
+    fn piece_id(&mut self, range: Range<usize>) -> Result<PieceId, Issue> {
+        parse_piece_id(
+            &self.text[range.clone()],
+            range.start,
+            self.options,
+            self.notes,
+        )
+    }
+
+    fn location(&mut self, range: Range<usize>) -> Result<Location, Issue> {
+        parse_location(
+            &self.text[range.clone()],
+            range.start,
+            self.options,
+            self.notes,
+        )
+    }
+
+    fn spec(&mut self, range: Range<usize>) -> Box<PieceSpec> {
+        let spec = parse_piece_spec(&self.text[range.clone()], self.options);
+        self.notes.extend(
+            spec.warnings
+                .iter()
+                .cloned()
+                .map(|w| w.shifted(range.start)),
+        );
+        Box::new(spec)
+    }
+
+    /// Split at the MoveToken found at `positions` (of length `width`): the part before the
+    /// first one and the part up to the second one; more is ignored with a warning.
+    fn halves(&mut self, positions: &[usize], width: usize) -> (Range<usize>, Range<usize>) {
+        let first = positions[0];
+        let end = match positions.get(1) {
+            Some(&second) => {
+                self.notes.push(Issue::warning(
+                    second..self.text.len(),
+                    "trailing-text",
+                    format!(
+                        "`{}` is ignored: a sub-move has one MoveToken",
+                        &self.text[second..]
+                    ),
+                ));
+                second
+            }
+            None => self.text.len(),
+        };
+        (0..first, first + width..end)
+    }
+
+    /// `Location%PieceId` or just `Location`.
+    fn location_and_order(
+        &mut self,
+        range: Range<usize>,
+    ) -> Result<(Location, Option<PieceId>), Issue> {
+        match self.text[range.clone()].find('%') {
+            Some(p) => {
+                let percent = range.start + p;
+                let after = &self.text[percent + 1..range.end];
+                let order_end = after.find('%').map_or(range.end, |q| percent + 1 + q);
+                let location = self.location(range.start..percent)?;
+                let order = self.piece_id(percent + 1..order_end)?;
+                Ok((location, Some(order)))
+            }
+            None => Ok((self.location(range)?, None)),
+        }
+    }
+
+    /// The shortcut target of `@%`, `-%` ...: both where to go and what to go above/below.
+    fn shortcut_target(
+        &mut self,
+        range: Range<usize>,
+    ) -> Result<(Location, Option<PieceId>), Issue> {
+        let order = self.piece_id(range.clone())?;
+        let location = Location {
+            kind: LocationKind::OfPiece(Box::new(order.clone())),
+            range,
+        };
+        Ok((location, Some(order)))
+    }
+
+    fn degrees(&mut self, range: Range<usize>) -> Result<f64, Issue> {
+        let text = &self.text[range.clone()];
+        text.strip_prefix('+')
+            .unwrap_or(text)
+            .parse::<f64>()
+            .ok()
+            .filter(|d| d.is_finite())
+            .ok_or_else(|| {
+                Issue::error(
+                    range,
+                    "bad-move",
+                    format!("`{text}` is not a number of degrees"),
+                )
+            })
+    }
+}
+
+/// Bound on `^`, `&`, `|` and `$` in one sub-move, which nest PieceIds and Locations; it
+/// keeps the recursive reading of absurd input from exhausting the stack.
+const MAX_NESTING: usize = 64;
+
+/// Read one sub-move. Which MoveToken it has is decided in the reference's order (so that
+/// the same text means the same thing), except that signs of numbers, the `/\` pyramid,
+/// underscores in configuration names and `:` inside slices are never taken for
+/// MoveTokens; where that makes the reference read the text differently, a warning says so.
+pub(crate) fn parse_submove(
+    text: &str,
+    options: &ParserOptions,
+    notes: &mut Vec<Issue>,
+) -> Result<Submove, Issue> {
+    let mut r = Reader {
+        text,
+        options,
+        notes,
+    };
+    let whole = 0..text.len();
+    let nesting = text
+        .chars()
+        .filter(|c| matches!(c, '^' | '&' | '|' | '$'))
+        .count();
+    if nesting > MAX_NESTING {
+        return Err(Issue::error(
+            whole,
+            "bad-move",
+            format!("this sub-move nests PieceIds and Locations more than {MAX_NESTING} deep"),
+        ));
+    }
+    let token = MoveToken::of(text, false);
+    let reference = MoveToken::of(text, true);
+    if token != reference {
+        let reading = match reference {
+            Some(other) => format!("reads this sub-move as a `{}` move", other.text()),
+            None => "rejects this sub-move".to_string(),
+        };
+        r.notes.push(Issue::warning(
+            whole.clone(),
+            "reference-differs",
+            format!("the reference implementation {reading}"),
+        ));
+    }
+    let Some(token) = token else {
+        return Err(Issue::error(
+            whole,
+            "bad-move",
+            format!(
+                "`{text}` has no MoveToken (`@`, `-`, `_`, `*`, `+`, `~`, `=`, `:`, `#`, `@>`, ...)"
+            ),
+        ));
+    };
+    let positions = token.positions(text);
+    let width = token.text().len();
+    let prefix_only = |name: &str| -> Result<Range<usize>, Issue> {
+        if positions[0] == 0 {
+            Ok(width..text.len())
+        } else {
+            Err(Issue::error(
+                0..positions[0],
+                "bad-move",
+                format!("`{name}` goes before the PieceId"),
+            ))
+        }
+    };
+    match token {
+        MoveToken::RotateAroundItself => {
+            let (target, angle) = r.halves(&positions, width);
+            let target = r.piece_id(target)?;
+            let degrees = r.degrees(angle)?;
+            let center = Location {
+                range: target.range.clone(),
+                kind: LocationKind::OfPiece(Box::new(target.clone())),
+            };
+            Ok(Submove::Rotate {
+                target,
+                degrees,
+                center: Some(center),
+            })
+        }
+        MoveToken::Rotate => {
+            let (target, angle) = r.halves(&positions, width);
+            let target = r.piece_id(target)?;
+            let angle_text = &text[angle.clone()];
+            let (degrees, center) = if let Some(p) = angle_text.find('|') {
+                let split = angle.start + p;
+                let degrees = r.degrees(angle.start..split)?;
+                (degrees, Some(r.location(split + 1..angle.end)?))
+            } else if let Some(p) = angle_text.find('$') {
+                let split = angle.start + p;
+                let degrees = r.degrees(angle.start..split)?;
+                let anchor = r.piece_id(split + 1..angle.end)?;
+                let center = Location {
+                    range: anchor.range.clone(),
+                    kind: LocationKind::OfPiece(Box::new(anchor)),
+                };
+                (degrees, Some(center))
+            } else {
+                (r.degrees(angle)?, None)
+            };
+            Ok(Submove::Rotate {
+                target,
+                degrees,
+                center,
+            })
+        }
+        MoveToken::DropAbovePiece
+        | MoveToken::Drop
+        | MoveToken::DropBelowPiece
+        | MoveToken::DropBelow => {
+            let (spec, target) = r.halves(&positions, width);
+            let (location, order) = match token {
+                MoveToken::DropAbovePiece | MoveToken::DropBelowPiece => {
+                    r.shortcut_target(target)?
+                }
+                _ => r.location_and_order(target)?,
+            };
+            Ok(Submove::Drop {
+                spec: r.spec(spec.clone()),
+                spec_range: spec,
+                location,
+                order,
+                below: matches!(token, MoveToken::DropBelowPiece | MoveToken::DropBelow),
+            })
+        }
+        MoveToken::MoveAbovePiece
+        | MoveToken::Move
+        | MoveToken::MoveBelowPiece
+        | MoveToken::MoveBelow => {
+            let (target, destination) = r.halves(&positions, width);
+            let target = r.piece_id(target)?;
+            let (location, order) = match token {
+                MoveToken::MoveAbovePiece | MoveToken::MoveBelowPiece => {
+                    r.shortcut_target(destination)?
+                }
+                _ => r.location_and_order(destination)?,
+            };
+            Ok(Submove::Move {
+                target,
+                location,
+                order,
+                below: matches!(token, MoveToken::MoveBelowPiece | MoveToken::MoveBelow),
+            })
+        }
+        MoveToken::Remove => Ok(Submove::Remove(r.piece_id(prefix_only("*")?)?)),
+        MoveToken::Flip => Ok(Submove::Flip(r.piece_id(prefix_only("+")?)?)),
+        MoveToken::MoveToTop => Ok(Submove::Move {
+            target: r.piece_id(prefix_only("!")?)?,
+            location: Location {
+                kind: LocationKind::Relative {
+                    dx: 0.0,
+                    dy: 0.0,
+                    anchor: None,
+                },
+                range: whole,
+            },
+            order: None,
+            below: false,
+        }),
+        MoveToken::Update => {
+            let (target, spec) = r.halves(&positions, width);
+            let target = r.piece_id(target)?;
+            Ok(Submove::Update {
+                target,
+                spec: r.spec(spec.clone()),
+                spec_range: spec,
+            })
+        }
+        MoveToken::Replace => {
+            let (target, spec) = r.halves(&positions, width);
+            let target = r.piece_id(target)?;
+            Ok(Submove::Replace {
+                target,
+                spec: r.spec(spec.clone()),
+                spec_range: spec,
+            })
+        }
+        MoveToken::Capture => {
+            let (mover, captured) = r.halves(&positions, width);
+            Ok(Submove::Capture {
+                mover: r.piece_id(mover)?,
+                captured: r.piece_id(captured)?,
+            })
+        }
+        MoveToken::Swap => {
+            let (first, second) = r.halves(&positions, width);
+            Ok(Submove::Swap(r.piece_id(first)?, r.piece_id(second)?))
+        }
+    }
+}
+
+/// Whether a Location's anchor mentions a PieceId (used by tests).
+#[cfg(test)]
+fn anchor_piece(location: &Location) -> Option<&PieceId> {
+    match &location.kind {
+        LocationKind::Relative {
+            anchor: Some(anchor),
+            ..
+        } => match anchor.as_ref() {
+            crate::notation::location::Anchor::Piece(piece) => Some(piece),
+            crate::notation::location::Anchor::Location(_) => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(token: &str) -> Vec<String> {
+        split_submoves(token).into_iter().map(|s| s.text).collect()
+    }
+
+    fn parse(text: &str) -> Submove {
+        parse_submove(text, &ParserOptions::default(), &mut Vec::new()).expect(text)
+    }
+
+    #[test]
+    fn splitting_keeps_origins() {
+        assert_eq!(texts("b5-c5*b4*b3"), ["b5-c5", "*b4", "*b3"]);
+        assert_eq!(texts("a4-b5+"), ["a4-b5", "+"]);
+        assert_eq!(texts("3?Sa$>90!"), ["3&?Sa$>90", "!"]);
+        assert_eq!(texts("b2-<+1,0>"), ["b2-<+1,0>"]);
+        let parts = split_submoves("d2‿&d1+");
+        assert_eq!(parts[0].text, "d2_&d1");
+        assert_eq!(parts[0].map_range(&(2..3)), 2..5);
+        assert_eq!(parts[1].map_range(&(0..1)), 8..9);
+        let nearest = split_submoves("3?A");
+        assert_eq!(nearest[0].map_range(&(1..4)), 1..3);
+    }
+
+    #[test]
+    fn move_tokens() {
+        assert!(matches!(
+            parse("S@b2"),
+            Submove::Drop {
+                below: false,
+                order: None,
+                ..
+            }
+        ));
+        assert!(matches!(parse("S\\b2"), Submove::Drop { below: true, .. }));
+        assert!(matches!(
+            parse("f3W/\\@<1,0>|d3"),
+            Submove::Drop { below: false, .. }
+        ));
+        assert!(matches!(
+            parse("b2_%c3"),
+            Submove::Move {
+                below: true,
+                order: Some(_),
+                ..
+            }
+        ));
+        assert!(matches!(parse("?S<-b2"), Submove::Move { .. }));
+        assert!(matches!(parse("b2-<-1,0>"), Submove::Move { .. }));
+        assert!(matches!(parse("b2=S,a-90"), Submove::Replace { .. }));
+        assert!(matches!(parse("f13:a7[1]"), Submove::Capture { .. }));
+        assert!(matches!(parse("b4[1:3]:c2"), Submove::Capture { .. }));
+        assert!(matches!(parse("?/\\K#c3"), Submove::Swap(..)));
+        let Submove::Rotate {
+            degrees, center, ..
+        } = parse("b2@>90$c3")
+        else {
+            panic!("not a rotation");
+        };
+        assert_eq!(degrees, 90.0);
+        assert_eq!(center.map(|c| c.range), Some(7..9));
+        let Submove::Move { location, .. } = parse("a1-<1,1>$?S") else {
+            panic!("not a move");
+        };
+        assert_eq!(
+            anchor_piece(&location).map(|p| p.range.clone()),
+            Some(9..11)
+        );
+    }
+
+    #[test]
+    fn trailing_parts_are_warned_about() {
+        let mut notes = Vec::new();
+        let parsed = parse_submove("b2-b4-c4", &ParserOptions::default(), &mut notes);
+        assert!(matches!(parsed, Ok(Submove::Move { .. })));
+        assert_eq!(
+            (notes[0].code, notes[0].range.clone()),
+            ("trailing-text", 5..8)
+        );
+        let error = parse_submove("b2", &ParserOptions::default(), &mut Vec::new()).unwrap_err();
+        assert_eq!(error.code, "bad-move");
+    }
+}

@@ -1,0 +1,160 @@
+//! The state of a game being replayed: the board, which pieces are "active", and what the
+//! board looked like when the current move started.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use super::piece::Piece;
+pub use crate::notation::issue::Severity;
+use crate::notation::macros::MacroTable;
+pub use crate::notation::piece_spec::ParserOptions;
+
+/// Identity of a piece on the board. A piece keeps its serial number for life; replacing it
+/// (`=`, most `~`) or flipping it (`+`, a die's `~`) gives it a new identity, so that `^`
+/// and "last active" references made before the change no longer find it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PieceTag {
+    serial: u32,
+    replaced: u32,
+    flipped: u32,
+}
+
+impl PieceTag {
+    pub(crate) fn new(serial: u32) -> Self {
+        PieceTag {
+            serial,
+            replaced: 0,
+            flipped: 0,
+        }
+    }
+
+    pub(crate) fn after_flip(self) -> Self {
+        PieceTag {
+            flipped: self.flipped + 1,
+            ..self
+        }
+    }
+
+    pub(crate) fn after_replace(self) -> Self {
+        PieceTag {
+            replaced: self.replaced + 1,
+            flipped: 0,
+            ..self
+        }
+    }
+}
+
+/// Pieces in internal order (first = bottom) with their identities.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Board {
+    pub(crate) pieces: Vec<Piece>,
+    pub(crate) tags: Vec<PieceTag>,
+}
+
+impl Board {
+    /// Positions (in board order) of the pieces with these identities.
+    pub(crate) fn positions_of(&self, tags: &[PieceTag]) -> Vec<usize> {
+        self.tags
+            .iter()
+            .enumerate()
+            .filter(|(_, tag)| tags.contains(tag))
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
+
+/// Something wrong with one move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveIssue {
+    /// Index of the token (whitespace-separated part of the move) it is about.
+    pub token: usize,
+    /// Bytes in that token's original text; the whole token when a macro changed the text
+    /// and the spot cannot be mapped back.
+    pub range: Range<usize>,
+    pub severity: Severity,
+    /// Stable kebab-case identifier, e.g. `unknown-macro`.
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// A game being replayed. Cheap to clone: a checkpoint per move is fine.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub(crate) board: Board,
+    pub(crate) move_start: Arc<Board>,
+    pub(crate) active: Vec<PieceTag>,
+    pub(crate) max_serial: u32,
+    pub(crate) scale_factor: f64,
+    pub(crate) macros: Arc<MacroTable>,
+    pub(crate) options: Arc<ParserOptions>,
+}
+
+impl GameState {
+    /// A game starting from `setup` (bottom piece first). `scale_factor` is how many board
+    /// units one Location step is worth (most setups: 1).
+    pub fn new(
+        setup: Vec<Piece>,
+        scale_factor: f64,
+        macros: MacroTable,
+        options: ParserOptions,
+    ) -> Self {
+        let count = u32::try_from(setup.len()).unwrap_or(u32::MAX);
+        let tags = (1..=count).map(PieceTag::new).collect();
+        let board = Board {
+            pieces: setup,
+            tags,
+        };
+        GameState {
+            move_start: Arc::new(board.clone()),
+            board,
+            active: Vec::new(),
+            max_serial: count,
+            scale_factor,
+            macros: Arc::new(macros),
+            options: Arc::new(options),
+        }
+    }
+
+    /// Every piece on the board, bottom (earliest) first. Angles are kept as the reference
+    /// keeps them, so after rotations they may lie outside [0, 360): normalise them with
+    /// `rem_euclid(360.0)` for display or export.
+    pub fn pieces(&self) -> &[Piece] {
+        &self.board.pieces
+    }
+
+    /// The pieces an empty PieceId would act on now, in board order.
+    pub fn active_pieces(&self) -> Vec<&Piece> {
+        self.board
+            .positions_of(&self.active)
+            .into_iter()
+            .map(|i| &self.board.pieces[i])
+            .collect()
+    }
+
+    pub fn scale_factor(&self) -> f64 {
+        self.scale_factor
+    }
+
+    pub(crate) fn next_tag(&mut self) -> PieceTag {
+        self.max_serial = self.max_serial.saturating_add(1);
+        PieceTag::new(self.max_serial)
+    }
+}
+
+/// A piece from the reference's JSON export (`piece_side`, `suit`, `rank`, `cfg`, `x`,
+/// `y`, `angle`), as in the conformance data. `None` when a field is missing or wrong.
+pub fn piece_from_json(value: &serde_json::Value) -> Option<Piece> {
+    let (kind, side) = super::piece::parse_piece_side(value.get("piece_side")?.as_str()?)?;
+    let int = |name: &str| -> Option<i32> { i32::try_from(value.get(name)?.as_i64()?).ok() };
+    let float = |name: &str| value.get(name)?.as_f64();
+    Some(Piece {
+        kind,
+        side,
+        suit: int("suit")?,
+        rank: int("rank")?,
+        cfg: Arc::from(value.get("cfg")?.as_str()?),
+        x: float("x")?,
+        y: float("y")?,
+        angle: float("angle")?,
+    })
+}
