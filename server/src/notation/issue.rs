@@ -2,11 +2,7 @@
 
 use std::ops::Range;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Severity {
-    Error,
-    Warning,
-}
+pub use crate::diagnostic::Severity;
 
 /// One problem inside a piece of notation. `range` is in bytes, relative to the text that
 /// was handed to the parser that found it.
