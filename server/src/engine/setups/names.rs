@@ -156,7 +156,7 @@ mod tests {
         assert_eq!(normalize_system("Marbles"), "marble");
         assert_eq!(normalize_system("Dominoes"), "domino");
         assert_eq!(normalize_system("Icehouse Pieces"), "icehouse");
-        assert_eq!(normalize_system("piecepack-stackpack"), "stackpack");
+        assert_eq!(normalize_system("Piecepack Stackpack"), "stackpack");
         assert_eq!(normalize_system("Looney Pyramids"), "icehouse");
         assert_eq!(normalize_system("Piecepack"), "piecepack");
     }
