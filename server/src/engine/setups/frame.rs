@@ -174,7 +174,7 @@ pub(crate) fn plus(values: impl Values<f64>, offset: f64) -> Vec<f64> {
 #[derive(Clone, Debug)]
 pub(crate) struct Group {
     kind: PieceKind,
-    side: Side,
+    side: Vec<Side>,
     suit: Vec<Option<i32>>,
     rank: Vec<Option<i32>>,
     cfg: Vec<Option<Cfg>>,
@@ -188,7 +188,7 @@ impl Group {
     pub fn new(kind: PieceKind, side: Side) -> Group {
         Group {
             kind,
-            side,
+            side: vec![side],
             suit: vec![Some(1)],
             rank: vec![Some(1)],
             cfg: vec![Some(cfg("piecepack"))],
@@ -200,7 +200,12 @@ impl Group {
     }
 
     pub fn side(mut self, side: Side) -> Group {
-        self.side = side;
+        self.side = vec![side];
+        self
+    }
+    /// A side per piece.
+    pub fn sides(mut self, sides: Vec<Side>) -> Group {
+        self.side = sides;
         self
     }
     pub fn face(self) -> Group {
@@ -246,6 +251,7 @@ impl Group {
     pub fn rows(self) -> Vec<Row> {
         let n = self.length.unwrap_or_else(|| {
             [
+                self.side.len(),
                 self.suit.len(),
                 self.rank.len(),
                 self.cfg.len(),
@@ -262,7 +268,7 @@ impl Group {
             .filter_map(|i| {
                 Some(Row {
                     kind: self.kind,
-                    side: self.side,
+                    side: self.side[pick(self.side.len(), i)?],
                     suit: self.suit[pick(self.suit.len(), i)?],
                     rank: self.rank[pick(self.rank.len(), i)?],
                     cfg: self.cfg[pick(self.cfg.len(), i)?].clone(),
@@ -318,6 +324,27 @@ pub(crate) fn matchsticks() -> Group {
         .rank(times(1..=6, 4))
         .x(times(1..=6, 4))
         .y(each([12, 9, 6, 3], 6))
+}
+
+/// Shuffle which suit and rank each piece has, keeping where pieces are.
+pub(crate) fn shuffle_identities(rows: &mut [Row], rng: &mut RRng) {
+    let order = rng.permutation(rows.len());
+    let identities: Vec<(Option<i32>, Option<i32>)> = order
+        .into_iter()
+        .map(|i| (rows[i - 1].suit, rows[i - 1].rank))
+        .collect();
+    for (row, (suit, rank)) in rows.iter_mut().zip(identities) {
+        row.suit = suit;
+        row.rank = rank;
+    }
+}
+
+/// `sample(values, n, replace = TRUE)`.
+pub(crate) fn sample_values<T: Clone>(rng: &mut RRng, values: &[T], n: usize) -> Vec<T> {
+    rng.sample_with_replacement(values.len(), n)
+        .into_iter()
+        .map(|i| values[i - 1].clone())
+        .collect()
 }
 
 /// Concatenate groups of rows, bottom first.

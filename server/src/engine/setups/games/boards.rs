@@ -42,6 +42,10 @@ impl TileBoard {
         self.max_tiles = max_tiles;
         self
     }
+    pub fn suit(mut self, suit: impl Values<Option<i32>>) -> TileBoard {
+        self.suit = suit.values();
+        self
+    }
     pub fn rank(mut self, rank: impl Values<Option<i32>>) -> TileBoard {
         self.rank = rank.values();
         self

@@ -3,12 +3,62 @@
 use crate::engine::piece::{PieceKind, Side};
 use crate::engine::setups::args::bad;
 use crate::engine::setups::frame::{
-    cat, coins, dice, each, fill_ranks, pawns, plus, seq_by, stack, tiles, times, Row, UNDECIDED,
+    cat, coins, dice, each, fill_ranks, pawns, plus, sample_values, seq_by, shuffle_identities,
+    stack, tiles, times, Row, UNDECIDED,
 };
 use crate::engine::setups::{Env, SetupError};
 
 use super::boards::{donut_board, tile_board};
 use super::text;
+
+/// Tiles as given by a `Tiles` argument, else all 24 in random order, upright.
+fn tiles_argument(env: &mut Env, count: usize) -> Result<Vec<text::TileSpec>, SetupError> {
+    match env.args.text("tiles")? {
+        Some(spec) => text::tiles(&spec, count, &mut env.rng),
+        None => {
+            let all: Vec<text::TileSpec> = (1..=4)
+                .flat_map(|suit| {
+                    (1..=6).map(move |rank| text::TileSpec {
+                        suit,
+                        rank,
+                        angle: 0.0,
+                    })
+                })
+                .collect();
+            Ok(env.rng.shuffle(&all))
+        }
+    }
+}
+
+/// The donut of tiles, faces given by the `Tiles` argument (or random).
+fn donut_of(env: &mut Env, x0: f64, y0: f64, side: Side) -> Result<Vec<Row>, SetupError> {
+    let specs = tiles_argument(env, 24)?;
+    Ok(donut_board(x0, y0)
+        .side(side)
+        .suit(specs.iter().map(|t| t.suit).collect::<Vec<_>>())
+        .rank(specs.iter().map(|t| t.rank).collect::<Vec<_>>())
+        .angle(specs.iter().map(|t| t.angle).collect::<Vec<_>>())
+        .rows())
+}
+
+/// Copies of some pieces as another kind (e.g. a pawn on a tile).
+fn as_kind(rows: &[Row], kind: PieceKind, side: Side) -> Vec<Row> {
+    rows.iter()
+        .map(|r| Row {
+            kind,
+            side,
+            ..r.clone()
+        })
+        .collect()
+}
+
+fn permutation_i32(env: &mut Env, n: usize) -> Vec<i32> {
+    env.rng
+        .permutation(n)
+        .into_iter()
+        .map(|v| v as i32)
+        .collect()
+}
 
 fn tiles_at(specs: &[text::TileSpec], x: Vec<f64>, y: Vec<f64>) -> Vec<Row> {
     tiles()
@@ -313,4 +363,449 @@ pub(crate) fn relativity(env: &mut Env) -> Result<Vec<Row>, SetupError> {
         .suit(each([1, 2, 1, 2, 4, 3, 4, 3], 3))
         .rows();
     Ok(stack(vec![board, coin_rows]))
+}
+
+type Built = Result<Vec<Row>, SetupError>;
+
+pub(crate) fn chinese_checkers(_: &mut Env) -> Built {
+    let board = tile_board(8, 8).rows();
+    let men = coins()
+        .back()
+        .x([
+            1, 2, 3, 1, 2, 1, 6, 7, 8, 7, 8, 8, 8, 7, 8, 6, 7, 8, 1, 1, 2, 1, 2, 3,
+        ])
+        .y([
+            8, 8, 8, 7, 7, 6, 8, 8, 8, 7, 7, 6, 3, 2, 2, 1, 1, 1, 3, 2, 2, 1, 1, 1,
+        ])
+        .angle(plus(each([180, 90, 0, -90], 6), 45.0))
+        .rows();
+    Ok(stack(vec![board, men]))
+}
+
+pub(crate) fn black_pawn_trucking(env: &mut Env) -> Built {
+    let mut board = tiles()
+        .x(plus(
+            [
+                7, 9, 8, 10, 8, 10, 3, 5, 9, 11, 2, 4, 10, 12, 2, 4, 14, 8, 10, 12, 14, 10, 12, 8,
+            ],
+            -0.5,
+        ))
+        .y(plus(
+            [
+                15, 15, 13, 13, 11, 11, 10, 10, 9, 9, 8, 8, 7, 7, 6, 6, 6, 5, 5, 5, 4, 3, 3, 2,
+            ],
+            -0.5,
+        ))
+        .rows();
+    shuffle_identities(&mut board, &mut env.rng);
+    let rolled = dice_ranks_rolled(env);
+    let die_rows = dice().x([1, 2, 1, 2]).y([2, 2, 1, 1]).rank(rolled).rows();
+    // The tiles matching a die get a coin (and the Moons tile a pawn).
+    let matched: Vec<Row> = board
+        .iter()
+        .filter(|t| {
+            die_rows
+                .iter()
+                .any(|d| d.suit == t.suit && d.rank == t.rank)
+        })
+        .cloned()
+        .collect();
+    let pawn_rows: Vec<Row> = matched
+        .iter()
+        .filter(|t| t.suit == Some(2))
+        .map(|t| Row {
+            kind: PieceKind::Pawn,
+            side: Side::Face,
+            rank: Some(1),
+            x: t.x + 0.5,
+            y: t.y + 0.5,
+            ..t.clone()
+        })
+        .collect();
+    let mut coin_rows: Vec<Row> = matched
+        .iter()
+        .map(|t| Row {
+            kind: PieceKind::Coin,
+            side: Side::Back,
+            x: t.x + 0.5,
+            y: t.y - 0.5,
+            ..t.clone()
+        })
+        .collect();
+    let picks = env.rng.sample_without_replacement(24, 4);
+    for (coin, pick) in coin_rows.iter_mut().zip(picks) {
+        coin.rank = Some(((pick - 1) % 6) as i32 + 1);
+        coin.suit = Some(((pick - 1) / 6) as i32 + 1);
+    }
+    Ok(stack(vec![board, die_rows, coin_rows, pawn_rows]))
+}
+
+fn dice_ranks_rolled(env: &mut Env) -> Vec<i32> {
+    env.rng
+        .sample_with_replacement(6, 4)
+        .into_iter()
+        .map(|r| r as i32)
+        .collect()
+}
+
+pub(crate) fn brain_burn(env: &mut Env) -> Built {
+    let grid = seq_by(1.5, 2.0, 5);
+    let mut x = times(grid.clone(), 5);
+    let mut y = each(grid, 5);
+    let gap = env.rng.unif_index(25);
+    x.remove(gap);
+    y.remove(gap);
+    let mut board = tiles().x(x).y(y).rows();
+    shuffle_identities(&mut board, &mut env.rng);
+    let mut coin_rows: Vec<Row> = board
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Row {
+            kind: PieceKind::Coin,
+            side: Side::Face,
+            x: t.x + 0.5,
+            y: t.y - 0.5,
+            suit: Some(i as i32 / 6 + 1),
+            rank: Some(i as i32 % 6 + 1),
+            ..t.clone()
+        })
+        .collect();
+    shuffle_identities(&mut coin_rows, &mut env.rng);
+    Ok(stack(vec![board, coin_rows]))
+}
+
+pub(crate) fn burbuja(env: &mut Env) -> Built {
+    let board = donut_of(env, 5.5, 9.5, Side::Face)?;
+    let ranks: Vec<i32> = (0..4).flat_map(|_| permutation_i32(env, 6)).collect();
+    let coin_sides = times(
+        [
+            Side::Back,
+            Side::Back,
+            Side::Back,
+            Side::Back,
+            Side::Back,
+            Side::Face,
+        ],
+        4,
+    );
+    let coin_rows = coins()
+        .sides(coin_sides)
+        .rank(ranks)
+        .x(each([2, 4, 6, 8], 6))
+        .y(times([4, 4, 4, 4, 4, 2], 4))
+        .rows();
+    let pawn_rows = pawns().x([3, 5, 7, 9]).y(3).rows();
+    Ok(stack(vec![board, coin_rows, pawn_rows]))
+}
+
+pub(crate) fn cardinals_guards(env: &mut Env) -> Built {
+    let board = donut_of(env, 3.5, 3.5, Side::Face)?;
+    let mut coin_rows = coins().back().rows();
+    shuffle_identities(&mut coin_rows, &mut env.rng);
+    let steps = [4, 6, 8, 10, 12];
+    let x = cat(&[&each([2, 14], 5), &times(steps, 2), &[18; 4]]);
+    let y = cat(&[&times(steps, 2), &each([2, 14], 5), &[2, 4, 6, 8]]);
+    for (coin, (x, y)) in coin_rows.iter_mut().zip(x.into_iter().zip(y)) {
+        coin.x = f64::from(x);
+        coin.y = f64::from(y);
+    }
+    let die_rows = dice().rank(1).x(16).y([2, 4, 6, 8]).rows();
+    let nulls: Vec<Row> = board
+        .iter()
+        .filter(|t| t.rank == Some(1))
+        .cloned()
+        .collect();
+    let pawn_rows = as_kind(&nulls, PieceKind::Pawn, Side::Face);
+    env.scale_factor = 2.0;
+    Ok(stack(vec![board, coin_rows, die_rows, pawn_rows]))
+}
+
+fn polar(theta: f64, radius: f64) -> (f64, f64) {
+    let radians = std::f64::consts::PI * theta / 180.0;
+    (radius * radians.cos(), radius * radians.sin())
+}
+
+pub(crate) fn cell_management(env: &mut Env) -> Built {
+    let sqrt3 = 3f64.sqrt();
+    let (x0, y0) = (5.5, 4.5 + sqrt3);
+    // Suns and Crowns tiles in a hexagon.
+    let thetas: Vec<f64> = (0..6).map(|i| 30.0 + 60.0 * f64::from(i)).collect();
+    let corners: Vec<(f64, f64)> = thetas.iter().map(|&t| polar(t, sqrt3 + 1.0)).collect();
+    let mut hexagon = tiles()
+        .suit(1)
+        .rank(permutation_i32(env, 6))
+        .x(corners.iter().map(|c| x0 + c.0).collect::<Vec<_>>())
+        .y(corners.iter().map(|c| y0 + c.1).collect::<Vec<_>>())
+        .angle(thetas.iter().map(|t| t - 90.0).collect::<Vec<_>>())
+        .rows();
+    for i in env.rng.sample_without_replacement(6, 3) {
+        hexagon[i - 1].suit = Some(3);
+    }
+    // Moons tiles, each played off the tile of the previous rank, with coins.
+    let moon_ranks: Vec<i32> = permutation_i32(env, 5)
+        .into_iter()
+        .map(|r| r + 1)
+        .chain([1])
+        .collect();
+    let mut moons = Vec::new();
+    let mut coin_rows = Vec::new();
+    let mut last_played = 1;
+    for &rank in &moon_ranks {
+        let angle = hexagon
+            .iter()
+            .find(|t| t.rank == Some(last_played))
+            .map(|t| t.angle)
+            .unwrap_or(0.0);
+        let theta = angle + 90.0;
+        let offset = polar(theta, sqrt3 + 3.0);
+        let (xt, yt) = (x0 + offset.0, y0 + offset.1);
+        last_played = rank;
+        moons.extend(tiles().suit(2).rank(rank).x(xt).y(yt).angle(angle).rows());
+        for (suit, turn) in [(1, -135.0), (2, 135.0)] {
+            let corner = polar(theta + turn, 0.5 * std::f64::consts::SQRT_2);
+            coin_rows.extend(
+                coins()
+                    .suit(suit)
+                    .rank(rank)
+                    .x(xt + corner.0)
+                    .y(yt + corner.1)
+                    .angle(angle)
+                    .rows(),
+            );
+        }
+    }
+    let guards = pawns().suit([1, 2]).x([x0 + 4.0, x0 + 5.0]).y(y0).rows();
+    Ok(stack(vec![hexagon, moons, coin_rows, guards]))
+}
+
+pub(crate) fn chariots(_: &mut Env) -> Built {
+    Ok(tiles()
+        .back()
+        .x(cat(&[
+            &times([5.5, 7.5, 9.5], 4),
+            &times([3.5, 11.5], 4),
+            &times([1.5, 13.5], 2),
+        ]))
+        .y(cat(&[
+            &each([9.5, 7.5, 3.5, 1.5], 3),
+            &each([2.0, 4.0, 7.0, 9.0], 2),
+            &each([4.5, 6.5], 2),
+        ]))
+        .rows())
+}
+
+pub(crate) fn climbing_man(env: &mut Env) -> Built {
+    if env.args.choice("variant", &["Basic", "Free"])? == "Free" {
+        return Ok(Vec::new());
+    }
+    let board = tile_board(12, 8).at(1.0, 2.0).rows();
+    // Each coin on a random quarter of its tile, no two orthogonally adjacent.
+    let mut coin_rows = loop {
+        let dx = sample_values(&mut env.rng, &[-0.5, 0.5], 24);
+        let dy = sample_values(&mut env.rng, &[-0.5, 0.5], 24);
+        let placed: Vec<(f64, f64)> = board
+            .iter()
+            .zip(dx.into_iter().zip(dy))
+            .map(|(t, (dx, dy))| (t.x + dx, t.y + dy))
+            .collect();
+        let adjacent = placed.iter().enumerate().any(|(i, a)| {
+            placed.iter().enumerate().any(|(j, b)| {
+                i != j
+                    && ((a.0 == b.0 && (a.1 - b.1).abs() == 1.0)
+                        || ((a.0 - b.0).abs() == 1.0 && a.1 == b.1))
+            })
+        });
+        if !adjacent {
+            break coins()
+                .back()
+                .x(placed.iter().map(|p| p.0).collect::<Vec<_>>())
+                .y(placed.iter().map(|p| p.1).collect::<Vec<_>>())
+                .rows();
+        }
+    };
+    shuffle_identities(&mut coin_rows, &mut env.rng);
+    Ok(stack(vec![board, coin_rows]))
+}
+
+pub(crate) fn crocodile_hop(env: &mut Env) -> Built {
+    let mut board = tiles()
+        .sides(cat(&[
+            &[Side::Back; 19],
+            &[Side::Face; 2],
+            &[Side::Back; 3],
+        ]))
+        .x(cat(&[
+            &[1.0; 8],
+            &[3.0; 8],
+            &[6.5, 8.5, 10.5, 1.0, 3.0, 6.5, 8.5, 10.5],
+        ]))
+        .y(cat(&[&[3.0; 16], &[3.5; 3], &[1.0; 2], &[1.5; 3]]))
+        .rows();
+    shuffle_identities(&mut board, &mut env.rng);
+    let suits: Vec<i32> = (0..6).flat_map(|_| permutation_i32(env, 4)).collect();
+    let last_tile = (board[23].suit, board[23].rank);
+    let coin_rows: Vec<Row> = coins()
+        .back()
+        .x(each(6..=11, 4))
+        .y(times([4, 3, 2, 1], 6))
+        .suit(suits)
+        .rank(each([2, 3, 4, 5, 6, 1], 4))
+        .rows()
+        .into_iter()
+        .filter(|c| (c.suit, c.rank) != last_tile)
+        .collect();
+    // Re-roll while a die shows the lily pond under the last tile.
+    let die_rows = loop {
+        let rolled = dice_ranks_rolled(env);
+        let rows = dice().x(6..=9).y(5).rank(rolled).rows();
+        if !rows.iter().any(|d| (d.suit, d.rank) == last_tile) {
+            break rows;
+        }
+    };
+    let pawn_rows: Vec<Row> = coin_rows
+        .iter()
+        .filter(|c| {
+            die_rows
+                .iter()
+                .any(|d| d.suit == c.suit && d.rank == c.rank)
+        })
+        .map(|c| Row {
+            kind: PieceKind::Pawn,
+            side: Side::Face,
+            rank: Some(1),
+            ..c.clone()
+        })
+        .collect();
+    Ok(stack(vec![board, coin_rows, die_rows, pawn_rows]))
+}
+
+pub(crate) fn easy_slider(env: &mut Env) -> Built {
+    let specs = tiles_argument(env, 24)?;
+    let x = plus(cat(&[&times([0, 2, 4, 6, 8], 4), &[0, 2, 4, 6]]), 2.0);
+    let y = plus(cat(&[&each([8, 6, 4, 2], 5), &[0; 4]]), 2.0);
+    let board = tiles_at(&specs, x, y);
+    let ranks = match env.args.text("coins")? {
+        Some(spec) => text::ranks("coins", &spec)?,
+        None => permutation_i32(env, 5).into_iter().map(|r| r + 1).collect(),
+    };
+    let coin_rows = coins()
+        .x([2, 4, 6, 8, 10])
+        .y(11.5)
+        .rank(ranks)
+        .suit(1)
+        .rows();
+    let suits = match env.args.text("pawns")? {
+        Some(spec) => text::suits("pawns", &spec)?,
+        None => permutation_i32(env, 4),
+    };
+    let pawn_rows = pawns().x(0.5).y([10, 8, 6, 4]).suit(suits).rows();
+    env.scale_factor = 2.0;
+    Ok(stack(vec![board, coin_rows, pawn_rows]))
+}
+
+pub(crate) fn everest(_: &mut Env) -> Built {
+    let base = tiles()
+        .back()
+        .suit(UNDECIDED)
+        .rank(UNDECIDED)
+        .x(plus(cat(&[&[1, 3, 5, 7], &[2, 4, 6], &[1, 3, 5, 7]]), 0.5))
+        .y(plus(cat(&[&[1; 4], &[3; 3], &[5; 4]]), 0.5))
+        .rows();
+    let summit = tiles()
+        .back()
+        .suit(UNDECIDED)
+        .rank(UNDECIDED)
+        .x(4.5)
+        .y(3.5)
+        .rows();
+    let mut mountain = stack(vec![
+        base,
+        tile_board(4, 6).at(2.0, 2.0).rows(),
+        tile_board(4, 4).at(3.0, 2.0).rows(),
+        tile_board(2, 4).at(3.0, 3.0).rows(),
+        summit,
+    ]);
+    for (i, tile) in mountain.iter_mut().enumerate() {
+        tile.suit = Some(i as i32 / 6 + 1);
+        tile.rank = Some(i as i32 % 6 + 1);
+    }
+    let climbers = pawns().x([1, 8, 8, 1]).y([5, 5, 2, 2]).rows();
+    Ok(stack(vec![mountain, climbers]))
+}
+
+pub(crate) fn four_blind_mice(_: &mut Env) -> Built {
+    Ok(tile_board(8, 8).rows())
+}
+
+pub(crate) fn froggy_bottom(_: &mut Env) -> Built {
+    Ok(tile_board(8, 6).rows())
+}
+
+pub(crate) fn galaxy_express(env: &mut Env) -> Built {
+    let board = tile_board(6, 8)
+        .at(1.0, 2.0)
+        .rank(each(4..=6, 4))
+        .suit(times(1..=4, 3))
+        .rows();
+    let chosen = env.rng.sample_without_replacement(12, 6);
+    let dx = sample_values(&mut env.rng, &[-0.5, 0.5], 6);
+    let dy = sample_values(&mut env.rng, &[-0.5, 0.5], 6);
+    let arms_ranks = permutation_i32(env, 6);
+    let arms: Vec<Row> = chosen
+        .iter()
+        .enumerate()
+        .map(|(i, &tile)| Row {
+            kind: PieceKind::Coin,
+            side: if i == 5 { Side::Face } else { Side::Back },
+            suit: Some(4),
+            rank: Some(arms_ranks[i]),
+            x: board[tile - 1].x + dx[i],
+            y: board[tile - 1].y + dy[i],
+            ..board[tile - 1].clone()
+        })
+        .collect();
+    let pawn_row = Row {
+        kind: PieceKind::Pawn,
+        side: Side::Face,
+        rank: Some(1),
+        ..arms[5].clone()
+    };
+    let mut crown_ranks = permutation_i32(env, 6);
+    if arms_ranks[5] == crown_ranks[5] {
+        crown_ranks.rotate_right(1);
+    }
+    let crowns = coins().x(1).y(1).suit(3).rank(crown_ranks).rows();
+    let die_rows = dice()
+        .x([3, 4, 11, 12])
+        .y([1, 1, 4, 4])
+        .rank(1)
+        .suit([3, 4, 1, 2])
+        .rows();
+    let speed_tiles = tiles().x(10.5).y([1.5, 5.5]).rank(2).suit([2, 1]).rows();
+    let speed_ranks: Vec<i32> = (0..2).flat_map(|_| permutation_i32(env, 6)).collect();
+    let speed_coins = coins()
+        .sides(cat(&[
+            &[Side::Back; 4],
+            &[Side::Face; 2],
+            &[Side::Back; 4],
+            &[Side::Face; 2],
+        ]))
+        .suit(each([1, 2], 6))
+        .rank(speed_ranks)
+        .x(12)
+        .y(cat(&[&[7; 4], &[6, 5], &[3; 4], &[2, 1]]))
+        .rows();
+    Ok(stack(vec![
+        board,
+        arms,
+        crowns,
+        die_rows,
+        speed_tiles,
+        speed_coins,
+        vec![pawn_row],
+    ]))
+}
+
+pub(crate) fn iceberg(env: &mut Env) -> Built {
+    donut_of(env, 0.5, 0.5, Side::Back)
 }
