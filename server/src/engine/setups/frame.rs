@@ -339,6 +339,20 @@ pub(crate) fn shuffle_identities(rows: &mut [Row], rng: &mut RRng) {
     }
 }
 
+/// Like [`shuffle_identities`], and which side is up goes with the identity.
+pub(crate) fn shuffle_identities_and_sides(rows: &mut [Row], rng: &mut RRng) {
+    let order = rng.permutation(rows.len());
+    let identities: Vec<(Side, Option<i32>, Option<i32>)> = order
+        .into_iter()
+        .map(|i| (rows[i - 1].side, rows[i - 1].suit, rows[i - 1].rank))
+        .collect();
+    for (row, (side, suit, rank)) in rows.iter_mut().zip(identities) {
+        row.side = side;
+        row.suit = suit;
+        row.rank = rank;
+    }
+}
+
 /// `sample(values, n, replace = TRUE)`.
 pub(crate) fn sample_values<T: Clone>(rng: &mut RRng, values: &[T], n: usize) -> Vec<T> {
     rng.sample_with_replacement(values.len(), n)

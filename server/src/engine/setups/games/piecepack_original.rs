@@ -4,7 +4,7 @@ use crate::engine::piece::{PieceKind, Side};
 use crate::engine::setups::args::bad;
 use crate::engine::setups::frame::{
     cat, coins, dice, each, fill_ranks, pawns, plus, sample_values, seq_by, shuffle_identities,
-    stack, tiles, times, Row, UNDECIDED,
+    shuffle_identities_and_sides, stack, tiles, times, Row, UNDECIDED,
 };
 use crate::engine::setups::{Env, SetupError};
 
@@ -808,4 +808,292 @@ pub(crate) fn galaxy_express(env: &mut Env) -> Built {
 
 pub(crate) fn iceberg(env: &mut Env) -> Built {
     donut_of(env, 0.5, 0.5, Side::Back)
+}
+
+pub(crate) fn klondike(env: &mut Env) -> Built {
+    let mut layout = tiles()
+        .sides(cat(&[
+            &[Side::Back; 15],
+            &[Side::Face; 6],
+            &[Side::Back; 3],
+        ]))
+        .x(cat(&[
+            &[4, 6, 8, 10, 12, 6, 8, 10, 12, 8, 10, 12, 10, 12, 12],
+            &[2, 4, 6, 8, 10, 12],
+            &[2, 2, 2],
+        ]))
+        .y(cat(&[&[2; 21], &[6; 3]]))
+        .suit(times(1..=4, 6))
+        .rank(each(1..=6, 4))
+        .rows();
+    shuffle_identities(&mut layout, &mut env.rng);
+    Ok(layout)
+}
+
+pub(crate) fn lab_rats(env: &mut Env) -> Built {
+    let mut maze = tiles().back().x(1.5).y(1.5).rows();
+    // A random corridor: each tile placed by a die roll relative to the last.
+    let mut heading = 0.0;
+    let mut turn = 0.0;
+    loop {
+        let (mut x0, mut y0, mut a0) = (1.5, 1.5, 0.0);
+        for tile in maze.iter_mut().skip(1) {
+            let roll = env.rng.unif_index(6);
+            let (dx, dy, da) = [
+                (0.0, 2.0, 0.0),
+                (-2.0, 1.0, 90.0),
+                (-1.0, 2.0, 0.0),
+                (0.0, 2.0, 0.0),
+                (1.0, 2.0, 0.0),
+                (2.0, 1.0, -90.0),
+            ][roll];
+            let a1 = (a0 + da as f64).rem_euclid(360.0);
+            let (x1, y1) = match a0 as i32 {
+                0 => (x0 + dx, y0 + dy),
+                90 => (x0 - dy, y0 + dx),
+                180 => (x0 - dx, y0 - dy),
+                _ => (x0 + dy, y0 - dx),
+            };
+            tile.x = x1;
+            tile.y = y1;
+            tile.angle = a1;
+            (x0, y0, a0) = (x1, y1, a1);
+            turn = a1;
+        }
+        heading = a0;
+        if is_legal_maze(&maze) {
+            break;
+        }
+    }
+    let end = &maze[23];
+    let (px, py): (Vec<f64>, Vec<f64>) = match heading as i32 {
+        0 => (vec![end.x - 0.5, end.x + 0.5], vec![end.y + 1.5]),
+        90 => (vec![end.x - 1.5], vec![end.y - 0.5, end.y + 0.5]),
+        180 => (vec![end.x + 0.5, end.x - 0.5], vec![end.y - 1.5]),
+        _ => (vec![end.x + 1.5], vec![end.y + 0.5, end.y - 0.5]),
+    };
+    let scientists = pawns().suit([1, 2]).x(px).y(py).angle(turn).rows();
+    let first_turn = maze.iter().map(|t| t.x).find(|&x| x != 1.5).unwrap_or(1.5);
+    let rat = pawns()
+        .suit(3)
+        .x(if first_turn < 1.5 { 1 } else { 2 })
+        .y(1)
+        .rows();
+    let start = (maze[0].x, maze[0].y);
+    let mut cheese = coins()
+        .x(plus(each([-0.5, 0.5, 1.5], 8), start.0))
+        .y(plus(each([-1.5, -1.5, -0.5], 8), start.1))
+        .rows();
+    shuffle_identities(&mut cheese, &mut env.rng);
+    Ok(stack(vec![maze, scientists, rat, cheese]))
+}
+
+/// Every tile of the corridor touches exactly its neighbours.
+fn is_legal_maze(maze: &[Row]) -> bool {
+    let near = |i: usize| {
+        maze.iter()
+            .enumerate()
+            .filter(|&(j, t)| {
+                j != i
+                    && ((maze[i].x - t.x).powi(2) + (maze[i].y - t.y).powi(2)).sqrt() <= 5f64.sqrt()
+            })
+            .count()
+    };
+    let last = maze.len() - 1;
+    (1..last).all(|i| near(i) == 2) && near(0) == 1 && near(last) == 1
+}
+
+pub(crate) fn landlocked(env: &mut Env) -> Built {
+    let mut island = tiles()
+        .sides(cat(&[&[Side::Back; 12], &[Side::Face; 12]]))
+        .x(plus(cat(&[&[3, 5, 7, 9], &times([1, 3, 5, 7, 9], 4)]), 0.5))
+        .y(plus(cat(&[&[9; 4], &each([7, 5, 3, 1], 5)]), 0.5))
+        .rows();
+    shuffle_identities_and_sides(&mut island, &mut env.rng);
+    let explorer = pawns().suit(1).x(1).y(9).rows();
+    Ok(stack(vec![island, explorer]))
+}
+
+pub(crate) fn ley_lines(_: &mut Env) -> Built {
+    Ok(tiles()
+        .back()
+        .x(plus(
+            [
+                6, 8, 7, 9, 7, 9, 3, 5, 8, 10, 2, 4, 9, 11, 2, 4, 13, 7, 9, 11, 13, 9, 11, 7,
+            ],
+            -0.5,
+        ))
+        .y(plus(
+            [
+                15, 15, 13, 13, 11, 11, 10, 10, 9, 9, 8, 8, 7, 7, 6, 6, 6, 5, 5, 5, 4, 3, 3, 2,
+            ],
+            -0.5,
+        ))
+        .rows())
+}
+
+pub(crate) fn one_man_thrag(env: &mut Env) -> Built {
+    let board = tile_board(4, 4).suit(1..=4).rank(1).rows();
+    let columns = [6.0, 8.0, 10.0, 13.0];
+    let suits = [1, 3, 4, 2];
+    let monster_ranks: Vec<i32> = (0..4)
+        .flat_map(|_| permutation_i32(env, 5))
+        .map(|r| r + 1)
+        .collect();
+    let monsters = tiles()
+        .back()
+        .x(each(columns, 5))
+        .y(3)
+        .suit(each(suits, 5))
+        .rank(monster_ranks)
+        .rows();
+    let die_rows = dice()
+        .x(1..=4)
+        .y(6)
+        .suit(suits)
+        .rank(dice_ranks_rolled(env))
+        .rows();
+    let mut treasure_ranks: Vec<i32> = (0..3).flat_map(|_| permutation_i32(env, 6)).collect();
+    let odd = env.rng.permutation(3);
+    treasure_ranks.extend(odd.into_iter().map(|i| [2, 4, 6][i - 1]));
+    let treasure = coins()
+        .back()
+        .x(cat(&[
+            &[columns[0]; 6],
+            &[columns[1]; 6],
+            &[columns[2]; 6],
+            &[columns[3]; 3],
+        ]))
+        .y(5)
+        .suit(cat(&[&[1; 6], &[3; 6], &[4; 6], &[2; 3]]))
+        .rank(treasure_ranks)
+        .rows();
+    let heroes = pawns()
+        .x([1, 6, 8, 10])
+        .y([4, 6, 6, 6])
+        .suit([2, 1, 3, 4])
+        .rows();
+    let health = coins().x(13).y(6..=8).suit(2).rank([1, 3, 5]).rows();
+    Ok(stack(vec![
+        board, monsters, die_rows, treasure, heroes, health,
+    ]))
+}
+
+pub(crate) fn pass_the_food(_: &mut Env) -> Built {
+    Ok(tiles()
+        .rank(times([1, 3, 4, 5, 6, 2], 4))
+        .x(each([1.5, 3.5, 5.5, 7.5], 6))
+        .y(times([1.5, 3.5, 5.5, 7.5, 9.5, 11.5], 4))
+        .rows())
+}
+
+pub(crate) fn piece_gaps(env: &mut Env) -> Built {
+    let mut layout = tiles()
+        .x(times([2, 4, 6, 8, 10, 12], 4))
+        .y(each([2, 4, 6, 8], 6))
+        .suit(times(1..=4, 6))
+        .rank(each(1..=6, 4))
+        .rows();
+    shuffle_identities(&mut layout, &mut env.rng);
+    layout.retain(|t| t.rank != Some(1));
+    Ok(layout)
+}
+
+pub(crate) fn piece_packing_pirates(env: &mut Env) -> Built {
+    // Grow an archipelago: each new tile a knight-ish hop from an earlier one,
+    // never touching another.
+    let mut placed = vec![(0, 0)];
+    let mut impossible: Vec<(i32, i32)> = Vec::new();
+    let mut possible: Vec<(i32, i32)> = Vec::new();
+    let mut newest = (0, 0);
+    while placed.len() < 24 {
+        let (x, y) = newest;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                let cell = (x + dx, y + dy);
+                if !impossible.contains(&cell) {
+                    impossible.push(cell);
+                }
+            }
+        }
+        let mut hops = Vec::new();
+        hops.extend((-1..=1).map(|dy| (x - 2, y + dy)));
+        for dx in -1..=1 {
+            hops.push((x + dx, y - 2));
+            hops.push((x + dx, y + 2));
+        }
+        hops.extend((-1..=1).map(|dy| (x + 2, y + dy)));
+        for hop in hops {
+            if !possible.contains(&hop) {
+                possible.push(hop);
+            }
+        }
+        possible.retain(|cell| !impossible.contains(cell));
+        if possible.is_empty() {
+            break;
+        }
+        newest = possible[env.rng.unif_index(possible.len())];
+        placed.push(newest);
+    }
+    let min_x = placed.iter().map(|p| p.0).min().unwrap_or(0);
+    let min_y = placed.iter().map(|p| p.1).min().unwrap_or(0);
+    let angles = sample_values(&mut env.rng, &[0.0, 90.0, 180.0, 270.0], placed.len());
+    let mut islands = tiles()
+        .back()
+        .x(placed
+            .iter()
+            .map(|p| f64::from(p.0 - min_x) + 1.5)
+            .collect::<Vec<_>>())
+        .y(placed
+            .iter()
+            .map(|p| f64::from(p.1 - min_y) + 1.5)
+            .collect::<Vec<_>>())
+        .suit(times(1..=4, 6))
+        .rank(each(1..=6, 4))
+        .angle(angles)
+        .rows();
+    shuffle_identities(&mut islands, &mut env.rng);
+    Ok(islands)
+}
+
+pub(crate) fn san_andreas(_: &mut Env) -> Built {
+    let x = plus(
+        cat(&[
+            &times([1, 3, 5], 3),
+            &[2, 4, 6, 3, 5, 7, 4, 6, 8, 5, 7, 9, 7, 9],
+        ]),
+        0.5,
+    );
+    let y = plus(cat(&[&each([15, 13, 11, 9, 7, 5, 3], 3), &[1, 1]]), 0.5);
+    Ok(tiles().back().x(x).y(y).count(23).rows())
+}
+
+pub(crate) fn sarcophagus(env: &mut Env) -> Built {
+    let mut sarcophagus = tiles()
+        .back()
+        .suit([4, 3, 4, 3, 2, 1])
+        .rank([1, 1, 6, 6, 6, 6])
+        .x(times([6.5, 5.5, 7.5], 2))
+        .y(times([3.5, 1.5, 1.5], 2))
+        .rows();
+    shuffle_identities(&mut sarcophagus, &mut env.rng);
+    let mut pyramid = tiles()
+        .back()
+        .suit(cat(&[&[2, 1], &each([4, 3, 2, 1], 4)]))
+        .rank(cat(&[&[1, 1], &times(2..=5, 4)]))
+        .x([
+            6.5, 5.5, 7.5, 4.5, 6.5, 8.5, 3.5, 5.5, 7.5, 9.5, 2.5, 4.5, 8.5, 10.5, 1.5, 3.5, 9.5,
+            11.5,
+        ])
+        .y(cat(&[
+            &[11.5],
+            &[9.5; 2],
+            &[7.5; 3],
+            &[5.5; 4],
+            &[3.5; 4],
+            &[1.5; 4],
+        ]))
+        .rows();
+    shuffle_identities(&mut pyramid, &mut env.rng);
+    Ok(stack(vec![sarcophagus, pyramid]))
 }
