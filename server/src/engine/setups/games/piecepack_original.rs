@@ -833,9 +833,7 @@ pub(crate) fn klondike(env: &mut Env) -> Built {
 pub(crate) fn lab_rats(env: &mut Env) -> Built {
     let mut maze = tiles().back().x(1.5).y(1.5).rows();
     // A random corridor: each tile placed by a die roll relative to the last.
-    let mut heading = 0.0;
-    let mut turn = 0.0;
-    loop {
+    let heading = loop {
         let (mut x0, mut y0, mut a0) = (1.5, 1.5, 0.0);
         for tile in maze.iter_mut().skip(1) {
             let roll = env.rng.unif_index(6);
@@ -847,7 +845,7 @@ pub(crate) fn lab_rats(env: &mut Env) -> Built {
                 (1.0, 2.0, 0.0),
                 (2.0, 1.0, -90.0),
             ][roll];
-            let a1 = (a0 + da as f64).rem_euclid(360.0);
+            let a1 = (a0 + da).rem_euclid(360.0);
             let (x1, y1) = match a0 as i32 {
                 0 => (x0 + dx, y0 + dy),
                 90 => (x0 - dy, y0 + dx),
@@ -858,13 +856,11 @@ pub(crate) fn lab_rats(env: &mut Env) -> Built {
             tile.y = y1;
             tile.angle = a1;
             (x0, y0, a0) = (x1, y1, a1);
-            turn = a1;
         }
-        heading = a0;
         if is_legal_maze(&maze) {
-            break;
+            break a0;
         }
-    }
+    };
     let end = &maze[23];
     let (px, py): (Vec<f64>, Vec<f64>) = match heading as i32 {
         0 => (vec![end.x - 0.5, end.x + 0.5], vec![end.y + 1.5]),
@@ -872,7 +868,7 @@ pub(crate) fn lab_rats(env: &mut Env) -> Built {
         180 => (vec![end.x + 0.5, end.x - 0.5], vec![end.y - 1.5]),
         _ => (vec![end.x + 1.5], vec![end.y + 0.5, end.y - 0.5]),
     };
-    let scientists = pawns().suit([1, 2]).x(px).y(py).angle(turn).rows();
+    let scientists = pawns().suit([1, 2]).x(px).y(py).angle(heading).rows();
     let first_turn = maze.iter().map(|t| t.x).find(|&x| x != 1.5).unwrap_or(1.5);
     let rat = pawns()
         .suit(3)
