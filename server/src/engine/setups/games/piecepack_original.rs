@@ -834,7 +834,7 @@ pub(crate) fn lab_rats(env: &mut Env) -> Built {
     let mut maze = tiles().back().x(1.5).y(1.5).rows();
     // A random corridor: each tile placed by a die roll relative to the last.
     let heading = loop {
-        let (mut x0, mut y0, mut a0) = (1.5, 1.5, 0.0);
+        let (mut x0, mut y0, mut a0): (f64, f64, f64) = (1.5, 1.5, 0.0);
         for tile in maze.iter_mut().skip(1) {
             let roll = env.rng.unif_index(6);
             let (dx, dy, da) = [
