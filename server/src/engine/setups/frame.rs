@@ -226,6 +226,11 @@ impl Group {
         self.cfg = vec![Some(cfg(name))];
         self
     }
+    /// A configuration per piece.
+    pub fn cfgs(mut self, names: &[&str]) -> Group {
+        self.cfg = names.iter().map(|n| Some(cfg(n))).collect();
+        self
+    }
     pub fn no_cfg(mut self) -> Group {
         self.cfg = vec![None];
         self

@@ -3,8 +3,8 @@
 use crate::engine::piece::{PieceKind, Side};
 use crate::engine::setups::args::bad;
 use crate::engine::setups::frame::{
-    cat, coins, dice, each, fill_ranks, pawns, plus, sample_values, seq_by, shuffle_identities,
-    shuffle_identities_and_sides, stack, tiles, times, Row, UNDECIDED,
+    cat, coins, dice, each, fill_ranks, pawns, plus, sample_values, seq_by, seq_to,
+    shuffle_identities, shuffle_identities_and_sides, stack, tiles, times, Group, Row, UNDECIDED,
 };
 use crate::engine::setups::{Env, SetupError};
 
@@ -1092,4 +1092,551 @@ pub(crate) fn sarcophagus(env: &mut Env) -> Built {
         .rows();
     shuffle_identities(&mut pyramid, &mut env.rng);
     Ok(stack(vec![sarcophagus, pyramid]))
+}
+
+pub(crate) fn shopping_mall(env: &mut Env) -> Built {
+    let order = env.rng.permutation(20);
+    let suits = times(1..=4, 5);
+    let ranks = times(2..=6, 4);
+    let angles = sample_values(&mut env.rng, &[0.0, 90.0, 180.0, 270.0], 20);
+    let shops = tiles()
+        .suit(order.iter().map(|&i| suits[i - 1]).collect::<Vec<_>>())
+        .rank(order.iter().map(|&i| ranks[i - 1]).collect::<Vec<_>>())
+        .x(plus(
+            [
+                1, 5, 9, 11, 13, 5, 1, 5, 9, 13, 1, 3, 7, 9, 13, 1, 3, 7, 11, 13,
+            ],
+            3.0,
+        ))
+        .y(plus(
+            cat(&[&[13; 5], &[11], &[9; 4], &[5; 5], &[1; 5]]),
+            3.0,
+        ))
+        .angle(angles)
+        .rows();
+    let money_cfg = env.args.text("cfg2")?.unwrap_or_else(|| "go".to_string());
+    let money = |suit: i32, x: Vec<f64>, y: Vec<f64>| {
+        Group::new(PieceKind::Bit, Side::Face)
+            .cfg(&money_cfg)
+            .suit(suit)
+            .rank(1)
+            .x(x)
+            .y(y)
+            .rows()
+    };
+    let pennies = money(
+        1,
+        plus([7, 3, 9, 3, 11, 1, 7, 1, 7, 11, 5, 15, 1], 3.0),
+        plus([17, 15, 13, 11, 11, 9, 9, 5, 5, 5, 3, 3, 1], 1.0),
+    );
+    let nickels = money(2, plus([1, 17, 11], 1.0), plus([13, 13, 1], 1.0));
+    Ok(stack(vec![shops, pennies, nickels]))
+}
+
+pub(crate) fn skyscrapers(env: &mut Env) -> Built {
+    let board = donut_of(env, 1.0, 1.0, Side::Face)?;
+    let nulls: Vec<Row> = board
+        .iter()
+        .filter(|t| t.rank == Some(1))
+        .cloned()
+        .collect();
+    let pawn_rows: Vec<Row> = as_kind(&nulls, PieceKind::Pawn, Side::Face)
+        .into_iter()
+        .map(|p| Row {
+            x: p.x + 0.5,
+            y: p.y - 0.5,
+            ..p
+        })
+        .collect();
+    Ok(stack(vec![board, pawn_rows]))
+}
+
+pub(crate) fn slides_of_action(_: &mut Env) -> Built {
+    let board = tile_board(4, 4).rows();
+    let men = coins()
+        .back()
+        .suit(each([1, 3, 4], 5))
+        .rank(times(1..=5, 3))
+        .x([3, 1, 4, 2, 3, 2, 3, 1, 4, 2, 1, 4, 2, 3, 1])
+        .y([4, 3, 3, 2, 1, 4, 3, 2, 2, 1, 4, 4, 3, 2, 1])
+        .rows();
+    Ok(stack(vec![board, men]))
+}
+
+pub(crate) fn speedy_towers(env: &mut Env) -> Built {
+    let players = env.args.number("n_players")?.unwrap_or(2.0);
+    if players != 2.0 {
+        return Err(bad("n_players", "only two players are supported"));
+    }
+    let facing = each([0, 180], 12);
+    let mut towers = tiles()
+        .back()
+        .suit(times(1..=4, 6))
+        .rank(each(1..=6, 4))
+        .rows();
+    shuffle_identities(&mut towers, &mut env.rng);
+    let tower_x = cat(&[
+        &seq_by(2.0, 2.0, 11),
+        &[16.0, 10.0],
+        &seq_by(24.0, -2.0, 11),
+    ]);
+    let tower_y = cat(&[&[4.0; 11], &[8.0, 8.0], &[12.0; 11]]);
+    for (i, tile) in towers.iter_mut().enumerate() {
+        tile.x = tower_x[i];
+        tile.y = tower_y[i];
+        tile.angle = f64::from(facing[i]);
+    }
+    let mut shuffled = coins()
+        .back()
+        .suit(times(1..=4, 6))
+        .rank(each(1..=6, 4))
+        .rows();
+    shuffle_identities(&mut shuffled, &mut env.rng);
+    // Each player's twelve coins sorted by suit (stably).
+    let (mine, theirs) = shuffled.split_at_mut(12);
+    mine.sort_by_key(|c| c.suit);
+    theirs.sort_by_key(|c| c.suit);
+    let coin_x = cat(&[&seq_by(2.0, 2.0, 12), &seq_by(24.0, -2.0, 12)]);
+    let coin_y = cat(&[&[2.0; 12], &[14.0; 12]]);
+    for (i, coin) in shuffled.iter_mut().enumerate() {
+        coin.x = coin_x[i];
+        coin.y = coin_y[i];
+        coin.angle = f64::from(facing[i]);
+    }
+    let runners = pawns()
+        .suit([3, 1])
+        .x([24, 2])
+        .y([4, 12])
+        .angle([0, 180])
+        .rows();
+    Ok(stack(vec![towers, shuffled, runners]))
+}
+
+pub(crate) fn steppin_stones(_: &mut Env) -> Built {
+    let facing = [180, 90, 0, -90];
+    let aces = tiles()
+        .suit(1..=4)
+        .rank(2)
+        .x([1.5, 7.5, 7.5, 1.5])
+        .y([7.5, 7.5, 1.5, 1.5])
+        .angle(facing)
+        .rows();
+    let stones = tiles()
+        .back()
+        .suit(each(1..=4, 3))
+        .rank(times(3..=5, 4))
+        .x([3.5, 1.5, 3.5, 5.5, 5.5, 7.5, 5.5, 5.5, 7.5, 3.5, 3.5, 1.5])
+        .y([7.5, 5.5, 5.5, 7.5, 5.5, 5.5, 3.5, 1.5, 3.5, 3.5, 1.5, 3.5])
+        .rows();
+    let men = coins()
+        .suit(each(1..=4, 5))
+        .rank(times([1, 3, 4, 5, 6], 4))
+        .x([3, 2, 1, 3, 3, 6, 7, 8, 6, 6, 6, 7, 8, 6, 6, 3, 2, 1, 3, 3])
+        .y([6, 6, 6, 7, 8, 6, 6, 6, 7, 8, 3, 3, 3, 2, 1, 3, 3, 3, 2, 1])
+        .angle(each(facing, 5))
+        .rows();
+    let leaders = pawns().x([5, 4, 4, 5]).y([4, 4, 5, 5]).angle(facing).rows();
+    Ok(stack(vec![aces, stones, men, leaders]))
+}
+
+pub(crate) fn tariffs(env: &mut Env) -> Built {
+    let variant = env.args.choice(
+        "variant",
+        &["simple zones", "grouped zones", "scattered zones"],
+    )?;
+    let grid_x = times([1.5, 3.5, 5.5, 7.5, 9.5, 11.5], 4);
+    let grid_y = each([7.5, 5.5, 3.5, 1.5], 6);
+    Ok(match variant {
+        "simple zones" => tiles().x(grid_x).y(grid_y).rows(),
+        "grouped zones" => tiles()
+            .suit([
+                2, 1, 4, 1, 3, 2, 3, 4, 3, 2, 4, 3, 1, 2, 1, 1, 3, 2, 4, 3, 4, 2, 4, 1,
+            ])
+            .rank([
+                2, 3, 3, 4, 4, 4, 2, 2, 3, 3, 4, 5, 2, 1, 1, 6, 6, 5, 1, 1, 6, 6, 5, 5,
+            ])
+            .x(grid_x)
+            .y(grid_y)
+            .rows(),
+        _ => tiles()
+            .suit([
+                4, 3, 4, 4, 3, 3, 4, 4, 4, 3, 3, 3, 1, 1, 1, 2, 2, 2, 1, 1, 2, 2, 1, 2,
+            ])
+            .rank([
+                6, 6, 5, 3, 4, 5, 2, 4, 1, 1, 3, 2, 2, 3, 1, 1, 4, 2, 5, 4, 3, 5, 6, 6,
+            ])
+            .x(cat(&[
+                &[5.5, 7.5],
+                &[3.5, 5.5, 7.5, 9.5],
+                &[1.5, 3.5, 5.5, 7.5, 9.5, 11.5],
+                &[1.5, 3.5, 5.5, 7.5, 9.5, 11.5],
+                &[3.5, 5.5, 7.5, 9.5],
+                &[5.5, 7.5],
+            ]))
+            .y(cat(&[
+                &[11.5; 2], &[9.5; 4], &[7.5; 6], &[5.5; 6], &[3.5; 4], &[1.5; 2],
+            ]))
+            .rows(),
+    })
+}
+
+pub(crate) fn the_in_crowd(_: &mut Env) -> Built {
+    Ok(stack(vec![
+        tile_board(6, 6).rows(),
+        tile_board(4, 4).at(2.0, 2.0).rank(4).rows(),
+        tiles().back().x(3.5).y(3.5).suit(2).rank(3).rows(),
+    ]))
+}
+
+pub(crate) fn the_magic_bag(env: &mut Env) -> Built {
+    let mut bag = tiles()
+        .x(plus(cat(&[&[1; 9], &[3; 7], &[5; 5], &[7; 3]]), 0.5))
+        .y(plus(
+            cat(&[
+                &seq_to(17, 1, -2),
+                &seq_to(13, 1, -2),
+                &seq_to(9, 1, -2),
+                &seq_to(5, 1, -2),
+            ]),
+            0.5,
+        ))
+        .rows();
+    shuffle_identities(&mut bag, &mut env.rng);
+    Ok(bag)
+}
+
+pub(crate) fn the_penguin_game(env: &mut Env) -> Built {
+    let board = tile_board(4, 4).rows();
+    let mut fish = coins()
+        .back()
+        .x(times(1..=4, 6))
+        .y(cat(&[&each([4, 3, 2, 1], 4), &[4, 3, 2, 1], &[1, 2, 3, 4]]))
+        .rows();
+    shuffle_identities(&mut fish, &mut env.rng);
+    Ok(stack(vec![board, fish]))
+}
+
+pub(crate) fn tornado_vs_trailer_park(_: &mut Env) -> Built {
+    Ok(stack(vec![
+        tile_board(6, 10).rows(),
+        coins()
+            .x(1)
+            .y([6, 5, 4, 3, 2, 1])
+            .suit(2)
+            .rank(1..=6)
+            .rows(),
+        pawns().suit(2).x(0).y(2).rows(),
+        dice().suit(2).x(0).y(1).rank(1).rows(),
+    ]))
+}
+
+/// All 24 tiles by suit within rank, in random order.
+fn shuffled_tile_identities(env: &mut Env) -> Vec<(i32, i32)> {
+    let all: Vec<(i32, i32)> = (1..=6)
+        .flat_map(|rank| (1..=4).map(move |suit| (suit, rank)))
+        .collect();
+    env.rng.shuffle(&all)
+}
+
+pub(crate) fn tower_of_babel(env: &mut Env) -> Built {
+    let identities: Vec<(i32, i32)> = match env.args.text("tiles")? {
+        Some(spec) => text::tiles(&spec, 24, &mut env.rng)?
+            .into_iter()
+            .map(|t| (t.suit, t.rank))
+            .collect(),
+        None => shuffled_tile_identities(env),
+    };
+    let mut tower = tiles()
+        .back()
+        .suit(identities.iter().map(|t| t.0).collect::<Vec<_>>())
+        .rank(identities.iter().map(|t| t.1).collect::<Vec<_>>())
+        .x(2)
+        .y(4)
+        .rows();
+    if let Some(top) = tower.last_mut() {
+        top.y = 2.0;
+        top.side = Side::Face;
+    }
+    env.scale_factor = 2.0;
+    Ok(tower)
+}
+
+pub(crate) fn tracers(_: &mut Env) -> Built {
+    Ok(stack(vec![
+        tile_board(8, 8).rows(),
+        pawns()
+            .suit([1, 2])
+            .x([1, 8])
+            .y([1, 8])
+            .angle([0, 180])
+            .rows(),
+    ]))
+}
+
+pub(crate) fn triactor(env: &mut Env) -> Built {
+    let expansion = env
+        .args
+        .text("cfg2")?
+        .unwrap_or_else(|| "playing_cards_expansion".to_string());
+    let track = tiles()
+        .back()
+        .x(plus(times([5, 7, 9, 11, 13, 15, 1, 2, 18, 19], 2), 0.5))
+        .y(plus(
+            cat(&[&[1; 6], &[5, 3, 3, 5], &[11; 6], &[7, 9, 9, 7]]),
+            0.5,
+        ))
+        .suit(each(1..=4, 5))
+        .rank(times(2..=6, 4))
+        .angle(times([0, 0, 0, 0, 0, 0, 0, 90, 90, 0], 2))
+        .rows();
+    let corners = tiles()
+        .x(plus([3, 17, 17, 3], 0.5))
+        .y(plus([11, 11, 1, 1], 0.5))
+        .suit(1..=4)
+        .rank(1)
+        .rows();
+    let first_ranks = dice_like_ranks(env, 4);
+    let first = coins()
+        .back()
+        .suit(1..=4)
+        .rank(first_ranks)
+        .x(plus([5, 15, 15, 5], 0.5))
+        .y(plus([11, 11, 1, 1], 0.5))
+        .rows();
+    let second_ranks = dice_like_ranks(env, 4);
+    let second = coins()
+        .back()
+        .cfg(&expansion)
+        .suit(1..=4)
+        .rank(second_ranks)
+        .x(plus([2, 18, 18, 2], 0.5))
+        .y(plus([9, 9, 3, 3], 0.5))
+        .rows();
+    let runners = pawns()
+        .cfgs(&[
+            "piecepack",
+            "piecepack",
+            "piecepack",
+            "piecepack",
+            &expansion,
+            &expansion,
+            &expansion,
+            &expansion,
+        ])
+        .x(10.5)
+        .y(plus(0..=7, 0.5))
+        .angle(90)
+        .suit(times(1..=4, 2))
+        .rows();
+    Ok(stack(vec![track, corners, first, second, runners]))
+}
+
+fn dice_like_ranks(env: &mut Env, n: usize) -> Vec<i32> {
+    env.rng
+        .sample_with_replacement(6, n)
+        .into_iter()
+        .map(|r| r as i32)
+        .collect()
+}
+
+pub(crate) fn tula(env: &mut Env) -> Built {
+    let variant = env.args.choice(
+        "variant",
+        &[
+            "Original",
+            "Variant 1",
+            "Variant 2",
+            "Variant 3",
+            "Variant 4",
+        ],
+    )?;
+    let identities: Vec<(i32, i32)> = match env.args.text("tiles")? {
+        Some(spec) => text::tiles(&spec, 24, &mut env.rng)?
+            .into_iter()
+            .map(|t| (t.suit, t.rank))
+            .collect(),
+        None if matches!(variant, "Original" | "Variant 1") => shuffled_tile_identities(env),
+        None => {
+            let mut two_packs = shuffled_tile_identities(env);
+            two_packs.extend(shuffled_tile_identities(env));
+            two_packs
+        }
+    };
+    let (sides, x, y) = tula_layout(variant);
+    if identities.len() != x.len() {
+        return Err(bad("tiles", "wrong number of tiles for this variant"));
+    }
+    Ok(tiles()
+        .sides(sides)
+        .suit(identities.iter().map(|t| t.0).collect::<Vec<_>>())
+        .rank(identities.iter().map(|t| t.1).collect::<Vec<_>>())
+        .x(x)
+        .y(y)
+        .rows())
+}
+
+/// Which tiles are face up, and where every tile lies, per Tula variant.
+fn tula_layout(variant: &str) -> (Vec<Side>, Vec<i32>, Vec<i32>) {
+    use Side::{Back as B, Face as F};
+    let seq = seq_to;
+    match variant {
+        "Original" => (
+            cat(&[&[B; 23], &[F]]),
+            cat(&[
+                &times(seq(1, 7, 2), 3),
+                &[4],
+                &times(seq(2, 6, 2), 2),
+                &[4, 3, 5, 4, 4],
+            ]),
+            cat(&[
+                &each(seq(7, 3, -2), 4),
+                &[1],
+                &each([6, 4], 3),
+                &[2, 5, 5, 3, 4],
+            ]),
+        ),
+        "Variant 1" => (
+            cat(&[&[B; 21], &[F, B, F]]),
+            cat(&[
+                &seq(2, 8, 2),
+                &seq(1, 9, 2),
+                &seq(2, 8, 2),
+                &times(seq(2, 8, 2), 2),
+                &seq(3, 7, 2),
+            ]),
+            cat(&[&[5; 4], &[3; 5], &[1; 4], &each([4, 2], 4), &[3; 3]]),
+        ),
+        "Variant 2" => (
+            cat(&[
+                &[B; 28],
+                &[F],
+                &[B; 4],
+                &[F],
+                &[B; 4],
+                &[F],
+                &[B; 4],
+                &[F],
+                &[F; 4],
+            ]),
+            cat(&[
+                &[6, 8],
+                &seq(3, 11, 2),
+                &times(seq(1, 13, 2), 2),
+                &seq(3, 11, 2),
+                &[6, 8, 7],
+                &seq(4, 10, 2),
+                &seq(2, 12, 2),
+                &seq(4, 10, 2),
+                &[7, 5, 9, 5, 9],
+            ]),
+            cat(&[
+                &[11; 2],
+                &[9; 5],
+                &[7; 7],
+                &[5; 7],
+                &[3; 5],
+                &[1; 2],
+                &[10],
+                &[8; 4],
+                &[6; 6],
+                &[4; 4],
+                &[2],
+                &[7, 7, 5, 5],
+            ]),
+        ),
+        "Variant 3" => (
+            cat(&[&[B; 35], &[F], &[B; 8], &[F, F, B, F]]),
+            cat(&[
+                &[5, 7],
+                &seq(2, 10, 2),
+                &seq(1, 11, 2),
+                &seq(2, 10, 2),
+                &[5, 7, 6],
+                &seq(3, 9, 2),
+                &seq(2, 10, 2),
+                &seq(3, 9, 2),
+                &[6, 6],
+                &seq(3, 9, 2),
+                &seq(3, 9, 2),
+                &[6, 4, 6, 8],
+            ]),
+            cat(&[
+                &[9; 2],
+                &[7; 5],
+                &[5; 6],
+                &[3; 5],
+                &[1; 2],
+                &[9],
+                &[7; 4],
+                &[5; 5],
+                &[3; 4],
+                &[1],
+                &[8],
+                &[6; 4],
+                &[4; 4],
+                &[2],
+                &[5; 3],
+            ]),
+        ),
+        _ => (
+            cat(&[
+                &[B; 28],
+                &[F],
+                &[B; 5],
+                &[F],
+                &[B; 4],
+                &times([F, B, B, F], 2),
+                &[F],
+            ]),
+            cat(&[
+                &seq(4, 12, 2),
+                &seq(3, 13, 2),
+                &[1, 15],
+                &seq(3, 13, 2),
+                &seq(4, 12, 2),
+                &seq(5, 11, 2),
+                &seq(2, 14, 2),
+                &seq(5, 11, 2),
+                &seq(5, 11, 2),
+                &seq(5, 11, 2),
+                &[8],
+            ]),
+            cat(&[
+                &[7; 5],
+                &[5; 6],
+                &[4; 2],
+                &[3; 6],
+                &[1; 5],
+                &[6; 4],
+                &[4; 7],
+                &[2; 4],
+                &[5; 4],
+                &[3; 4],
+                &[4],
+            ]),
+        ),
+    }
+}
+
+pub(crate) fn wormholes(_: &mut Env) -> Built {
+    let space = tiles()
+        .back()
+        .count(23)
+        .x(plus(
+            [
+                1, 2, 2, 3, 2, 3, 4, 3, 4, 5, 2, 3, 4, 1, 2, 3, 2, 3, 4, 3, 4, 4, 5,
+            ]
+            .map(|v| 2 * v),
+            -0.5,
+        ))
+        .y(plus(
+            [
+                9, 9, 8, 8, 7, 7, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 1, 1,
+            ]
+            .map(|v| 2 * v),
+            -0.5,
+        ))
+        .rows();
+    let travellers = pawns().x([10, 10, 1, 1]).y([1, 2, 17, 18]).rows();
+    Ok(stack(vec![space, travellers]))
 }
