@@ -3,6 +3,7 @@
 mod boards;
 mod checker;
 mod chess;
+mod domino;
 mod fen;
 mod other_systems;
 mod piecepack_checkers;
@@ -273,6 +274,31 @@ pub(crate) fn catalogue() -> &'static [Game] {
             chess::FEN_ARGUMENTS,
             chess::racing_kings,
         ),
+        // Dominoes.
+        game("domino", &["tiles"], &[("n", "7")], domino::tiles),
+        game("domino", &["concentration"], SEED, domino::concentration),
+        game("domino", &["finder"], SEED, domino::finder),
+        game(
+            "domino",
+            &["freecell"],
+            &[("n", "7"), ("seed", "NULL")],
+            domino::freecell,
+        ),
+        game(
+            "domino",
+            &["fujisan"],
+            &[
+                ("seed", "NULL"),
+                ("pips", "NULL"),
+                ("pawns", "\"S12M/A12C\""),
+            ],
+            domino::fujisan,
+        ),
+        game("domino", &["luzon"], SEED, domino::luzon),
+        game("domino", &["patience"], SEED, domino::patience),
+        game("domino", &["runners"], SEED, domino::runners),
+        game("domino", &["the_jubilee"], SEED, domino::the_jubilee),
+        game("domino", &["the_sultan"], SEED, domino::the_sultan),
         // Go, morris, reversi and marble boards.
         game("go", &["go", "connect6"], GO, os::go),
         game("go", &["gomoku", "renju"], SMALL_GO, os::gomoku),
