@@ -366,6 +366,24 @@ pub(crate) fn sample_values<T: Clone>(rng: &mut RRng, values: &[T], n: usize) ->
         .collect()
 }
 
+/// Piecepack saucers; by default one per suit.
+pub(crate) fn saucers() -> Group {
+    Group::new(PieceKind::Saucer, Side::Face)
+        .suit(1..=4)
+        .rank(1)
+        .x(1..=4)
+        .y(1)
+}
+
+/// Piecepack pyramids; by default all 24, point up.
+pub(crate) fn pyramids() -> Group {
+    Group::new(PieceKind::Pyramid, Side::Top)
+        .suit(each(1..=4, 6))
+        .rank(times(1..=6, 4))
+        .x(times(1..=6, 4))
+        .y(each([4, 3, 2, 1], 6))
+}
+
 /// Concatenate groups of rows, bottom first.
 pub(crate) fn stack(groups: Vec<Vec<Row>>) -> Vec<Row> {
     groups.into_iter().flatten().collect()
@@ -376,6 +394,11 @@ pub(crate) fn stack(groups: Vec<Vec<Row>>) -> Vec<Row> {
 /// order of kind name then suit, which matters for the random stream).
 pub(crate) fn fill_ranks(rows: &mut [Row], rng: &mut RRng) {
     fill_by_group(rows, rng, |row| row.suit, |row| &mut row.rank);
+}
+
+/// Like [`fill_ranks`] for undecided suits, grouped by kind and rank.
+pub(crate) fn fill_suits(rows: &mut [Row], rng: &mut RRng) {
+    fill_by_group(rows, rng, |row| row.rank, |row| &mut row.suit);
 }
 
 fn fill_by_group(

@@ -9,6 +9,7 @@ mod other_systems;
 mod piecepack_checkers;
 mod piecepack_chess;
 mod piecepack_original;
+mod piecepack_parts;
 mod piecepack_traditional;
 mod text;
 
@@ -517,6 +518,72 @@ pub(crate) fn catalogue() -> &'static [Game] {
         ),
         game("piecepack", &["minishogi"], NONE, pch::minishogi),
         game("piecepack", &["racing_kings"], NONE, pch::racing_kings),
+        // Piecepack: the components themselves and stock boards.
+        game(
+            "piecepack",
+            &["tiles"],
+            piecepack_parts::PART_ARGUMENTS,
+            piecepack_parts::all_tiles,
+        ),
+        game(
+            "piecepack",
+            &["coins"],
+            piecepack_parts::PART_ARGUMENTS,
+            piecepack_parts::all_coins,
+        ),
+        game(
+            "piecepack",
+            &["dice"],
+            piecepack_parts::PART_ARGUMENTS,
+            piecepack_parts::all_dice,
+        ),
+        game(
+            "piecepack",
+            &["pawns"],
+            piecepack_parts::PART_ARGUMENTS,
+            piecepack_parts::all_pawns,
+        ),
+        game(
+            "piecepack",
+            &["saucers"],
+            piecepack_parts::PART_ARGUMENTS,
+            piecepack_parts::all_saucers,
+        ),
+        game(
+            "piecepack",
+            &["matchsticks"],
+            piecepack_parts::PART_ARGUMENTS,
+            piecepack_parts::all_matchsticks,
+        ),
+        game(
+            "piecepack",
+            &["pyramids"],
+            piecepack_parts::PART_ARGUMENTS,
+            piecepack_parts::all_pyramids,
+        ),
+        game(
+            "piecepack",
+            &["rectangular_board"],
+            &[
+                ("nrows", "8L"),
+                ("ncols", "8L"),
+                ("x0", "1"),
+                ("y0", "1"),
+                ("max_tiles", "24L"),
+            ],
+            piecepack_parts::rectangular_board,
+        ),
+        game(
+            "piecepack",
+            &["donut_board"],
+            &[
+                ("side", "\"back\""),
+                ("cfg", "\"piecepack\""),
+                ("x0", "1"),
+                ("y0", "1"),
+            ],
+            piecepack_parts::donut,
+        ),
         // Piecepack: original games.
         game("piecepack", &["alien_city"], SEED_TILES, po::alien_city),
         game(
@@ -582,6 +649,17 @@ pub(crate) fn catalogue() -> &'static [Game] {
         game("piecepack", &["froggy_bottom"], NONE, po::froggy_bottom),
         game("piecepack", &["galaxy_express"], SEED, po::galaxy_express),
         game("piecepack", &["iceberg"], SEED_TILES, po::iceberg),
+        game(
+            "piecepack",
+            &["coin_collectors"],
+            &[
+                ("seed", "NULL"),
+                ("tiles", "NULL"),
+                ("coins", "NULL"),
+                ("dice", "NULL"),
+            ],
+            po::coin_collectors,
+        ),
         game("piecepack", &["klondike"], SEED, po::klondike),
         game("piecepack", &["lab_rats"], SEED, po::lab_rats),
         game("piecepack", &["landlocked"], SEED, po::landlocked),

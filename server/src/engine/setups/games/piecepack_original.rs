@@ -3,7 +3,7 @@
 use crate::engine::piece::{PieceKind, Side};
 use crate::engine::setups::args::bad;
 use crate::engine::setups::frame::{
-    cat, coins, dice, each, fill_ranks, pawns, plus, sample_values, seq_by, seq_to,
+    cat, coins, dice, each, fill_ranks, fill_suits, pawns, plus, sample_values, seq_by, seq_to,
     shuffle_identities, shuffle_identities_and_sides, stack, tiles, times, Group, Row, UNDECIDED,
 };
 use crate::engine::setups::{Env, SetupError};
@@ -1639,4 +1639,25 @@ pub(crate) fn wormholes(_: &mut Env) -> Built {
         .rows();
     let travellers = pawns().x([10, 10, 1, 1]).y([1, 2, 17, 18]).rows();
     Ok(stack(vec![space, travellers]))
+}
+
+pub(crate) fn coin_collectors(env: &mut Env) -> Built {
+    let board = donut_of(env, 1.0, 1.0, Side::Face)?;
+    let ranks = match env.args.text("coins")? {
+        Some(spec) => text::ranks("coins", &spec)?,
+        None => {
+            let all = times(1..=6, 4);
+            env.rng.shuffle(&all)
+        }
+    };
+    let mut coin_rows = coins()
+        .x(board.iter().map(|t| t.x + 0.5).collect::<Vec<_>>())
+        .y(board.iter().map(|t| t.y - 0.5).collect::<Vec<_>>())
+        .rank(ranks)
+        .suit(UNDECIDED)
+        .rows();
+    fill_suits(&mut coin_rows, &mut env.rng);
+    let die_rows = dice().x(12).y([9, 7, 5, 3]).rank(dice_ranks(env)?).rows();
+    let collectors = pawns().x([5, 6, 6, 5]).y([6, 6, 5, 5]).rows();
+    Ok(stack(vec![board, coin_rows, die_rows, collectors]))
 }
