@@ -3,7 +3,7 @@
 mod boards;
 mod checker;
 mod chess;
-mod domino;
+pub(crate) mod domino;
 mod fen;
 mod other_systems;
 mod piecepack_checkers;
@@ -649,6 +649,13 @@ pub(crate) fn catalogue() -> &'static [Game] {
         game("piecepack", &["froggy_bottom"], NONE, po::froggy_bottom),
         game("piecepack", &["galaxy_express"], SEED, po::galaxy_express),
         game("piecepack", &["iceberg"], SEED_TILES, po::iceberg),
+        game("piecepack", &["dominoids"], SEED, po::dominoids),
+        game(
+            "piecepack",
+            &["pawns_crossing"],
+            &[("seed", "NULL"), ("n_players", "2L")],
+            po::pawns_crossing,
+        ),
         game(
             "piecepack",
             &["coin_collectors"],

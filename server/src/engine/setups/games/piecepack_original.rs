@@ -1661,3 +1661,211 @@ pub(crate) fn coin_collectors(env: &mut Env) -> Built {
     let collectors = pawns().x([5, 6, 6, 5]).y([6, 6, 5, 5]).rows();
     Ok(stack(vec![board, coin_rows, die_rows, collectors]))
 }
+
+/// A shuffled double-five set of dominoes (the double-six set without blanks).
+fn shuffled_dominoes_without_blanks(env: &mut Env) -> Vec<Row> {
+    let mut set: Vec<Row> = super::domino::domino_set(6).rows().split_off(6);
+    shuffle_identities(&mut set, &mut env.rng);
+    set
+}
+
+pub(crate) fn dominoids(env: &mut Env) -> Built {
+    let board = tile_board(8, 8)
+        .suit(cat(&[&[1; 6], &[2; 6], &[3; 4]]))
+        .rank(cat(&[
+            &(1..=6).collect::<Vec<_>>(),
+            &(1..=6).collect::<Vec<_>>(),
+            &[1, 2, 3, 4],
+        ]))
+        .rows();
+    let pawn_suits = permutation_i32(env, 4);
+    let pawn_rows = pawns()
+        .x([2, 3, 7, 6])
+        .y([3, 7, 6, 2])
+        .suit(pawn_suits.clone())
+        .rows();
+    let coin_ranks: Vec<i32> = (0..4).flat_map(|_| permutation_i32(env, 6)).collect();
+    let mut coin_rows = coins()
+        .back()
+        .rank(coin_ranks)
+        .x(each([2, 4, 6, 8], 6))
+        .y(10)
+        .rows();
+    // The first coin of each pawn's suit starts beside that pawn.
+    for (suit, (x, y)) in pawn_suits
+        .iter()
+        .zip([(1.0, 3.0), (3.0, 8.0), (8.0, 6.0), (6.0, 1.0)])
+    {
+        let first = 6 * (*suit as usize - 1);
+        coin_rows[first].x = x;
+        coin_rows[first].y = y;
+    }
+    let dominoes = shuffled_dominoes_without_blanks(env);
+    let (placed, line) = dominoes.split_at(4);
+    let line_angles = sample_values(&mut env.rng, &[0.0, 180.0], line.len());
+    let line: Vec<Row> = line
+        .iter()
+        .zip(line_angles)
+        .enumerate()
+        .map(|(i, (d, angle))| Row {
+            x: i as f64 + 1.0,
+            y: 12.0,
+            angle,
+            ..d.clone()
+        })
+        .collect();
+    let mut placed = placed.to_vec();
+    let spots = [(3.5, 3.0), (3.0, 5.5), (5.5, 6.0), (6.0, 3.5)];
+    for (i, domino) in placed.iter_mut().enumerate() {
+        let choices = if i % 2 == 0 {
+            [90.0, 270.0]
+        } else {
+            [0.0, 180.0]
+        };
+        domino.angle = choices[env.rng.unif_index(2)];
+        (domino.x, domino.y) = spots[i];
+    }
+    let targets = tiles()
+        .x(10.5)
+        .y([7.5, 2.5])
+        .suit([4, 3])
+        .rank([1, 6])
+        .rows();
+    let die_rows = dice()
+        .x([10, 11, 11, 10])
+        .y([3, 3, 2, 2])
+        .rank(dice_ranks_rolled(env))
+        .rows();
+    Ok(stack(vec![
+        board, pawn_rows, coin_rows, line, placed, targets, die_rows,
+    ]))
+}
+
+pub(crate) fn pawns_crossing(env: &mut Env) -> Built {
+    let players = env.args.integer("n_players")?.unwrap_or(2);
+    if !(2..=4).contains(&players) {
+        return Err(bad("n_players", "must be 2, 3 or 4"));
+    }
+    let angles = sample_values(&mut env.rng, &[0.0, 90.0, 180.0, 270.0], 16);
+    let mut board = tiles()
+        .suit(each(1..=4, 4))
+        .rank(times(2..=5, 4))
+        .x(plus(each([3, 6, 9, 12], 4), -1.5))
+        .y(plus(times([3, 6, 9, 12], 4), -1.5))
+        .angle(angles)
+        .rows();
+    shuffle_identities(&mut board, &mut env.rng);
+    let mut bridges: Vec<Row> = super::domino::domino_set(7)
+        .rows()
+        .into_iter()
+        .filter(|d| !(d.suit == Some(7) && matches!(d.rank, Some(5..=7))))
+        .collect();
+    shuffle_identities(&mut bridges, &mut env.rng);
+    let vertical_angles = sample_values(&mut env.rng, &[0.0, 180.0], 13);
+    let vertical_x = cat(&[&each([3.0, 6.0, 9.0], 4), &[13.0]]);
+    let vertical_y = cat(&[&times([1.5, 4.5, 7.5, 10.5], 3), &[6.0]]);
+    let horizontal_angles = sample_values(&mut env.rng, &[90.0, 270.0], 12);
+    let horizontal_x = times([1.5, 4.5, 7.5, 10.5], 3);
+    let horizontal_y = times([3.0, 6.0, 9.0], 4);
+    for (i, bridge) in bridges.iter_mut().enumerate() {
+        if i < 13 {
+            (bridge.x, bridge.y, bridge.angle) = (vertical_x[i], vertical_y[i], vertical_angles[i]);
+        } else {
+            let j = i - 13;
+            (bridge.x, bridge.y, bridge.angle) =
+                (horizontal_x[j], horizontal_y[j], horizontal_angles[j]);
+        }
+    }
+    // Coins gather around each playing suit's ace tile.
+    let mut aces: Vec<&Row> = board
+        .iter()
+        .filter(|t| t.rank == Some(2) && (players != 3 || t.suit != Some(2)))
+        .collect();
+    aces.sort_by_key(|t| t.suit);
+    let (per_ace, coin_suits, rank_pool, dx, dy): (usize, Vec<i32>, Vec<i32>, Vec<f64>, Vec<f64>) =
+        match players {
+            2 => (
+                3,
+                each(1..=4, 3),
+                vec![3, 4, 5],
+                vec![0.5, -0.5, 0.5],
+                vec![0.5, -0.5, -0.5],
+            ),
+            3 => (
+                4,
+                each([1, 3, 4], 4),
+                vec![1, 3, 4, 5],
+                vec![0.5, -0.5, 0.5, -0.5],
+                vec![-0.5, 0.5, 0.5, -0.5],
+            ),
+            _ => (
+                4,
+                each(1..=4, 4),
+                vec![1, 3, 4, 5],
+                vec![0.5, -0.5, 0.5, -0.5],
+                vec![-0.5, 0.5, 0.5, -0.5],
+            ),
+        };
+    let coin_ranks: Vec<i32> = (0..aces.len())
+        .flat_map(|_| env.rng.shuffle(&rank_pool))
+        .collect();
+    let coin_angles: Vec<f64> = (0..aces.len())
+        .flat_map(|_| {
+            env.rng
+                .sample_without_replacement(4, per_ace)
+                .into_iter()
+                .map(|i| 90.0 * (i - 1) as f64)
+        })
+        .collect();
+    let coin_x: Vec<f64> = aces
+        .iter()
+        .flat_map(|a| dx.iter().map(move |d| a.x + d))
+        .collect();
+    let coin_y: Vec<f64> = aces
+        .iter()
+        .flat_map(|a| dy.iter().map(move |d| a.y + d))
+        .collect();
+    let coin_rows = coins()
+        .back()
+        .suit(coin_suits)
+        .rank(coin_ranks)
+        .x(coin_x)
+        .y(coin_y)
+        .angle(coin_angles)
+        .rows();
+    let (pawn_rows, die_rows) = if players == 2 {
+        let facing = [180, 180, 0, 0];
+        (
+            pawns()
+                .x([4, 5, 8, 7])
+                .y([13, 13, -1, -1])
+                .angle(facing)
+                .rows(),
+            dice()
+                .x([1, 2, 11, 10])
+                .y([13, 13, -1, -1])
+                .rank(dice_ranks_rolled(env))
+                .angle(facing)
+                .rows(),
+        )
+    } else {
+        let facing = [180, 90, 0, 270];
+        let mut pawn_rows = pawns()
+            .x([3, 13, 9, -1])
+            .y([13, 9, -1, 3])
+            .angle(facing)
+            .rows();
+        let mut die_rows = dice()
+            .x([1, 13, 11, -1])
+            .y([13, 11, -1, 1])
+            .rank(dice_ranks_rolled(env))
+            .angle(facing)
+            .rows();
+        if players == 3 {
+            pawn_rows.retain(|p| p.suit != Some(2));
+            die_rows.retain(|d| d.suit != Some(2));
+        }
+        (pawn_rows, die_rows)
+    };
+    Ok(stack(vec![board, bridges, coin_rows, pawn_rows, die_rows]))
+}
