@@ -254,3 +254,69 @@ pub(crate) fn the_sultan(env: &mut Env) -> Built {
     let set = domino_set(7).x(1..=28).y(1);
     Ok(shuffled(env, set, &[0.0, 180.0]))
 }
+
+pub(crate) fn bee_donimoes(env: &mut Env) -> Built {
+    let n = env.args.integer("n")?.unwrap_or(7);
+    if !(1..=7).contains(&n) {
+        return Err(bad("n", "must be between 1 and 7"));
+    }
+    let mut hive = domino_set(n).rows();
+    shuffle_identities(&mut hive, &mut env.rng);
+    // Odd sets lie in horizontal rows, even sets in vertical pairs of rows.
+    let horizontal = n % 2 == 1;
+    let (x, y, angles): (Vec<f64>, Vec<f64>, &[f64]) = if horizontal {
+        let per_row = ((n + 1) / 2) as usize;
+        let centres: Vec<f64> = (1..=per_row).map(|i| 2.0 * i as f64 - 0.5).collect();
+        (
+            times(centres, n as usize),
+            each((1..=n).map(f64::from), per_row),
+            &[90.0, 270.0],
+        )
+    } else {
+        let rows = (n / 2) as usize;
+        let centres: Vec<f64> = (1..=rows).map(|i| 2.0 * i as f64 - 0.5).collect();
+        (
+            times((1..=n + 1).map(f64::from), rows),
+            each(centres, (n + 1) as usize),
+            &[0.0, 180.0],
+        )
+    };
+    for (i, tile) in hive.iter_mut().enumerate() {
+        tile.x = x[i];
+        tile.y = y[i];
+    }
+    turn_randomly(&mut hive, env, angles);
+    // A die marks the blank end of each domino with a blank half (but not 0-0).
+    let starters: Vec<&Row> = hive
+        .iter()
+        .filter(|t| t.rank == Some(1) && t.suit > Some(1))
+        .collect();
+    let die_at = |t: &Row| -> (f64, f64) {
+        if horizontal {
+            (
+                if t.angle == 90.0 {
+                    t.x + 0.5
+                } else {
+                    t.x - 0.5
+                },
+                t.y,
+            )
+        } else {
+            (t.x, if t.angle == 0.0 { t.y - 0.5 } else { t.y + 0.5 })
+        }
+    };
+    let die_rows = Group::new(PieceKind::Die, Side::Face)
+        .cfg("dice")
+        .suit(6)
+        .rank(
+            starters
+                .iter()
+                .map(|t| t.suit.unwrap_or(1) - 1)
+                .collect::<Vec<_>>(),
+        )
+        .x(starters.iter().map(|t| die_at(t).0).collect::<Vec<_>>())
+        .y(starters.iter().map(|t| die_at(t).1).collect::<Vec<_>>())
+        .count(starters.len())
+        .rows();
+    Ok(stack(vec![hive, die_rows]))
+}

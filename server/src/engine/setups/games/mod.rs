@@ -278,6 +278,12 @@ pub(crate) fn catalogue() -> &'static [Game] {
         // Dominoes.
         game("domino", &["tiles"], &[("n", "7")], domino::tiles),
         game("domino", &["concentration"], SEED, domino::concentration),
+        game(
+            "domino",
+            &["bee_donimoes"],
+            &[("n", "7"), ("seed", "NULL")],
+            domino::bee_donimoes,
+        ),
         game("domino", &["finder"], SEED, domino::finder),
         game(
             "domino",
@@ -650,6 +656,14 @@ pub(crate) fn catalogue() -> &'static [Game] {
         game("piecepack", &["galaxy_express"], SEED, po::galaxy_express),
         game("piecepack", &["iceberg"], SEED_TILES, po::iceberg),
         game("piecepack", &["dominoids"], SEED, po::dominoids),
+        game("piecepack", &["mathrix"], SEED_COINS, po::mathrix),
+        game(
+            "piecepack",
+            &["piecepackman"],
+            &[("seed", "NULL"), ("variant", "\"Roundabout\"")],
+            po::piecepackman,
+        ),
+        game("piecepack", &["ship_it"], SEED, po::ship_it),
         game(
             "piecepack",
             &["pawns_crossing"],

@@ -3,8 +3,9 @@
 use crate::engine::piece::{PieceKind, Side};
 use crate::engine::setups::args::bad;
 use crate::engine::setups::frame::{
-    cat, coins, dice, each, fill_ranks, fill_suits, pawns, plus, sample_values, seq_by, seq_to,
-    shuffle_identities, shuffle_identities_and_sides, stack, tiles, times, Group, Row, UNDECIDED,
+    cat, coins, dice, each, fill_ranks, fill_suits, matchsticks, pawns, plus, sample_values,
+    seq_by, seq_to, shuffle_identities, shuffle_identities_and_sides, stack, tiles, times, Group,
+    Row, UNDECIDED,
 };
 use crate::engine::setups::{Env, SetupError};
 
@@ -1868,4 +1869,230 @@ pub(crate) fn pawns_crossing(env: &mut Env) -> Built {
         (pawn_rows, die_rows)
     };
     Ok(stack(vec![board, bridges, coin_rows, pawn_rows, die_rows]))
+}
+
+pub(crate) fn mathrix(env: &mut Env) -> Built {
+    let board = tile_board(4, 6).rows();
+    let ranks = match env.args.text("coins")? {
+        Some(spec) => text::ranks("coins", &spec)?,
+        None => {
+            let all = times(1..=6, 4);
+            env.rng.shuffle(&all)
+        }
+    };
+    let mut numbers = coins()
+        .rank(ranks)
+        .suit(UNDECIDED)
+        .x(times(1..=6, 4))
+        .y(each([4, 3, 2, 1], 6))
+        .rows();
+    fill_suits(&mut numbers, &mut env.rng);
+    Ok(stack(vec![board, numbers]))
+}
+
+/// The "Roundabout" maze of Piecepackman: ghosts in the corners, the four
+/// players in the middle and matchstick walls.
+fn roundabout(env: &mut Env) -> Vec<Row> {
+    // No ghost may start on the tile it is scared of.
+    let mut ghost_rank = |excluded: i32| {
+        let allowed: Vec<i32> = (2..=6).filter(|r| *r != excluded).collect();
+        allowed[env.rng.unif_index(allowed.len())]
+    };
+    let ghost_ranks = [ghost_rank(2), ghost_rank(4), ghost_rank(5), ghost_rank(3)];
+    let ghosts = coins()
+        .back()
+        .x([1, 1, 10, 10])
+        .y([1, 10, 10, 1])
+        .suit([4, 3, 2, 1])
+        .rank(ghost_ranks.to_vec())
+        .rows();
+    let players = pawns()
+        .x([5, 5, 6, 6])
+        .y([5, 6, 6, 5])
+        .suit([4, 2, 3, 1])
+        .rows();
+    let bonus = coins().x(6).y(4).rank(1).suit(1).rows();
+    let short_vertical = matchsticks()
+        .rank(2)
+        .x(plus([4, 4, 6, 6, 5, 5], 0.5))
+        .y([6, 8, 8, 5, 2, 3])
+        .suit([2, 2, 2, 1, 4, 4])
+        .rows();
+    let short_horizontal = matchsticks()
+        .rank(2)
+        .angle(90)
+        .x([3, 8, 5, 6, 3, 8])
+        .y(plus([9, 9, 4, 4, 2, 2], 0.5))
+        .suit([2, 2, 1, 1, 4, 4])
+        .rows();
+    let long_vertical = matchsticks()
+        .rank(4)
+        .x(plus([1, 9, 5, 1, 9], 0.5))
+        .y(plus([2, 2, 8, 8, 8], 0.5))
+        .suit([4, 4, 2, 3, 3])
+        .rows();
+    let long_horizontal = matchsticks()
+        .rank(4)
+        .angle(90)
+        .x(plus(
+            [3, 4, 6, 7, 5, 2, 2, 8, 8, 2, 2, 8, 8, 3, 7, 4, 6, 3, 7],
+            0.5,
+        ))
+        .y(plus(
+            [8, 9, 9, 8, 6, 6, 7, 6, 7, 4, 5, 4, 5, 3, 3, 2, 2, 1, 1],
+            0.5,
+        ))
+        .suit(cat(&[&[2; 5], &[3; 4], &[1; 6], &[4; 4]]))
+        .rows();
+    stack(vec![
+        ghosts,
+        players,
+        bonus,
+        short_vertical,
+        short_horizontal,
+        long_vertical,
+        long_horizontal,
+    ])
+}
+
+pub(crate) fn piecepackman(env: &mut Env) -> Built {
+    env.args.choice("variant", &["Roundabout"])?;
+    let maze = tiles()
+        .back()
+        .x(plus(cat(&[&times([1, 3, 5, 7, 9], 4), &[2, 4, 6, 8]]), 0.5))
+        .y(plus(cat(&[&each([1, 3, 7, 9], 5), &[5; 4]]), 0.5))
+        .rows();
+    let pieces = roundabout(env);
+    let taken: Vec<(f64, f64)> = pieces
+        .iter()
+        .filter(|p| p.kind != PieceKind::Matchstick)
+        .map(|p| (p.x, p.y))
+        .chain([(1.0, 5.0), (1.0, 6.0), (10.0, 5.0), (10.0, 6.0)])
+        .collect();
+    let free: Vec<(f64, f64)> = (1..=10)
+        .flat_map(|y| (1..=10).map(move |x| (f64::from(x), f64::from(y))))
+        .filter(|cell| !taken.contains(cell))
+        .collect();
+    // The reference draws the dots from a fresh start of the seeded stream.
+    if let Some(seed) = env.args.seed()? {
+        env.rng = crate::engine::rng::RRng::from_seed(seed);
+    }
+    let dots: Vec<(f64, f64)> = env
+        .rng
+        .sample_without_replacement(free.len(), 24)
+        .into_iter()
+        .map(|i| free[i - 1])
+        .collect();
+    let dot_rows = matchsticks()
+        .rank(1)
+        .x(dots.iter().map(|d| d.0).collect::<Vec<_>>())
+        .y(dots.iter().map(|d| d.1).collect::<Vec<_>>())
+        .rows();
+    Ok(stack(vec![maze, pieces, dot_rows]))
+}
+
+/// Where a tile's corner marker goes, by the tile's direction.
+fn ship_it_corner(angle: f64) -> (f64, f64) {
+    match angle as i32 {
+        0 => (0.5, -0.5),
+        90 => (0.5, 0.5),
+        180 => (-0.5, 0.5),
+        _ => (-0.5, -0.5),
+    }
+}
+
+pub(crate) fn ship_it(env: &mut Env) -> Built {
+    let angles = sample_values(&mut env.rng, &[0.0, 90.0, 180.0, 270.0], 24);
+    let mut cities = tiles().angle(angles).rows();
+    shuffle_identities(&mut cities, &mut env.rng);
+    let cargo_ranks: Vec<i32> = (0..4)
+        .flat_map(|_| permutation_i32(env, 5))
+        .map(|r| r + 1)
+        .collect();
+    let cargo_all = coins()
+        .back()
+        .suit(each([1, 3, 4, 2], 5))
+        .rank(cargo_ranks)
+        .rows();
+    let mut cargo: Vec<Row> = (0..20)
+        .map(|i| cargo_all[(i % 4) * 5 + i / 4].clone())
+        .collect();
+    let mut ships = pawns().rows();
+    let mut ports = dice().rank(2).rows();
+    // Lay tiles into cities of up to three (an L), three cities per column;
+    // a city ends early when the next tile's suit is already in it.
+    let (mut city_row, mut city_col, mut city_len) = (1, 1, 0);
+    let mut city_suits: Vec<Option<i32>> = Vec::new();
+    let (mut tile_x, mut tile_y) = (1.5, 13.5);
+    let mut column_len = 1;
+    let mut next_coin = 0;
+    let mut max_x = f64::NEG_INFINITY;
+    for i in 0..cities.len() {
+        cities[i].x = tile_x;
+        cities[i].y = tile_y;
+        max_x = max_x.max(tile_x);
+        city_len += 1;
+        city_suits.push(cities[i].suit);
+        let (dx, dy) = ship_it_corner(cities[i].angle);
+        let suit_index = cities[i].suit.unwrap_or(1) as usize - 1;
+        if cities[i].rank == Some(1) {
+            ports[suit_index].x = tile_x - dx;
+            ports[suit_index].y = tile_y + dy;
+        }
+        if cities[i].rank != Some(2) {
+            if let Some(coin) = cargo.get_mut(next_coin) {
+                coin.x = tile_x + dx;
+                coin.y = tile_y + dy;
+            }
+            next_coin += 1;
+        } else {
+            ships[suit_index].x = tile_x + dx;
+            ships[suit_index].y = tile_y + dy;
+        }
+        let Some(next) = cities.get(i + 1) else {
+            break;
+        };
+        if city_suits.contains(&next.suit) || city_len == 3 {
+            city_row = 1;
+            city_col = 1;
+            city_len = 0;
+            city_suits.clear();
+            if column_len == 3 {
+                column_len = 1;
+                tile_y = 13.5;
+                tile_x = max_x + 4.0;
+            } else {
+                column_len += 1;
+                tile_y -= 4.0;
+            }
+        } else if city_row == 1 && city_col == 1 {
+            city_col = 2;
+            tile_x += 2.0;
+        } else if city_row == 1 && city_col == 2 {
+            city_row = 2;
+            tile_y -= 2.0;
+        } else if city_row == 2 && city_col == 2 {
+            city_col = 1;
+            tile_x -= 2.0;
+        }
+    }
+    let max_y = cities.iter().map(|t| t.y).fold(f64::NEG_INFINITY, f64::max);
+    let max_x = cities.iter().map(|t| t.x).fold(f64::NEG_INFINITY, f64::max);
+    let mut contracts = super::domino::domino_set(7)
+        .back()
+        .y(times([0.0, 3.0, 6.0, 9.0], 7)
+            .into_iter()
+            .map(|d| max_y - 0.5 - d)
+            .collect::<Vec<_>>())
+        .x(each([1.0, 3.0, 5.0, 7.0, 9.0, 11.0, 13.0], 4)
+            .into_iter()
+            .map(|d| max_x + 5.5 + d)
+            .collect::<Vec<_>>())
+        .rows();
+    let turns = sample_values(&mut env.rng, &[0.0, 180.0], contracts.len());
+    for (contract, angle) in contracts.iter_mut().zip(turns) {
+        contract.angle = angle;
+    }
+    shuffle_identities(&mut contracts, &mut env.rng);
+    Ok(stack(vec![cities, cargo, ships, ports, contracts]))
 }
