@@ -437,3 +437,38 @@ fn report_setup_conformance() {
     );
     assert!(!outcomes.is_empty());
 }
+
+/// Every setup the reference exports is known, under the same system and
+/// name, and takes no argument the reference's does not.
+#[test]
+fn every_reference_setup_is_known() {
+    let index: Json = serde_json::from_str(
+        &fs::read_to_string(conformance_dir().join("games-index.json")).unwrap_or_default(),
+    )
+    .unwrap_or(Json::Null);
+    let entries = index.as_array().cloned().unwrap_or_default();
+    assert!(entries.len() > 150, "games index not found");
+    let known = ppn_ls::engine::setups::known_games();
+    let mut problems = Vec::new();
+    for entry in &entries {
+        let system = entry["system"].as_str().unwrap_or("");
+        let game = entry["game"].as_str().unwrap_or("");
+        let Some(ours) = known.iter().find(|g| g.system == system && g.name == game) else {
+            problems.push(format!("missing {system} {game}"));
+            continue;
+        };
+        let theirs: Vec<&str> = entry["args"]
+            .as_array()
+            .map(|args| args.iter().filter_map(|a| a["name"].as_str()).collect())
+            .unwrap_or_default();
+        for argument in &ours.arguments {
+            if !theirs.contains(&argument.name) {
+                problems.push(format!(
+                    "{system} {game}: unexpected argument {}",
+                    argument.name
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -540,7 +540,7 @@ pub(crate) fn catalogue() -> &'static [Game] {
         game(
             "piecepack",
             &["dice"],
-            piecepack_parts::PART_ARGUMENTS,
+            piecepack_parts::DICE_ARGUMENTS,
             piecepack_parts::all_dice,
         ),
         game(

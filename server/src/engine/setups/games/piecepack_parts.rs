@@ -15,6 +15,8 @@ type Built = Result<Vec<Row>, SetupError>;
 /// The arguments every component setup takes.
 pub(crate) const PART_ARGUMENTS: &[(&str, &str)] =
     &[("side", "(face up)"), ("cfg", "\"piecepack\"")];
+/// Dice have no side to choose.
+pub(crate) const DICE_ARGUMENTS: &[(&str, &str)] = &[("cfg", "\"piecepack\"")];
 
 fn customised(env: &Env, group: Group) -> Built {
     let mut group = group;
