@@ -261,3 +261,145 @@ fn unseeded() -> i32 {
         .unwrap_or(0);
     nanos as i32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::piece::{PieceKind, Side};
+
+    fn yaml(text: &str) -> Value {
+        serde_yaml::from_str(text).unwrap_or(Value::Null)
+    }
+
+    fn build(text: &str) -> Result<Setup, SetupError> {
+        setup_from_metadata(&yaml(text), &SetupContext::default())
+    }
+
+    #[test]
+    fn a_name_or_a_mapping_gives_the_same_setup() {
+        let by_name = build("Four Field Kono");
+        let by_mapping = build("{Name: four  FIELD kono, System: Piecepack}");
+        assert_eq!(by_name, by_mapping);
+        let pieces = by_name.map(|s| s.pieces).unwrap_or_default();
+        assert_eq!(pieces.len(), 20);
+        assert_eq!(pieces[0].kind, PieceKind::Tile);
+        assert_eq!(
+            (pieces[4].x, pieces[4].y, pieces[4].angle),
+            (1.0, 4.0, 180.0)
+        );
+    }
+
+    #[test]
+    fn none_is_an_empty_board() {
+        assert_eq!(build("None").map(|s| s.pieces.len()), Ok(0));
+        let checker = SetupContext::for_parser("Checker", None);
+        assert_eq!(
+            setup_from_metadata(&yaml("None"), &checker).map(|s| s.pieces.len()),
+            Ok(0)
+        );
+    }
+
+    #[test]
+    fn system_without_its_own_setup_falls_back_to_piecepack() {
+        let reversi = build("{Name: Tablut, System: Reversi}");
+        assert_eq!(reversi, build("Tablut"));
+    }
+
+    #[test]
+    fn unknown_games_suggest_close_names() {
+        match build("Tablutt") {
+            Err(SetupError::UnknownGame { suggestions, .. }) => {
+                assert_eq!(suggestions.first().map(String::as_str), Some("tablut"));
+            }
+            other => panic!("expected an unknown game, got {other:?}"),
+        }
+        match build("{Name: Tablut2, System: Checkerz}") {
+            Err(SetupError::UnknownSystem { suggestions, .. }) => {
+                assert!(
+                    suggestions.contains(&"checker".to_string()),
+                    "{suggestions:?}"
+                );
+            }
+            other => panic!("expected an unknown system, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn arguments_are_checked() {
+        assert!(matches!(
+            build("{Name: Tablut, Seed: 3}"),
+            Err(SetupError::BadArgument { argument, .. }) if argument == "seed"
+        ));
+        assert!(matches!(
+            build("{Name: Desfases, Seed: many}"),
+            Err(SetupError::BadArgument { argument, .. }) if argument == "seed"
+        ));
+        assert!(matches!(
+            build("{Name: Alien City, Tiles: S1^}"),
+            Err(SetupError::BadArgument { argument, .. }) if argument == "tiles"
+        ));
+        assert!(matches!(build("[1, 2]"), Err(SetupError::BadValue { .. })));
+        assert!(matches!(
+            build("{System: piecepack}"),
+            Err(SetupError::BadValue { .. })
+        ));
+    }
+
+    #[test]
+    fn seeded_setups_are_reproducible() {
+        let first = build("{Name: Japan, Seed: 7}");
+        assert!(first.is_ok());
+        assert_eq!(first, build("{Name: Japan, Seed: 7}"));
+        assert_ne!(first, build("{Name: Japan, Seed: 8}"));
+    }
+
+    #[test]
+    fn checker_parser_widens_cells() {
+        let ctx = SetupContext::for_parser("Checker", None);
+        assert_eq!(ctx.default_system, "checker");
+        let setup = setup_from_metadata(&yaml("American Checkers"), &ctx);
+        let setup = setup.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(setup.scale_factor, 2.0);
+        let board = &setup.pieces[0];
+        assert_eq!((board.kind, board.side), (PieceKind::Board, Side::Face));
+        assert_eq!(
+            (&*board.cfg, board.x, board.y, board.rank),
+            ("checkers2", 9.0, 9.0, 8)
+        );
+        let first = &setup.pieces[1];
+        assert_eq!(
+            (&*first.cfg, first.x, first.y, first.suit),
+            ("checkers2", 4.0, 16.0, 2)
+        );
+        // An explicit argument wins over the parser's width.
+        let narrow = setup_from_metadata(&yaml("{Name: American Checkers, Cell Width: 1}"), &ctx);
+        assert_eq!(narrow.map(|s| s.scale_factor), Ok(1.0));
+    }
+
+    #[test]
+    fn scale_factors_are_reported() {
+        assert_eq!(
+            build("{Name: Desfases, Seed: 1}").map(|s| s.scale_factor),
+            Ok(3.0)
+        );
+        assert_eq!(build("Tablut").map(|s| s.scale_factor), Ok(1.0));
+        let marble = SetupContext::for_parser("Marble", None);
+        let board = setup_from_metadata(&yaml("Board"), &marble);
+        assert_eq!(board.map(|s| s.scale_factor), Ok(0.5));
+    }
+
+    #[test]
+    fn known_games_lists_aliases_and_arguments() {
+        let games = known_games();
+        let xiangqi = games
+            .iter()
+            .find(|g| g.system == "piecepack" && g.name == "xiangqi");
+        assert_eq!(
+            xiangqi.map(|g| g.arguments.iter().map(|a| a.name).collect::<Vec<_>>()),
+            Some(vec!["has_subpack"])
+        );
+        assert!(games
+            .iter()
+            .any(|g| g.system == "piecepack" && g.name == "chinese_chess"));
+    }
+}
