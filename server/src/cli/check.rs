@@ -265,7 +265,7 @@ mod tests {
             diagnostics: vec![Diagnostic {
                 range,
                 severity: Severity::Error,
-                code: "empty-piece-id",
+                code: "no-piece",
                 message: "PieceId identifies no piece".into(),
             }],
         }
@@ -279,7 +279,7 @@ mod tests {
         let mut lines = out.lines();
         assert_eq!(
             lines.next(),
-            Some("game.ppn:3:10: error[empty-piece-id]: PieceId identifies no piece")
+            Some("game.ppn:3:10: error[no-piece]: PieceId identifies no piece")
         );
         assert_eq!(lines.next(), Some("  |"));
         assert_eq!(lines.next(), Some("3 | 1. 🂡@b2 *b5"));
@@ -291,7 +291,7 @@ mod tests {
         let out = render_github(&[report("a: b,\n", 0..1)]);
         assert_eq!(
             out,
-            "::error file=game.ppn,line=1,col=1,endLine=1,endColumn=2,title=empty-piece-id::PieceId identifies no piece\n"
+            "::error file=game.ppn,line=1,col=1,endLine=1,endColumn=2,title=no-piece::PieceId identifies no piece\n"
         );
     }
 

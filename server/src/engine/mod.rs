@@ -2,4 +2,7 @@
 
 mod apply;
 pub mod piece;
+pub mod replay;
+pub mod rng;
+pub mod setups;
 pub mod state;

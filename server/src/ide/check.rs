@@ -1,14 +1,19 @@
 //! All diagnostics of a document, in document order.
 
+use std::ops::Range;
+
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::notation::document::split_games_checked;
-use crate::notation::metadata::parse_metadata;
-use crate::notation::movetext::split_movetext;
+use crate::engine::replay::{replay_document, Replay};
 use crate::syntax;
 
 pub fn check_text(text: &str) -> Vec<Diagnostic> {
     let tree = syntax::parse(text, None);
-    let mut diagnostics: Vec<Diagnostic> = syntax::syntax_errors(&tree, text)
+    diagnostics_of(text, &tree, &replay_document(text))
+}
+
+/// Syntax errors of the tree plus the replay's diagnostics, sorted, each reported once.
+pub fn diagnostics_of(text: &str, tree: &tree_sitter::Tree, replay: &Replay) -> Vec<Diagnostic> {
+    let mut diagnostics: Vec<Diagnostic> = syntax::syntax_errors(tree, text)
         .into_iter()
         .map(|error| Diagnostic {
             range: error.range,
@@ -17,26 +22,45 @@ pub fn check_text(text: &str) -> Vec<Diagnostic> {
             message: error.message,
         })
         .collect();
-    let (games, problems) = split_games_checked(text);
-    diagnostics.extend(problems.into_iter().map(|problem| Diagnostic {
-        range: problem.range,
-        severity: Severity::Warning,
-        code: problem.code.as_str(),
-        message: problem.message,
-    }));
-    for game in &games {
-        let (_metadata, metadata_diagnostics) = parse_metadata(text, game.metadata.clone());
-        diagnostics.extend(metadata_diagnostics);
-        let split = split_movetext(text, game.movetext.clone());
-        diagnostics.extend(split.problems.into_iter().map(|problem| Diagnostic {
-            range: problem.range,
-            severity: problem.severity,
-            code: problem.code.as_str(),
-            message: problem.message,
-        }));
-    }
+    // Where the text does not parse, what the replay makes of it is noise.
+    let broken = broken_spans(tree);
+    diagnostics.extend(
+        replay
+            .diagnostics
+            .iter()
+            .filter(|d| !broken.iter().any(|span| overlaps(span, &d.range)))
+            .cloned(),
+    );
     sort_diagnostics(&mut diagnostics);
     diagnostics
+}
+
+/// The spans of ERROR nodes, and of the nodes holding a MISSING token (an unclosed comment
+/// spans all the words it swallowed).
+fn broken_spans(tree: &tree_sitter::Tree) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    let mut cursor = tree.walk();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if !node.has_error() {
+            continue;
+        }
+        if node.is_error() {
+            spans.push(node.byte_range());
+            continue;
+        }
+        if node.is_missing() {
+            let holder = node.parent().unwrap_or(node);
+            spans.push(holder.byte_range());
+            continue;
+        }
+        stack.extend(node.children(&mut cursor));
+    }
+    spans
+}
+
+fn overlaps(span: &Range<usize>, range: &Range<usize>) -> bool {
+    range.start < span.end.max(span.start + 1) && span.start < range.end.max(range.start + 1)
 }
 
 fn sort_diagnostics(diagnostics: &mut Vec<Diagnostic>) {
@@ -60,10 +84,26 @@ mod tests {
 
     #[test]
     fn reports_yaml_and_movetext_problems_in_document_order() {
-        let text = "---\nGameType: [oops\n...\n1. a1-a2 { never closed\n";
+        let text = "---\nGameType: [oops\n...\n1. S@a1 { never closed\n";
         let diagnostics = check_text(text);
         let codes: Vec<_> = diagnostics.iter().map(|d| d.code).collect();
         assert_eq!(codes, ["yaml-error", "unclosed-comment"]);
         assert_eq!(&text[diagnostics[1].range.clone()][..1], "{");
+    }
+
+    #[test]
+    fn reports_syntax_and_replay_problems_together() {
+        let text = "1. S@b2 ] 2. *c5\n";
+        let found: Vec<_> = check_text(text)
+            .into_iter()
+            .map(|d| (d.code, text[d.range].to_string()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("unexpected-token", "]".to_string()),
+                ("no-piece", "c5".to_string())
+            ]
+        );
     }
 }

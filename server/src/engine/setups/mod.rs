@@ -1,0 +1,405 @@
+//! Game setups: the starting board named by a game's `SetUp` or `GameType`
+//! metadata, reproducing the reference's setups piece for piece.
+//!
+//! A setup is found by game system and normalised game name; when a system has no
+//! setup of its own for a game, the piecepack setup of that game is used.
+
+mod args;
+mod frame;
+mod games;
+mod names;
+
+use std::fmt;
+
+use serde_yaml::Value;
+
+use crate::engine::piece::Piece;
+use crate::engine::rng::RRng;
+
+pub use args::Args;
+pub use names::{normalize_name, normalize_system};
+
+use frame::Row;
+
+/// The starting position of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    /// Bottom piece first.
+    pub pieces: Vec<Piece>,
+    /// How many inches a coordinate unit is worth (checker boards with wide cells,
+    /// some piecepack layouts and the marble board change it).
+    pub scale_factor: f64,
+    /// Macros the setup defines for the movetext, as (name, expansion).
+    pub macros: Vec<(String, String)>,
+}
+
+/// What the movetext parser in use contributes to setups.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetupContext {
+    /// The system used when the metadata names none (`piecepack` for the default
+    /// parser, `checker` for the checker parser, ...).
+    pub default_system: String,
+    /// Board cell width chosen by the checker and chess parsers; `None` means 1.
+    pub cell_width: Option<u32>,
+}
+
+impl SetupContext {
+    /// The context a `MovetextParser` sets up: its default system and, for the
+    /// checker and chess parsers, a cell width (2 unless given).
+    pub fn for_parser(parser: &str, cell_width: Option<u32>) -> SetupContext {
+        let name = normalize_name(parser);
+        let (system, width) = match name.as_str() {
+            "checker" | "chess" => (name.as_str(), Some(cell_width.unwrap_or(2))),
+            "alquerque" | "domino" | "go" | "morris" | "tarot" => (name.as_str(), None),
+            "marble" => ("marbles", None),
+            _ => ("piecepack", None),
+        };
+        SetupContext {
+            default_system: system.to_string(),
+            cell_width: width,
+        }
+    }
+}
+
+impl Default for SetupContext {
+    fn default() -> Self {
+        SetupContext {
+            default_system: "piecepack".to_string(),
+            cell_width: None,
+        }
+    }
+}
+
+/// Why a setup could not be built.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetupError {
+    /// No setup of that name in the system nor among the piecepack setups.
+    UnknownGame {
+        name: String,
+        system: String,
+        suggestions: Vec<String>,
+    },
+    /// The system is not known and the game has no piecepack setup either.
+    UnknownSystem {
+        system: String,
+        suggestions: Vec<String>,
+    },
+    /// An argument the setup does not take, or a value it cannot use.
+    BadArgument { argument: String, message: String },
+    /// The `SetUp`/`GameType` value is neither a name nor a mapping with a `Name`.
+    BadValue { message: String },
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::UnknownGame {
+                name,
+                system,
+                suggestions,
+            } => {
+                write!(f, "unknown game `{name}` for system `{system}`")?;
+                if !suggestions.is_empty() {
+                    write!(f, "; did you mean {}?", suggestions.join(", "))?;
+                }
+                Ok(())
+            }
+            SetupError::UnknownSystem {
+                system,
+                suggestions,
+            } => {
+                write!(f, "unknown game system `{system}`")?;
+                if !suggestions.is_empty() {
+                    write!(f, "; did you mean {}?", suggestions.join(", "))?;
+                }
+                Ok(())
+            }
+            SetupError::BadArgument { argument, message } => {
+                write!(f, "bad setup argument `{argument}`: {message}")
+            }
+            SetupError::BadValue { message } => write!(f, "bad SetUp/GameType value: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// One argument a setup takes, with its default as the reference writes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArgumentInfo {
+    pub name: &'static str,
+    pub default: &'static str,
+}
+
+/// A known setup.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameInfo {
+    /// Normalised name, e.g. `nine_mens_morris`.
+    pub name: &'static str,
+    /// Normalised system, e.g. `piecepack`.
+    pub system: &'static str,
+    pub arguments: Vec<ArgumentInfo>,
+}
+
+/// Every setup, one entry per (system, name) pair, aliases included.
+pub fn known_games() -> Vec<GameInfo> {
+    games::catalogue()
+        .iter()
+        .flat_map(|game| {
+            game.names.iter().map(move |name| GameInfo {
+                name,
+                system: game.system,
+                arguments: game
+                    .arguments
+                    .iter()
+                    .map(|&(name, default)| ArgumentInfo { name, default })
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+/// Build the setup named by a `SetUp` or `GameType` metadata value.
+pub fn setup_from_metadata(value: &Value, ctx: &SetupContext) -> Result<Setup, SetupError> {
+    let (name, system, args) = match value {
+        Value::String(name) => (name.clone(), ctx.default_system.clone(), Args::default()),
+        Value::Mapping(_) => Args::from_mapping(value, &ctx.default_system)?,
+        Value::Number(number) => (
+            number.to_string(),
+            ctx.default_system.clone(),
+            Args::default(),
+        ),
+        Value::Bool(_) | Value::Null | Value::Sequence(_) | Value::Tagged(_) => {
+            return Err(SetupError::BadValue {
+                message: "expected a game name or a mapping with `Name`".to_string(),
+            })
+        }
+    };
+    setup_by_name(&name, &system, args, ctx)
+}
+
+/// Build a setup from a game name, a game system and the setup's arguments.
+pub fn setup_by_name(
+    name: &str,
+    system: &str,
+    args: Args,
+    ctx: &SetupContext,
+) -> Result<Setup, SetupError> {
+    let game_name = normalize_name(name);
+    let system_name = normalize_system(system);
+    let known_system = names::KNOWN_SYSTEMS.contains(&system_name.as_str());
+    let own = games::find(&system_name, &game_name);
+    let game = match own.or_else(|| games::find("piecepack", &game_name)) {
+        Some(game) => game,
+        None if !known_system => {
+            return Err(SetupError::UnknownSystem {
+                system: system.to_string(),
+                suggestions: names::closest(&system_name, names::KNOWN_SYSTEMS.iter().copied()),
+            })
+        }
+        None => {
+            let candidates = known_games();
+            let in_system = candidates
+                .iter()
+                .filter(|g| g.system == system_name || g.system == "piecepack")
+                .map(|g| g.name);
+            let suggestions = names::closest(&game_name, in_system);
+            return Err(SetupError::UnknownGame {
+                name: name.to_string(),
+                system: system_name,
+                suggestions,
+            });
+        }
+    };
+    args.check_allowed(game.arguments)?;
+    let mut env = Env::new(args, ctx, game.system)?;
+    let rows = (game.build)(&mut env)?;
+    Ok(Setup {
+        pieces: rows.into_iter().map(Row::into_piece).collect(),
+        scale_factor: env.scale_factor,
+        macros: env.macros,
+    })
+}
+
+/// What a setup function can use while it builds its board.
+pub(crate) struct Env {
+    pub args: Args,
+    pub rng: RRng,
+    /// The reference's `ppdf.checker_cell_width` / `ppdf.chess_cell_width` option.
+    pub option_cell_width: u32,
+    pub scale_factor: f64,
+    pub macros: Vec<(String, String)>,
+}
+
+impl Env {
+    fn new(args: Args, ctx: &SetupContext, _system: &str) -> Result<Env, SetupError> {
+        let seed = args.seed()?;
+        Ok(Env {
+            rng: RRng::from_seed(seed.unwrap_or_else(unseeded)),
+            args,
+            option_cell_width: ctx.cell_width.unwrap_or(1),
+            scale_factor: 1.0,
+            macros: Vec::new(),
+        })
+    }
+
+    /// The `cell_width` argument of checker and chess setups.
+    pub fn cell_width(&self) -> Result<u32, SetupError> {
+        Ok(self
+            .args
+            .integer("cell_width")?
+            .map(|w| w.max(1) as u32)
+            .unwrap_or(self.option_cell_width))
+    }
+}
+
+/// Setups without a `Seed` are random, as in the reference.
+fn unseeded() -> i32 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos() ^ (d.as_secs() as u32))
+        .unwrap_or(0);
+    nanos as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::piece::{PieceKind, Side};
+
+    fn yaml(text: &str) -> Value {
+        serde_yaml::from_str(text).unwrap_or(Value::Null)
+    }
+
+    fn build(text: &str) -> Result<Setup, SetupError> {
+        setup_from_metadata(&yaml(text), &SetupContext::default())
+    }
+
+    #[test]
+    fn a_name_or_a_mapping_gives_the_same_setup() {
+        let by_name = build("Four Field Kono");
+        let by_mapping = build("{Name: four  FIELD kono, System: Piecepack}");
+        assert_eq!(by_name, by_mapping);
+        let pieces = by_name.map(|s| s.pieces).unwrap_or_default();
+        assert_eq!(pieces.len(), 20);
+        assert_eq!(pieces[0].kind, PieceKind::Tile);
+        assert_eq!(
+            (pieces[4].x, pieces[4].y, pieces[4].angle),
+            (1.0, 4.0, 180.0)
+        );
+    }
+
+    #[test]
+    fn none_is_an_empty_board() {
+        assert_eq!(build("None").map(|s| s.pieces.len()), Ok(0));
+        let checker = SetupContext::for_parser("Checker", None);
+        assert_eq!(
+            setup_from_metadata(&yaml("None"), &checker).map(|s| s.pieces.len()),
+            Ok(0)
+        );
+    }
+
+    #[test]
+    fn system_without_its_own_setup_falls_back_to_piecepack() {
+        let reversi = build("{Name: Tablut, System: Reversi}");
+        assert_eq!(reversi, build("Tablut"));
+    }
+
+    #[test]
+    fn unknown_games_suggest_close_names() {
+        match build("Tablutt") {
+            Err(SetupError::UnknownGame { suggestions, .. }) => {
+                assert_eq!(suggestions.first().map(String::as_str), Some("tablut"));
+            }
+            other => panic!("expected an unknown game, got {other:?}"),
+        }
+        match build("{Name: Tablut2, System: Checkerz}") {
+            Err(SetupError::UnknownSystem { suggestions, .. }) => {
+                assert!(
+                    suggestions.contains(&"checker".to_string()),
+                    "{suggestions:?}"
+                );
+            }
+            other => panic!("expected an unknown system, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn arguments_are_checked() {
+        assert!(matches!(
+            build("{Name: Tablut, Seed: 3}"),
+            Err(SetupError::BadArgument { argument, .. }) if argument == "seed"
+        ));
+        assert!(matches!(
+            build("{Name: Desfases, Seed: many}"),
+            Err(SetupError::BadArgument { argument, .. }) if argument == "seed"
+        ));
+        assert!(matches!(
+            build("{Name: Alien City, Tiles: S1^}"),
+            Err(SetupError::BadArgument { argument, .. }) if argument == "tiles"
+        ));
+        assert!(matches!(build("[1, 2]"), Err(SetupError::BadValue { .. })));
+        assert!(matches!(
+            build("{System: piecepack}"),
+            Err(SetupError::BadValue { .. })
+        ));
+    }
+
+    #[test]
+    fn seeded_setups_are_reproducible() {
+        let first = build("{Name: Japan, Seed: 7}");
+        assert!(first.is_ok());
+        assert_eq!(first, build("{Name: Japan, Seed: 7}"));
+        assert_ne!(first, build("{Name: Japan, Seed: 8}"));
+    }
+
+    #[test]
+    fn checker_parser_widens_cells() {
+        let ctx = SetupContext::for_parser("Checker", None);
+        assert_eq!(ctx.default_system, "checker");
+        let setup = setup_from_metadata(&yaml("American Checkers"), &ctx);
+        let setup = setup.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(setup.scale_factor, 2.0);
+        let board = &setup.pieces[0];
+        assert_eq!((board.kind, board.side), (PieceKind::Board, Side::Face));
+        assert_eq!(
+            (&*board.cfg, board.x, board.y, board.rank),
+            ("checkers2", 9.0, 9.0, 8)
+        );
+        let first = &setup.pieces[1];
+        assert_eq!(
+            (&*first.cfg, first.x, first.y, first.suit),
+            ("checkers2", 4.0, 16.0, 2)
+        );
+        // An explicit argument wins over the parser's width.
+        let narrow = setup_from_metadata(&yaml("{Name: American Checkers, Cell Width: 1}"), &ctx);
+        assert_eq!(narrow.map(|s| s.scale_factor), Ok(1.0));
+    }
+
+    #[test]
+    fn scale_factors_are_reported() {
+        assert_eq!(
+            build("{Name: Desfases, Seed: 1}").map(|s| s.scale_factor),
+            Ok(3.0)
+        );
+        assert_eq!(build("Tablut").map(|s| s.scale_factor), Ok(1.0));
+        let marble = SetupContext::for_parser("Marble", None);
+        let board = setup_from_metadata(&yaml("Board"), &marble);
+        assert_eq!(board.map(|s| s.scale_factor), Ok(0.5));
+    }
+
+    #[test]
+    fn known_games_lists_aliases_and_arguments() {
+        let games = known_games();
+        let xiangqi = games
+            .iter()
+            .find(|g| g.system == "piecepack" && g.name == "xiangqi");
+        assert_eq!(
+            xiangqi.map(|g| g.arguments.iter().map(|a| a.name).collect::<Vec<_>>()),
+            Some(vec!["has_subpack"])
+        );
+        assert!(games
+            .iter()
+            .any(|g| g.system == "piecepack" && g.name == "chinese_chess"));
+    }
+}

@@ -1,0 +1,169 @@
+//! Normalisation of game and system names, so that `Nine Men's Morris`,
+//! `nine-mens-morris` and `NineMensMorris` all name the same setup.
+
+/// The systems setups are organised by (after [`normalize_system`]).
+pub(crate) const KNOWN_SYSTEMS: &[&str] = &[
+    "alquerque",
+    "checker",
+    "chess",
+    "domino",
+    "go",
+    "icehouse",
+    "marble",
+    "morris",
+    "piecepack",
+    "reversi",
+    "stackpack",
+    "tarot",
+];
+
+/// Prefixes naming a system, dropped from game names (`Checker Lasca` is `lasca`).
+const SYSTEM_PREFIXES: &[&str] = &[
+    "checker_",
+    "chess_",
+    "domino_",
+    "icehouse_",
+    "go_",
+    "piecepack_",
+    "stackpack_",
+    "reversi_",
+    "tarot_",
+];
+
+/// Lower snake case without quotes or hyphens; `draughts` is spelled `checkers`,
+/// and a leading system name is dropped.
+pub fn normalize_name(name: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut previous: Option<char> = None;
+    for c in name
+        .chars()
+        .filter(|c| !matches!(c, '"' | '\'' | '-' | '’'))
+    {
+        let c = transliterate(c);
+        if c.is_ascii_alphanumeric() {
+            let camel_boundary = c.is_ascii_uppercase()
+                && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+            if camel_boundary && !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            current.push(c.to_ascii_lowercase());
+        } else if !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        previous = Some(c);
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    let mut normalised = words.join("_").replace("draughts", "checkers");
+    for prefix in SYSTEM_PREFIXES {
+        if let Some(rest) = normalised.strip_prefix(prefix) {
+            normalised = rest.to_string();
+        }
+    }
+    normalised
+}
+
+/// Accented letters as their plain ASCII letter (`Yoté` is `Yote`).
+fn transliterate(c: char) -> char {
+    match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+        'è' | 'é' | 'ê' | 'ë' => 'e',
+        'ì' | 'í' | 'î' | 'ï' => 'i',
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' => 'o',
+        'ù' | 'ú' | 'û' | 'ü' => 'u',
+        'ñ' => 'n',
+        'ç' => 'c',
+        'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' => 'A',
+        'È' | 'É' | 'Ê' | 'Ë' => 'E',
+        'Ì' | 'Í' | 'Î' | 'Ï' => 'I',
+        'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' => 'O',
+        'Ù' | 'Ú' | 'Û' | 'Ü' => 'U',
+        other => other,
+    }
+}
+
+/// The canonical system name for a system name or alias; unknown systems are
+/// returned normalised (they can still fall back to piecepack setups).
+pub fn normalize_system(system: &str) -> String {
+    let normalised = normalize_name(system);
+    let icehouse_alias = matches!(normalised.as_str(), "pieces" | "pyramids")
+        && system.to_lowercase().contains("icehouse");
+    let canonical = match normalised.as_str() {
+        _ if icehouse_alias => "icehouse",
+        "checker" | "checkers" | "draughts" => "checker",
+        "domino" | "dominoes" => "domino",
+        "looney_pyramids" | "icehouse" => "icehouse",
+        "marble" | "marbles" => "marble",
+        "piecepack_stackpack" | "stackpack" => "stackpack",
+        other => return other.to_string(),
+    };
+    canonical.to_string()
+}
+
+/// Up to five candidates closest to `target` by edit distance.
+pub(crate) fn closest<'a>(target: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut scored: Vec<(usize, &str)> = candidates
+        .map(|candidate| (edit_distance(target, candidate), candidate))
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    let limit = (target.len() / 2).max(3);
+    scored
+        .into_iter()
+        .filter(|(distance, candidate)| *distance <= limit || candidate.contains(target))
+        .take(5)
+        .map(|(_, candidate)| candidate.to_string())
+        .collect()
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_normalised_like_the_reference() {
+        assert_eq!(normalize_name("Nine Men's Morris"), "nine_mens_morris");
+        assert_eq!(normalize_name("Fuji-san"), "fujisan");
+        assert_eq!(normalize_name("  Lines   of Action "), "lines_of_action");
+        assert_eq!(normalize_name("English Draughts"), "english_checkers");
+        assert_eq!(normalize_name("Checker Lasca"), "lasca");
+        assert_eq!(normalize_name("The \"In\" Crowd"), "the_in_crowd");
+        assert_eq!(normalize_name("Yoté"), "yote");
+        assert_eq!(normalize_name("Chess960"), "chess960");
+        assert_eq!(normalize_name("Cell Width"), "cell_width");
+    }
+
+    #[test]
+    fn system_aliases() {
+        assert_eq!(normalize_system("Draughts"), "checker");
+        assert_eq!(normalize_system("checkers"), "checker");
+        assert_eq!(normalize_system("Marbles"), "marble");
+        assert_eq!(normalize_system("Dominoes"), "domino");
+        assert_eq!(normalize_system("Icehouse Pieces"), "icehouse");
+        assert_eq!(normalize_system("Piecepack Stackpack"), "stackpack");
+        assert_eq!(normalize_system("Looney Pyramids"), "icehouse");
+        assert_eq!(normalize_system("Piecepack"), "piecepack");
+    }
+
+    #[test]
+    fn suggestions_are_close_names() {
+        let names = ["tablut", "brandubh", "xiangqi", "japan"];
+        assert_eq!(closest("tablit", names.into_iter()), vec!["tablut"]);
+    }
+}
