@@ -7,4 +7,5 @@ pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod ide;
+pub mod lsp;
 pub mod notation;
