@@ -15,8 +15,14 @@ pub(crate) struct Document {
     /// Server-wide, strictly increasing on every open and change: unlike the client's
     /// version it never repeats when a document is closed and opened again.
     pub revision: u64,
+    /// The revision this document was opened at: tells a reopened document from the one
+    /// closed before it.
+    pub opened: u64,
     /// The analysis of `text` once computed; one of an older revision is never kept here.
     pub analysis: Option<Arc<Analysis>>,
+    /// Whether a task is analysing this document: at most one does, and it keeps going
+    /// until it has caught up with the newest revision.
+    pub analysis_running: bool,
 }
 
 impl Document {
@@ -25,8 +31,17 @@ impl Document {
             text: Rope::from_str(text),
             version,
             revision,
+            opened: revision,
             analysis: None,
+            analysis_running: false,
         }
+    }
+
+    /// Replace the whole text, keeping the client's version.
+    pub fn replace_text(&mut self, text: &str, revision: u64) {
+        self.text = Rope::from_str(text);
+        self.revision = revision;
+        self.analysis = None;
     }
 
     /// Apply the changes in order (each one's positions refer to the text left by the

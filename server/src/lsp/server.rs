@@ -24,6 +24,7 @@ use super::document::{Document, Snapshot};
 use super::encoding::{text_offset, text_position, PositionEncoding};
 use super::{Analysis, Analyzer, SessionEnd};
 use crate::diagnostic::{Diagnostic, Severity};
+use tokio::task::JoinError;
 
 /// Serve one client over `input` and `output` until it exits.
 pub async fn serve<I, O>(input: I, output: O, analyzer: Analyzer) -> SessionEnd
@@ -34,13 +35,15 @@ where
     let shutdown_requested = Arc::new(AtomicBool::new(false));
     let flag = shutdown_requested.clone();
     let (service, socket) = LspService::new(move |client| Backend {
-        client,
-        analyzer,
-        documents: Arc::new(DashMap::new()),
-        encoding: OnceLock::new(),
-        next_revision: AtomicU64::new(1),
-        publish_gate: tokio::sync::Mutex::new(()),
-        shutdown_requested: flag,
+        state: Arc::new(State {
+            client,
+            analyzer,
+            documents: DashMap::new(),
+            encoding: OnceLock::new(),
+            next_revision: AtomicU64::new(1),
+            publish_gate: tokio::sync::Mutex::new(()),
+            shutdown_requested: flag,
+        }),
     });
     Server::new(input, output, socket).serve(service).await;
     if shutdown_requested.load(Ordering::SeqCst) {
@@ -51,9 +54,13 @@ where
 }
 
 struct Backend {
+    state: Arc<State>,
+}
+
+struct State {
     client: Client,
     analyzer: Analyzer,
-    documents: Arc<DashMap<Uri, Document>>,
+    documents: DashMap<Uri, Document>,
     encoding: OnceLock<PositionEncoding>,
     next_revision: AtomicU64,
     /// Held from the last staleness check to the end of a publication, so diagnostics of
@@ -62,7 +69,13 @@ struct Backend {
     shutdown_requested: Arc<AtomicBool>,
 }
 
-impl Backend {
+/// What the analysis task of a document does next.
+enum Step {
+    Analyze(Snapshot),
+    Stop,
+}
+
+impl State {
     fn encoding(&self) -> PositionEncoding {
         self.encoding.get().copied().unwrap_or_default()
     }
@@ -77,39 +90,85 @@ impl Backend {
             .is_some_and(|document| document.revision == revision)
     }
 
-    /// Analyse a snapshot off the async threads; `None` if the document moved on first, or
-    /// if the analyzer failed (reported to the client instead of taking the server down).
-    async fn analyze(&self, uri: &Uri, snapshot: Snapshot) -> Option<Arc<Analysis>> {
-        if !self.is_current(uri, snapshot.revision) {
-            return None;
-        }
-        let analyzer = self.analyzer.clone();
-        let revision = snapshot.revision;
-        let analysed = tokio::task::spawn_blocking(move || {
-            Analysis::new(snapshot.text, snapshot.version, &analyzer)
-        })
-        .await;
-        let analysis = match analysed {
-            Ok(analysis) => Arc::new(analysis),
-            Err(err) => {
-                self.client
-                    .log_message(
-                        MessageType::ERROR,
-                        format!("ppn-ls: analysing {} failed: {err}", uri.as_str()),
-                    )
-                    .await;
-                return None;
+    /// Analyse the document's text, off the async threads, until the analysis has caught up
+    /// with its newest revision; publish each analysis that is still current when done.
+    /// Edits arriving meanwhile only make it start over on the newest text, so a burst of
+    /// typing costs one analysis at a time per document, and the last one always runs.
+    async fn analyze_until_current(self: Arc<Self>, uri: Uri, opened: u64) {
+        loop {
+            let snapshot = match self.next_step(&uri, opened) {
+                Step::Analyze(snapshot) => snapshot,
+                Step::Stop => return,
+            };
+            let revision = snapshot.revision;
+            match self.analyze(snapshot).await {
+                Ok(analysis) => {
+                    let stored = self
+                        .documents
+                        .get_mut(&uri)
+                        .filter(|document| document.revision == revision)
+                        .map(|mut document| document.analysis = Some(analysis.clone()))
+                        .is_some();
+                    if stored {
+                        self.publish(&uri, &analysis, revision).await;
+                    }
+                }
+                Err(err) => {
+                    self.client
+                        .log_message(
+                            MessageType::ERROR,
+                            format!("ppn-ls: analysing {} failed: {err}", uri.as_str()),
+                        )
+                        .await;
+                    // Trying the same text again would fail again: wait for an edit.
+                    let mut failed = self.documents.get_mut(&uri);
+                    if let Some(document) = failed.as_mut() {
+                        if document.opened == opened && document.revision == revision {
+                            document.analysis_running = false;
+                            return;
+                        }
+                    }
+                }
             }
-        };
-        let mut document = self.documents.get_mut(uri)?;
-        if document.revision != revision {
-            return None;
         }
-        document.analysis = Some(analysis.clone());
-        Some(analysis)
     }
 
-    /// The analysis of the document's current text, computed now if not yet there.
+    fn next_step(&self, uri: &Uri, opened: u64) -> Step {
+        let Some(mut document) = self.documents.get_mut(uri) else {
+            return Step::Stop;
+        };
+        // Closed and opened again: the new document has a task of its own.
+        if document.opened != opened {
+            return Step::Stop;
+        }
+        if document.analysis.is_some() {
+            document.analysis_running = false;
+            return Step::Stop;
+        }
+        Step::Analyze(document.snapshot())
+    }
+
+    /// Fails only if the analyzer panicked.
+    async fn analyze(&self, snapshot: Snapshot) -> std::result::Result<Arc<Analysis>, JoinError> {
+        let analyzer = self.analyzer.clone();
+        tokio::task::spawn_blocking(move || {
+            Arc::new(Analysis::new(snapshot.text, snapshot.version, &analyzer))
+        })
+        .await
+    }
+
+    async fn publish(&self, uri: &Uri, analysis: &Analysis, revision: u64) {
+        let diagnostics = to_lsp_diagnostics(analysis, self.encoding());
+        let _gate = self.publish_gate.lock().await;
+        if self.is_current(uri, revision) {
+            self.client
+                .publish_diagnostics(uri.clone(), diagnostics, Some(analysis.version))
+                .await;
+        }
+    }
+
+    /// The analysis of the document's current text, computed now if the analysis task has
+    /// not finished it yet.
     async fn current_analysis(&self, uri: &Uri) -> Option<Arc<Analysis>> {
         let snapshot = {
             let document = self.documents.get(uri)?;
@@ -118,27 +177,23 @@ impl Backend {
             }
             document.snapshot()
         };
-        match self.analyze(uri, snapshot).await {
-            Some(analysis) => Some(analysis),
-            // An edit arrived meanwhile: answer from the newest analysis there is, if any.
-            None => self
-                .documents
-                .get(uri)
-                .and_then(|document| document.analysis.clone()),
-        }
+        // Not stored: only the analysis task stores, so that it also publishes what it stores.
+        // Possibly of a revision already replaced: a request answers for the text it saw.
+        self.analyze(snapshot).await.ok()
     }
+}
 
-    async fn analyze_and_publish(&self, uri: Uri, snapshot: Snapshot) {
-        let revision = snapshot.revision;
-        let Some(analysis) = self.analyze(&uri, snapshot).await else {
-            return;
-        };
-        let diagnostics = to_lsp_diagnostics(&analysis, self.encoding());
-        let _gate = self.publish_gate.lock().await;
-        if self.is_current(&uri, revision) {
-            self.client
-                .publish_diagnostics(uri, diagnostics, Some(analysis.version))
-                .await;
+impl Backend {
+    /// Make sure an analysis task runs for the document; call with its entry held, so the
+    /// decision and the edit it follows are one step.
+    fn ensure_analysis(&self, uri: &Uri, document: &mut Document) {
+        if !document.analysis_running {
+            document.analysis_running = true;
+            tokio::spawn(
+                self.state
+                    .clone()
+                    .analyze_until_current(uri.clone(), document.opened),
+            );
         }
     }
 }
@@ -151,6 +206,7 @@ impl LanguageServer for Backend {
             .as_ref()
             .and_then(|general| general.position_encodings.as_deref());
         let encoding = *self
+            .state
             .encoding
             .get_or_init(|| PositionEncoding::negotiate(offered));
         Ok(InitializeResult {
@@ -180,87 +236,82 @@ impl LanguageServer for Backend {
     async fn initialized(&self, _: InitializedParams) {}
 
     async fn shutdown(&self) -> Result<()> {
-        self.shutdown_requested.store(true, Ordering::SeqCst);
+        self.state.shutdown_requested.store(true, Ordering::SeqCst);
         Ok(())
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let item = params.text_document;
-        let document = Document::new(&item.text, item.version, self.new_revision());
-        let snapshot = Snapshot {
-            text: item.text,
-            version: document.version,
-            revision: document.revision,
-        };
-        self.documents.insert(item.uri.clone(), document);
-        self.analyze_and_publish(item.uri, snapshot).await;
+        let document = Document::new(&item.text, item.version, self.state.new_revision());
+        // Start the analysis only once the document is there for it to find.
+        let mut entry = self
+            .state
+            .documents
+            .entry(item.uri.clone())
+            .insert(document);
+        self.ensure_analysis(&item.uri, &mut entry);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let uri = params.text_document.uri;
-        let applied = self.documents.get_mut(&uri).map(|mut document| {
-            let revision = self.new_revision();
+        let applied = self.state.documents.get_mut(&uri).map(|mut document| {
             document.apply_changes(
                 &params.content_changes,
-                self.encoding(),
+                self.state.encoding(),
                 params.text_document.version,
-                revision,
+                self.state.new_revision(),
             );
-            document.snapshot()
+            self.ensure_analysis(&uri, &mut document);
         });
-        let Some(snapshot) = applied else {
+        if applied.is_none() {
             // No text to apply the edit to; say so rather than guess.
-            self.client
+            self.state
+                .client
                 .log_message(
                     MessageType::WARNING,
                     format!("ppn-ls: change to {}, which is not open", uri.as_str()),
                 )
                 .await;
-            return;
-        };
-        self.analyze_and_publish(uri, snapshot).await;
+        }
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
-        let uri = params.text_document.uri;
+        // Only a client that sends the text anyway gets here with it; trust the saved text.
         let Some(saved) = params.text else {
             return;
         };
-        // Only a client that sends the text anyway reaches this; trust the saved text.
-        let snapshot = {
-            let Some(mut document) = self.documents.get_mut(&uri) else {
-                return;
-            };
-            if document.text == saved.as_str() {
-                return;
+        let uri = params.text_document.uri;
+        if let Some(mut document) = self.state.documents.get_mut(&uri) {
+            if document.text != saved.as_str() {
+                document.replace_text(&saved, self.state.new_revision());
+                self.ensure_analysis(&uri, &mut document);
             }
-            let version = document.version;
-            *document = Document::new(&saved, version, self.new_revision());
-            document.snapshot()
-        };
-        self.analyze_and_publish(uri, snapshot).await;
+        }
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        self.documents.remove(&uri);
-        let _gate = self.publish_gate.lock().await;
+        self.state.documents.remove(&uri);
+        let _gate = self.state.publish_gate.lock().await;
         // Reopened meanwhile: its own analysis publishes.
-        if !self.documents.contains_key(&uri) {
-            self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        if !self.state.documents.contains_key(&uri) {
+            self.state
+                .client
+                .publish_diagnostics(uri, Vec::new(), None)
+                .await;
         }
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let at = params.text_document_position_params;
-        let Some(analysis) = self.current_analysis(&at.text_document.uri).await else {
+        let Some(analysis) = self.state.current_analysis(&at.text_document.uri).await else {
             return Ok(None);
         };
         let offset = text_offset(
             &analysis.text,
             &analysis.line_index,
             at.position,
-            self.encoding(),
+            self.state.encoding(),
         );
         Ok(hover_at(&analysis, offset))
     }
