@@ -532,6 +532,33 @@ async fn a_panicking_analyzer_does_not_take_the_server_down() {
     client.shutdown_and_exit().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_during_a_slow_analysis_do_not_stop_its_publication() {
+    let analyzer: Analyzer = Arc::new(|text: &str| {
+        std::thread::sleep(Duration::from_millis(50));
+        flag_double_x(text)
+    });
+    let (mut client, _) = TestClient::start(None, analyzer).await;
+    let uri = "file:///slow.ppn";
+    client.open(uri, 1, "XX").await;
+    client
+        .change(uri, 2, json!([replace((0, 0), (0, 0), "🂡")]))
+        .await;
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 2 } }),
+        )
+        .await;
+    assert_eq!(hover["result"], Value::Null, "{hover}");
+    let published = client.diagnostics_of_version(uri, 2).await;
+    assert_eq!(
+        published["diagnostics"],
+        json!([double_x_at((0, 2), (0, 4))])
+    );
+    client.shutdown_and_exit().await;
+}
+
 #[tokio::test]
 async fn exit_without_shutdown_is_an_unclean_end() {
     let (mut client, _) = TestClient::start(None, Arc::new(flag_double_x)).await;
