@@ -2,14 +2,16 @@
 //!
 //! Handlers run concurrently, but each one's code before its first `.await` runs in the
 //! order the client sent the messages. So every edit is applied there, in one piece, under
-//! the document's map entry; analysis happens afterwards on a snapshot, tagged with the
-//! revision it belongs to, and is dropped if the document has moved on.
+//! the document's map entry, and a request only ever sees whole revisions. Analysis runs in
+//! a task of its own per document, on snapshots tagged with their revision; a result whose
+//! revision is no longer the document's is neither kept nor published.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use dashmap::DashMap;
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::task::JoinError;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     self as lsp, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
@@ -24,7 +26,6 @@ use super::document::{Document, Snapshot};
 use super::encoding::{text_offset, text_position, PositionEncoding};
 use super::{Analysis, Analyzer, SessionEnd};
 use crate::diagnostic::{Diagnostic, Severity};
-use tokio::task::JoinError;
 
 /// Serve one client over `input` and `output` until it exits.
 pub async fn serve<I, O>(input: I, output: O, analyzer: Analyzer) -> SessionEnd
