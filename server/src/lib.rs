@@ -7,5 +7,6 @@ pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod ide;
+pub mod lsp;
 pub mod notation;
 pub mod syntax;

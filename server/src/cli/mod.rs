@@ -87,13 +87,8 @@ pub fn run() -> i32 {
             game,
             move_label,
         }) => replay::run(&file, format, game, move_label.as_deref()),
-        None => {
-            eprintln!(
-                "ppn-ls: the language server is not available in this build; \
-                 use `ppn-ls --check PATH...` or `ppn-ls replay FILE`"
-            );
-            EXIT_USAGE
-        }
+        // No arguments, or `--stdio`: be the language server.
+        None => crate::lsp::run_stdio(),
     }
 }
 

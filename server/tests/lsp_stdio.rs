@@ -1,0 +1,177 @@
+//! The `ppn-ls` binary as an editor starts it: LSP over standard input and output.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+const PATIENCE: Duration = Duration::from_secs(20);
+
+struct Session {
+    child: Child,
+    /// `None` once closed.
+    stdin: Option<ChildStdin>,
+    messages: mpsc::Receiver<Value>,
+    held: Vec<Value>,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ppn-ls"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ppn-ls starts");
+        let stdin = child.stdin.take().expect("piped standard input");
+        let stdout = child.stdout.take().expect("piped standard output");
+        let (sender, messages) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if sender.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin: Some(stdin),
+            messages,
+            held: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        let stdin = self.stdin.as_mut().expect("standard input is still open");
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len())
+            .and_then(|()| stdin.flush())
+            .expect("ppn-ls reads its standard input");
+    }
+
+    fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(at) = self.held.iter().position(&wanted) {
+            return self.held.remove(at);
+        }
+        loop {
+            let message = self
+                .messages
+                .recv_timeout(PATIENCE)
+                .expect("a message from ppn-ls in time");
+            if wanted(&message) {
+                return message;
+            }
+            self.held.push(message);
+        }
+    }
+
+    fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        self.wait_for(|message| message["id"] == json!(id) && message.get("method").is_none())
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// The exit code, once the process has ended by itself.
+    fn exit_code(mut self) -> Option<i32> {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("ppn-ls can be waited for") {
+                return status.code();
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("ppn-ls did not exit");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header).ok()? == 0 {
+            return None;
+        }
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some(value) = header.strip_prefix("Content-Length: ") {
+            length = value.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+/// Initialize, open a document, wait for its diagnostics and hover over it.
+fn edit_session(session: &mut Session) {
+    let initialized = session.request(1, "initialize", json!({ "capabilities": {} }));
+    assert_eq!(
+        initialized["result"]["capabilities"]["positionEncoding"],
+        "utf-16"
+    );
+    session.notify("initialized", json!({}));
+    let uri = "file:///game.ppn";
+    session.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": {
+            "uri": uri, "languageId": "ppn", "version": 4,
+            "text": "---\nGameType: Tablut\n...\n1. a4-a3 1... c5-c3 ]\n"
+        } }),
+    );
+    let published = session.wait_for(|message| {
+        message["method"] == "textDocument/publishDiagnostics" && message["params"]["uri"] == uri
+    });
+    assert_eq!(published["params"]["version"], 4, "{published}");
+    let diagnostics = published["params"]["diagnostics"]
+        .as_array()
+        .expect("a list of diagnostics");
+    for diagnostic in diagnostics {
+        assert_eq!(diagnostic["source"], "ppn-ls", "{diagnostic}");
+        assert!(diagnostic["code"].is_string(), "{diagnostic}");
+        assert!(diagnostic["range"]["start"]["line"].as_u64() <= Some(3));
+    }
+    let hover = session.request(
+        2,
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 99, "character": 0 } }),
+    );
+    assert!(hover.get("error").is_none(), "{hover}");
+}
+
+#[test]
+fn no_arguments_serve_lsp_and_exit_0_after_shutdown() {
+    let mut session = Session::start(&[]);
+    edit_session(&mut session);
+    let shutdown = session.request(3, "shutdown", Value::Null);
+    assert_eq!(shutdown["result"], Value::Null, "{shutdown}");
+    session.notify("exit", Value::Null);
+    assert_eq!(session.exit_code(), Some(0));
+}
+
+#[test]
+fn stdio_flag_serves_lsp_and_exit_without_shutdown_is_1() {
+    let mut session = Session::start(&["--stdio"]);
+    edit_session(&mut session);
+    session.notify("exit", Value::Null);
+    assert_eq!(session.exit_code(), Some(1));
+}
+
+#[test]
+fn closing_standard_input_ends_the_server() {
+    let mut session = Session::start(&[]);
+    edit_session(&mut session);
+    session.stdin = None;
+    assert_eq!(session.exit_code(), Some(1));
+}
