@@ -82,11 +82,11 @@ fn columns_count_characters_not_bytes() {
 
 #[test]
 fn github_format_prints_annotations() {
-    let text = "1. a1-a2 ]\n";
+    let text = "1. S@a1 ]\n";
     let output = ppn_ls(&["--check", "-", "--format", "github"], Some(text));
     let out = stdout(&output);
     assert!(
-        out.starts_with("::error file=<stdin>,line=1,col=10,"),
+        out.starts_with("::error file=<stdin>,line=1,col=9,"),
         "{out}"
     );
 }
