@@ -141,7 +141,9 @@ fn check_folder(folder: &str, known_failures: &[&str]) -> usize {
 
 #[test]
 fn example_games_match_the_reference() {
-    let states = check_folder("examples", &[]);
+    // Plans of Action with `Coins` but no `Seed`: the reference deals the coins' ranks with
+    // R's unseeded random numbers, so its board cannot be reproduced by anyone.
+    let states = check_folder("examples", &["plans-of-action.ppn"]);
     assert!(states >= 700, "only {states} states compared");
 }
 
