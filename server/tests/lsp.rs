@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ppn_ls::diagnostic::{Diagnostic, Severity};
+use ppn_ls::ide::analysis::DocumentAnalysis;
 use ppn_ls::lsp::{serve, Analyzer, SessionEnd};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream, WriteHalf};
@@ -14,6 +15,11 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 const PATIENCE: Duration = Duration::from_secs(20);
+
+/// An analyzer whose diagnostics are `diagnose`'s.
+fn fake(diagnose: impl Fn(&str) -> Vec<Diagnostic> + Send + Sync + 'static) -> Analyzer {
+    Arc::new(move |text: &str| DocumentAnalysis::with_diagnostics(text.to_string(), diagnose(text)))
+}
 
 fn flag_double_x(text: &str) -> Vec<Diagnostic> {
     text.match_indices("XX")
@@ -277,7 +283,7 @@ async fn utf8_is_negotiated_only_when_the_client_offers_it() {
         (Some(&["utf-32", "utf-16"][..]), "utf-16"),
         (None, "utf-16"),
     ] {
-        let (client, result) = TestClient::start(offered, Arc::new(flag_double_x)).await;
+        let (client, result) = TestClient::start(offered, fake(flag_double_x)).await;
         let capabilities = &result["capabilities"];
         assert_eq!(capabilities["positionEncoding"], expected, "{offered:?}");
         assert_eq!(capabilities["textDocumentSync"]["change"], 2);
@@ -293,7 +299,7 @@ const MIXED_TEXT: &str = "🂡 XX\r\n\te\u{301}XX\r🁣XX\n";
 
 #[tokio::test]
 async fn diagnostic_ranges_count_utf16_code_units() {
-    let (mut client, _) = TestClient::start(None, Arc::new(flag_double_x)).await;
+    let (mut client, _) = TestClient::start(None, fake(flag_double_x)).await;
     client.open("file:///mixed.ppn", 7, MIXED_TEXT).await;
     let published = client.diagnostics("file:///mixed.ppn").await;
     assert_eq!(
@@ -313,7 +319,7 @@ async fn diagnostic_ranges_count_utf16_code_units() {
 
 #[tokio::test]
 async fn diagnostic_ranges_count_utf8_bytes() {
-    let (mut client, _) = TestClient::start(Some(&["utf-8"]), Arc::new(flag_double_x)).await;
+    let (mut client, _) = TestClient::start(Some(&["utf-8"]), fake(flag_double_x)).await;
     client.open("file:///mixed.ppn", 1, MIXED_TEXT).await;
     let published = client.diagnostics("file:///mixed.ppn").await;
     assert_eq!(
@@ -329,7 +335,7 @@ async fn diagnostic_ranges_count_utf8_bytes() {
 
 #[tokio::test]
 async fn incremental_edits_in_utf16() {
-    let (mut client, _) = TestClient::start(None, Arc::new(flag_double_x_and_echo)).await;
+    let (mut client, _) = TestClient::start(None, fake(flag_double_x_and_echo)).await;
     let uri = "file:///edit16.ppn";
     client.open(uri, 1, "🂡a\r\nb").await;
     client.diagnostics_of_version(uri, 1).await;
@@ -366,8 +372,7 @@ async fn incremental_edits_in_utf16() {
 
 #[tokio::test]
 async fn incremental_edits_in_utf8() {
-    let (mut client, _) =
-        TestClient::start(Some(&["utf-8"]), Arc::new(flag_double_x_and_echo)).await;
+    let (mut client, _) = TestClient::start(Some(&["utf-8"]), fake(flag_double_x_and_echo)).await;
     let uri = "file:///edit8.ppn";
     client.open(uri, 1, "🂡a\r\nb").await;
     client.diagnostics_of_version(uri, 1).await;
@@ -392,7 +397,7 @@ async fn incremental_edits_in_utf8() {
 
 #[tokio::test]
 async fn full_text_changes_replace_everything() {
-    let (mut client, _) = TestClient::start(None, Arc::new(flag_double_x_and_echo)).await;
+    let (mut client, _) = TestClient::start(None, fake(flag_double_x_and_echo)).await;
     let uri = "file:///full.ppn";
     client.open(uri, 1, "old XX").await;
     client.diagnostics_of_version(uri, 1).await;
@@ -414,7 +419,7 @@ async fn full_text_changes_replace_everything() {
 
 #[tokio::test]
 async fn closing_a_document_clears_its_diagnostics() {
-    let (mut client, _) = TestClient::start(None, Arc::new(flag_double_x)).await;
+    let (mut client, _) = TestClient::start(None, fake(flag_double_x)).await;
     let uri = "file:///closed.ppn";
     client.open(uri, 1, "XX").await;
     let published = client.diagnostics(uri).await;
@@ -442,7 +447,7 @@ async fn closing_a_document_clears_its_diagnostics() {
 
 #[tokio::test]
 async fn bad_input_is_survived_and_the_text_kept() {
-    let (mut client, _) = TestClient::start(None, Arc::new(flag_double_x_and_echo)).await;
+    let (mut client, _) = TestClient::start(None, fake(flag_double_x_and_echo)).await;
     let uri = "file:///bad.ppn";
     client.open(uri, 1, "ab\ncd").await;
     client.diagnostics_of_version(uri, 1).await;
@@ -510,7 +515,7 @@ async fn bad_input_is_survived_and_the_text_kept() {
 
 #[tokio::test]
 async fn a_panicking_analyzer_does_not_take_the_server_down() {
-    let analyzer: Analyzer = Arc::new(|text: &str| {
+    let analyzer: Analyzer = fake(|text: &str| {
         assert!(!text.contains("boom"), "analyzer failure");
         flag_double_x(text)
     });
@@ -534,7 +539,7 @@ async fn a_panicking_analyzer_does_not_take_the_server_down() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_during_a_slow_analysis_do_not_stop_its_publication() {
-    let analyzer: Analyzer = Arc::new(|text: &str| {
+    let analyzer: Analyzer = fake(|text: &str| {
         std::thread::sleep(Duration::from_millis(50));
         flag_double_x(text)
     });
@@ -561,7 +566,7 @@ async fn requests_during_a_slow_analysis_do_not_stop_its_publication() {
 
 #[tokio::test]
 async fn exit_without_shutdown_is_an_unclean_end() {
-    let (mut client, _) = TestClient::start(None, Arc::new(flag_double_x)).await;
+    let (mut client, _) = TestClient::start(None, fake(flag_double_x)).await;
     client.notify("exit", Value::Null).await;
     assert_eq!(client.finish().await, SessionEnd::WithoutShutdown);
 }
@@ -711,7 +716,7 @@ async fn check_random_edits(encoding: Encoding, seeds: std::ops::Range<u64>) {
         Encoding::Utf16 => Some(&["utf-16"]),
     };
     // Slow enough that analyses overlap with the edits that follow them.
-    let analyzer: Analyzer = Arc::new(|text: &str| {
+    let analyzer: Analyzer = fake(|text: &str| {
         std::thread::sleep(Duration::from_micros(300));
         flag_double_x_and_echo(text)
     });

@@ -9,13 +9,12 @@ mod server;
 
 use std::sync::Arc;
 
-use crate::diagnostic::Diagnostic;
-use crate::ide::line_index::LineIndex;
+use crate::ide::analysis::DocumentAnalysis;
 
 pub use server::serve;
 
 /// What the server runs on every revision of a document.
-pub type Analyzer = Arc<dyn Fn(&str) -> Vec<Diagnostic> + Send + Sync>;
+pub type Analyzer = Arc<dyn Fn(&str) -> DocumentAnalysis + Send + Sync>;
 
 /// Everything known about one revision of a document. Shared behind an `Arc`, so requests
 /// read it while newer revisions are being analysed.
@@ -23,19 +22,14 @@ pub type Analyzer = Arc<dyn Fn(&str) -> Vec<Diagnostic> + Send + Sync>;
 pub struct Analysis {
     /// The client's version of `text`.
     pub version: i32,
-    pub text: String,
-    pub line_index: LineIndex,
-    pub diagnostics: Vec<Diagnostic>,
+    pub document: DocumentAnalysis,
 }
 
 impl Analysis {
-    pub fn new(text: String, version: i32, analyzer: &Analyzer) -> Analysis {
-        let diagnostics = analyzer(&text);
+    pub fn new(text: &str, version: i32, analyzer: &Analyzer) -> Analysis {
         Analysis {
             version,
-            line_index: LineIndex::new(&text),
-            text,
-            diagnostics,
+            document: analyzer(text),
         }
     }
 }
@@ -73,7 +67,7 @@ pub fn run_stdio() -> i32 {
             return crate::cli::EXIT_USAGE;
         }
     };
-    let analyzer: Analyzer = Arc::new(crate::ide::check::check_text);
+    let analyzer: Analyzer = Arc::new(|text: &str| DocumentAnalysis::new(text.to_string()));
     let end = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout(), analyzer));
     // Reading standard input blocks a thread that cannot be interrupted; do not wait for it.
     runtime.shutdown_background();

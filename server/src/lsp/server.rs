@@ -153,7 +153,7 @@ impl State {
     async fn analyze(&self, snapshot: Snapshot) -> std::result::Result<Arc<Analysis>, JoinError> {
         let analyzer = self.analyzer.clone();
         tokio::task::spawn_blocking(move || {
-            Arc::new(Analysis::new(snapshot.text, snapshot.version, &analyzer))
+            Arc::new(Analysis::new(&snapshot.text, snapshot.version, &analyzer))
         })
         .await
     }
@@ -309,8 +309,8 @@ impl LanguageServer for Backend {
             return Ok(None);
         };
         let offset = text_offset(
-            &analysis.text,
-            &analysis.line_index,
+            &analysis.document.text,
+            &analysis.document.line_index,
             at.position,
             self.state.encoding(),
         );
@@ -325,6 +325,7 @@ fn hover_at(_analysis: &Analysis, _offset: usize) -> Option<Hover> {
 
 fn to_lsp_diagnostics(analysis: &Analysis, encoding: PositionEncoding) -> Vec<lsp::Diagnostic> {
     analysis
+        .document
         .diagnostics
         .iter()
         .map(|diagnostic| to_lsp_diagnostic(analysis, diagnostic, encoding))
@@ -336,7 +337,14 @@ fn to_lsp_diagnostic(
     diagnostic: &Diagnostic,
     encoding: PositionEncoding,
 ) -> lsp::Diagnostic {
-    let position = |offset| text_position(&analysis.text, &analysis.line_index, offset, encoding);
+    let position = |offset| {
+        text_position(
+            &analysis.document.text,
+            &analysis.document.line_index,
+            offset,
+            encoding,
+        )
+    };
     lsp::Diagnostic {
         range: lsp::Range {
             start: position(diagnostic.range.start),
