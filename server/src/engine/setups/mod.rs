@@ -159,8 +159,29 @@ pub fn known_games() -> Vec<GameInfo> {
         .collect()
 }
 
-/// Build the setup named by a `SetUp` or `GameType` metadata value.
+/// Build the setup named by a `SetUp` or `GameType` metadata value.  Random
+/// setups without a `Seed` differ from call to call, as in the reference.
 pub fn setup_from_metadata(value: &Value, ctx: &SetupContext) -> Result<Setup, SetupError> {
+    build_from_metadata(value, ctx, None)
+}
+
+/// Like [`setup_from_metadata`], but random choices not fixed by a `Seed`
+/// argument come from a random stream started with `session_seed` (R's
+/// `set.seed(session_seed)`), e.g. for reproducible replays of setups such as
+/// Shogi whose pawns are dealt at random without any `Seed` argument.
+pub fn setup_from_metadata_seeded(
+    value: &Value,
+    ctx: &SetupContext,
+    session_seed: i32,
+) -> Result<Setup, SetupError> {
+    build_from_metadata(value, ctx, Some(session_seed))
+}
+
+fn build_from_metadata(
+    value: &Value,
+    ctx: &SetupContext,
+    session_seed: Option<i32>,
+) -> Result<Setup, SetupError> {
     let (name, system, args) = match value {
         Value::String(name) => (name.clone(), ctx.default_system.clone(), Args::default()),
         Value::Mapping(_) => Args::from_mapping(value, &ctx.default_system)?,
@@ -175,7 +196,7 @@ pub fn setup_from_metadata(value: &Value, ctx: &SetupContext) -> Result<Setup, S
             })
         }
     };
-    setup_by_name(&name, &system, args, ctx)
+    build(&name, &system, args, ctx, session_seed)
 }
 
 /// Build a setup from a game name, a game system and the setup's arguments.
@@ -184,6 +205,16 @@ pub fn setup_by_name(
     system: &str,
     args: Args,
     ctx: &SetupContext,
+) -> Result<Setup, SetupError> {
+    build(name, system, args, ctx, None)
+}
+
+fn build(
+    name: &str,
+    system: &str,
+    args: Args,
+    ctx: &SetupContext,
+    session_seed: Option<i32>,
 ) -> Result<Setup, SetupError> {
     let game_name = normalize_name(name);
     let system_name = normalize_system(system);
@@ -212,7 +243,7 @@ pub fn setup_by_name(
         }
     };
     args.check_allowed(game.arguments)?;
-    let mut env = Env::new(args, ctx, game.system)?;
+    let mut env = Env::new(args, ctx, session_seed)?;
     let rows = (game.build)(&mut env)?;
     Ok(Setup {
         pieces: rows.into_iter().map(Row::into_piece).collect(),
@@ -232,8 +263,8 @@ pub(crate) struct Env {
 }
 
 impl Env {
-    fn new(args: Args, ctx: &SetupContext, _system: &str) -> Result<Env, SetupError> {
-        let seed = args.seed()?;
+    fn new(args: Args, ctx: &SetupContext, session_seed: Option<i32>) -> Result<Env, SetupError> {
+        let seed = args.seed()?.or(session_seed);
         Ok(Env {
             rng: RRng::from_seed(seed.unwrap_or_else(unseeded)),
             args,

@@ -2053,12 +2053,14 @@ pub(crate) fn ship_it(env: &mut Env) -> Built {
             break;
         };
         if city_suits.contains(&next.suit) || city_len == 3 {
+            // The reference keeps the column within a city across cities of
+            // the same column, which shifts the next city right; boards match it.
             city_row = 1;
-            city_col = 1;
             city_len = 0;
             city_suits.clear();
             if column_len == 3 {
                 column_len = 1;
+                city_col = 1;
                 tile_y = 13.5;
                 tile_x = max_x + 4.0;
             } else {
