@@ -220,30 +220,48 @@ fn build(
     let system_name = normalize_system(system);
     let known_system = names::KNOWN_SYSTEMS.contains(&system_name.as_str());
     let own = games::find(&system_name, &game_name);
-    let game = match own.or_else(|| games::find("piecepack", &game_name)) {
-        Some(game) => game,
-        None if !known_system => {
-            return Err(SetupError::UnknownSystem {
-                system: system.to_string(),
-                suggestions: names::closest(&system_name, names::KNOWN_SYSTEMS.iter().copied()),
-            })
+    let fallback = games::find("piecepack", &game_name);
+    // As in the reference, the piecepack setup is also tried when the system's
+    // own setup rejects the arguments; the first error is the one reported.
+    let mut first_error = None;
+    for game in [own, fallback].into_iter().flatten() {
+        match build_game(game, &args, ctx, session_seed) {
+            Ok(setup) => return Ok(setup),
+            Err(error) => {
+                first_error.get_or_insert(error);
+            }
         }
-        None => {
-            let candidates = known_games();
-            let in_system = candidates
-                .iter()
-                .filter(|g| g.system == system_name || g.system == "piecepack")
-                .map(|g| g.name);
-            let suggestions = names::closest(&game_name, in_system);
-            return Err(SetupError::UnknownGame {
-                name: name.to_string(),
-                system: system_name,
-                suggestions,
-            });
-        }
-    };
+    }
+    if let Some(error) = first_error {
+        return Err(error);
+    }
+    if !known_system {
+        return Err(SetupError::UnknownSystem {
+            system: system.to_string(),
+            suggestions: names::closest(&system_name, names::KNOWN_SYSTEMS.iter().copied()),
+        });
+    }
+    let candidates = known_games();
+    let in_system = candidates
+        .iter()
+        .filter(|g| g.system == system_name || g.system == "piecepack")
+        .map(|g| g.name);
+    let suggestions = names::closest(&game_name, in_system);
+    Err(SetupError::UnknownGame {
+        name: name.to_string(),
+        system: system_name,
+        suggestions,
+    })
+}
+
+fn build_game(
+    game: &games::Game,
+    args: &Args,
+    ctx: &SetupContext,
+    session_seed: Option<i32>,
+) -> Result<Setup, SetupError> {
     args.check_allowed(game.arguments)?;
-    let mut env = Env::new(args, ctx, session_seed)?;
+    let mut env = Env::new(args.clone(), ctx, session_seed)?;
     let rows = (game.build)(&mut env)?;
     Ok(Setup {
         pieces: rows.into_iter().map(Row::into_piece).collect(),
@@ -334,6 +352,17 @@ mod tests {
     fn system_without_its_own_setup_falls_back_to_piecepack() {
         let reversi = build("{Name: Tablut, System: Reversi}");
         assert_eq!(reversi, build("Tablut"));
+    }
+
+    #[test]
+    fn rejected_arguments_fall_back_to_the_piecepack_setup() {
+        let checker_dodgem = build("{Name: Dodgem, System: checker, Variant: schoessow}");
+        assert_eq!(checker_dodgem, build("{Name: Dodgem, Variant: schoessow}"));
+        // When both refuse, the system's own complaint is reported.
+        assert!(matches!(
+            build("{Name: Dodgem, System: checker, Colour: red}"),
+            Err(SetupError::BadArgument { message, .. }) if message.contains("cell_width")
+        ));
     }
 
     #[test]
