@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use ppn_ls::engine::setups::{
-    setup_from_metadata, setup_from_metadata_seeded, Setup, SetupContext,
+    setup_from_game_metadata, setup_from_metadata, setup_from_metadata_seeded, Setup, SetupContext,
 };
 use serde_json::Value as Json;
 use serde_yaml::Value as Yaml;
@@ -45,24 +45,14 @@ fn game_metadata(text: &str) -> Vec<Yaml> {
         .collect()
 }
 
-fn setup_for(metadata: &Yaml) -> Result<Option<Setup>, String> {
-    let parser = match metadata.get("MovetextParser") {
-        Some(Yaml::String(name)) => SetupContext::for_parser(name, None),
-        Some(Yaml::Mapping(_)) => return Err("parser options not handled here".to_string()),
-        _ => SetupContext::default(),
-    };
-    let field = metadata.get("SetUp").or_else(|| metadata.get("GameType"));
-    match field {
-        None => Ok(None),
-        Some(value) => setup_from_metadata(value, &parser)
-            .map(Some)
-            .map_err(|e| e.to_string()),
-    }
+fn setup_for(metadata: &Yaml) -> Result<Setup, String> {
+    let ctx = SetupContext::from_metadata(metadata);
+    setup_from_game_metadata(metadata, &ctx).map_err(|e| e.to_string())
 }
 
 /// The first difference between our pieces and the reference's, if any.
-fn first_difference(setup: Option<&Setup>, expected: &[Json]) -> Option<String> {
-    let pieces = setup.map(|s| s.pieces.as_slice()).unwrap_or(&[]);
+fn first_difference(setup: &Setup, expected: &[Json]) -> Option<String> {
+    let pieces = &setup.pieces;
     if pieces.len() != expected.len() {
         return Some(format!(
             "{} pieces, expected {}",
@@ -123,7 +113,7 @@ fn run_all() -> Vec<Outcome> {
                     format!("{folder}/{file_name}#{}", i + 1)
                 };
                 let difference = match setup_for(metadata) {
-                    Ok(setup) => first_difference(setup.as_ref(), &want),
+                    Ok(setup) => first_difference(&setup, &want),
                     Err(error) => Some(format!("error: {error}")),
                 };
                 outcomes.push(Outcome { name, difference });

@@ -61,6 +61,31 @@ impl SetupContext {
     }
 }
 
+impl SetupContext {
+    /// The context for a game's metadata: from its `MovetextParser`, a parser
+    /// name or a mapping with `Name` and perhaps `Cell Width`.
+    pub fn from_metadata(metadata: &Value) -> SetupContext {
+        match metadata.get("MovetextParser") {
+            Some(Value::String(name)) => SetupContext::for_parser(name, None),
+            Some(Value::Mapping(mapping)) => {
+                let mut name = None;
+                let mut cell_width = None;
+                for (key, value) in mapping {
+                    match key.as_str().map(normalize_name).as_deref() {
+                        Some("name") => name = value.as_str().map(str::to_string),
+                        Some("cell_width") => {
+                            cell_width = value.as_u64().and_then(|w| u32::try_from(w).ok())
+                        }
+                        _ => {}
+                    }
+                }
+                SetupContext::for_parser(name.as_deref().unwrap_or("default"), cell_width)
+            }
+            _ => SetupContext::default(),
+        }
+    }
+}
+
 impl Default for SetupContext {
     fn default() -> Self {
         SetupContext {
@@ -157,6 +182,20 @@ pub fn known_games() -> Vec<GameInfo> {
             })
         })
         .collect()
+}
+
+/// The starting board of a game from its whole metadata mapping: `SetUp` if
+/// present (and not null), else `GameType`, else an empty board.
+pub fn setup_from_game_metadata(metadata: &Value, ctx: &SetupContext) -> Result<Setup, SetupError> {
+    let present = |key: &str| metadata.get(key).filter(|v| !v.is_null());
+    match present("SetUp").or_else(|| present("GameType")) {
+        Some(value) => setup_from_metadata(value, ctx),
+        None => Ok(Setup {
+            pieces: Vec::new(),
+            scale_factor: 1.0,
+            macros: Vec::new(),
+        }),
+    }
 }
 
 /// Build the setup named by a `SetUp` or `GameType` metadata value.  Random
@@ -336,6 +375,34 @@ mod tests {
             (pieces[4].x, pieces[4].y, pieces[4].angle),
             (1.0, 4.0, 180.0)
         );
+    }
+
+    #[test]
+    fn whole_metadata_prefers_set_up_to_game_type() {
+        let ctx = SetupContext::default();
+        let both = yaml("{GameType: Chess, SetUp: Tablut}");
+        assert_eq!(setup_from_game_metadata(&both, &ctx), build("Tablut"));
+        let null_set_up = yaml("{GameType: Chess, SetUp: ~}");
+        assert_eq!(setup_from_game_metadata(&null_set_up, &ctx), build("Chess"));
+        let neither = yaml("{Event: Casual}");
+        assert_eq!(
+            setup_from_game_metadata(&neither, &ctx).map(|s| s.pieces.len()),
+            Ok(0)
+        );
+    }
+
+    #[test]
+    fn movetext_parser_sets_the_context() {
+        let marble = SetupContext::from_metadata(&yaml("{MovetextParser: Marble}"));
+        assert_eq!(marble.default_system, "marbles");
+        let chess =
+            SetupContext::from_metadata(&yaml("{MovetextParser: {Name: Chess, Cell Width: 1}}"));
+        assert_eq!(
+            (chess.default_system.as_str(), chess.cell_width),
+            ("chess", Some(1))
+        );
+        let plain = SetupContext::from_metadata(&yaml("{GameType: Chess}"));
+        assert_eq!(plain, SetupContext::default());
     }
 
     #[test]
