@@ -163,7 +163,7 @@ pub(crate) fn fujisan(env: &mut Env) -> Built {
             tiles
         }
         Some(spec) => {
-            let pips: Vec<i32> = text::ranks("pips", &spec)?
+            let pips: Vec<i32> = text::ranks("pips", &spec, 24)?
                 .into_iter()
                 .map(|r| r - 1)
                 .collect();

@@ -75,7 +75,7 @@ fn tiles_at(specs: &[text::TileSpec], x: Vec<f64>, y: Vec<f64>) -> Vec<Row> {
 /// Four dice ranks from a `Dice` argument, or rolled.
 fn dice_ranks(env: &mut Env) -> Result<Vec<i32>, SetupError> {
     match env.args.text("dice")? {
-        Some(spec) => text::ranks("dice", &spec),
+        Some(spec) => text::ranks("dice", &spec, 4),
         None => Ok(env
             .rng
             .sample_with_replacement(6, 4)
@@ -199,7 +199,7 @@ fn fujisan_needs_dice(top: &[i32], bottom: &[i32]) -> bool {
 
 pub(crate) fn fujisan(env: &mut Env) -> Result<Vec<Row>, SetupError> {
     let coin_ranks: Vec<i32> = match env.args.text("coins")? {
-        Some(spec) => text::ranks("coins", &spec)?
+        Some(spec) => text::ranks("coins", &spec, 24)?
             .into_iter()
             .map(|r| r - 1)
             .collect(),
@@ -321,7 +321,7 @@ pub(crate) fn japan(env: &mut Env) -> Result<Vec<Row>, SetupError> {
 pub(crate) fn plans_of_action(env: &mut Env) -> Result<Vec<Row>, SetupError> {
     let board = tile_board(8, 8).rows();
     let suits = match env.args.text("coins")? {
-        Some(spec) => text::suits("coins", &spec)?,
+        Some(spec) => text::suits("coins", &spec, 24)?,
         None => env.rng.shuffle(&times(1..=4, 6)),
     };
     let mut coin_rows = coins()
@@ -338,7 +338,7 @@ pub(crate) fn plans_of_action(env: &mut Env) -> Result<Vec<Row>, SetupError> {
 pub(crate) fn relativity(env: &mut Env) -> Result<Vec<Row>, SetupError> {
     let board = tile_board(4, 6).rows();
     let ranks = match env.args.text("coins")? {
-        Some(spec) => text::ranks("coins", &spec)?,
+        Some(spec) => text::ranks("coins", &spec, 24)?,
         None => {
             let deal = |rng: &mut crate::engine::rng::RRng| -> Vec<i32> {
                 (0..4)
@@ -686,7 +686,7 @@ pub(crate) fn easy_slider(env: &mut Env) -> Built {
     let y = plus(cat(&[&each([8, 6, 4, 2], 5), &[0; 4]]), 2.0);
     let board = tiles_at(&specs, x, y);
     let ranks = match env.args.text("coins")? {
-        Some(spec) => text::ranks("coins", &spec)?,
+        Some(spec) => text::ranks("coins", &spec, 5)?,
         None => permutation_i32(env, 5).into_iter().map(|r| r + 1).collect(),
     };
     let coin_rows = coins()
@@ -696,7 +696,7 @@ pub(crate) fn easy_slider(env: &mut Env) -> Built {
         .suit(1)
         .rows();
     let suits = match env.args.text("pawns")? {
-        Some(spec) => text::suits("pawns", &spec)?,
+        Some(spec) => text::suits("pawns", &spec, 4)?,
         None => permutation_i32(env, 4),
     };
     let pawn_rows = pawns().x(0.5).y([10, 8, 6, 4]).suit(suits).rows();
@@ -1645,7 +1645,7 @@ pub(crate) fn wormholes(_: &mut Env) -> Built {
 pub(crate) fn coin_collectors(env: &mut Env) -> Built {
     let board = donut_of(env, 1.0, 1.0, Side::Face)?;
     let ranks = match env.args.text("coins")? {
-        Some(spec) => text::ranks("coins", &spec)?,
+        Some(spec) => text::ranks("coins", &spec, 24)?,
         None => {
             let all = times(1..=6, 4);
             env.rng.shuffle(&all)
@@ -1874,7 +1874,7 @@ pub(crate) fn pawns_crossing(env: &mut Env) -> Built {
 pub(crate) fn mathrix(env: &mut Env) -> Built {
     let board = tile_board(4, 6).rows();
     let ranks = match env.args.text("coins")? {
-        Some(spec) => text::ranks("coins", &spec)?,
+        Some(spec) => text::ranks("coins", &spec, 24)?,
         None => {
             let all = times(1..=6, 4);
             env.rng.shuffle(&all)
