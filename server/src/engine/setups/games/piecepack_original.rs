@@ -185,9 +185,9 @@ pub(crate) fn desfases(env: &mut Env) -> Result<Vec<Row>, SetupError> {
     Ok(stack(vec![board, coin_rows, die_rows, pawn_rows]))
 }
 
-/// Positions of the fujisan coins by ranks (0 = null .. 5), two rows of twelve.
+/// Whether the first move needs dice: it does unless some coin of rank r
+/// (0 = null .. 5) lies r steps in from either end of the two rows of twelve.
 fn fujisan_needs_dice(top: &[i32], bottom: &[i32]) -> bool {
-    // Some coin of rank r one move from either end means the first move is forced.
     let reachable =
         |r: i32, i: usize, j: usize| [top[i], top[j], bottom[i], bottom[j]].contains(&r);
     !(reachable(1, 0, 11)
