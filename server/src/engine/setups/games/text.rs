@@ -6,8 +6,12 @@ use crate::engine::rng::RRng;
 use crate::engine::setups::args::bad;
 use crate::engine::setups::SetupError;
 
-/// Suit letters: piecepack suits (Suns, Moons, Crowns, Arms) or colours.
+/// Suit letters: piecepack suits (Suns, Moons, Crowns, Arms) or colours; a
+/// digit is the suit number itself.
 pub(crate) fn suit_of(c: char) -> Option<i32> {
+    if let Some(digit) = c.to_digit(10) {
+        return Some(digit as i32);
+    }
     match c.to_ascii_uppercase() {
         'S' | 'R' => Some(1),
         'M' | 'K' => Some(2),
@@ -187,5 +191,6 @@ mod tests {
         assert_eq!(suits("coins", "SM/CA", 4), Ok(vec![1, 2, 3, 4]));
         assert!(ranks("coins", "x", 1).is_err());
         assert!(suits("coins", "SM/CA", 5).is_err());
+        assert_eq!(suits("coins", "1234", 4), Ok(vec![1, 2, 3, 4]));
     }
 }
