@@ -33,6 +33,17 @@ pub struct Setup {
     pub macros: Vec<(String, String)>,
 }
 
+impl Default for Setup {
+    /// An empty board at the usual scale.
+    fn default() -> Self {
+        Setup {
+            pieces: Vec::new(),
+            scale_factor: 1.0,
+            macros: Vec::new(),
+        }
+    }
+}
+
 /// What the movetext parser in use contributes to setups.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetupContext {
@@ -190,11 +201,7 @@ pub fn setup_from_game_metadata(metadata: &Value, ctx: &SetupContext) -> Result<
     let present = |key: &str| metadata.get(key).filter(|v| !v.is_null());
     match present("SetUp").or_else(|| present("GameType")) {
         Some(value) => setup_from_metadata(value, ctx),
-        None => Ok(Setup {
-            pieces: Vec::new(),
-            scale_factor: 1.0,
-            macros: Vec::new(),
-        }),
+        None => Ok(Setup::default()),
     }
 }
 
