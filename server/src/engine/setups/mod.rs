@@ -291,7 +291,10 @@ fn build(
     let in_system = candidates
         .iter()
         .filter(|g| g.system == system_name || g.system == "piecepack")
-        .map(|g| g.name);
+        .map(|g| g.name)
+        // Only suggest what works when typed (the reference also exports names
+        // such as `12345ive` that its own normalisation cannot reach).
+        .filter(|n| normalize_name(n) == *n);
     let suggestions = names::closest(&game_name, in_system);
     Err(SetupError::UnknownGame {
         name: name.to_string(),
