@@ -2,7 +2,13 @@
 //! metadata, reproducing the reference's setups piece for piece.
 //!
 //! A setup is found by game system and normalised game name; when a system has no
-//! setup of its own for a game, the piecepack setup of that game is used.
+//! setup of its own for a game (or rejects the arguments), the piecepack setup of
+//! that game is used.  Random setups draw from [`RRng`], R's generator, so that a
+//! `Seed` gives the reference's board.
+//!
+//! Each game is one entry of the catalogue in `games/mod.rs` (names, arguments
+//! and the function building it); the functions describe their boards as groups
+//! of pieces (`frame::Group`) on shared boards (`games/boards.rs`).
 
 mod args;
 mod frame;
