@@ -4,7 +4,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use ppn_ls::engine::setups::{setup_from_metadata, Setup, SetupContext};
+use ppn_ls::engine::setups::{
+    normalize_name, setup_from_game_metadata, setup_from_metadata, setup_from_metadata_seeded,
+    Setup, SetupContext,
+};
 use serde_json::Value as Json;
 use serde_yaml::Value as Yaml;
 
@@ -43,24 +46,14 @@ fn game_metadata(text: &str) -> Vec<Yaml> {
         .collect()
 }
 
-fn setup_for(metadata: &Yaml) -> Result<Option<Setup>, String> {
-    let parser = match metadata.get("MovetextParser") {
-        Some(Yaml::String(name)) => SetupContext::for_parser(name, None),
-        Some(Yaml::Mapping(_)) => return Err("parser options not handled here".to_string()),
-        _ => SetupContext::default(),
-    };
-    let field = metadata.get("SetUp").or_else(|| metadata.get("GameType"));
-    match field {
-        None => Ok(None),
-        Some(value) => setup_from_metadata(value, &parser)
-            .map(Some)
-            .map_err(|e| e.to_string()),
-    }
+fn setup_for(metadata: &Yaml) -> Result<Setup, String> {
+    let ctx = SetupContext::from_metadata(metadata);
+    setup_from_game_metadata(metadata, &ctx).map_err(|e| e.to_string())
 }
 
 /// The first difference between our pieces and the reference's, if any.
-fn first_difference(setup: Option<&Setup>, expected: &[Json]) -> Option<String> {
-    let pieces = setup.map(|s| s.pieces.as_slice()).unwrap_or(&[]);
+fn first_difference(setup: &Setup, expected: &[Json]) -> Option<String> {
+    let pieces = &setup.pieces;
     if pieces.len() != expected.len() {
         return Some(format!(
             "{} pieces, expected {}",
@@ -121,7 +114,7 @@ fn run_all() -> Vec<Outcome> {
                     format!("{folder}/{file_name}#{}", i + 1)
                 };
                 let difference = match setup_for(metadata) {
-                    Ok(setup) => first_difference(setup.as_ref(), &want),
+                    Ok(setup) => first_difference(&setup, &want),
                     Err(error) => Some(format!("error: {error}")),
                 };
                 outcomes.push(Outcome { name, difference });
@@ -471,4 +464,166 @@ fn every_reference_setup_is_known() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Setups (and argument combinations) the conformance files do not reach, with
+/// the piece count and an FNV-1a hash of the reference's pieces, one line each
+/// as `piece_side|suit|rank|cfg|x|y|angle` (numbers to six decimals), computed
+/// from the reference's setup functions.  `None`: the reference refuses it.
+/// Columns: label, movetext parser, `SetUp` value, session seed (for setups that
+/// are random without a `Seed` argument), expected.
+#[allow(clippy::type_complexity)]
+const MORE_SETUPS: &[(&str, &str, &str, Option<i32>, Option<(usize, u64)>)] = &[
+    ("klondike", "", "{Name: Klondike, Seed: 42}", None, Some((24, 0x51c470ffaa143930))),
+    ("lab rats", "", "{Name: Lab Rats, Seed: 42}", None, Some((51, 0x7884271fee5db70c))),
+    ("sarcophagus", "", "{Name: Sarcophagus, Seed: 42}", None, Some((24, 0xc98f2defd5ab2c74))),
+    ("mathrix", "", "{Name: Mathrix, Seed: 42}", None, Some((30, 0x8a398cc59e08f422))),
+    ("mathrix coins", "", "{Name: Mathrix, Seed: 3, Coins: 'n12345/n12345/n12345/n12345'}", None, Some((30, 0xdb251cf94cde8748))),
+    ("piecepackman", "", "{Name: Piecepackman, Seed: 42}", None, Some((93, 0x8faf6b61cf89bed6))),
+    ("ship it", "", "{Name: Ship It, Seed: 42}", None, Some((80, 0xeaf68d2d78d9d9de))),
+    ("bee donimoes", "", "{Name: Bee Donimoes, System: Dominoes, Seed: 42}", None, Some((34, 0xcf223c1fe35fbdfa))),
+    ("bee donimoes 6", "", "{Name: Bee Donimoes, System: Dominoes, Seed: 3, N: 6}", None, Some((26, 0xc7adbe2f8d4da579))),
+    ("freecell 5", "", "{Name: Freecell, System: domino, Seed: 5, N: 5}", None, Some((15, 0x1166ac99d807ee3c))),
+    ("domino fujisan pips", "", "{Name: Fujisan, System: domino, Seed: 9, Pips: '000001111223/123452345345'}", None, Some((19, 0x7ed0f2ff258fd83f))),
+    ("tula 1", "", "{Name: Tula, Seed: 42, Variant: Variant 1}", None, Some((24, 0x46adc149c550bf51))),
+    ("tula 2", "", "{Name: Tula, Seed: 42, Variant: Variant 2}", None, Some((48, 0x284df604c59ee1c0))),
+    ("tula 3", "", "{Name: Tula, Seed: 42, Variant: Variant 3}", None, Some((48, 0x77539aa312855e07))),
+    ("tula 4", "", "{Name: Tula, Seed: 42, Variant: Variant 4}", None, Some((48, 0x188a8fae414829e5))),
+    ("pawns crossing 3", "", "{Name: Pawns Crossing, Seed: 42, N Players: 3}", None, Some((59, 0xe40c7063bbb19fa8))),
+    ("pawns crossing 4", "", "{Name: Pawns Crossing, Seed: 42, N Players: 4}", None, Some((65, 0x6a56fa57b542ac9d))),
+    ("checkers wide", "", "{Name: American Checkers, System: checkers, Cell Width: 2}", None, Some((25, 0xc57834a08e2b64aa))),
+    ("canadian parser", "Checker", "Canadian Checkers", None, Some((61, 0x23e7b788c102edfa))),
+    ("italian parser", "Checker", "Italian Checkers", None, Some((25, 0x4f9e18f8064c40e5))),
+    ("chess960 wide", "Chess", "{Name: Chess960, Seed: 42}", None, Some((33, 0xc57034afea5d7514))),
+    ("chess fen", "", "{Name: Chess, System: chess, Fen: '8/8/3k4/8/8/4K3/8/8 w - - 0 1'}", None, Some((3, 0x867501687be8b103))),
+    ("salta subpack", "", "{Name: Salta, Has Subpack: true}", None, Some((58, 0xbe025b40cba13dec))),
+    ("alquerque sticks", "", "{Name: Alquerque, Has Matchsticks: true}", None, Some((44, 0xc42d88579b4b63a1))),
+    ("baghchal sticks", "", "{Name: Baghchal, Has Matchsticks: true}", None, Some((24, 0x5f3546990f92300d))),
+    ("mosona", "", "Awithlaknannai Mosona", None, Some((32, 0x918046466b7d4dca))),
+    ("mosona sticks", "", "{Name: Awithlaknannai Mosona, Has Matchsticks: true}", None, Some((54, 0x12d4f76780481052))),
+    ("morris sticks", "", "{Name: Nine Mens Morris, Has Matchsticks: true}", None, Some((48, 0x6659653e38042249))),
+    ("tablut narrow dice", "", "{Name: Tablut, Die Width: 0.4}", None, Some((45, 0x179ddf350b2fb825))),
+    ("kings valley retrieve", "", "{Name: Kings Valley, Variant: retrieve the king}", None, Some((34, 0x46cf10d87249562a))),
+    ("dodgem schoessow", "", "{Name: Dodgem, Nrows: 8, Variant: schoessow}", None, Some((30, 0x79aefbc8a9aacc36))),
+    ("checker dodgem 5", "", "{Name: Dodgem, System: checker, Nrows: 5}", None, Some((9, 0x0cf4553bb0a1eddc))),
+    ("tariffs grouped", "", "{Name: Tariffs, Variant: grouped zones}", None, Some((24, 0x9c8129c309aef51f))),
+    ("tariffs scattered", "", "{Name: Tariffs, Variant: scattered zones}", None, Some((24, 0x31578ac4cef7b80b))),
+    ("climbing man free", "", "{Name: Climbing Man, Variant: Free}", None, Some((0, 0xcbf29ce484222325))),
+    ("go 9", "", "{Name: Go, System: go, Nrows: 9}", None, Some((1, 0x9a86cf51e0a57c92))),
+    ("ming mang 6", "", "{Name: Ming Mang, System: reversi, Nrows: 6}", None, Some((21, 0x007a64225eff13d3))),
+    ("marble 3", "Marble", "{Name: Board, Nrows: 3}", None, Some((1, 0xdbc83c4391b741cb))),
+    ("japanese chess", "", "{Name: Shogi}", Some(42), Some((56, 0xeb80181901a86d71))),
+    ("japanese chess subpack", "", "{Name: Japanese Chess, Has Subpack: true}", Some(42), Some((56, 0x5f2e7d0184344121))),
+    ("stackpack shogi", "", "{Name: Shogi, System: stackpack}", Some(42), Some((56, 0x5f2e7d0184344121))),
+    ("baroque chess", "", "{Name: Baroque Chess}", Some(42), Some((48, 0xbdb91ae92788f06b))),
+    ("stackpack ultima", "", "{Name: Ultima, System: stackpack}", Some(42), Some((48, 0x6ce94f9aade745d5))),
+    ("chaturaji", "", "{Name: Chaturaji}", Some(42), Some((48, 0xc746835406787515))),
+    ("stackpack chaturaji", "", "{Name: Chaturaji, System: stackpack}", Some(42), Some((48, 0xbb81b0214cbe50e7))),
+    ("stackpack horde", "", "{Name: Horde Chess, System: stackpack}", None, Some((68, 0x198a319a1b5ef0d6))),
+    ("backgammon", "", "{Name: Backgammon}", Some(42), Some((56, 0x50a50119a2c6c052))),
+    ("ludo", "", "Ludo", None, Some((36, 0x9531e605945d7689))),
+    ("black pawn trucking", "", "{Name: Black Pawn Trucking, Seed: 42}", None, Some((33, 0x80923a1c632b85b6))),
+    ("san andreas", "", "San Andreas", None, Some((23, 0xa6079c3993b2d4bb))),
+    ("tornado", "", "Tornado vs Trailer Park", None, Some((23, 0x5abd5c8f95ac3ca7))),
+    ("four blind mice", "", "Four Blind Mice", None, Some((16, 0x9affdf61af2e56c5))),
+    ("slides of action", "", "Slides of Action", None, Some((19, 0x84cbd4db9021b237))),
+    ("skyscrapers", "", "{Name: Skyscrapers, Seed: 42}", None, Some((28, 0x2b8d1527be34422b))),
+    ("yote", "", "Yote", None, Some((4, 0xce65de75403fa919))),
+    ("leapfrog", "", "Leapfrog", None, Some((36, 0xf4d5f5a79701bc4d))),
+    ("three musketeers", "", "Three Musketeers", None, Some((29, 0xf8a0919cceb7f09e))),
+    ("racing kings", "", "Racing Kings", None, Some((32, 0xef6cb2f37f806035))),
+    ("focus", "", "{Name: Focus, System: checker}", None, Some((37, 0x2bb4af5b6a83ba01))),
+    ("saucers", "", "Saucers", None, Some((4, 0x61172781bacc5835))),
+    ("dice backs", "", "{Name: Coins, Side: back}", None, Some((24, 0x3fad82887f82f2dd))),
+    ("rectangular 7x5", "", "{Name: Rectangular Board, Nrows: 7, Ncols: 5}", None, Some((6, 0x762d17d1c3cd7704))),
+    ("rectangular 10x9", "", "{Name: Rectangular Board, Nrows: 10, Ncols: 9}", None, Some((16, 0xe604ab22f1bb3cb5))),
+    ("desfases tiles dice", "", "{Name: Desfases, Seed: 1, Dice: '1234', Tiles: 'S2^S3^Ca^M2^M3^S4^S5^Aa^M4^M5^Mn^Cn^Sn^An^A2^A3^Ma^C2^C3^A4^A5^Sa^C4^C5^'}", None, Some((56, 0x2e18dbe5012e6b0a))),
+    ("alien city suits", "", "{Name: Alien City, Seed: 4, Tiles: 'S^S<SvS>S^M^M<MvM>M^C^C<CvC>C^A^A<AvA>A^'}", None, Some((20, 0x1bf4bbdf58be1e8d))),
+    ("fujisan random", "", "{Name: Fujisan, Seed: 11}", None, Some((52, 0x640a411ae002d3a5))),
+    ("relativity random", "", "{Name: Relativity, Seed: 5}", None, Some((30, 0x18a0aa196da4bb1a))),
+    ("change change coins", "", "{Name: Change Change, Seed: 2, Coins: 'SMMCCCCAAAA'}", None, Some((11, 0x566c5e76d62c5f61))),
+    ("easy slider given", "", "{Name: Easy Slider, Seed: 2, Coins: '2345a', Pawns: 'SMCA'}", None, Some((33, 0x3a679bdd2fee2884))),
+    ("alice chess 20", "", "{Name: Alice Chess, Max Tiles: 20}", None, Some((50, 0x94eb36bf0675d520))),
+    ("bad pips", "", "{Name: Fujisan, System: domino, Seed: 9, Pips: '012345012345/123450123450'}", None, None),
+    ("bad tiles", "", "{Name: Desfases, Seed: 1, Tiles: 'S2^S3'}", None, None),
+    ("unknown game", "", "Blorp", None, None),
+    ("triactor", "", "{Name: Triactor, Seed: 8}", None, Some((40, 0xd5dc3d71e595a63d))),
+];
+
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn canonical(setup: &Setup) -> String {
+    setup
+        .pieces
+        .iter()
+        .map(|p| {
+            format!(
+                "{}|{}|{}|{}|{:.6}|{:.6}|{:.6}",
+                p.piece_side(),
+                p.suit,
+                p.rank,
+                p.cfg,
+                p.x + 0.0,
+                p.y + 0.0,
+                p.angle.rem_euclid(360.0) + 0.0
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn more_setups_match_the_reference() {
+    let mut failures = Vec::new();
+    for (label, parser, value, session_seed, expected) in MORE_SETUPS {
+        let ctx = if parser.is_empty() {
+            SetupContext::default()
+        } else {
+            SetupContext::for_parser(parser, None)
+        };
+        let value: Yaml = serde_yaml::from_str(value).unwrap_or(Yaml::Null);
+        let got = match session_seed {
+            Some(seed) => setup_from_metadata_seeded(&value, &ctx, *seed).ok(),
+            None => setup_from_metadata(&value, &ctx).ok(),
+        };
+        let summary = got.as_ref().map(|s| {
+            let text = canonical(s);
+            (s.pieces.len(), fnv1a(&text))
+        });
+        if summary != *expected {
+            let detail = got.as_ref().map(canonical).unwrap_or_default();
+            failures.push(format!(
+                "{label}: got {summary:x?}, expected {expected:x?}\n{detail}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Every known setup builds with its default arguments, and the same session
+/// seed gives the same board.
+#[test]
+fn every_known_setup_builds_reproducibly() {
+    let ctx = SetupContext::default();
+    let mut failures = Vec::new();
+    for game in ppn_ls::engine::setups::known_games() {
+        if normalize_name(game.name) != game.name {
+            continue; // exported by the reference but unreachable by name there too
+        }
+        let mut value = serde_yaml::Mapping::new();
+        value.insert("Name".into(), game.name.into());
+        value.insert("System".into(), game.system.into());
+        let value = Yaml::Mapping(value);
+        let first = setup_from_metadata_seeded(&value, &ctx, 2024);
+        let again = setup_from_metadata_seeded(&value, &ctx, 2024);
+        match (&first, &again) {
+            (Ok(a), Ok(b)) if a == b => {}
+            _ => failures.push(format!("{} {}: {first:?}", game.system, game.name)),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

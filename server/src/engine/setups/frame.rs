@@ -8,8 +8,8 @@ use std::sync::Arc;
 use crate::engine::piece::{Cfg, Piece, PieceKind, Side};
 use crate::engine::rng::RRng;
 
-/// One piece while a setup is being built: suit, rank and angle may still be
-/// undecided (filled in later, e.g. at random or with the defaults).
+/// One piece while a setup is being built: suit and rank may still be
+/// undecided (filled in later at random, or given the defaults).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Row {
     pub kind: PieceKind,
@@ -41,9 +41,9 @@ impl Row {
     }
 }
 
-/// Angles are reported in [0, 360).
+/// Angles are reported in [0, 360), without negative zero.
 fn normalise_angle(angle: f64) -> f64 {
-    let wrapped = angle.rem_euclid(360.0);
+    let wrapped = angle.rem_euclid(360.0) + 0.0;
     if wrapped >= 360.0 {
         0.0
     } else {
@@ -431,5 +431,67 @@ fn fill_by_group(
         for (j, pick) in missing.into_iter().zip(picks) {
             *field(&mut rows[members[j]]) = Some(available[pick - 1]);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_columns_are_recycled() {
+        // Every column given, so none of the 24-coin defaults is left over.
+        let rows = coins().back().suit([1, 2]).rank(3).x(1..=4).y(2).rows();
+        let summary: Vec<(Option<i32>, Option<i32>, f64, f64)> =
+            rows.iter().map(|r| (r.suit, r.rank, r.x, r.y)).collect();
+        assert_eq!(
+            summary,
+            vec![
+                (Some(1), Some(3), 1.0, 2.0),
+                (Some(2), Some(3), 2.0, 2.0),
+                (Some(1), Some(3), 3.0, 2.0),
+                (Some(2), Some(3), 4.0, 2.0),
+            ]
+        );
+        assert!(rows.iter().all(|r| r.side == Side::Back));
+    }
+
+    #[test]
+    fn undecided_ranks_are_dealt_like_the_reference() {
+        // Expected values from the reference with `set.seed(1)`.
+        let mut rows = stack(vec![
+            coins()
+                .back()
+                .suit([2, 1, 2, 1, 1])
+                .rank(vec![None, None, Some(3), None, None])
+                .x(1..=5)
+                .y(1)
+                .rows(),
+            dice().suit([1, 1]).rank(UNDECIDED).x([1, 2]).rows(),
+        ]);
+        fill_ranks(&mut rows, &mut RRng::from_seed(1));
+        let ranks: Vec<Option<i32>> = rows.iter().map(|r| r.rank).collect();
+        assert_eq!(ranks, [1, 1, 3, 2, 3, 2, 1].map(Some));
+    }
+
+    #[test]
+    fn undecided_suits_are_dealt_like_the_reference() {
+        let mut rows = coins()
+            .suit(UNDECIDED)
+            .rank([1, 1, 2, 1])
+            .x(1..=4)
+            .y(1)
+            .rows();
+        fill_suits(&mut rows, &mut RRng::from_seed(1));
+        let suits: Vec<Option<i32>> = rows.iter().map(|r| r.suit).collect();
+        assert_eq!(suits, [1, 2, 1, 3].map(Some));
+    }
+
+    #[test]
+    fn angles_are_normalised() {
+        let row = coins().angle(-90).rows().remove(0);
+        assert_eq!(row.into_piece().angle, 270.0);
+        let row = coins().angle(720).rows().remove(0);
+        assert_eq!(row.into_piece().angle, 0.0);
     }
 }

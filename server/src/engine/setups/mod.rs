@@ -2,7 +2,13 @@
 //! metadata, reproducing the reference's setups piece for piece.
 //!
 //! A setup is found by game system and normalised game name; when a system has no
-//! setup of its own for a game, the piecepack setup of that game is used.
+//! setup of its own for a game (or rejects the arguments), the piecepack setup of
+//! that game is used.  Random setups draw from [`RRng`], R's generator, so that a
+//! `Seed` gives the reference's board.
+//!
+//! Each game is one entry of the catalogue in `games/mod.rs` (names, arguments
+//! and the function building it); the functions describe their boards as groups
+//! of pieces (`frame::Group`) on shared boards (`games/boards.rs`).
 
 mod args;
 mod frame;
@@ -33,6 +39,17 @@ pub struct Setup {
     pub macros: Vec<(String, String)>,
 }
 
+impl Default for Setup {
+    /// An empty board at the usual scale.
+    fn default() -> Self {
+        Setup {
+            pieces: Vec::new(),
+            scale_factor: 1.0,
+            macros: Vec::new(),
+        }
+    }
+}
+
 /// What the movetext parser in use contributes to setups.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetupContext {
@@ -57,6 +74,31 @@ impl SetupContext {
         SetupContext {
             default_system: system.to_string(),
             cell_width: width,
+        }
+    }
+}
+
+impl SetupContext {
+    /// The context for a game's metadata: from its `MovetextParser`, a parser
+    /// name or a mapping with `Name` and perhaps `Cell Width`.
+    pub fn from_metadata(metadata: &Value) -> SetupContext {
+        match metadata.get("MovetextParser") {
+            Some(Value::String(name)) => SetupContext::for_parser(name, None),
+            Some(Value::Mapping(mapping)) => {
+                let mut name = None;
+                let mut cell_width = None;
+                for (key, value) in mapping {
+                    match key.as_str().map(normalize_name).as_deref() {
+                        Some("name") => name = value.as_str().map(str::to_string),
+                        Some("cell_width") => {
+                            cell_width = value.as_u64().and_then(|w| u32::try_from(w).ok())
+                        }
+                        _ => {}
+                    }
+                }
+                SetupContext::for_parser(name.as_deref().unwrap_or("default"), cell_width)
+            }
+            _ => SetupContext::default(),
         }
     }
 }
@@ -159,8 +201,39 @@ pub fn known_games() -> Vec<GameInfo> {
         .collect()
 }
 
-/// Build the setup named by a `SetUp` or `GameType` metadata value.
+/// The starting board of a game from its whole metadata mapping: `SetUp` if
+/// present (and not null), else `GameType`, else an empty board.
+pub fn setup_from_game_metadata(metadata: &Value, ctx: &SetupContext) -> Result<Setup, SetupError> {
+    let present = |key: &str| metadata.get(key).filter(|v| !v.is_null());
+    match present("SetUp").or_else(|| present("GameType")) {
+        Some(value) => setup_from_metadata(value, ctx),
+        None => Ok(Setup::default()),
+    }
+}
+
+/// Build the setup named by a `SetUp` or `GameType` metadata value.  Random
+/// setups without a `Seed` differ from call to call, as in the reference.
 pub fn setup_from_metadata(value: &Value, ctx: &SetupContext) -> Result<Setup, SetupError> {
+    build_from_metadata(value, ctx, None)
+}
+
+/// Like [`setup_from_metadata`], but random choices not fixed by a `Seed`
+/// argument come from a random stream started with `session_seed` (R's
+/// `set.seed(session_seed)`), e.g. for reproducible replays of setups such as
+/// Shogi whose pawns are dealt at random without any `Seed` argument.
+pub fn setup_from_metadata_seeded(
+    value: &Value,
+    ctx: &SetupContext,
+    session_seed: i32,
+) -> Result<Setup, SetupError> {
+    build_from_metadata(value, ctx, Some(session_seed))
+}
+
+fn build_from_metadata(
+    value: &Value,
+    ctx: &SetupContext,
+    session_seed: Option<i32>,
+) -> Result<Setup, SetupError> {
     let (name, system, args) = match value {
         Value::String(name) => (name.clone(), ctx.default_system.clone(), Args::default()),
         Value::Mapping(_) => Args::from_mapping(value, &ctx.default_system)?,
@@ -175,7 +248,7 @@ pub fn setup_from_metadata(value: &Value, ctx: &SetupContext) -> Result<Setup, S
             })
         }
     };
-    setup_by_name(&name, &system, args, ctx)
+    build(&name, &system, args, ctx, session_seed)
 }
 
 /// Build a setup from a game name, a game system and the setup's arguments.
@@ -185,34 +258,65 @@ pub fn setup_by_name(
     args: Args,
     ctx: &SetupContext,
 ) -> Result<Setup, SetupError> {
+    build(name, system, args, ctx, None)
+}
+
+fn build(
+    name: &str,
+    system: &str,
+    args: Args,
+    ctx: &SetupContext,
+    session_seed: Option<i32>,
+) -> Result<Setup, SetupError> {
     let game_name = normalize_name(name);
     let system_name = normalize_system(system);
     let known_system = names::KNOWN_SYSTEMS.contains(&system_name.as_str());
     let own = games::find(&system_name, &game_name);
-    let game = match own.or_else(|| games::find("piecepack", &game_name)) {
-        Some(game) => game,
-        None if !known_system => {
-            return Err(SetupError::UnknownSystem {
-                system: system.to_string(),
-                suggestions: names::closest(&system_name, names::KNOWN_SYSTEMS.iter().copied()),
-            })
+    let fallback = games::find("piecepack", &game_name);
+    // As in the reference, the piecepack setup is also tried when the system's
+    // own setup rejects the arguments; the first error is the one reported.
+    let mut first_error = None;
+    for game in [own, fallback].into_iter().flatten() {
+        match build_game(game, &args, ctx, session_seed) {
+            Ok(setup) => return Ok(setup),
+            Err(error) => {
+                first_error.get_or_insert(error);
+            }
         }
-        None => {
-            let candidates = known_games();
-            let in_system = candidates
-                .iter()
-                .filter(|g| g.system == system_name || g.system == "piecepack")
-                .map(|g| g.name);
-            let suggestions = names::closest(&game_name, in_system);
-            return Err(SetupError::UnknownGame {
-                name: name.to_string(),
-                system: system_name,
-                suggestions,
-            });
-        }
-    };
+    }
+    if let Some(error) = first_error {
+        return Err(error);
+    }
+    if !known_system {
+        return Err(SetupError::UnknownSystem {
+            system: system.to_string(),
+            suggestions: names::closest(&system_name, names::KNOWN_SYSTEMS.iter().copied()),
+        });
+    }
+    let candidates = known_games();
+    let in_system = candidates
+        .iter()
+        .filter(|g| g.system == system_name || g.system == "piecepack")
+        .map(|g| g.name)
+        // Only suggest what works when typed (the reference also exports names
+        // such as `12345ive` that its own normalisation cannot reach).
+        .filter(|n| normalize_name(n) == *n);
+    let suggestions = names::closest(&game_name, in_system);
+    Err(SetupError::UnknownGame {
+        name: name.to_string(),
+        system: system_name,
+        suggestions,
+    })
+}
+
+fn build_game(
+    game: &games::Game,
+    args: &Args,
+    ctx: &SetupContext,
+    session_seed: Option<i32>,
+) -> Result<Setup, SetupError> {
     args.check_allowed(game.arguments)?;
-    let mut env = Env::new(args, ctx, game.system)?;
+    let mut env = Env::new(args.clone(), ctx, session_seed)?;
     let rows = (game.build)(&mut env)?;
     Ok(Setup {
         pieces: rows.into_iter().map(Row::into_piece).collect(),
@@ -232,8 +336,8 @@ pub(crate) struct Env {
 }
 
 impl Env {
-    fn new(args: Args, ctx: &SetupContext, _system: &str) -> Result<Env, SetupError> {
-        let seed = args.seed()?;
+    fn new(args: Args, ctx: &SetupContext, session_seed: Option<i32>) -> Result<Env, SetupError> {
+        let seed = args.seed()?.or(session_seed);
         Ok(Env {
             rng: RRng::from_seed(seed.unwrap_or_else(unseeded)),
             args,
@@ -290,6 +394,34 @@ mod tests {
     }
 
     #[test]
+    fn whole_metadata_prefers_set_up_to_game_type() {
+        let ctx = SetupContext::default();
+        let both = yaml("{GameType: Chess, SetUp: Tablut}");
+        assert_eq!(setup_from_game_metadata(&both, &ctx), build("Tablut"));
+        let null_set_up = yaml("{GameType: Chess, SetUp: ~}");
+        assert_eq!(setup_from_game_metadata(&null_set_up, &ctx), build("Chess"));
+        let neither = yaml("{Event: Casual}");
+        assert_eq!(
+            setup_from_game_metadata(&neither, &ctx).map(|s| s.pieces.len()),
+            Ok(0)
+        );
+    }
+
+    #[test]
+    fn movetext_parser_sets_the_context() {
+        let marble = SetupContext::from_metadata(&yaml("{MovetextParser: Marble}"));
+        assert_eq!(marble.default_system, "marbles");
+        let chess =
+            SetupContext::from_metadata(&yaml("{MovetextParser: {Name: Chess, Cell Width: 1}}"));
+        assert_eq!(
+            (chess.default_system.as_str(), chess.cell_width),
+            ("chess", Some(1))
+        );
+        let plain = SetupContext::from_metadata(&yaml("{GameType: Chess}"));
+        assert_eq!(plain, SetupContext::default());
+    }
+
+    #[test]
     fn none_is_an_empty_board() {
         assert_eq!(build("None").map(|s| s.pieces.len()), Ok(0));
         let checker = SetupContext::for_parser("Checker", None);
@@ -303,6 +435,17 @@ mod tests {
     fn system_without_its_own_setup_falls_back_to_piecepack() {
         let reversi = build("{Name: Tablut, System: Reversi}");
         assert_eq!(reversi, build("Tablut"));
+    }
+
+    #[test]
+    fn rejected_arguments_fall_back_to_the_piecepack_setup() {
+        let checker_dodgem = build("{Name: Dodgem, System: checker, Variant: schoessow}");
+        assert_eq!(checker_dodgem, build("{Name: Dodgem, Variant: schoessow}"));
+        // When both refuse, the system's own complaint is reported.
+        assert!(matches!(
+            build("{Name: Dodgem, System: checker, Colour: red}"),
+            Err(SetupError::BadArgument { message, .. }) if message.contains("cell_width")
+        ));
     }
 
     #[test]

@@ -31,30 +31,24 @@ const SYSTEM_PREFIXES: &[&str] = &[
 ];
 
 /// Lower snake case without quotes or hyphens; `draughts` is spelled `checkers`,
-/// and a leading system name is dropped.
+/// and a leading system name is dropped.  Words break at spaces and punctuation,
+/// at lower-to-upper case changes and between digits and letters; a number joins
+/// the word before it (`Go 9x9` is `go9_x9`, `12345ive` is `12345_ive`).
 pub fn normalize_name(name: &str) -> String {
-    let mut words: Vec<String> = Vec::new();
-    let mut current = String::new();
-    let mut previous: Option<char> = None;
-    for c in name
+    let plain: String = name
         .chars()
         .filter(|c| !matches!(c, '"' | '\'' | '-' | '’'))
-    {
-        let c = transliterate(c);
-        if c.is_ascii_alphanumeric() {
-            let camel_boundary = c.is_ascii_uppercase()
-                && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
-            if camel_boundary && !current.is_empty() {
-                words.push(std::mem::take(&mut current));
+        .map(transliterate)
+        .collect();
+    let mut words: Vec<String> = Vec::new();
+    for run in plain.split(|c: char| !c.is_ascii_alphanumeric()) {
+        for token in split_run(run) {
+            let is_number = token.chars().all(|c| c.is_ascii_digit());
+            match words.last_mut() {
+                Some(previous) if is_number => previous.push_str(&token),
+                _ => words.push(token),
             }
-            current.push(c.to_ascii_lowercase());
-        } else if !current.is_empty() {
-            words.push(std::mem::take(&mut current));
         }
-        previous = Some(c);
-    }
-    if !current.is_empty() {
-        words.push(current);
     }
     let mut normalised = words.join("_").replace("draughts", "checkers");
     for prefix in SYSTEM_PREFIXES {
@@ -63,6 +57,31 @@ pub fn normalize_name(name: &str) -> String {
         }
     }
     normalised
+}
+
+/// Split a run of letters and digits into lower-case tokens.
+fn split_run(run: &str) -> Vec<String> {
+    let chars: Vec<char> = run.chars().collect();
+    let mut tokens = Vec::new();
+    let mut current = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if let Some(&previous) = i.checked_sub(1).and_then(|p| chars.get(p)) {
+            let next = chars.get(i + 1).copied();
+            let breaks = (previous.is_ascii_lowercase() && c.is_ascii_uppercase())
+                || (previous.is_ascii_digit() != c.is_ascii_digit())
+                || (previous.is_ascii_uppercase()
+                    && c.is_ascii_uppercase()
+                    && next.is_some_and(|n| n.is_ascii_lowercase()));
+            if breaks && !current.is_empty() {
+                tokens.push(std::mem::take(&mut current));
+            }
+        }
+        current.push(c.to_ascii_lowercase());
+    }
+    if !current.is_empty() {
+        tokens.push(current);
+    }
+    tokens
 }
 
 /// Accented letters as their plain ASCII letter (`Yoté` is `Yote`).
@@ -147,6 +166,16 @@ mod tests {
         assert_eq!(normalize_name("Yoté"), "yote");
         assert_eq!(normalize_name("Chess960"), "chess960");
         assert_eq!(normalize_name("Cell Width"), "cell_width");
+        // Expected values printed by the snakecase R package (numerals "left").
+        assert_eq!(normalize_name("12345ive"), "12345_ive");
+        assert_eq!(normalize_name("Go 9x9"), "go9_x9");
+        assert_eq!(normalize_name("9x9 Go"), "9_x9_go");
+        assert_eq!(normalize_name("abc123def456"), "abc123_def456");
+        assert_eq!(normalize_name("HTMLParser"), "html_parser");
+        assert_eq!(normalize_name("ABCDef"), "abc_def");
+        assert_eq!(normalize_name("xml2Json"), "xml2_json");
+        assert_eq!(normalize_name("NineMensMorris"), "nine_mens_morris");
+        assert_eq!(normalize_name("Connect6"), "connect6");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! die and pawn turned into a disc.
 
 use crate::engine::piece::{PieceKind, Side};
+use crate::engine::setups::args::bad;
 use crate::engine::setups::frame::{cat, each, seq_to, stack, times, Group, Row};
 use crate::engine::setups::{Env, SetupError};
 
@@ -230,7 +231,10 @@ pub(crate) fn lasca(env: &mut Env) -> Built {
 }
 
 pub(crate) fn dodgem(env: &mut Env) -> Built {
-    let nrows = env.args.integer("nrows")?.unwrap_or(3).max(2);
+    let nrows = env.args.integer("nrows")?.unwrap_or(3);
+    if !(2..=1000).contains(&nrows) {
+        return Err(bad("nrows", "must be 2 to 1000"));
+    }
     let white = discs(WHITE, vec![1; (nrows - 1) as usize], (2..=nrows).collect());
     let black = discs(BLACK, (2..=nrows).collect(), vec![1; (nrows - 1) as usize]);
     drawn(env, board(nrows, Side::Face), white, black)

@@ -163,7 +163,7 @@ pub(crate) fn fujisan(env: &mut Env) -> Built {
             tiles
         }
         Some(spec) => {
-            let pips: Vec<i32> = text::ranks("pips", &spec)?
+            let pips: Vec<i32> = text::ranks("pips", &spec, 24)?
                 .into_iter()
                 .map(|r| r - 1)
                 .collect();
@@ -179,6 +179,9 @@ pub(crate) fn fujisan(env: &mut Env) -> Built {
                     .iter()
                     .position(|d| d.suit == Some(suit) && d.rank == Some(rank))
                     .ok_or_else(|| bad("pips", "not a domino of the set"))?;
+                if used.contains(&index) {
+                    return Err(bad("pips", "a domino appears twice"));
+                }
                 used.push(index);
                 board.push(Row {
                     x: i as f64 + 2.0,

@@ -115,8 +115,8 @@ fn square_size(env: &Env, default: i32) -> Result<i32, SetupError> {
     if nrows != ncols {
         return Err(bad("ncols", "only square boards are supported"));
     }
-    if nrows < 1 {
-        return Err(bad("nrows", "must be positive"));
+    if !(1..=1000).contains(&nrows) {
+        return Err(bad("nrows", "must be 1 to 1000"));
     }
     Ok(nrows)
 }

@@ -139,7 +139,7 @@ pub(crate) fn twelve_three_four_five_ive(_: &mut Env) -> Built {
 
 pub(crate) fn change_change(env: &mut Env) -> Built {
     let suits = match env.args.text("coins")? {
-        Some(spec) => text::suits("coins", &spec)?,
+        Some(spec) => text::suits("coins", &spec, 11)?,
         None => {
             let pool = cat(&[&[1], &[2; 2], &[3; 4], &[4; 4]]);
             env.rng.shuffle(&pool)

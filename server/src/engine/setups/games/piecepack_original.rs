@@ -12,6 +12,8 @@ use crate::engine::setups::{Env, SetupError};
 use super::boards::{donut_board, tile_board};
 use super::text;
 
+type Built = Result<Vec<Row>, SetupError>;
+
 /// Tiles as given by a `Tiles` argument, else all 24 in random order, upright.
 fn tiles_argument(env: &mut Env, count: usize) -> Result<Vec<text::TileSpec>, SetupError> {
     match env.args.text("tiles")? {
@@ -75,17 +77,12 @@ fn tiles_at(specs: &[text::TileSpec], x: Vec<f64>, y: Vec<f64>) -> Vec<Row> {
 /// Four dice ranks from a `Dice` argument, or rolled.
 fn dice_ranks(env: &mut Env) -> Result<Vec<i32>, SetupError> {
     match env.args.text("dice")? {
-        Some(spec) => text::ranks("dice", &spec),
-        None => Ok(env
-            .rng
-            .sample_with_replacement(6, 4)
-            .into_iter()
-            .map(|r| r as i32)
-            .collect()),
+        Some(spec) => text::ranks("dice", &spec, 4),
+        None => Ok(dice_ranks_rolled(env)),
     }
 }
 
-pub(crate) fn alien_city(env: &mut Env) -> Result<Vec<Row>, SetupError> {
+pub(crate) fn alien_city(env: &mut Env) -> Built {
     let specs = match env.args.text("tiles")? {
         Some(spec) => text::tiles(&spec, 20, &mut env.rng)?,
         None => {
@@ -106,7 +103,7 @@ pub(crate) fn alien_city(env: &mut Env) -> Result<Vec<Row>, SetupError> {
     Ok(tiles_at(&specs, x, y))
 }
 
-pub(crate) fn desfases(env: &mut Env) -> Result<Vec<Row>, SetupError> {
+pub(crate) fn desfases(env: &mut Env) -> Built {
     // A 5x5 grid of tiles three units apart, without the centre one.
     let grid = seq_by(3.0, 3.0, 5);
     let mut x = times(grid.clone(), 5);
@@ -185,9 +182,9 @@ pub(crate) fn desfases(env: &mut Env) -> Result<Vec<Row>, SetupError> {
     Ok(stack(vec![board, coin_rows, die_rows, pawn_rows]))
 }
 
-/// Positions of the fujisan coins by ranks (0 = null .. 5), two rows of twelve.
+/// Whether the first move needs dice: it does unless some coin of rank r
+/// (0 = null .. 5) lies r steps in from either end of the two rows of twelve.
 fn fujisan_needs_dice(top: &[i32], bottom: &[i32]) -> bool {
-    // Some coin of rank r one move from either end means the first move is forced.
     let reachable =
         |r: i32, i: usize, j: usize| [top[i], top[j], bottom[i], bottom[j]].contains(&r);
     !(reachable(1, 0, 11)
@@ -197,9 +194,9 @@ fn fujisan_needs_dice(top: &[i32], bottom: &[i32]) -> bool {
         || reachable(5, 4, 7))
 }
 
-pub(crate) fn fujisan(env: &mut Env) -> Result<Vec<Row>, SetupError> {
+pub(crate) fn fujisan(env: &mut Env) -> Built {
     let coin_ranks: Vec<i32> = match env.args.text("coins")? {
-        Some(spec) => text::ranks("coins", &spec)?
+        Some(spec) => text::ranks("coins", &spec, 24)?
             .into_iter()
             .map(|r| r - 1)
             .collect(),
@@ -273,7 +270,7 @@ pub(crate) fn fujisan(env: &mut Env) -> Result<Vec<Row>, SetupError> {
     Ok(stack(parts))
 }
 
-pub(crate) fn ice_floe(env: &mut Env) -> Result<Vec<Row>, SetupError> {
+pub(crate) fn ice_floe(env: &mut Env) -> Built {
     let specs = text::tiles(
         "S2S3CaM2M3/S4S5AaM4M5/MnCnSnAn/A2A3MaC2C3/A4A5SaC4C5",
         24,
@@ -287,7 +284,7 @@ pub(crate) fn ice_floe(env: &mut Env) -> Result<Vec<Row>, SetupError> {
         .rows())
 }
 
-pub(crate) fn japan(env: &mut Env) -> Result<Vec<Row>, SetupError> {
+pub(crate) fn japan(env: &mut Env) -> Built {
     let x = plus(cat(&[&each([1, 5, 9, 13], 3), &each([3, 7, 11], 4)]), 0.5);
     let y = plus(cat(&[&times([2, 4, 6], 4), &times([1, 3, 5, 7], 3)]), 0.5);
     let board = tiles().back().x(x.clone()).y(y.clone()).rows();
@@ -318,10 +315,10 @@ pub(crate) fn japan(env: &mut Env) -> Result<Vec<Row>, SetupError> {
     Ok(stack(vec![board, coin_rows]))
 }
 
-pub(crate) fn plans_of_action(env: &mut Env) -> Result<Vec<Row>, SetupError> {
+pub(crate) fn plans_of_action(env: &mut Env) -> Built {
     let board = tile_board(8, 8).rows();
     let suits = match env.args.text("coins")? {
-        Some(spec) => text::suits("coins", &spec)?,
+        Some(spec) => text::suits("coins", &spec, 24)?,
         None => env.rng.shuffle(&times(1..=4, 6)),
     };
     let mut coin_rows = coins()
@@ -335,10 +332,10 @@ pub(crate) fn plans_of_action(env: &mut Env) -> Result<Vec<Row>, SetupError> {
     Ok(stack(vec![board, coin_rows]))
 }
 
-pub(crate) fn relativity(env: &mut Env) -> Result<Vec<Row>, SetupError> {
+pub(crate) fn relativity(env: &mut Env) -> Built {
     let board = tile_board(4, 6).rows();
     let ranks = match env.args.text("coins")? {
-        Some(spec) => text::ranks("coins", &spec)?,
+        Some(spec) => text::ranks("coins", &spec, 24)?,
         None => {
             let deal = |rng: &mut crate::engine::rng::RRng| -> Vec<i32> {
                 (0..4)
@@ -365,8 +362,6 @@ pub(crate) fn relativity(env: &mut Env) -> Result<Vec<Row>, SetupError> {
         .rows();
     Ok(stack(vec![board, coin_rows]))
 }
-
-type Built = Result<Vec<Row>, SetupError>;
 
 pub(crate) fn chinese_checkers(_: &mut Env) -> Built {
     let board = tile_board(8, 8).rows();
@@ -441,9 +436,15 @@ pub(crate) fn black_pawn_trucking(env: &mut Env) -> Built {
     Ok(stack(vec![board, die_rows, coin_rows, pawn_rows]))
 }
 
+/// Four dice rolled.
 fn dice_ranks_rolled(env: &mut Env) -> Vec<i32> {
+    roll(env, 4)
+}
+
+/// `n` six-sided rolls as ranks 1 to 6.
+fn roll(env: &mut Env, n: usize) -> Vec<i32> {
     env.rng
-        .sample_with_replacement(6, 4)
+        .sample_with_replacement(6, n)
         .into_iter()
         .map(|r| r as i32)
         .collect()
@@ -686,7 +687,7 @@ pub(crate) fn easy_slider(env: &mut Env) -> Built {
     let y = plus(cat(&[&each([8, 6, 4, 2], 5), &[0; 4]]), 2.0);
     let board = tiles_at(&specs, x, y);
     let ranks = match env.args.text("coins")? {
-        Some(spec) => text::ranks("coins", &spec)?,
+        Some(spec) => text::ranks("coins", &spec, 5)?,
         None => permutation_i32(env, 5).into_iter().map(|r| r + 1).collect(),
     };
     let coin_rows = coins()
@@ -696,7 +697,7 @@ pub(crate) fn easy_slider(env: &mut Env) -> Built {
         .suit(1)
         .rows();
     let suits = match env.args.text("pawns")? {
-        Some(spec) => text::suits("pawns", &spec)?,
+        Some(spec) => text::suits("pawns", &spec, 4)?,
         None => permutation_i32(env, 4),
     };
     let pawn_rows = pawns().x(0.5).y([10, 8, 6, 4]).suit(suits).rows();
@@ -1396,7 +1397,7 @@ pub(crate) fn triactor(env: &mut Env) -> Built {
         .suit(1..=4)
         .rank(1)
         .rows();
-    let first_ranks = dice_like_ranks(env, 4);
+    let first_ranks = roll(env, 4);
     let first = coins()
         .back()
         .suit(1..=4)
@@ -1404,7 +1405,7 @@ pub(crate) fn triactor(env: &mut Env) -> Built {
         .x(plus([5, 15, 15, 5], 0.5))
         .y(plus([11, 11, 1, 1], 0.5))
         .rows();
-    let second_ranks = dice_like_ranks(env, 4);
+    let second_ranks = roll(env, 4);
     let second = coins()
         .back()
         .cfg(&expansion)
@@ -1430,14 +1431,6 @@ pub(crate) fn triactor(env: &mut Env) -> Built {
         .suit(times(1..=4, 2))
         .rows();
     Ok(stack(vec![track, corners, first, second, runners]))
-}
-
-fn dice_like_ranks(env: &mut Env, n: usize) -> Vec<i32> {
-    env.rng
-        .sample_with_replacement(6, n)
-        .into_iter()
-        .map(|r| r as i32)
-        .collect()
 }
 
 pub(crate) fn tula(env: &mut Env) -> Built {
@@ -1645,7 +1638,7 @@ pub(crate) fn wormholes(_: &mut Env) -> Built {
 pub(crate) fn coin_collectors(env: &mut Env) -> Built {
     let board = donut_of(env, 1.0, 1.0, Side::Face)?;
     let ranks = match env.args.text("coins")? {
-        Some(spec) => text::ranks("coins", &spec)?,
+        Some(spec) => text::ranks("coins", &spec, 24)?,
         None => {
             let all = times(1..=6, 4);
             env.rng.shuffle(&all)
@@ -1874,7 +1867,7 @@ pub(crate) fn pawns_crossing(env: &mut Env) -> Built {
 pub(crate) fn mathrix(env: &mut Env) -> Built {
     let board = tile_board(4, 6).rows();
     let ranks = match env.args.text("coins")? {
-        Some(spec) => text::ranks("coins", &spec)?,
+        Some(spec) => text::ranks("coins", &spec, 24)?,
         None => {
             let all = times(1..=6, 4);
             env.rng.shuffle(&all)
@@ -2053,12 +2046,14 @@ pub(crate) fn ship_it(env: &mut Env) -> Built {
             break;
         };
         if city_suits.contains(&next.suit) || city_len == 3 {
+            // The reference keeps the column within a city across cities of
+            // the same column, which shifts the next city right; boards match it.
             city_row = 1;
-            city_col = 1;
             city_len = 0;
             city_suits.clear();
             if column_len == 3 {
                 column_len = 1;
+                city_col = 1;
                 tile_y = 13.5;
                 tile_x = max_x + 4.0;
             } else {

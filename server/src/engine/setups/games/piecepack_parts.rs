@@ -12,6 +12,9 @@ use super::boards::{donut_board, tile_board};
 
 type Built = Result<Vec<Row>, SetupError>;
 
+const MAX_CELLS: i32 = 1000;
+const MAX_TILES: i32 = 10_000;
+
 /// The arguments every component setup takes.
 pub(crate) const PART_ARGUMENTS: &[(&str, &str)] =
     &[("side", "(face up)"), ("cfg", "\"piecepack\"")];
@@ -58,8 +61,15 @@ pub(crate) fn rectangular_board(env: &mut Env) -> Built {
     let x0 = env.args.number("x0")?.unwrap_or(1.0);
     let y0 = env.args.number("y0")?.unwrap_or(1.0);
     let max_tiles = env.args.integer("max_tiles")?.unwrap_or(24);
-    if nrows < 1 || ncols < 1 {
-        return Err(bad("nrows", "the board needs at least one row and column"));
+    // Generous limits that keep a typo from building an enormous board.
+    if !(1..=MAX_CELLS).contains(&nrows) || !(1..=MAX_CELLS).contains(&ncols) {
+        return Err(bad(
+            "nrows",
+            &format!("rows and columns must be 1 to {MAX_CELLS}"),
+        ));
+    }
+    if !(1..=MAX_TILES).contains(&max_tiles) {
+        return Err(bad("max_tiles", &format!("must be 1 to {MAX_TILES}")));
     }
     tile_board(nrows, ncols)
         .at(x0, y0)

@@ -6,8 +6,12 @@ use crate::engine::rng::RRng;
 use crate::engine::setups::args::bad;
 use crate::engine::setups::SetupError;
 
-/// Suit letters: piecepack suits (Suns, Moons, Crowns, Arms) or colours.
+/// Suit letters: piecepack suits (Suns, Moons, Crowns, Arms) or colours; a
+/// digit is the suit number itself.
 pub(crate) fn suit_of(c: char) -> Option<i32> {
+    if let Some(digit) = c.to_digit(10) {
+        return Some(digit as i32);
+    }
     match c.to_ascii_uppercase() {
         'S' | 'R' => Some(1),
         'M' | 'K' => Some(2),
@@ -45,18 +49,36 @@ fn significant(text: &str) -> impl Iterator<Item = char> + '_ {
         .filter(|c| !c.is_whitespace() && !c.is_ascii_punctuation())
 }
 
-/// A string of rank characters, punctuation and spaces ignored.
-pub(crate) fn ranks(argument: &str, text: &str) -> Result<Vec<i32>, SetupError> {
-    significant(text)
+/// A string of `count` rank characters, punctuation and spaces ignored.
+pub(crate) fn ranks(argument: &str, text: &str, count: usize) -> Result<Vec<i32>, SetupError> {
+    let ranks = significant(text)
         .map(|c| rank_of(c).ok_or_else(|| bad(argument, &format!("unknown rank `{c}`"))))
-        .collect()
+        .collect::<Result<Vec<i32>, SetupError>>()?;
+    exactly(argument, ranks, count, "ranks")
 }
 
-/// A string of suit letters, punctuation and spaces ignored.
-pub(crate) fn suits(argument: &str, text: &str) -> Result<Vec<i32>, SetupError> {
-    significant(text)
+/// A string of `count` suit letters, punctuation and spaces ignored.
+pub(crate) fn suits(argument: &str, text: &str, count: usize) -> Result<Vec<i32>, SetupError> {
+    let suits = significant(text)
         .map(|c| suit_of(c).ok_or_else(|| bad(argument, &format!("unknown suit `{c}`"))))
-        .collect()
+        .collect::<Result<Vec<i32>, SetupError>>()?;
+    exactly(argument, suits, count, "suits")
+}
+
+fn exactly(
+    argument: &str,
+    values: Vec<i32>,
+    count: usize,
+    what: &str,
+) -> Result<Vec<i32>, SetupError> {
+    if values.len() == count {
+        Ok(values)
+    } else {
+        Err(bad(
+            argument,
+            &format!("expected {count} {what}, found {}", values.len()),
+        ))
+    }
 }
 
 /// A tile described by a tiles string.
@@ -165,8 +187,10 @@ mod tests {
 
     #[test]
     fn rank_and_suit_strings() {
-        assert_eq!(ranks("coins", "n4a/5 2"), Ok(vec![1, 5, 2, 6, 3]));
-        assert_eq!(suits("coins", "SM/CA"), Ok(vec![1, 2, 3, 4]));
-        assert!(ranks("coins", "x").is_err());
+        assert_eq!(ranks("coins", "n4a/5 2", 5), Ok(vec![1, 5, 2, 6, 3]));
+        assert_eq!(suits("coins", "SM/CA", 4), Ok(vec![1, 2, 3, 4]));
+        assert!(ranks("coins", "x", 1).is_err());
+        assert!(suits("coins", "SM/CA", 5).is_err());
+        assert_eq!(suits("coins", "1234", 4), Ok(vec![1, 2, 3, 4]));
     }
 }
