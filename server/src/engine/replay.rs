@@ -7,13 +7,18 @@ use serde_yaml::{Mapping, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::piece::Piece;
-use crate::engine::setups::{setup_from_metadata, Setup, SetupContext, SetupError};
+use crate::engine::setups::{setup_from_metadata_seeded, Setup, SetupContext, SetupError};
 use crate::engine::state::GameState;
 use crate::notation::document::split_games_checked;
 use crate::notation::macros::MacroTable;
 use crate::notation::metadata::{parse_metadata, scalar_text, Metadata};
 use crate::notation::movetext::{split_movetext, MoveRecord, SETUP_LABEL};
 use crate::notation::piece_spec::ParserOptions;
+
+/// Setups that deal pieces at random without a `Seed` (Shogi's pawns, Plans of Action's
+/// coin ranks when only `Coins` is given, ...) draw from this seed, so a file always shows
+/// the same board; the reference draws them differently on every run.
+pub const UNSEEDED_SETUP_SEED: i32 = 1;
 
 /// The board after one move (or the starting board).
 #[derive(Clone, Debug)]
@@ -184,19 +189,21 @@ impl GameSettings {
             .find(|key| metadata.get(key).is_some());
         let setup = match setup_key.and_then(|key| Some((key, metadata.get(key)?))) {
             None => empty_setup(),
-            Some((key, value)) => match setup_from_metadata(value, &context) {
-                Ok(setup) => setup,
-                Err(err) => {
-                    let code = match &err {
-                        SetupError::UnknownGame { .. } => "unknown-game",
-                        SetupError::UnknownSystem { .. } => "unknown-system",
-                        SetupError::BadArgument { .. } => "bad-setup-argument",
-                        SetupError::BadValue { .. } => "bad-setup",
-                    };
-                    problem(key, Severity::Error, code, format!("{key}: {err}"));
-                    empty_setup()
+            Some((key, value)) => {
+                match setup_from_metadata_seeded(value, &context, UNSEEDED_SETUP_SEED) {
+                    Ok(setup) => setup,
+                    Err(err) => {
+                        let code = match &err {
+                            SetupError::UnknownGame { .. } => "unknown-game",
+                            SetupError::UnknownSystem { .. } => "unknown-system",
+                            SetupError::BadArgument { .. } => "bad-setup-argument",
+                            SetupError::BadValue { .. } => "bad-setup",
+                        };
+                        problem(key, Severity::Error, code, format!("{key}: {err}"));
+                        empty_setup()
+                    }
                 }
-            },
+            }
         };
 
         let mut scale_factor = setup.scale_factor;
