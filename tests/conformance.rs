@@ -68,14 +68,14 @@ fn same_state(expected: &Value, actual: &ReplayedState) -> Result<(), String> {
         }
     }
     let pieces = expected["pieces"].as_array().cloned().unwrap_or_default();
-    if pieces.len() != actual.pieces.len() {
+    if pieces.len() != actual.pieces().len() {
         return Err(format!(
             "expected {} pieces, got {}",
             pieces.len(),
-            actual.pieces.len()
+            actual.pieces().len()
         ));
     }
-    for (i, (want, got)) in pieces.iter().zip(&actual.pieces).enumerate() {
+    for (i, (want, got)) in pieces.iter().zip(actual.pieces()).enumerate() {
         same_piece(want, got).map_err(|why| format!("piece #{}: {why}", i + 1))?;
     }
     Ok(())

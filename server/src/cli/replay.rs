@@ -69,7 +69,7 @@ fn to_json(file_name: &str, games: &[(usize, Vec<&ReplayedState>)]) -> String {
                         "move": s.label,
                         "text": s.text,
                         "comment": s.comment,
-                        "pieces": s.pieces.iter().map(piece_json).collect::<Vec<_>>(),
+                        "pieces": s.pieces().iter().map(piece_json).collect::<Vec<_>>(),
                     })
                 })
                 .collect();
@@ -115,7 +115,7 @@ fn to_text(games: &[(usize, Vec<&ReplayedState>)], several_games: bool) -> Strin
                 let _ = write!(out, " {{{}}}", state.comment);
             }
             out.push('\n');
-            out.push_str(&render_board(&state.pieces));
+            out.push_str(&render_board(state.pieces()));
             out.push('\n');
         }
     }

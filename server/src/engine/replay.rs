@@ -30,7 +30,16 @@ pub struct ReplayedState {
     pub comment: String,
     /// Where the move is in the document; `None` for the starting board.
     pub source: Option<Range<usize>>,
-    pub pieces: Vec<Piece>,
+    /// The game after the move: pieces, active pieces and the move's starting board, so
+    /// PieceIds can be resolved at this point and replay can resume from here.
+    pub state: GameState,
+}
+
+impl ReplayedState {
+    /// Every piece on the board, bottom (earliest) first.
+    pub fn pieces(&self) -> &[Piece] {
+        self.state.pieces()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -101,7 +110,7 @@ fn replay_moves(
         text: String::new(),
         comment: String::new(),
         source: None,
-        pieces: state.pieces().to_vec(),
+        state: state.clone(),
     });
     for record in moves {
         let tokens: Vec<&str> = record.tokens.iter().map(|t| t.text.as_str()).collect();
@@ -128,7 +137,7 @@ fn replay_moves(
             text: record.text.clone(),
             comment: record.comment.clone(),
             source: Some(record.source.clone()),
-            pieces: state.pieces().to_vec(),
+            state: state.clone(),
         });
     }
     states
@@ -335,7 +344,7 @@ mod tests {
         let labels: Vec<_> = game.states.iter().map(|s| s.label.as_str()).collect();
         assert_eq!(labels, ["SetupFn.", "1.", "1...", "2."]);
         assert_eq!(game.states[2].comment, "note");
-        let last = &game.states[3].pieces;
+        let last = game.states[3].pieces();
         assert_eq!((last[1].x, last[1].y), (2.0, 3.0));
         assert!(replay.diagnostics.is_empty(), "{:?}", replay.diagnostics);
     }
@@ -363,13 +372,13 @@ mod tests {
             .collect();
         assert_eq!(found, [("no-piece", "b5"), ("unknown-macro", "`nope'")]);
         let last = replay.games[0].states.last().unwrap();
-        assert_eq!(last.pieces.len(), 2);
+        assert_eq!(last.pieces().len(), 2);
     }
 
     #[test]
     fn macros_come_from_the_metadata() {
         let replay = replay_document("---\nMacros:\n  home: S@a1\n...\n1. `home'\n");
         assert!(replay.diagnostics.is_empty(), "{:?}", replay.diagnostics);
-        assert_eq!(replay.games[0].states[1].pieces.len(), 1);
+        assert_eq!(replay.games[0].states[1].pieces().len(), 1);
     }
 }
