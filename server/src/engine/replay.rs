@@ -7,7 +7,9 @@ use serde_yaml::{Mapping, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::piece::Piece;
-use crate::engine::setups::{setup_from_metadata_seeded, Setup, SetupContext, SetupError};
+use crate::engine::setups::{
+    normalize_name, setup_from_metadata_seeded, Setup, SetupContext, SetupError,
+};
 use crate::engine::state::GameState;
 use crate::notation::document::split_games_checked;
 use crate::notation::macros::MacroTable;
@@ -199,17 +201,43 @@ impl GameSettings {
         let setup = match setup_key.and_then(|key| Some((key, metadata.get(key)?))) {
             None => empty_setup(),
             Some((key, value)) => {
-                match setup_from_metadata_seeded(value, &context, UNSEEDED_SETUP_SEED) {
-                    Ok(setup) => setup,
-                    Err(err) => {
-                        let code = match &err {
-                            SetupError::UnknownGame { .. } => "unknown-game",
-                            SetupError::UnknownSystem { .. } => "unknown-system",
-                            SetupError::BadArgument { .. } => "bad-setup-argument",
-                            SetupError::BadValue { .. } => "bad-setup",
-                        };
-                        problem(key, Severity::Error, code, format!("{key}: {err}"));
-                        empty_setup()
+                let mut value = value.clone();
+                loop {
+                    match setup_from_metadata_seeded(&value, &context, UNSEEDED_SETUP_SEED) {
+                        Ok(setup) => break setup,
+                        // The reference refuses such a setup; the board is still clear.
+                        Err(SetupError::UnknownArgument { argument, accepted }) => {
+                            let err = SetupError::UnknownArgument {
+                                argument: argument.clone(),
+                                accepted,
+                            };
+                            if !remove_argument(&mut value, &argument) {
+                                problem(
+                                    key,
+                                    Severity::Error,
+                                    "bad-setup-argument",
+                                    format!("{key}: {err}"),
+                                );
+                                break empty_setup();
+                            }
+                            problem(
+                                key,
+                                Severity::Warning,
+                                "unknown-setup-argument",
+                                format!("{key}: {err}; it is ignored"),
+                            );
+                        }
+                        Err(err) => {
+                            let code = match &err {
+                                SetupError::UnknownGame { .. } => "unknown-game",
+                                SetupError::UnknownSystem { .. } => "unknown-system",
+                                SetupError::BadArgument { .. }
+                                | SetupError::UnknownArgument { .. } => "bad-setup-argument",
+                                SetupError::BadValue { .. } => "bad-setup",
+                            };
+                            problem(key, Severity::Error, code, format!("{key}: {err}"));
+                            break empty_setup();
+                        }
                     }
                 }
             }
@@ -263,6 +291,18 @@ impl GameSettings {
             options,
         }
     }
+}
+
+/// Drop the setup argument whose normalised name is `argument`; false if there is none.
+fn remove_argument(value: &mut Value, argument: &str) -> bool {
+    let Value::Mapping(mapping) = value else {
+        return false;
+    };
+    let key = mapping
+        .keys()
+        .find(|key| scalar_text(key).is_some_and(|k| normalize_name(&k) == argument))
+        .cloned();
+    key.is_some_and(|key| mapping.remove(&key).is_some())
 }
 
 fn empty_setup() -> Setup {
@@ -353,6 +393,24 @@ mod tests {
     fn an_unknown_game_is_an_error_on_its_value() {
         let found = codes("---\nGameType: Tablot\n...\n1. S@b2\n");
         assert_eq!(found, [("unknown-game", "Tablot".to_string())]);
+    }
+
+    #[test]
+    fn an_argument_the_setup_does_not_take_is_a_warning_and_ignored() {
+        let text = "---\nGameType:\n  Name: Tablut\n  Colour: red\n...\n";
+        let replay = replay_document(text);
+        let found: Vec<_> = replay
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.severity))
+            .collect();
+        assert_eq!(found, [("unknown-setup-argument", Severity::Warning)]);
+        assert!(replay.diagnostics[0].message.contains("`colour`"));
+        let plain = replay_document("---\nGameType: Tablut\n...\n");
+        assert_eq!(
+            replay.games[0].states[0].pieces(),
+            plain.games[0].states[0].pieces()
+        );
     }
 
     #[test]

@@ -47,6 +47,12 @@ impl Args {
         Ok((name, system, Args { values }))
     }
 
+    /// The same arguments without `name` (a normalised name).
+    pub fn without(mut self, name: &str) -> Args {
+        self.values.remove(name);
+        self
+    }
+
     /// Arguments from (name, value) pairs; names are normalised.
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, Value)>) -> Args {
         Args {
@@ -63,14 +69,9 @@ impl Args {
             .keys()
             .find(|key| !allowed.iter().any(|(name, _)| name == key))
         {
-            Some(unknown) => Err(SetupError::BadArgument {
+            Some(unknown) => Err(SetupError::UnknownArgument {
                 argument: unknown.clone(),
-                message: if allowed.is_empty() {
-                    "this setup takes no arguments".to_string()
-                } else {
-                    let names: Vec<&str> = allowed.iter().map(|(name, _)| *name).collect();
-                    format!("this setup takes {}", names.join(", "))
-                },
+                accepted: allowed.iter().map(|(name, _)| name.to_string()).collect(),
             }),
             None => Ok(()),
         }

@@ -128,6 +128,11 @@ pub enum SetupError {
     },
     /// An argument the setup does not take, or a value it cannot use.
     BadArgument { argument: String, message: String },
+    /// An argument the setup does not take (normalised name), and those it does take.
+    UnknownArgument {
+        argument: String,
+        accepted: Vec<String>,
+    },
     /// The `SetUp`/`GameType` value is neither a name nor a mapping with a `Name`.
     BadValue { message: String },
 }
@@ -158,6 +163,20 @@ impl fmt::Display for SetupError {
             }
             SetupError::BadArgument { argument, message } => {
                 write!(f, "bad setup argument `{argument}`: {message}")
+            }
+            SetupError::UnknownArgument { argument, accepted } => {
+                if accepted.is_empty() {
+                    write!(
+                        f,
+                        "`{argument}` is not an argument of this setup, which takes none"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "`{argument}` is not an argument of this setup; it takes {}",
+                        accepted.join(", ")
+                    )
+                }
             }
             SetupError::BadValue { message } => write!(f, "bad SetUp/GameType value: {message}"),
         }
@@ -444,7 +463,7 @@ mod tests {
         // When both refuse, the system's own complaint is reported.
         assert!(matches!(
             build("{Name: Dodgem, System: checker, Colour: red}"),
-            Err(SetupError::BadArgument { message, .. }) if message.contains("cell_width")
+            Err(SetupError::UnknownArgument { accepted, .. }) if accepted.iter().any(|a| a == "cell_width")
         ));
     }
 
@@ -471,7 +490,7 @@ mod tests {
     fn arguments_are_checked() {
         assert!(matches!(
             build("{Name: Tablut, Seed: 3}"),
-            Err(SetupError::BadArgument { argument, .. }) if argument == "seed"
+            Err(SetupError::UnknownArgument { argument, .. }) if argument == "seed"
         ));
         assert!(matches!(
             build("{Name: Desfases, Seed: many}"),
