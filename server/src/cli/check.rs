@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{read_input, CheckFormat, EXIT_USAGE};
+use super::{print_out, read_input, CheckFormat, EXIT_USAGE};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ide::check::check_text;
 use crate::ide::line_index::{ColumnUnit, LineIndex};
@@ -39,7 +39,7 @@ pub fn run(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> i32 {
         CheckFormat::Json => render_json(&reports),
         CheckFormat::Github => render_github(&reports),
     };
-    print!("{output}");
+    print_out(&output);
     if io_failed {
         return EXIT_USAGE;
     }

@@ -1,6 +1,7 @@
 //! Command-line front end: `--check` for CI, `replay` to print board states.
 
 mod check;
+mod games;
 mod replay;
 
 use std::path::PathBuf;
@@ -53,6 +54,11 @@ enum Command {
         #[arg(long = "move", value_name = "LABEL")]
         move_label: Option<String>,
     },
+    /// List every known game setup with its systems and arguments.
+    Games {
+        #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
+        format: ReplayFormat,
+    },
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -87,9 +93,20 @@ pub fn run() -> i32 {
             game,
             move_label,
         }) => replay::run(&file, format, game, move_label.as_deref()),
+        Some(Command::Games { format }) => games::run(format),
         // No arguments, or `--stdio`: be the language server.
         None => crate::lsp::run_stdio(),
     }
+}
+
+/// Write to standard output; a reader that went away (`ppn-ls games | head`) is not an
+/// error worth a panic.
+pub(crate) fn print_out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
 }
 
 /// Read a file, or standard input for `-`.

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::{read_input, ReplayFormat, EXIT_USAGE};
+use super::{print_out, read_input, ReplayFormat, EXIT_USAGE};
 use crate::engine::piece::Piece;
 use crate::engine::replay::{replay_document, ReplayedState};
 use crate::ide::board::render_board;
@@ -52,8 +52,8 @@ pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option
         .file_name()
         .map_or_else(|| "-".to_string(), |n| n.to_string_lossy().into_owned());
     match format {
-        ReplayFormat::Json => println!("{}", to_json(&file_name, &selected)),
-        ReplayFormat::Text => print!("{}", to_text(&selected, replay.games.len() > 1)),
+        ReplayFormat::Json => print_out(&(to_json(&file_name, &selected) + "\n")),
+        ReplayFormat::Text => print_out(&to_text(&selected, replay.games.len() > 1)),
     }
     0
 }
