@@ -236,9 +236,11 @@ pub fn render_board(pieces: &[Piece]) -> String {
         let column_label = |x: i64| file_letters(x).unwrap_or_else(|| x.to_string());
         let header = |out: &mut String| {
             let _ = write!(out, "{:label_width$} ", "");
+            let mut line = String::new();
             for x in min_x..=max_x {
-                let _ = write!(out, " {:^3}", column_label(x));
+                let _ = write!(line, " {:^3}", column_label(x));
             }
+            out.push_str(line.trim_end());
             out.push('\n');
         };
         header(&mut out);
@@ -343,10 +345,10 @@ mod tests {
         ];
         let text = render_board(&pieces);
         let expected = [
-            "    a   b ",
+            "    a   b",
             "2   ·  PCn 2",
             "1  CMa  ·  1",
-            "    a   b ",
+            "    a   b",
             "Stacks, bottom to top:",
             "  a1: 5 of Suns tile, back up; ace of Moons coin, face up",
             "Between squares or off the grid, in play order:",
