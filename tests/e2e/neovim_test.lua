@@ -1,0 +1,156 @@
+-- End-to-end test: a real Neovim with the project's Neovim configuration
+-- (editors/neovim) drives the ppn-ls binary found on PATH.
+-- Run from the repository root: nvim --headless --clean -u tests/e2e/neovim_test.lua
+-- Prints one line per check and "N passed, M failed"; exits 1 on any failure.
+
+local root = vim.fn.getcwd()
+vim.opt.runtimepath:prepend(root .. '/editors/neovim')
+vim.cmd('filetype on')
+vim.cmd('runtime! ftdetect/*.lua')
+vim.lsp.enable('ppn_ls')
+
+local passed, failed = 0, 0
+local function say(line)
+  io.stdout:write(line .. '\n')
+end
+
+local function check(name, ok, detail)
+  if ok then
+    passed = passed + 1
+    say('ok   ' .. name)
+  else
+    failed = failed + 1
+    say('FAIL ' .. name .. (detail and (': ' .. detail) or ''))
+  end
+end
+
+local function finish()
+  say(string.format('%d passed, %d failed', passed, failed))
+  vim.cmd(failed == 0 and 'qall!' or 'cquit! 1')
+end
+
+-- The game under test: line 4 (0-based 3) holds a move on an empty square.
+local lines = {
+  '---',
+  'Macros: {home: S@a1}',
+  '...',
+  '1. S@b2 1... *b5',
+  '2. t@{b,d}{2..4..2} 2... `home\'',
+}
+
+local function request(bufnr, method, params)
+  local responses = vim.lsp.buf_request_sync(bufnr, method, params, 10000) or {}
+  for _, response in pairs(responses) do
+    if response.result then
+      return response.result
+    end
+  end
+  return nil
+end
+
+local function run()
+  local path = vim.fn.tempname() .. '.ppn'
+  vim.fn.writefile(lines, path)
+  vim.cmd.edit(path)
+  local bufnr = vim.api.nvim_get_current_buf()
+  check('filetype is ppn', vim.bo[bufnr].filetype == 'ppn', vim.bo[bufnr].filetype)
+
+  local attached = vim.wait(15000, function()
+    return #vim.lsp.get_clients({ bufnr = bufnr, name = 'ppn_ls' }) > 0
+  end, 50)
+  check('ppn_ls attaches', attached)
+  if not attached then
+    return finish()
+  end
+
+  -- Diagnostics for the broken move, at its line and column.
+  local got = vim.wait(15000, function()
+    return #vim.diagnostic.get(bufnr) > 0
+  end, 50)
+  local diagnostics = vim.diagnostic.get(bufnr)
+  local first = diagnostics[1] or {}
+  check(
+    'diagnostic on the empty square',
+    got and first.lnum == 3 and first.col == 14 and first.code == 'no-piece',
+    vim.inspect(first)
+  )
+
+  -- Hover on a move shows the board.
+  local hover = request(bufnr, 'textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = 3, character = 4 },
+  })
+  local hover_text = hover and hover.contents and (hover.contents.value or vim.inspect(hover.contents)) or ''
+  check('hover on a move shows the board', hover_text:find('S', 1, true) ~= nil and hover_text:find('b', 1, true) ~= nil
+    and hover_text:find('```', 1, true) ~= nil, hover_text)
+
+  -- Completion after a backtick lists the macros.
+  local completion = request(bufnr, 'textDocument/completion', {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = 4, character = 26 },
+  })
+  local items = completion and (completion.items or completion) or {}
+  local labels = {}
+  for _, item in ipairs(items) do
+    labels[item.label] = true
+  end
+  check('completion after a backtick lists macros', labels['home'] == true and labels['K'] == true,
+    vim.inspect(vim.tbl_keys(labels)):sub(1, 200))
+
+  -- Inlay hints show what a brace expansion expands to.
+  local hints = request(bufnr, 'textDocument/inlayHint', {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    range = { start = { line = 0, character = 0 }, ['end'] = { line = 5, character = 0 } },
+  }) or {}
+  local hint_text = ''
+  for _, hint in ipairs(hints) do
+    local label = hint.label
+    if type(label) == 'table' then
+      local parts = {}
+      for _, part in ipairs(label) do
+        table.insert(parts, part.value)
+      end
+      label = table.concat(parts)
+    end
+    hint_text = hint_text .. label .. '\n'
+  end
+  check('inlay hint shows the brace expansion', hint_text:find('t@b2 t@b4 t@d2 t@d4', 1, true) ~= nil, hint_text)
+
+  -- Editing the broken line fixes it: the diagnostics follow.
+  vim.api.nvim_buf_set_lines(bufnr, 3, 4, false, { '1. S@b2 1... *b2' })
+  local cleared = vim.wait(15000, function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if d.code == 'no-piece' then
+        return false
+      end
+    end
+    return true
+  end, 50)
+  check('editing the line clears its diagnostic', cleared, vim.inspect(vim.diagnostic.get(bufnr)))
+
+  vim.api.nvim_buf_set_lines(bufnr, 4, 5, false, { '2. *c7' })
+  local flagged = vim.wait(15000, function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if d.code == 'no-piece' and d.lnum == 4 and d.col == 4 then
+        return true
+      end
+    end
+    return false
+  end, 50)
+  check('a new broken move is flagged where it is', flagged, vim.inspect(vim.diagnostic.get(bufnr)))
+
+  finish()
+end
+
+vim.api.nvim_create_autocmd('VimEnter', {
+  once = true,
+  callback = function()
+    vim.schedule(function()
+      local ok, err = pcall(run)
+      if not ok then
+        check('test script runs', false, tostring(err))
+        finish()
+      end
+    end)
+  end,
+})
