@@ -5,3 +5,4 @@ pub mod analysis;
 pub mod board;
 pub mod check;
 pub mod line_index;
+pub mod locate;
