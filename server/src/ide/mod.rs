@@ -6,3 +6,4 @@ pub mod board;
 pub mod check;
 pub mod line_index;
 pub mod locate;
+pub mod navigation;
