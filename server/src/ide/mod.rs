@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod board;
 pub mod check;
+pub mod completion;
 pub mod hover;
 pub mod line_index;
 pub mod locate;
