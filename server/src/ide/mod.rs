@@ -6,6 +6,7 @@ pub mod board;
 pub mod check;
 pub mod completion;
 pub mod hover;
+pub mod inlay_hints;
 pub mod line_index;
 pub mod locate;
 pub mod navigation;
