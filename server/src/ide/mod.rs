@@ -11,4 +11,5 @@ pub mod inlay_hints;
 pub mod line_index;
 pub mod locate;
 pub mod navigation;
+pub mod semantic_tokens;
 pub mod symbols;
