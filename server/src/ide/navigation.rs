@@ -268,8 +268,9 @@ mod tests {
         let expected: Vec<Range<usize>> = uses.iter().map(|&at| at..at + 6).collect();
         // The `home' in the comment is not a use.
         assert_eq!(references(&analysis, key + 1, false), expected);
-        let mut with_key = vec![key..key + 4];
-        with_key.extend(expected.clone());
+        let with_key: Vec<Range<usize>> = std::iter::once(key..key + 4)
+            .chain(expected.iter().cloned())
+            .collect();
         assert_eq!(references(&analysis, uses[1], true), with_key);
         assert!(references(&analysis, nth("{`home'", 0), true).is_empty());
     }
