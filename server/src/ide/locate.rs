@@ -344,4 +344,70 @@ mod tests {
         let end = board_at(&analysis, TWO_GAMES.len()).unwrap();
         assert_eq!((end.label.as_str(), end.pieces.len()), ("2.", 3));
     }
+
+    /// The conformance examples and some malformed texts, to sweep the offsets of (every
+    /// offset of the short texts, every third of the examples, to keep debug builds quick),
+    /// each with the step to take.
+    fn sweep_texts() -> Vec<(String, usize)> {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance/examples");
+        let mut texts: Vec<(String, usize)> = std::fs::read_dir(&dir)
+            .expect("the conformance examples are in the repository")
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| path.extension().is_some_and(|ext| ext == "ppn"))
+            .filter_map(|path| std::fs::read_to_string(path).ok())
+            .map(|text| (text, 3))
+            .collect();
+        assert!(texts.len() >= 10, "only {} examples", texts.len());
+        texts.extend(
+            [
+                "---\r\nMacros:\r\n  m: 🂡@b2\r\n...\r\n1. `m' {🁣\r`m'} 2. `m\r",
+                "---\nGameType: [unclosed\n...\n1. t@{b,d}{1..9999999} 2. ?@& `' }{",
+                "\u{feff}🂡🁣\n\n---\n---\n...\n;;. 1. 2. @>",
+                "",
+            ]
+            .map(|text| (text.to_string(), 1)),
+        );
+        texts
+    }
+
+    #[test]
+    fn every_offset_gives_answers_about_that_offset() {
+        use crate::ide::{completion, hover, navigation};
+        for (text, step) in sweep_texts() {
+            let analysis = analysis(&text);
+            for offset in (0..=text.len() + 1).step_by(step) {
+                let mut boundary = offset.min(text.len());
+                while !text.is_char_boundary(boundary) {
+                    boundary -= 1;
+                }
+                if let Some(found) = hover::hover(&analysis, offset) {
+                    assert!(touches(&found.range, offset), "{offset} {found:?}");
+                    assert!(!found.markdown.is_empty());
+                }
+                for item in completion::completions(&analysis, offset) {
+                    assert!(touches(&item.replace, boundary), "{offset} {item:?}");
+                }
+                let named = navigation::macro_at(&analysis, offset).map(|m| m.name);
+                if let Some(key) = navigation::definition(&analysis, offset) {
+                    assert_eq!(text.get(key).map(str::to_string), named);
+                }
+                for range in navigation::references(&analysis, offset, true) {
+                    let written = text.get(range).unwrap_or_default();
+                    let name = named.clone().unwrap_or_default();
+                    assert!(
+                        written == name || written == format!("`{name}'"),
+                        "{written}"
+                    );
+                }
+                let board = board_at(&analysis, offset).expect("every offset is in a game");
+                let game = game_at(&analysis, offset).expect("every offset is in a game");
+                assert!(game
+                    .game
+                    .states
+                    .iter()
+                    .any(|state| state.label == board.label && state.pieces() == board.pieces));
+            }
+        }
+    }
 }
