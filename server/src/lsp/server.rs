@@ -467,11 +467,12 @@ impl LanguageServer for Backend {
         for token in semantic_tokens(&analysis.document) {
             let start = convert.position(token.range.start);
             let end = convert.position(token.range.end);
-            let delta_line = start.line - previous.line;
+            // Tokens come sorted and disjoint; saturate rather than trust that blindly.
+            let delta_line = start.line.saturating_sub(previous.line);
             data.push(lsp::SemanticToken {
                 delta_line,
                 delta_start: if delta_line == 0 {
-                    start.character - previous.character
+                    start.character.saturating_sub(previous.character)
                 } else {
                     start.character
                 },
