@@ -454,6 +454,29 @@ mod tests {
     }
 
     #[test]
+    fn flips_and_rotations_turn_a_piece_into_another_view_of_it() {
+        let text = "1. t@b2 2. +b2 3. b2@>90\n";
+        let flip = hover_on(text, "2.", 0);
+        assert!(
+            flip.markdown.starts_with(
+                "**Move 2.** `+b2`\n\n- Turned null of Suns tile, back up into null of Suns \
+                 tile, face up at b2\n\n"
+            ),
+            "{}",
+            flip.markdown
+        );
+        let turn = hover_on(text, "3.", 1);
+        assert!(
+            turn.markdown.starts_with(
+                "**Move 3.** `b2@>90`\n\n- Turned null of Suns tile, face up into null of \
+                 Suns tile, face up, rotated 270° at b2\n\n"
+            ),
+            "{}",
+            turn.markdown
+        );
+    }
+
+    #[test]
     fn a_piece_spec_in_words() {
         let text = "1. A2<@b2 Cc3@c3\n";
         let shown = hover_on(text, "A2<", 1);
