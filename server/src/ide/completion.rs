@@ -491,15 +491,21 @@ mod tests {
     }
 
     #[test]
-    fn nothing_in_plain_moves_and_no_panic_anywhere() {
+    fn nothing_in_plain_moves_and_astral_names_are_whole() {
         let (items, _) = complete("1. S@b|2\n", "|");
         assert!(items.is_empty());
-        let text = "---\nGameType: 🂡x\nMacros: {🁣: `q'}\n...\n1. `🁣' 🂡@b2 `\n";
-        let analysis = DocumentAnalysis::new(text.to_string());
-        let mut offered = 0;
-        for offset in 0..=text.len() + 2 {
-            offered += completions(&analysis, offset).len();
-        }
-        assert!(offered > 0);
+        let (items, offset) = complete("---\nMacros: {🁣: \"`q'\"}\n...\n1. 🂡@b2 `🁣|\n", "|");
+        let domino = items
+            .iter()
+            .find(|item| item.label == "🁣")
+            .expect("the game's own macro");
+        assert_eq!(domino.replace, offset - 4..offset);
+        assert_eq!(domino.detail.as_deref(), Some("\u{265b}"));
+        // An offset inside the glyph counts as the offset before it: the whole name is
+        // replaced.
+        let analysis = DocumentAnalysis::new("1. `🁣\n".to_string());
+        let inside = completions(&analysis, 6);
+        assert!(!inside.is_empty());
+        assert!(inside.iter().all(|item| item.replace == (4..8)));
     }
 }
