@@ -22,7 +22,8 @@ use crate::engine::state::GameState;
 use crate::engine::TokenPart;
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::board::{describe_piece, location_name, render_board};
-use crate::ide::locate::{element_at, game_at, move_at, GameAt};
+use crate::ide::completion::METADATA_KEYS;
+use crate::ide::locate::{covers, element_at, game_at, move_at, GameAt};
 use crate::ide::navigation::{macro_at, macro_info, MacroOrigin};
 use crate::notation::metadata::scalar_text;
 use crate::notation::movetext::MoveRecord;
@@ -49,6 +50,9 @@ pub fn hover(analysis: &DocumentAnalysis, offset: usize) -> Option<HoverInfo> {
         });
     }
     let game = game_at(analysis, offset)?;
+    if let Some(found) = metadata_key_hover(text, &game, offset) {
+        return Some(found);
+    }
     if let Some((key, range)) = game.metadata_value_at(text, offset) {
         return matches!(key.as_str(), "GameType" | "SetUp").then(|| HoverInfo {
             markdown: setup_markdown(&game, &key),
@@ -78,6 +82,28 @@ pub fn hover(analysis: &DocumentAnalysis, offset: usize) -> Option<HoverInfo> {
     Some(HoverInfo {
         markdown: move_markdown(&game, record, index),
         range: record.source.clone(),
+    })
+}
+
+/// What a known top-level metadata key is for, on the key itself.
+fn metadata_key_hover(text: &str, game: &GameAt<'_>, offset: usize) -> Option<HoverInfo> {
+    let source = game.game.metadata.source.as_ref()?;
+    if !covers(source, offset) {
+        return None;
+    }
+    let line_start = text[source.start..offset]
+        .rfind(['\n', '\r'])
+        .map_or(source.start, |at| source.start + at + 1);
+    let line = &text[line_start..];
+    let key = &line[..line.find(':')?];
+    let range = line_start..line_start + key.len();
+    if key.is_empty() || key.starts_with([' ', '\t']) || !covers(&range, offset) {
+        return None;
+    }
+    let (name, about) = METADATA_KEYS.iter().find(|(name, _)| *name == key)?;
+    Some(HoverInfo {
+        range,
+        markdown: format!("**Metadata** `{name}`: {about}"),
     })
 }
 
@@ -531,6 +557,21 @@ mod tests {
             queen.markdown,
             "**Macro** `` `q' `` stands for `\u{265b}`\n\nA built-in macro."
         );
+    }
+
+    #[test]
+    fn known_metadata_keys_say_what_they_are_for() {
+        let text = "---\nEvent: x\nGameType: Tablut\nMine: y\n...\n";
+        let shown = hover_on(text, "GameType", 4);
+        let at = text.find("GameType").unwrap();
+        assert_eq!(shown.range, at..at + 8);
+        assert_eq!(
+            shown.markdown,
+            "**Metadata** `GameType`: the game played; sets up its starting board"
+        );
+        let analysis = DocumentAnalysis::new(text.to_string());
+        assert_eq!(hover(&analysis, text.find("Mine").unwrap()), None);
+        assert_eq!(hover(&analysis, text.find(": x").unwrap()), None);
     }
 
     #[test]
