@@ -91,7 +91,9 @@ fn metadata_key_hover(text: &str, game: &GameAt<'_>, offset: usize) -> Option<Ho
     if !covers(source, offset) {
         return None;
     }
-    let line_start = text[source.start..offset]
+    // `get`: an offset inside a character names no key.
+    let line_start = text
+        .get(source.start..offset)?
         .rfind(['\n', '\r'])
         .map_or(source.start, |at| source.start + at + 1);
     let line = &text[line_start..];
