@@ -2,19 +2,16 @@
 //! diagnostics are known exactly: every `XX` is an error, and (for the edit tests) one
 //! extra diagnostic carries the whole text the server holds.
 
-use std::collections::VecDeque;
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
+use common::{range, TestClient};
 use ppn_ls::diagnostic::{Diagnostic, Severity};
 use ppn_ls::ide::analysis::DocumentAnalysis;
-use ppn_ls::lsp::{serve, Analyzer, SessionEnd};
+use ppn_ls::lsp::{Analyzer, SessionEnd};
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream, WriteHalf};
-use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
-
-const PATIENCE: Duration = Duration::from_secs(20);
 
 /// An analyzer whose diagnostics are `diagnose`'s.
 fn fake(diagnose: impl Fn(&str) -> Vec<Diagnostic> + Send + Sync + 'static) -> Analyzer {
@@ -42,198 +39,6 @@ fn flag_double_x_and_echo(text: &str) -> Vec<Diagnostic> {
         message: text.to_string(),
     });
     diagnostics
-}
-
-struct TestClient {
-    to_server: WriteHalf<DuplexStream>,
-    from_server: mpsc::UnboundedReceiver<Value>,
-    /// Messages read while waiting for another one.
-    held: VecDeque<Value>,
-    next_id: i64,
-    server: JoinHandle<SessionEnd>,
-}
-
-impl TestClient {
-    /// Start a server, `initialize` it (offering `encodings` if given) and send `initialized`.
-    async fn start(encodings: Option<&[&str]>, analyzer: Analyzer) -> (TestClient, Value) {
-        let (client_io, server_io) = tokio::io::duplex(1 << 16);
-        let (server_in, server_out) = tokio::io::split(server_io);
-        let server = tokio::spawn(serve(server_in, server_out, analyzer));
-        let (client_in, to_server) = tokio::io::split(client_io);
-        let (sender, from_server) = mpsc::unbounded_channel();
-        tokio::spawn(read_messages(BufReader::new(client_in), sender));
-        let mut client = TestClient {
-            to_server,
-            from_server,
-            held: VecDeque::new(),
-            next_id: 1,
-            server,
-        };
-        let capabilities = match encodings {
-            Some(encodings) => json!({ "general": { "positionEncodings": encodings } }),
-            None => json!({}),
-        };
-        let response = client
-            .request(
-                "initialize",
-                json!({ "processId": null, "rootUri": null, "capabilities": capabilities }),
-            )
-            .await;
-        client.notify("initialized", json!({})).await;
-        (client, response["result"].clone())
-    }
-
-    async fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
-        self.to_server
-            .write_all(framed.as_bytes())
-            .await
-            .expect("the server stopped reading");
-    }
-
-    async fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }))
-            .await;
-    }
-
-    /// The whole response message (with `result` or `error`).
-    async fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
-            .await;
-        self.wait_for(|message| message["id"] == json!(id) && message.get("method").is_none())
-            .await
-    }
-
-    async fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
-        if let Some(at) = self.held.iter().position(&wanted) {
-            if let Some(message) = self.held.remove(at) {
-                return message;
-            }
-        }
-        loop {
-            let message = tokio::time::timeout(PATIENCE, self.from_server.recv())
-                .await
-                .expect("no message from the server in time")
-                .expect("the server closed its output");
-            if wanted(&message) {
-                return message;
-            }
-            self.held.push_back(message);
-        }
-    }
-
-    /// The next diagnostics published for `uri`.
-    async fn diagnostics(&mut self, uri: &str) -> Value {
-        let message = self
-            .wait_for(|message| {
-                message["method"] == "textDocument/publishDiagnostics"
-                    && message["params"]["uri"] == uri
-            })
-            .await;
-        message["params"].clone()
-    }
-
-    /// Diagnostics published for `uri` until those of `version`, checking that no
-    /// publication goes back to an older version on the way.
-    async fn diagnostics_of_version(&mut self, uri: &str, version: i64) -> Value {
-        let mut newest = i64::MIN;
-        loop {
-            let published = self.diagnostics(uri).await;
-            let published_version = published["version"]
-                .as_i64()
-                .expect("diagnostics of an open document carry its version");
-            assert!(
-                published_version >= newest,
-                "version {published_version} published after {newest}"
-            );
-            newest = published_version;
-            if published_version == version {
-                return published;
-            }
-            assert!(
-                published_version < version,
-                "version {published_version} was never sent"
-            );
-        }
-    }
-
-    async fn open(&mut self, uri: &str, version: i64, text: &str) {
-        self.notify(
-            "textDocument/didOpen",
-            json!({ "textDocument": {
-                "uri": uri, "languageId": "ppn", "version": version, "text": text
-            } }),
-        )
-        .await;
-    }
-
-    async fn change(&mut self, uri: &str, version: i64, changes: Value) {
-        self.notify(
-            "textDocument/didChange",
-            json!({
-                "textDocument": { "uri": uri, "version": version },
-                "contentChanges": changes
-            }),
-        )
-        .await;
-    }
-
-    async fn shutdown_and_exit(mut self) -> SessionEnd {
-        let response = self.request("shutdown", Value::Null).await;
-        assert_eq!(response["result"], Value::Null);
-        assert!(response.get("error").is_none(), "{response}");
-        self.notify("exit", Value::Null).await;
-        self.finish().await
-    }
-
-    async fn finish(self) -> SessionEnd {
-        tokio::time::timeout(PATIENCE, self.server)
-            .await
-            .expect("the server did not stop after exit")
-            .expect("the server task failed")
-    }
-}
-
-async fn read_messages(
-    mut input: BufReader<tokio::io::ReadHalf<DuplexStream>>,
-    sender: mpsc::UnboundedSender<Value>,
-) {
-    loop {
-        let mut length = None;
-        loop {
-            let mut header = String::new();
-            match input.read_line(&mut header).await {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
-            let header = header.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some(value) = header.strip_prefix("Content-Length: ") {
-                length = value.parse::<usize>().ok();
-            }
-        }
-        let length = length.expect("a message without Content-Length");
-        let mut body = vec![0; length];
-        if input.read_exact(&mut body).await.is_err() {
-            return;
-        }
-        let message = serde_json::from_slice(&body).expect("a message that is not JSON");
-        if sender.send(message).is_err() {
-            return;
-        }
-    }
-}
-
-fn range(start: (u32, u32), end: (u32, u32)) -> Value {
-    json!({
-        "start": { "line": start.0, "character": start.1 },
-        "end": { "line": end.0, "character": end.1 }
-    })
 }
 
 fn double_x_at(start: (u32, u32), end: (u32, u32)) -> Value {

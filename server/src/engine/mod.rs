@@ -6,3 +6,5 @@ pub mod replay;
 pub mod rng;
 pub mod setups;
 pub mod state;
+
+pub use apply::{TokenElement, TokenPart};

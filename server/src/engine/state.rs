@@ -131,6 +131,16 @@ impl GameState {
             .collect()
     }
 
+    /// Every piece with its serial number, bottom first. A piece keeps its serial through
+    /// moves, flips and replacements, so comparing two states tells what moved.
+    pub fn pieces_with_serials(&self) -> impl Iterator<Item = (u32, &Piece)> {
+        self.board
+            .tags
+            .iter()
+            .map(|tag| tag.serial)
+            .zip(self.board.pieces.iter())
+    }
+
     pub fn scale_factor(&self) -> f64 {
         self.scale_factor
     }

@@ -4,4 +4,12 @@
 pub mod analysis;
 pub mod board;
 pub mod check;
+pub mod completion;
+pub mod folding;
+pub mod hover;
+pub mod inlay_hints;
 pub mod line_index;
+pub mod locate;
+pub mod navigation;
+pub mod semantic_tokens;
+pub mod symbols;

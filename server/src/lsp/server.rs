@@ -10,15 +10,24 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use dashmap::DashMap;
+use serde_json::{json, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::task::JoinError;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
-    self as lsp, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DidSaveTextDocumentParams, Hover, HoverParams,
-    HoverProviderCapability, InitializeParams, InitializeResult, InitializedParams, MessageType,
-    NumberOrString, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+    self as lsp, CompletionItem, CompletionItemKind, CompletionOptions, CompletionParams,
+    CompletionResponse, CompletionTextEdit, DidChangeTextDocumentParams,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
+    DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, Documentation, FoldingRange,
+    FoldingRangeKind, FoldingRangeParams, FoldingRangeProviderCapability, GotoDefinitionParams,
+    GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
+    InitializeParams, InitializeResult, InitializedParams, InlayHint, InlayHintLabel,
+    InlayHintParams, InlayHintTooltip, MarkupContent, MarkupKind, MessageType, NumberOrString,
+    OneOf, Position, ReferenceParams, SaveOptions, SemanticTokenType, SemanticTokens,
+    SemanticTokensFullOptions, SemanticTokensLegend, SemanticTokensOptions, SemanticTokensParams,
+    SemanticTokensResult, SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo,
+    SymbolKind, TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri,
 };
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
@@ -26,6 +35,19 @@ use super::document::{Document, Snapshot};
 use super::encoding::{text_offset, text_position, PositionEncoding};
 use super::{Analysis, Analyzer, SessionEnd};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::piece::Piece;
+use crate::ide::analysis::DocumentAnalysis;
+use crate::ide::completion::{completions, CompletionKind};
+use crate::ide::folding::{folding_ranges, FoldKind};
+use crate::ide::inlay_hints::inlay_hints;
+use crate::ide::locate::board_at;
+use crate::ide::navigation::{definition, references};
+use crate::ide::semantic_tokens::{semantic_tokens, TokenKind};
+use crate::ide::symbols::{document_symbols, Symbol, SymbolKind as PpnSymbolKind};
+
+/// The custom request for the board at a position: `{textDocument, position}` in, the
+/// move's label, its diagram and its pieces out (`null` outside any game).
+pub const BOARD_AT_METHOD: &str = "ppn/boardAt";
 
 /// Serve one client over `input` and `output` until it exits.
 pub async fn serve<I, O>(input: I, output: O, analyzer: Analyzer) -> SessionEnd
@@ -35,7 +57,7 @@ where
 {
     let shutdown_requested = Arc::new(AtomicBool::new(false));
     let flag = shutdown_requested.clone();
-    let (service, socket) = LspService::new(move |client| Backend {
+    let (service, socket) = LspService::build(move |client| Backend {
         state: Arc::new(State {
             client,
             analyzer,
@@ -45,7 +67,9 @@ where
             publish_gate: tokio::sync::Mutex::new(()),
             shutdown_requested: flag,
         }),
-    });
+    })
+    .custom_method(BOARD_AT_METHOD, Backend::board_at)
+    .finish();
     Server::new(input, output, socket).serve(service).await;
     if shutdown_requested.load(Ordering::SeqCst) {
         SessionEnd::AfterShutdown
@@ -224,6 +248,28 @@ impl LanguageServer for Backend {
                     },
                 )),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
+                completion_provider: Some(CompletionOptions {
+                    trigger_characters: Some(vec!["`".to_string()]),
+                    ..CompletionOptions::default()
+                }),
+                inlay_hint_provider: Some(OneOf::Left(true)),
+                document_symbol_provider: Some(OneOf::Left(true)),
+                folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+                semantic_tokens_provider: Some(SemanticTokensServerCapabilities::from(
+                    SemanticTokensOptions {
+                        legend: SemanticTokensLegend {
+                            token_types: TokenKind::LEGEND
+                                .into_iter()
+                                .map(SemanticTokenType::new)
+                                .collect(),
+                            token_modifiers: Vec::new(),
+                        },
+                        full: Some(SemanticTokensFullOptions::Bool(true)),
+                        ..SemanticTokensOptions::default()
+                    },
+                )),
+                definition_provider: Some(OneOf::Left(true)),
+                references_provider: Some(OneOf::Left(true)),
                 ..ServerCapabilities::default()
             },
             server_info: Some(ServerInfo {
@@ -305,22 +351,293 @@ impl LanguageServer for Backend {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let at = params.text_document_position_params;
-        let Some(analysis) = self.state.current_analysis(&at.text_document.uri).await else {
+        let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
             return Ok(None);
         };
-        let offset = text_offset(
-            &analysis.document.text,
-            &analysis.document.line_index,
-            at.position,
-            self.state.encoding(),
+        let convert = self.state.converter(&analysis.document);
+        Ok(
+            crate::ide::hover::hover(&analysis.document, offset).map(|found| Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: found.markdown,
+                }),
+                range: Some(convert.range(&found.range)),
+            }),
+        )
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let at = params.text_document_position;
+        let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
+            return Ok(None);
+        };
+        let convert = self.state.converter(&analysis.document);
+        let items: Vec<CompletionItem> = completions(&analysis.document, offset)
+            .into_iter()
+            .map(|item| CompletionItem {
+                kind: Some(match item.kind {
+                    CompletionKind::Macro => CompletionItemKind::CONSTANT,
+                    CompletionKind::MetadataKey => CompletionItemKind::PROPERTY,
+                    CompletionKind::Game => CompletionItemKind::VALUE,
+                    CompletionKind::System | CompletionKind::Parser => {
+                        CompletionItemKind::ENUM_MEMBER
+                    }
+                }),
+                detail: item.detail,
+                documentation: item.documentation.map(Documentation::String),
+                sort_text: Some(item.sort),
+                filter_text: Some(item.label.clone()),
+                text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+                    range: convert.range(&item.replace),
+                    new_text: item.insert,
+                })),
+                label: item.label,
+                ..CompletionItem::default()
+            })
+            .collect();
+        Ok((!items.is_empty()).then_some(CompletionResponse::Array(items)))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
+            return Ok(None);
+        };
+        let convert = self.state.converter(&analysis.document);
+        let range = convert.offset(params.range.start)..convert.offset(params.range.end);
+        let hints = inlay_hints(&analysis.document, range)
+            .into_iter()
+            .map(|hint| InlayHint {
+                position: convert.position(hint.offset),
+                label: InlayHintLabel::String(hint.label),
+                kind: None,
+                text_edits: None,
+                tooltip: hint.tooltip.map(InlayHintTooltip::String),
+                padding_left: Some(true),
+                padding_right: None,
+                data: None,
+            })
+            .collect();
+        Ok(Some(hints))
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
+            return Ok(None);
+        };
+        let convert = self.state.converter(&analysis.document);
+        let symbols = document_symbols(&analysis.document)
+            .into_iter()
+            .map(|symbol| to_lsp_symbol(&convert, symbol))
+            .collect();
+        Ok(Some(DocumentSymbolResponse::Nested(symbols)))
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
+            return Ok(None);
+        };
+        let folds = folding_ranges(&analysis.document)
+            .into_iter()
+            .map(|fold| FoldingRange {
+                start_line: saturating_u32(fold.start_line),
+                end_line: saturating_u32(fold.end_line),
+                kind: Some(match fold.kind {
+                    FoldKind::Region => FoldingRangeKind::Region,
+                    FoldKind::Comment => FoldingRangeKind::Comment,
+                }),
+                ..FoldingRange::default()
+            })
+            .collect();
+        Ok(Some(folds))
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
+            return Ok(None);
+        };
+        let convert = self.state.converter(&analysis.document);
+        let mut data = Vec::new();
+        let mut previous = Position::new(0, 0);
+        for token in semantic_tokens(&analysis.document) {
+            let start = convert.position(token.range.start);
+            let end = convert.position(token.range.end);
+            // Tokens come sorted and disjoint; saturate rather than trust that blindly.
+            let delta_line = start.line.saturating_sub(previous.line);
+            data.push(lsp::SemanticToken {
+                delta_line,
+                delta_start: if delta_line == 0 {
+                    start.character.saturating_sub(previous.character)
+                } else {
+                    start.character
+                },
+                length: end.character.saturating_sub(start.character),
+                token_type: token.kind.index(),
+                token_modifiers_bitset: 0,
+            });
+            previous = start;
+        }
+        Ok(Some(SemanticTokensResult::Tokens(SemanticTokens {
+            result_id: None,
+            data,
+        })))
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let at = params.text_document_position_params;
+        let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
+            return Ok(None);
+        };
+        let convert = self.state.converter(&analysis.document);
+        Ok(definition(&analysis.document, offset).map(|range| {
+            GotoDefinitionResponse::Scalar(lsp::Location {
+                uri: at.text_document.uri.clone(),
+                range: convert.range(&range),
+            })
+        }))
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<lsp::Location>>> {
+        let at = params.text_document_position;
+        let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
+            return Ok(None);
+        };
+        let convert = self.state.converter(&analysis.document);
+        let found = references(
+            &analysis.document,
+            offset,
+            params.context.include_declaration,
         );
-        Ok(hover_at(&analysis, offset))
+        Ok(Some(
+            found
+                .iter()
+                .map(|range| lsp::Location {
+                    uri: at.text_document.uri.clone(),
+                    range: convert.range(range),
+                })
+                .collect(),
+        ))
     }
 }
 
-/// Nothing to show yet: hover content will come from `ide` once the board is replayed.
-fn hover_at(_analysis: &Analysis, _offset: usize) -> Option<Hover> {
-    None
+impl Backend {
+    /// `ppn/boardAt`: the board after the move under (or last before) the position.
+    async fn board_at(&self, params: TextDocumentPositionParams) -> Result<Value> {
+        let Some((analysis, offset)) = self.state.analysis_at(&params).await else {
+            return Ok(Value::Null);
+        };
+        Ok(match board_at(&analysis.document, offset) {
+            Some(board) => json!({
+                "label": board.label,
+                "text": board.text,
+                "pieces": board.pieces.iter().map(piece_json).collect::<Vec<_>>(),
+            }),
+            None => Value::Null,
+        })
+    }
+}
+
+/// A piece as the conformance data writes it, angle in [0, 360).
+fn piece_json(piece: &Piece) -> Value {
+    let number = |value: f64| {
+        if value.fract() == 0.0 && value.abs() < 9e15 {
+            json!(value as i64)
+        } else {
+            json!(value)
+        }
+    };
+    json!({
+        "piece_side": piece.piece_side(),
+        "suit": piece.suit,
+        "rank": piece.rank,
+        "cfg": &*piece.cfg,
+        "x": number(piece.x),
+        "y": number(piece.y),
+        "angle": number(piece.angle.rem_euclid(360.0)),
+    })
+}
+
+/// Byte offsets of one analysed text ↔ LSP positions in the negotiated encoding.
+struct Converter<'a> {
+    document: &'a DocumentAnalysis,
+    encoding: PositionEncoding,
+}
+
+impl Converter<'_> {
+    fn position(&self, offset: usize) -> Position {
+        text_position(
+            &self.document.text,
+            &self.document.line_index,
+            offset,
+            self.encoding,
+        )
+    }
+
+    fn range(&self, range: &std::ops::Range<usize>) -> lsp::Range {
+        lsp::Range {
+            start: self.position(range.start),
+            end: self.position(range.end.max(range.start)),
+        }
+    }
+
+    fn offset(&self, position: Position) -> usize {
+        text_offset(
+            &self.document.text,
+            &self.document.line_index,
+            position,
+            self.encoding,
+        )
+    }
+}
+
+impl State {
+    fn converter<'a>(&self, document: &'a DocumentAnalysis) -> Converter<'a> {
+        Converter {
+            document,
+            encoding: self.encoding(),
+        }
+    }
+
+    /// The analysis of a request's document and the byte offset of its position.
+    async fn analysis_at(&self, at: &TextDocumentPositionParams) -> Option<(Arc<Analysis>, usize)> {
+        let analysis = self.current_analysis(&at.text_document.uri).await?;
+        let offset = self.converter(&analysis.document).offset(at.position);
+        Some((analysis, offset))
+    }
+}
+
+fn to_lsp_symbol(convert: &Converter<'_>, symbol: Symbol) -> DocumentSymbol {
+    let children: Vec<DocumentSymbol> = symbol
+        .children
+        .into_iter()
+        .map(|child| to_lsp_symbol(convert, child))
+        .collect();
+    #[allow(deprecated)] // `deprecated` must be written out; it is left unset.
+    DocumentSymbol {
+        name: symbol.name,
+        detail: symbol.detail,
+        kind: match symbol.kind {
+            PpnSymbolKind::Game => SymbolKind::NAMESPACE,
+            PpnSymbolKind::Move => SymbolKind::EVENT,
+        },
+        tags: None,
+        deprecated: None,
+        range: convert.range(&symbol.range),
+        selection_range: convert.range(&symbol.selection),
+        children: (!children.is_empty()).then_some(children),
+    }
+}
+
+fn saturating_u32(value: usize) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
 }
 
 fn to_lsp_diagnostics(analysis: &Analysis, encoding: PositionEncoding) -> Vec<lsp::Diagnostic> {

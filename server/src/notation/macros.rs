@@ -135,6 +135,13 @@ impl MacroTable {
         })
     }
 
+    /// Every macro name, sorted.
+    pub fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.expanded.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        names
+    }
+
     /// Names of the macros that use themselves (sorted).
     pub fn cyclic_names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self

@@ -8,10 +8,13 @@
 //! stale "last active" after `+`, digits as internal ids, `ab` read little-endian, `2NNE`
 //! moving four steps, ...), this crate reports an error or follows the spec, and says so.
 
+mod query;
 mod resolve;
 mod submove;
 #[cfg(test)]
 mod tests;
+
+pub use self::query::{TokenElement, TokenPart};
 
 use std::cell::RefCell;
 use std::sync::Arc;

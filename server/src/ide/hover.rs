@@ -1,0 +1,618 @@
+//! Hover: what the thing under the cursor means, in words and diagrams (Markdown).
+//!
+//! - a move or its MoveNumber: the board after the move and what the move changed;
+//! - a PieceSpec: the piece it describes, with every assumption made;
+//! - a PieceId: the pieces it names just before its token is played;
+//! - a macro: its value and where it is defined;
+//! - the `GameType` / `SetUp` value: the game and its starting board.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use serde_yaml::Value;
+
+use crate::engine::piece::Piece;
+use crate::engine::replay::UNSEEDED_SETUP_SEED;
+use crate::engine::setups::{
+    known_games, normalize_name, normalize_system, setup_from_metadata_seeded, GameInfo,
+    SetupContext,
+};
+use crate::engine::state::GameState;
+use crate::engine::TokenPart;
+use crate::ide::analysis::DocumentAnalysis;
+use crate::ide::board::{describe_piece, location_name, render_board};
+use crate::ide::completion::METADATA_KEYS;
+use crate::ide::locate::{covers, element_at, game_at, move_at, GameAt};
+use crate::ide::navigation::{macro_at, macro_info, MacroOrigin};
+use crate::notation::metadata::scalar_text;
+use crate::notation::movetext::MoveRecord;
+use crate::notation::piece_id::PieceId;
+use crate::notation::piece_spec::PieceSpec;
+
+/// What to show, and the text it is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoverInfo {
+    pub range: Range<usize>,
+    pub markdown: String,
+}
+
+/// Lists of pieces longer than this are cut, saying how many were left out.
+const MAX_LISTED: usize = 12;
+
+/// The hover at byte `offset`; `None` where there is nothing to say.
+pub fn hover(analysis: &DocumentAnalysis, offset: usize) -> Option<HoverInfo> {
+    let text = &analysis.text;
+    if let Some(found) = macro_at(analysis, offset) {
+        return Some(HoverInfo {
+            markdown: macro_markdown(text, &found.game, &found.name),
+            range: found.range,
+        });
+    }
+    let game = game_at(analysis, offset)?;
+    if let Some(found) = metadata_key_hover(text, &game, offset) {
+        return Some(found);
+    }
+    if let Some((key, range)) = game.metadata_value_at(text, offset) {
+        return matches!(key.as_str(), "GameType" | "SetUp").then(|| HoverInfo {
+            markdown: setup_markdown(&game, &key),
+            range,
+        });
+    }
+    let moves = game.moves(text);
+    if let Some(element) = element_at(text, &game, &moves, offset) {
+        let written = text.get(element.range.clone()).unwrap_or_default();
+        let markdown = match &element.part {
+            TokenPart::PieceSpec(spec) => Some(spec_markdown(written, spec, &element.state)),
+            TokenPart::PieceId { id, text: submove } => {
+                Some(piece_id_markdown(written, id, submove, &element.state))
+            }
+            // A destination is best explained by the board after the move.
+            TokenPart::Location(_) => None,
+        };
+        if let Some(markdown) = markdown {
+            return Some(HoverInfo {
+                range: element.range,
+                markdown,
+            });
+        }
+    }
+    let index = move_at(&moves, offset)?;
+    let record = &moves[index];
+    Some(HoverInfo {
+        markdown: move_markdown(&game, record, index),
+        range: record.source.clone(),
+    })
+}
+
+/// What a known top-level metadata key is for, on the key itself.
+fn metadata_key_hover(text: &str, game: &GameAt<'_>, offset: usize) -> Option<HoverInfo> {
+    let source = game.game.metadata.source.as_ref()?;
+    if !covers(source, offset) {
+        return None;
+    }
+    // `get`: an offset inside a character names no key.
+    let line_start = text
+        .get(source.start..offset)?
+        .rfind(['\n', '\r'])
+        .map_or(source.start, |at| source.start + at + 1);
+    let line = &text[line_start..];
+    let key = &line[..line.find(':')?];
+    let range = line_start..line_start + key.len();
+    if key.is_empty() || key.starts_with([' ', '\t']) || !covers(&range, offset) {
+        return None;
+    }
+    let (name, about) = METADATA_KEYS.iter().find(|(name, _)| *name == key)?;
+    Some(HoverInfo {
+        range,
+        markdown: format!("**Metadata** `{name}`: {about}"),
+    })
+}
+
+/// `text` as a Markdown code span, whatever backticks it holds.
+fn code(text: &str) -> String {
+    let longest_run = text
+        .split(|c| c != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or_default();
+    let fence = "`".repeat(longest_run + 1);
+    if longest_run == 0 {
+        format!("{fence}{text}{fence}")
+    } else {
+        format!("{fence} {text} {fence}")
+    }
+}
+
+fn board_block(pieces: &[Piece]) -> String {
+    format!("```text\n{}```", render_board(pieces))
+}
+
+fn piece_with_place(piece: &Piece) -> String {
+    format!(
+        "{} at {}",
+        describe_piece(piece),
+        location_name(piece.x, piece.y)
+    )
+}
+
+fn bullet_list(out: &mut String, items: &[String]) {
+    for item in items.iter().take(MAX_LISTED) {
+        let _ = writeln!(out, "- {item}");
+    }
+    if items.len() > MAX_LISTED {
+        let _ = writeln!(out, "- … and {} more", items.len() - MAX_LISTED);
+    }
+}
+
+fn macro_markdown(text: &str, game: &GameAt<'_>, name: &str) -> String {
+    let info = macro_info(text, game, name);
+    let written = format!("`{name}'");
+    let mut out = format!("**Macro** {}", code(&written));
+    match &info.value {
+        Ok(value) => {
+            let _ = write!(out, " stands for {}", code(value));
+        }
+        Err(problem) => {
+            let _ = write!(out, ": {problem}");
+        }
+    }
+    out.push_str("\n\n");
+    let origin = match &info.origin {
+        Some(MacroOrigin::Metadata { .. }) => "Defined in this game's metadata, under `Macros`.",
+        Some(MacroOrigin::Setup) => "Defined by this game's setup (`GameType` / `SetUp`).",
+        Some(MacroOrigin::BuiltIn) => "A built-in macro.",
+        None => "Not defined in this game.",
+    };
+    out.push_str(origin);
+    out
+}
+
+fn spec_markdown(written: &str, spec: &PieceSpec, state: &GameState) -> String {
+    let mut out = format!("**PieceSpec** {}", code(written));
+    match spec.complete(state.parser_options(), &mut Vec::new()) {
+        Ok(template) => {
+            let piece = Piece {
+                kind: template.kind,
+                side: template.side,
+                suit: template.suit,
+                rank: template.rank,
+                cfg: template.cfg,
+                x: 0.0,
+                y: 0.0,
+                angle: template.angle,
+            };
+            let _ = write!(out, ": {}", describe_piece(&piece));
+            let stated = stated_features(spec);
+            let _ = write!(
+                out,
+                "\n\n{}",
+                if stated.is_empty() {
+                    "Nothing is written: everything is assumed.".to_string()
+                } else {
+                    format!("Written: {}; the rest is assumed.", stated.join(", "))
+                }
+            );
+        }
+        Err(problem) => {
+            let _ = write!(out, ": {}", problem.message);
+        }
+    }
+    out
+}
+
+fn stated_features(spec: &PieceSpec) -> Vec<&'static str> {
+    let stated = &spec.stated;
+    [
+        (stated.kind.is_some(), "kind"),
+        (stated.side.is_some(), "side"),
+        (stated.suit.is_some(), "suit"),
+        (stated.rank.is_some(), "rank"),
+        (stated.angle.is_some(), "angle"),
+        (stated.cfg.is_some(), "configuration"),
+    ]
+    .into_iter()
+    .filter_map(|(present, name)| present.then_some(name))
+    .collect()
+}
+
+fn piece_id_markdown(written: &str, id: &PieceId, submove: &str, state: &GameState) -> String {
+    let shown = if written.is_empty() {
+        "(empty: the last active pieces)".to_string()
+    } else {
+        code(written)
+    };
+    let mut out = format!("**PieceId** {shown}");
+    match state.identify(id, submove) {
+        Ok(pieces) => {
+            let count = pieces.len();
+            let _ = writeln!(
+                out,
+                " names {count} piece{} here:\n",
+                if count == 1 { "" } else { "s" }
+            );
+            let items: Vec<String> = pieces.into_iter().map(piece_with_place).collect();
+            bullet_list(&mut out, &items);
+        }
+        Err(problem) => {
+            let _ = write!(out, " names no piece here: {}", problem.message);
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// What a move did to each piece, in words: added, removed, moved, turned into another.
+pub fn move_changes(before: &GameState, after: &GameState) -> Vec<String> {
+    let earlier: HashMap<u32, &Piece> = before.pieces_with_serials().collect();
+    let later: HashMap<u32, &Piece> = after.pieces_with_serials().collect();
+    let mut changes = Vec::new();
+    for (serial, piece) in after.pieces_with_serials() {
+        let Some(old) = earlier.get(&serial) else {
+            changes.push(format!("added {}", piece_with_place(piece)));
+            continue;
+        };
+        let moved = old.x != piece.x || old.y != piece.y;
+        let same_piece = Piece {
+            x: piece.x,
+            y: piece.y,
+            ..(*old).clone()
+        } == *piece;
+        let from = location_name(old.x, old.y);
+        let to = location_name(piece.x, piece.y);
+        match (moved, same_piece) {
+            (false, true) => {}
+            (true, true) => changes.push(format!(
+                "moved {} from {from} to {to}",
+                describe_piece(piece)
+            )),
+            (false, false) => changes.push(format!(
+                "turned {} into {} at {to}",
+                describe_piece(old),
+                describe_piece(piece)
+            )),
+            (true, false) => changes.push(format!(
+                "moved {} from {from} to {to}, now {}",
+                describe_piece(old),
+                describe_piece(piece)
+            )),
+        }
+    }
+    for (serial, piece) in before.pieces_with_serials() {
+        if !later.contains_key(&serial) {
+            changes.push(format!("removed {}", piece_with_place(piece)));
+        }
+    }
+    changes
+}
+
+fn move_markdown(game: &GameAt<'_>, record: &MoveRecord, index: usize) -> String {
+    let mut out = format!("**Move {}**", record.label);
+    if !record.text.is_empty() {
+        let _ = write!(out, " {}", code(&record.text));
+    }
+    if !record.comment.is_empty() {
+        let _ = write!(out, " — {}", record.comment);
+    }
+    out.push_str("\n\n");
+    let (Some(before), Some(after)) = (game.game.states.get(index), game.state_after(index)) else {
+        return out;
+    };
+    let changes = move_changes(&before.state, after);
+    if changes.is_empty() {
+        out.push_str("The board does not change.\n\n");
+    } else {
+        let capitalised: Vec<String> = changes.iter().map(|c| capitalise(c)).collect();
+        bullet_list(&mut out, &capitalised);
+        out.push('\n');
+    }
+    let _ = write!(
+        out,
+        "Board after the move:\n\n{}",
+        board_block(after.pieces())
+    );
+    out
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The game a `GameType` / `SetUp` value names: name, system, arguments, starting board.
+fn setup_markdown(game: &GameAt<'_>, key: &str) -> String {
+    let metadata = &game.game.metadata;
+    let mut out = String::new();
+    let Some(value) = metadata.get(key) else {
+        return out;
+    };
+    let context = SetupContext::from_metadata(&Value::Mapping(metadata.mapping.clone()));
+    let (name, system, given) = setup_name_and_arguments(value, &context.default_system);
+    let _ = write!(out, "**{}**", name.as_deref().unwrap_or("(no name)"));
+    let system = normalize_system(&system);
+    let info = name.as_deref().and_then(|name| find_game(name, &system));
+    match &info {
+        Some(info) => {
+            let _ = write!(
+                out,
+                " — setup {} of the {} system",
+                code(info.name),
+                code(info.system)
+            );
+        }
+        None => {
+            let _ = write!(out, " — system {}", code(&system));
+        }
+    }
+    out.push_str("\n\n");
+    if key == "GameType" && metadata.get("SetUp").is_some() {
+        out.push_str("`SetUp` is given too: the board comes from it, not from `GameType`.\n\n");
+    }
+    if let Some(info) = &info {
+        if !info.arguments.is_empty() {
+            out.push_str("Arguments:\n\n");
+            let items: Vec<String> = info
+                .arguments
+                .iter()
+                .map(
+                    |argument| match given.iter().find(|(name, _)| *name == argument.name) {
+                        Some((_, value)) => format!("{} = {value}", code(argument.name)),
+                        None => format!("{} (default {})", code(argument.name), argument.default),
+                    },
+                )
+                .collect();
+            bullet_list(&mut out, &items);
+            out.push('\n');
+        }
+    }
+    match setup_from_metadata_seeded(value, &context, UNSEEDED_SETUP_SEED) {
+        Ok(setup) => {
+            let _ = write!(
+                out,
+                "Starting board ({} piece{}):\n\n{}",
+                setup.pieces.len(),
+                if setup.pieces.len() == 1 { "" } else { "s" },
+                board_block(&setup.pieces)
+            );
+        }
+        Err(problem) => {
+            let _ = write!(out, "No starting board: {problem}.");
+        }
+    }
+    out
+}
+
+/// The name, the system and the other arguments of a `GameType` / `SetUp` value.
+fn setup_name_and_arguments(
+    value: &Value,
+    default_system: &str,
+) -> (Option<String>, String, Vec<(String, String)>) {
+    let Value::Mapping(mapping) = value else {
+        return (scalar_text(value), default_system.to_string(), Vec::new());
+    };
+    let mut name = None;
+    let mut system = default_system.to_string();
+    let mut arguments = Vec::new();
+    for (key, value) in mapping {
+        let Some(key) = scalar_text(key).map(|k| normalize_name(&k)) else {
+            continue;
+        };
+        let shown = scalar_text(value).unwrap_or_else(|| {
+            serde_yaml::to_string(value)
+                .map(|yaml| yaml.trim().to_string())
+                .unwrap_or_default()
+        });
+        match key.as_str() {
+            "name" => name = Some(shown),
+            "system" => system = shown,
+            _ => arguments.push((key, shown)),
+        }
+    }
+    (name, system, arguments)
+}
+
+/// The setup the replay uses for `name` in `system`: the system's own, else piecepack's.
+fn find_game(name: &str, system: &str) -> Option<GameInfo> {
+    let name = normalize_name(name);
+    let games = known_games();
+    let own = games
+        .iter()
+        .position(|g| g.name == name && g.system == system);
+    let fallback = games
+        .iter()
+        .position(|g| g.name == name && g.system == "piecepack");
+    own.or(fallback).map(|i| games[i].clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hover_on(text: &str, needle: &str, within: usize) -> HoverInfo {
+        let analysis = DocumentAnalysis::new(text.to_string());
+        let at = text.find(needle).expect("the text holds the needle") + within;
+        hover(&analysis, at).unwrap_or_else(|| panic!("no hover on {needle:?}"))
+    }
+
+    const TIC_TAC_TOE: &str = "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n\
+                               1. S@b2 1... M@a2 {? (1... M@a1)}\n2. b2-c1 2... *a2\n";
+
+    #[test]
+    fn a_move_shows_its_changes_and_the_board_after_it() {
+        let shown = hover_on(TIC_TAC_TOE, "2. b2-c1", 0);
+        let start = TIC_TAC_TOE.find("2. b2-c1").unwrap();
+        assert_eq!(shown.range, start..start + "2. b2-c1".len());
+        let expected = "**Move 2.** `b2-c1`\n\n\
+            - Moved null of Suns coin, back up from b2 to c1\n\n\
+            Board after the move:\n\n```text\n";
+        assert!(shown.markdown.starts_with(expected), "{}", shown.markdown);
+        // Row 2: the tile on b2 (back up) and the coin of Moons on a2; row 1: the coin on c1.
+        assert!(
+            shown.markdown.contains("\n2  cMn tSn  ·  2\n"),
+            "{}",
+            shown.markdown
+        );
+        assert!(
+            shown.markdown.contains("\n1   ·   ·  cSn 1\n"),
+            "{}",
+            shown.markdown
+        );
+    }
+
+    #[test]
+    fn removals_additions_and_comments_are_described() {
+        let removal = hover_on(TIC_TAC_TOE, "*a2", 0);
+        assert!(
+            removal
+                .markdown
+                .contains("- Removed null of Moons coin, back up at a2\n"),
+            "{}",
+            removal.markdown
+        );
+        let added = hover_on(TIC_TAC_TOE, "1... M@a2", 1);
+        assert!(
+            added
+                .markdown
+                .starts_with("**Move 1...** `M@a2` — ? (1... M@a1)\n\n- Added null of Moons coin, back up at a2\n"),
+            "{}",
+            added.markdown
+        );
+    }
+
+    #[test]
+    fn flips_and_rotations_turn_a_piece_into_another_view_of_it() {
+        let text = "1. t@b2 2. +b2 3. b2@>90\n";
+        let flip = hover_on(text, "2.", 0);
+        assert!(
+            flip.markdown.starts_with(
+                "**Move 2.** `+b2`\n\n- Turned null of Suns tile, back up into null of Suns \
+                 tile, face up at b2\n\n"
+            ),
+            "{}",
+            flip.markdown
+        );
+        let turn = hover_on(text, "3.", 1);
+        assert!(
+            turn.markdown.starts_with(
+                "**Move 3.** `b2@>90`\n\n- Turned null of Suns tile, face up into null of \
+                 Suns tile, face up, rotated 270° at b2\n\n"
+            ),
+            "{}",
+            turn.markdown
+        );
+    }
+
+    #[test]
+    fn a_piece_spec_in_words() {
+        let text = "1. A2<@b2 Cc3@c3\n";
+        let shown = hover_on(text, "A2<", 1);
+        assert_eq!(shown.range, 3..6);
+        assert_eq!(
+            shown.markdown,
+            "**PieceSpec** `A2<`: 2 of Arms tile, face up, rotated 90°\n\n\
+             Written: suit, rank, angle; the rest is assumed."
+        );
+        let coin = hover_on(text, "Cc3", 0);
+        assert_eq!(
+            coin.markdown,
+            "**PieceSpec** `Cc3`: 3 of Crowns coin, back up\n\n\
+             Written: kind, suit, rank; the rest is assumed."
+        );
+    }
+
+    #[test]
+    fn a_piece_id_names_the_pieces_before_its_token() {
+        let text = "1. S@b2 M@b2 2. b2-c3 b2-a1 3. *d4\n";
+        let first = hover_on(text, "b2-c3", 0);
+        assert_eq!(
+            first.markdown,
+            "**PieceId** `b2` names 1 piece here:\n\n- null of Moons coin, back up at b2"
+        );
+        // After `b2-c3` the coin of Suns is on top of b2.
+        let second = hover_on(text, "b2-a1", 1);
+        assert_eq!(
+            second.markdown,
+            "**PieceId** `b2` names 1 piece here:\n\n- null of Suns coin, back up at b2"
+        );
+        let missing = hover_on(text, "d4", 0);
+        assert_eq!(
+            missing.markdown,
+            "**PieceId** `d4` names no piece here: there is no piece at `d4`"
+        );
+    }
+
+    #[test]
+    fn a_macro_shows_its_value_and_origin() {
+        let text = "---\nMacros:\n  home: S@a1\n...\n1. `home' `q'@d4\n";
+        let mine = hover_on(text, "`home'", 2);
+        let at = text.find("`home'").unwrap();
+        assert_eq!(mine.range, at..at + 6);
+        assert_eq!(
+            mine.markdown,
+            "**Macro** `` `home' `` stands for `S@a1`\n\n\
+             Defined in this game's metadata, under `Macros`."
+        );
+        let queen = hover_on(text, "`q'", 1);
+        assert_eq!(
+            queen.markdown,
+            "**Macro** `` `q' `` stands for `\u{265b}`\n\nA built-in macro."
+        );
+    }
+
+    #[test]
+    fn known_metadata_keys_say_what_they_are_for() {
+        let text = "---\nEvent: x\nGameType: Tablut\nMine: y\n...\n";
+        let shown = hover_on(text, "GameType", 4);
+        let at = text.find("GameType").unwrap();
+        assert_eq!(shown.range, at..at + 8);
+        assert_eq!(
+            shown.markdown,
+            "**Metadata** `GameType`: the game played; sets up its starting board"
+        );
+        let analysis = DocumentAnalysis::new(text.to_string());
+        assert_eq!(hover(&analysis, text.find("Mine").unwrap()), None);
+        assert_eq!(hover(&analysis, text.find(": x").unwrap()), None);
+    }
+
+    #[test]
+    fn the_game_type_shows_the_game_and_its_board() {
+        let text = "---\nGameType: Four Field Kono\n...\n1. b1:b3\n";
+        let shown = hover_on(text, "Four", 3);
+        let at = text.find("Four").unwrap();
+        assert_eq!(shown.range, at..at + "Four Field Kono".len());
+        assert!(
+            shown.markdown.starts_with(
+                "**Four Field Kono** — setup `four_field_kono` of the `piecepack` system\n\n"
+            ),
+            "{}",
+            shown.markdown
+        );
+        assert!(
+            shown.markdown.contains("Starting board (20 pieces):"),
+            "{}",
+            shown.markdown
+        );
+        assert!(shown.markdown.ends_with("```"), "{}", shown.markdown);
+    }
+
+    #[test]
+    fn nothing_between_moves_and_astral_glyphs_are_whole_specs() {
+        let analysis = DocumentAnalysis::new(TIC_TAC_TOE.to_string());
+        let gap = TIC_TAC_TOE.find(" 2...").unwrap();
+        assert_eq!(hover(&analysis, gap), None);
+        assert_eq!(hover(&analysis, TIC_TAC_TOE.len() + 3), None);
+        let astral = "1. 🂡@b2 🁣@c3\n";
+        let analysis = DocumentAnalysis::new(astral.to_string());
+        // Inside the glyph's bytes as much as on its first one.
+        let card = hover(&analysis, astral.find('@').unwrap() - 1).unwrap();
+        assert_eq!(card.range, 3..7);
+        assert!(
+            card.markdown
+                .starts_with("**PieceSpec** `🂡`: 1 of Spades card, face up"),
+            "{}",
+            card.markdown
+        );
+    }
+}

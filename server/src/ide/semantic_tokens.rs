@@ -1,0 +1,294 @@
+//! Semantic tokens: a kind for every meaningful span of the file, from the syntax tree
+//! (moves) and from the lines of the metadata (keys and values).
+
+use std::ops::Range;
+
+use tree_sitter::Node;
+
+use crate::ide::analysis::DocumentAnalysis;
+use crate::ide::locate::games;
+
+/// Kinds of spans; [`TokenKind::LEGEND`] names them with standard LSP token types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    Comment,
+    /// MoveNumbers and numbers inside moves (counts, degrees, slice indices).
+    Number,
+    /// MoveTokens (`@`, `-`, `*`, ...).
+    Operator,
+    /// PieceSpecs.
+    Type,
+    /// PieceIds and Locations.
+    Variable,
+    Macro,
+    /// Metadata values.
+    String,
+    /// Metadata keys.
+    Property,
+    /// The `---` and `...` lines.
+    Keyword,
+}
+
+impl TokenKind {
+    /// In legend order: a kind's index in this list is its number in the protocol.
+    pub const ALL: [TokenKind; 9] = [
+        TokenKind::Comment,
+        TokenKind::Number,
+        TokenKind::Operator,
+        TokenKind::Type,
+        TokenKind::Variable,
+        TokenKind::Macro,
+        TokenKind::String,
+        TokenKind::Property,
+        TokenKind::Keyword,
+    ];
+
+    /// The standard LSP token type names, in the order of [`TokenKind::ALL`].
+    pub const LEGEND: [&'static str; 9] = [
+        "comment", "number", "operator", "type", "variable", "macro", "string", "property",
+        "keyword",
+    ];
+
+    pub fn index(self) -> u32 {
+        TokenKind::ALL
+            .iter()
+            .position(|kind| *kind == self)
+            .and_then(|i| u32::try_from(i).ok())
+            .unwrap_or_default()
+    }
+
+    fn of_node(kind: &str) -> Option<TokenKind> {
+        Some(match kind {
+            "comment" => TokenKind::Comment,
+            "move_number" | "semicolon" | "number" | "degrees" | "slice_indices" | "range" => {
+                TokenKind::Number
+            }
+            "move_token" => TokenKind::Operator,
+            "piece_spec" => TokenKind::Type,
+            "piece_id" | "location" | "count_square" => TokenKind::Variable,
+            "macro" => TokenKind::Macro,
+            "game_separator" | "metadata_end" => TokenKind::Keyword,
+            _ => return None,
+        })
+    }
+}
+
+/// A span of one line of the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SemanticToken {
+    pub range: Range<usize>,
+    pub kind: TokenKind,
+}
+
+/// Every token of the document in order; none overlaps another or spans a line end.
+pub fn semantic_tokens(analysis: &DocumentAnalysis) -> Vec<SemanticToken> {
+    let text = &analysis.text;
+    let mut spans = Vec::new();
+    collect(analysis.tree.root_node(), None, &mut spans);
+    for game in games(analysis) {
+        if let Some(metadata) = &game.source.metadata {
+            metadata_spans(text, metadata.clone(), &mut spans);
+        }
+    }
+    spans.sort_by_key(|(range, _)| (range.start, range.end));
+    // Neighbours of one kind (`&` and `a1` of `&a1`, the parts of a macro) become one span.
+    let mut merged: Vec<(Range<usize>, TokenKind)> = Vec::new();
+    for (range, kind) in spans {
+        let covered_to = merged.last().map_or(0, |(last, _)| last.end);
+        // Spans come from disjoint nodes and lines, but keep the output valid regardless.
+        let start = range.start.max(covered_to);
+        if start >= range.end {
+            continue;
+        }
+        match merged.last_mut() {
+            Some((last, last_kind)) if last.end == start && *last_kind == kind => {
+                last.end = range.end;
+            }
+            _ => merged.push((start..range.end, kind)),
+        }
+    }
+    let mut tokens = Vec::new();
+    for (range, kind) in merged {
+        split_lines(analysis, range, kind, &mut tokens);
+    }
+    tokens
+}
+
+/// Spans of `node` not covered by children with a kind of their own take the node's kind
+/// (or the kind it inherits).
+fn collect(
+    node: Node<'_>,
+    inherited: Option<TokenKind>,
+    spans: &mut Vec<(Range<usize>, TokenKind)>,
+) {
+    if node.is_error() || node.is_missing() || node.kind() == "metadata" {
+        return;
+    }
+    let kind = TokenKind::of_node(node.kind()).or(inherited);
+    let mut at = node.start_byte();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if let Some(kind) = kind {
+            if child.start_byte() > at {
+                spans.push((at..child.start_byte(), kind));
+            }
+        }
+        collect(child, kind, spans);
+        at = at.max(child.end_byte());
+    }
+    if let Some(kind) = kind {
+        if node.end_byte() > at {
+            spans.push((at..node.end_byte(), kind));
+        }
+    }
+}
+
+/// Keys and values of the YAML lines; comment lines as comments.
+fn metadata_spans(text: &str, metadata: Range<usize>, spans: &mut Vec<(Range<usize>, TokenKind)>) {
+    let Some(yaml) = text.get(metadata.clone()) else {
+        return;
+    };
+    let mut line_start = metadata.start;
+    for line in yaml.split_inclusive(['\n', '\r']) {
+        let content = line.trim_end_matches(['\n', '\r']);
+        let indent = content.len() - content.trim_start().len();
+        let body = content.trim();
+        let start = line_start + indent;
+        line_start += line.len();
+        if body.is_empty() {
+            continue;
+        }
+        if body.starts_with('#') {
+            spans.push((start..start + body.len(), TokenKind::Comment));
+            continue;
+        }
+        let key_end = body
+            .find(": ")
+            .or_else(|| body.ends_with(':').then(|| body.len() - 1))
+            .filter(|_| !body.starts_with(['-', '{', '[']));
+        match key_end {
+            Some(key_end) => {
+                let key = body[..key_end].trim_end();
+                spans.push((start..start + key.len(), TokenKind::Property));
+                let value = &body[key_end + 1..];
+                let value_start = start + key_end + 1 + (value.len() - value.trim_start().len());
+                let value = value.trim();
+                if !value.is_empty() {
+                    spans.push((value_start..value_start + value.len(), TokenKind::String));
+                }
+            }
+            None => spans.push((start..start + body.len(), TokenKind::String)),
+        }
+    }
+}
+
+fn split_lines(
+    analysis: &DocumentAnalysis,
+    range: Range<usize>,
+    kind: TokenKind,
+    tokens: &mut Vec<SemanticToken>,
+) {
+    let text = &analysis.text;
+    let index = &analysis.line_index;
+    let first = index.line_of(range.start);
+    let last = index.line_of(range.end.saturating_sub(1).max(range.start));
+    for line in first..=last {
+        let line_range = index.line_range(text, line);
+        let start = range.start.max(line_range.start);
+        let end = range.end.min(line_range.end);
+        // Leading and trailing blanks of a line are not part of anything.
+        let piece = text.get(start..end).unwrap_or_default();
+        let start = start + (piece.len() - piece.trim_start().len());
+        let end = start + piece.trim().len();
+        if start < end {
+            tokens.push(SemanticToken {
+                range: start..end,
+                kind,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
+        let analysis = DocumentAnalysis::new(text.to_string());
+        semantic_tokens(&analysis)
+            .into_iter()
+            .map(|token| (&text[token.range], token.kind))
+            .collect()
+    }
+
+    #[test]
+    fn moves_are_split_into_their_parts() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("1. S@b2 `q'@c3 {a\nb} 2. ?S-&a1 b2@>90\n"),
+            [
+                ("1.", Number),
+                ("S", Type),
+                ("@", Operator),
+                ("b2", Variable),
+                ("`q'", Macro),
+                ("@", Operator),
+                ("c3", Variable),
+                ("{a", Comment),
+                ("b}", Comment),
+                ("2.", Number),
+                ("?", Variable),
+                ("S", Type),
+                ("-", Operator),
+                ("&a1", Variable),
+                ("b2", Variable),
+                ("@>", Operator),
+                ("90", Number),
+            ]
+        );
+    }
+
+    #[test]
+    fn metadata_keys_and_values() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("---\nGameType: Tablut\n# note\nSetUp:\n  Seed: 42\n...\n1. b2-b3\n"),
+            [
+                ("---", Keyword),
+                ("GameType", Property),
+                ("Tablut", String),
+                ("# note", Comment),
+                ("SetUp", Property),
+                ("Seed", Property),
+                ("42", String),
+                ("...", Keyword),
+                ("1.", Number),
+                ("b2", Variable),
+                ("-", Operator),
+                ("b3", Variable),
+            ]
+        );
+    }
+
+    #[test]
+    fn tokens_never_overlap_nor_cross_lines() {
+        let text = "---\nEvent: 🂡\n...\n1. 🂡@b2 {🁣\n🁣} 2. t@{b,d}{2..4} ;\r\n3. ^a2-a3\n";
+        let analysis = DocumentAnalysis::new(text.to_string());
+        let tokens = semantic_tokens(&analysis);
+        assert!(!tokens.is_empty());
+        for pair in tokens.windows(2) {
+            assert!(pair[0].range.end <= pair[1].range.start, "{pair:?}");
+        }
+        for token in &tokens {
+            assert!(
+                !text[token.range.clone()].contains(['\n', '\r']),
+                "{token:?}"
+            );
+        }
+        let card = text.find("🂡@").unwrap();
+        assert!(tokens.contains(&SemanticToken {
+            range: card..card + 4,
+            kind: TokenKind::Type
+        }));
+    }
+}

@@ -1,0 +1,426 @@
+//! Editor features through the language server, with the real analysis, in both position
+//! encodings, on lines where astral glyphs (two UTF-16 units, four UTF-8 bytes) come before
+//! the positions asked about.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::TestClient;
+use ppn_ls::ide::analysis::DocumentAnalysis;
+use ppn_ls::lsp::{Analyzer, SessionEnd};
+use serde_json::{json, Value};
+
+const URI: &str = "file:///features.ppn";
+
+const TEXT: &str = "---\nEvent: 🂡 cup\nMacros:\n  home: S@a1\n...\n\
+1. 🂡@b2 `home' 2. t@{b,d}2 🁣@c3 {a 🂡\nlong comment} 3. b2-c4\n";
+
+#[derive(Clone, Copy, Debug)]
+enum Encoding {
+    Utf16,
+    Utf8,
+}
+
+impl Encoding {
+    const BOTH: [Encoding; 2] = [Encoding::Utf16, Encoding::Utf8];
+
+    fn offered(self) -> Option<&'static [&'static str]> {
+        match self {
+            Encoding::Utf16 => None,
+            Encoding::Utf8 => Some(&["utf-8"]),
+        }
+    }
+
+    fn units(self, text: &str) -> u32 {
+        let count = match self {
+            Encoding::Utf16 => text.encode_utf16().count(),
+            Encoding::Utf8 => text.len(),
+        };
+        u32::try_from(count).expect("a short test text")
+    }
+
+    /// The position of a byte offset of `text` (which only ends lines with `\n`).
+    fn position(self, text: &str, offset: usize) -> (u32, u32) {
+        let before = &text[..offset];
+        let line = before.matches('\n').count();
+        let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+        (
+            u32::try_from(line).expect("a short test text"),
+            self.units(&before[line_start..]),
+        )
+    }
+
+    fn json_position(self, text: &str, offset: usize) -> Value {
+        let (line, character) = self.position(text, offset);
+        json!({ "line": line, "character": character })
+    }
+
+    fn json_range(self, text: &str, start: usize, end: usize) -> Value {
+        json!({
+            "start": self.json_position(text, start),
+            "end": self.json_position(text, end),
+        })
+    }
+}
+
+fn analyzer() -> Analyzer {
+    Arc::new(|text: &str| DocumentAnalysis::new(text.to_string()))
+}
+
+/// Byte offset of the `n`th (zero-based) `needle` in `TEXT`.
+fn nth(needle: &str, n: usize) -> usize {
+    TEXT.match_indices(needle)
+        .nth(n)
+        .map(|(at, _)| at)
+        .unwrap_or_else(|| panic!("no {needle:?} number {n}"))
+}
+
+async fn open(encoding: Encoding) -> TestClient {
+    let (mut client, result) = TestClient::start(encoding.offered(), analyzer()).await;
+    let capabilities = &result["capabilities"];
+    for provider in [
+        "hoverProvider",
+        "inlayHintProvider",
+        "documentSymbolProvider",
+        "foldingRangeProvider",
+        "definitionProvider",
+        "referencesProvider",
+    ] {
+        assert_eq!(capabilities[provider], true, "{provider}: {capabilities}");
+    }
+    assert_eq!(
+        capabilities["completionProvider"]["triggerCharacters"],
+        json!(["`"])
+    );
+    assert_eq!(
+        capabilities["semanticTokensProvider"]["legend"]["tokenTypes"],
+        json!([
+            "comment", "number", "operator", "type", "variable", "macro", "string", "property",
+            "keyword"
+        ])
+    );
+    client.open(URI, 1, TEXT).await;
+    client
+}
+
+fn at(encoding: Encoding, offset: usize) -> Value {
+    json!({
+        "textDocument": { "uri": URI },
+        "position": encoding.json_position(TEXT, offset),
+    })
+}
+
+async fn result(client: &mut TestClient, method: &str, params: Value) -> Value {
+    let response = client.request(method, params).await;
+    assert!(response.get("error").is_none(), "{method}: {response}");
+    response["result"].clone()
+}
+
+#[tokio::test]
+async fn hover_on_a_piece_id_after_astral_glyphs() {
+    for encoding in Encoding::BOTH {
+        let mut client = open(encoding).await;
+        let b2 = nth("b2-c4", 0);
+        let hover = result(&mut client, "textDocument/hover", at(encoding, b2 + 1)).await;
+        assert_eq!(
+            hover["range"],
+            encoding.json_range(TEXT, b2, b2 + 2),
+            "{encoding:?}"
+        );
+        assert_eq!(hover["contents"]["kind"], "markdown");
+        assert_eq!(
+            hover["contents"]["value"],
+            "**PieceId** `b2` names 1 piece here:\n\n- null of Suns tile, back up at b2"
+        );
+        // On the MoveNumber: the board after the move, with its changes.
+        let three = nth("3. b2", 0);
+        let hover = result(&mut client, "textDocument/hover", at(encoding, three)).await;
+        assert_eq!(
+            hover["range"],
+            encoding.json_range(TEXT, three, three + "3. b2-c4".len())
+        );
+        let markdown = hover["contents"]["value"].as_str().unwrap_or_default();
+        assert!(
+            markdown.starts_with(
+                "**Move 3.** `b2-c4`\n\n- Moved null of Suns tile, back up from b2 to c4\n"
+            ),
+            "{markdown}"
+        );
+        let nothing = result(
+            &mut client,
+            "textDocument/hover",
+            at(encoding, nth(" 3.", 0)),
+        )
+        .await;
+        assert_eq!(nothing, Value::Null);
+        assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    }
+}
+
+#[tokio::test]
+async fn completion_of_a_macro_after_astral_glyphs() {
+    let text = "---\nMacros:\n  home: S@a1\n...\n1. 🂡@b2 `ho 2. 🁣@c3\n";
+    let cursor = text.find("`ho").unwrap_or_default() + 3;
+    for encoding in Encoding::BOTH {
+        let (mut client, _) = TestClient::start(encoding.offered(), analyzer()).await;
+        client.open(URI, 1, text).await;
+        let params = json!({
+            "textDocument": { "uri": URI },
+            "position": encoding.json_position(text, cursor),
+        });
+        let items = result(&mut client, "textDocument/completion", params).await;
+        let items = items.as_array().cloned().unwrap_or_default();
+        let home = items
+            .iter()
+            .find(|item| item["label"] == "home")
+            .unwrap_or_else(|| panic!("no `home` among {items:?}"));
+        assert_eq!(home["detail"], "S@a1");
+        assert_eq!(home["textEdit"]["newText"], "home'");
+        assert_eq!(
+            home["textEdit"]["range"],
+            encoding.json_range(text, cursor - 2, cursor),
+            "{encoding:?}"
+        );
+        assert!(items.iter().any(|item| item["label"] == "q"));
+        assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    }
+}
+
+#[tokio::test]
+async fn inlay_hints_for_braces_and_macros_in_the_range() {
+    for encoding in Encoding::BOTH {
+        let mut client = open(encoding).await;
+        let whole = json!({
+            "textDocument": { "uri": URI },
+            "range": encoding.json_range(TEXT, 0, TEXT.len()),
+        });
+        let hints = result(&mut client, "textDocument/inlayHint", whole).await;
+        let home_end = nth("`home'", 0) + "`home'".len();
+        let braces_end = nth("t@{b,d}2", 0) + "t@{b,d}2".len();
+        assert_eq!(
+            hints,
+            json!([
+                {
+                    "position": encoding.json_position(TEXT, home_end),
+                    "label": "= S@a1",
+                    "paddingLeft": true
+                },
+                {
+                    "position": encoding.json_position(TEXT, braces_end),
+                    "label": "→ t@b2 t@d2",
+                    "paddingLeft": true
+                }
+            ]),
+            "{encoding:?}"
+        );
+        let second_half = json!({
+            "textDocument": { "uri": URI },
+            "range": encoding.json_range(TEXT, home_end + 1, TEXT.len()),
+        });
+        let hints = result(&mut client, "textDocument/inlayHint", second_half).await;
+        assert_eq!(hints.as_array().map(Vec::len), Some(1));
+        assert_eq!(
+            hints[0]["position"],
+            encoding.json_position(TEXT, braces_end)
+        );
+        assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    }
+}
+
+#[tokio::test]
+async fn document_symbols_and_folding_ranges() {
+    for encoding in Encoding::BOTH {
+        let mut client = open(encoding).await;
+        let document = json!({ "textDocument": { "uri": URI } });
+        let symbols = result(&mut client, "textDocument/documentSymbol", document.clone()).await;
+        let game = &symbols[0];
+        assert_eq!(symbols.as_array().map(Vec::len), Some(1));
+        assert_eq!(game["name"], "Game 1: 🂡 cup");
+        assert_eq!(game["kind"], 3);
+        assert_eq!(game["range"], encoding.json_range(TEXT, 0, TEXT.len() - 1));
+        assert_eq!(game["selectionRange"], encoding.json_range(TEXT, 0, 3));
+        let moves = game["children"].as_array().cloned().unwrap_or_default();
+        let names: Vec<&str> = moves.iter().filter_map(|m| m["name"].as_str()).collect();
+        assert_eq!(names, ["1.", "2.", "3."]);
+        let second = nth("2. t@", 0);
+        let comment_end = nth("comment}", 0) + "comment}".len();
+        assert_eq!(
+            moves[1]["range"],
+            encoding.json_range(TEXT, second, comment_end)
+        );
+        assert_eq!(
+            moves[1]["selectionRange"],
+            encoding.json_range(TEXT, second, second + 2)
+        );
+        assert_eq!(moves[1]["detail"], "t@b2 t@d2 🁣@c3 {a 🂡 long comment}");
+        assert_eq!(moves[1]["kind"], 24);
+
+        let folds = result(&mut client, "textDocument/foldingRange", document).await;
+        assert_eq!(
+            folds,
+            json!([
+                { "startLine": 0, "endLine": 6, "kind": "region" },
+                { "startLine": 1, "endLine": 4, "kind": "region" },
+                { "startLine": 5, "endLine": 6, "kind": "comment" },
+            ])
+        );
+        assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    }
+}
+
+/// Semantic tokens decoded into (line, character, length, type) in the client's units.
+fn decode(data: &Value) -> Vec<(u32, u32, u32, u64)> {
+    let numbers: Vec<u64> = data
+        .as_array()
+        .map(|items| items.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    let mut tokens = Vec::new();
+    let (mut line, mut character) = (0u32, 0u32);
+    for chunk in numbers.chunks(5) {
+        let [delta_line, delta_start, length, kind, _] = chunk else {
+            panic!("semantic token data comes in fives: {numbers:?}");
+        };
+        let delta_line = u32::try_from(*delta_line).unwrap_or(u32::MAX);
+        let delta_start = u32::try_from(*delta_start).unwrap_or(u32::MAX);
+        line += delta_line;
+        character = if delta_line == 0 {
+            character + delta_start
+        } else {
+            delta_start
+        };
+        tokens.push((
+            line,
+            character,
+            u32::try_from(*length).unwrap_or(u32::MAX),
+            *kind,
+        ));
+    }
+    tokens
+}
+
+#[tokio::test]
+async fn semantic_tokens_count_in_the_negotiated_unit() {
+    for encoding in Encoding::BOTH {
+        let mut client = open(encoding).await;
+        let document = json!({ "textDocument": { "uri": URI } });
+        let tokens = result(&mut client, "textDocument/semanticTokens/full", document).await;
+        let decoded = decode(&tokens["data"]);
+        let token = |needle: &str, n: usize, kind: u64| {
+            let start = nth(needle, n);
+            let (line, character) = encoding.position(TEXT, start);
+            (line, character, encoding.units(needle), kind)
+        };
+        let expected_subset = [
+            token("Event", 0, 7),
+            token("🂡 cup", 0, 6),
+            token("`home'", 0, 5),
+            token("🂡", 1, 3),
+            token("@", 1, 2),
+            token("🁣", 0, 3),
+            token("c3", 0, 4),
+            token("{a 🂡", 0, 0),
+            token("long comment}", 0, 0),
+            token("b2", 1, 4),
+            token("c4", 0, 4),
+        ];
+        for expected in expected_subset {
+            assert!(
+                decoded.contains(&expected),
+                "{encoding:?}: {expected:?} not in {decoded:?}"
+            );
+        }
+        let mut previous = (0, 0);
+        for (line, character, length, _) in &decoded {
+            assert!((*line, *character) >= previous, "{decoded:?}");
+            assert!(*length > 0);
+            previous = (*line, *character + *length);
+        }
+        assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    }
+}
+
+#[tokio::test]
+async fn definition_and_references_of_a_metadata_macro() {
+    for encoding in Encoding::BOTH {
+        let mut client = open(encoding).await;
+        let key = nth("home:", 0);
+        let used = nth("`home'", 0);
+        let definition = result(
+            &mut client,
+            "textDocument/definition",
+            at(encoding, used + 2),
+        )
+        .await;
+        assert_eq!(
+            definition,
+            json!({ "uri": URI, "range": encoding.json_range(TEXT, key, key + 4) })
+        );
+        let mut params = at(encoding, key + 1);
+        params["context"] = json!({ "includeDeclaration": true });
+        let found = result(&mut client, "textDocument/references", params.clone()).await;
+        assert_eq!(
+            found,
+            json!([
+                { "uri": URI, "range": encoding.json_range(TEXT, key, key + 4) },
+                { "uri": URI, "range": encoding.json_range(TEXT, used, used + 6) },
+            ]),
+            "{encoding:?}"
+        );
+        params["context"] = json!({ "includeDeclaration": false });
+        let uses = result(&mut client, "textDocument/references", params).await;
+        assert_eq!(uses.as_array().map(Vec::len), Some(1));
+        let builtin = result(
+            &mut client,
+            "textDocument/definition",
+            at(encoding, nth("🁣", 0)),
+        )
+        .await;
+        assert_eq!(builtin, Value::Null);
+        assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    }
+}
+
+#[tokio::test]
+async fn board_at_the_cursor() {
+    for encoding in Encoding::BOTH {
+        let mut client = open(encoding).await;
+        // In the comment of move 2: the board after move 2.
+        let board = result(&mut client, "ppn/boardAt", at(encoding, nth("long", 0))).await;
+        assert_eq!(board["label"], "2.");
+        let piece = |piece_side: &str, suit: i64, rank: i64, cfg: &str, x: i64, y: i64| {
+            json!({
+                "piece_side": piece_side, "suit": suit, "rank": rank, "cfg": cfg,
+                "x": x, "y": y, "angle": 0
+            })
+        };
+        assert_eq!(
+            board["pieces"],
+            json!([
+                piece("card_face", 2, 1, "playing_cards_tarot", 2, 2),
+                piece("coin_back", 1, 1, "piecepack", 1, 1),
+                piece("tile_back", 1, 1, "piecepack", 2, 2),
+                piece("tile_back", 1, 1, "piecepack", 4, 2),
+                piece("tile_face", 1, 1, "dominoes", 3, 3),
+            ]),
+            "{encoding:?}"
+        );
+        let text = board["text"].as_str().unwrap_or_default();
+        assert!(text.contains("\n3   ·   ·  T00  ·  3\n"), "{text}");
+        // In the metadata: the starting board, still empty.
+        let start = result(&mut client, "ppn/boardAt", at(encoding, nth("Event", 0))).await;
+        assert_eq!(start["label"], "SetupFn.");
+        assert_eq!(start["pieces"], json!([]));
+        let unknown = result(
+            &mut client,
+            "ppn/boardAt",
+            json!({
+                "textDocument": { "uri": "file:///nowhere.ppn" },
+                "position": { "line": 0, "character": 0 }
+            }),
+        )
+        .await;
+        assert_eq!(unknown, Value::Null);
+        assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    }
+}
