@@ -81,8 +81,12 @@ local function run()
     position = { line = 3, character = 4 },
   })
   local hover_text = hover and hover.contents and (hover.contents.value or vim.inspect(hover.contents)) or ''
-  check('hover on a move shows the board', hover_text:find('S', 1, true) ~= nil and hover_text:find('b', 1, true) ~= nil
-    and hover_text:find('```', 1, true) ~= nil, hover_text)
+  -- S@b2 drops the Suns coin back up: `cSn` in the diagram's b2 cell.
+  check(
+    'hover on a move shows the board',
+    hover_text:find('```', 1, true) ~= nil and hover_text:find('2   ·  cSn 2', 1, true) ~= nil,
+    hover_text
+  )
 
   -- Completion after a backtick lists the macros.
   local completion = request(bufnr, 'textDocument/completion', {
