@@ -68,7 +68,6 @@ function moveRules(inside) {
   // In a brace expansion `\,` `\{` `\}` are escapes, not the drop-below MoveToken.
   const dropBelow = inside ? '\\\\(?![,{}\\\\])' : '\\\\';
   const rules = [
-    { include: '#macro' },
     { include: '#brace-expansion' },
     {
       match: `(@>|\\$>)(${number})?`,
@@ -104,6 +103,7 @@ function moveRules(inside) {
         2: pieceSpecCapture(),
       },
     },
+    { include: '#macro' },
     {
       comment: 'relative offset <x,y>',
       match: `(<)\\s*(${number})\\s*(,)\\s*(${number})\\s*(>)`,
