@@ -80,6 +80,8 @@ interface Footprint {
 const PIECEPACK_SUIT_COLORS = ['#c62828', '#263238', '#2e7d32', '#1565c0'];
 const COLOR_SUITS = ['#d32f2f', '#212121', '#388e3c', '#1976d2', '#fbc02d', '#fafafa'];
 const CARD_SUIT_COLORS = ['#c62828', '#212121', '#212121', '#c62828'];
+const PLAIN_BACK = '#8d6e63';
+const PLAIN_BACK_EDGE = '#4e342e';
 
 function splitPieceSide(pieceSide: string): { kind: string; side: string } {
   const underscore = pieceSide.indexOf('_');
@@ -171,6 +173,10 @@ export function pieceLabel(piece: BoardPiece): string {
     const glyphs = piece.suit === 6 ? CHESS_WHITE : CHESS_BLACK;
     return pick(glyphs, piece.rank) ?? '?';
   }
+  if (isPiecepack(piece.cfg) && kind === 'coin' && side === 'back') {
+    // Piecepack coins show their suit on the back.
+    return pick(PIECEPACK_SUIT_SYMBOLS, piece.suit) ?? '?';
+  }
   if (kind === 'board' || (!showsFace && kind !== 'die')) {
     return '';
   }
@@ -236,8 +242,12 @@ function pieceSvg(piece: BoardPiece, flipY: (y: number) => number): string {
   // The board's y axis points up and angles turn counter-clockwise; SVG's y points down,
   // so the same turn is a negative SVG rotation.
   const rotation = piece.angle === 0 ? '' : ` transform="rotate(${formatNumber(-piece.angle)} ${cx} ${cy})"`;
-  const fill = faceUp ? '#fffdf5' : color;
-  const attributes = `class="piece" fill="${fill}" stroke="${color}" stroke-width="0.05"`;
+  const { kind } = splitPieceSide(piece.piece_side);
+  // Tile and card backs look alike whatever their suit, as on the table.
+  const plainBack = !faceUp && (kind === 'tile' || kind === 'card');
+  const fill = faceUp ? '#fffdf5' : plainBack ? PLAIN_BACK : color;
+  const stroke = plainBack ? PLAIN_BACK_EDGE : color;
+  const attributes = `class="piece" fill="${fill}" stroke="${stroke}" stroke-width="0.05"`;
   let body: string;
   if (shape === 'circle') {
     body = `<circle cx="${cx}" cy="${cy}" r="${formatNumber(width / 2)}" ${attributes}/>`;

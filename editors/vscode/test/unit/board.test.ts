@@ -45,6 +45,7 @@ test('labels show suit and rank of face-up pieces only', () => {
   assert.equal(pieceLabel(piece({ piece_side: 'tile_back', suit: 4, rank: 2 })), '');
   assert.equal(pieceLabel(piece({ piece_side: 'coin_face', suit: 2, rank: 6 })), '5');
   assert.equal(pieceLabel(piece({ piece_side: 'coin_face', suit: 2, rank: 1 })), 'n');
+  assert.equal(pieceLabel(piece({ piece_side: 'coin_back', suit: 1, rank: 4 })), '☀');
   assert.equal(pieceLabel(piece({ piece_side: 'pawn_face', suit: 3 })), '♛');
   assert.equal(pieceLabel(piece({ piece_side: 'bit_face', cfg: 'chess2', suit: 6, rank: 6 })), '♔');
   assert.equal(pieceLabel(piece({ piece_side: 'bit_back', cfg: 'chess2', suit: 2, rank: 2 })), '♞');
@@ -56,6 +57,17 @@ test('colours follow the suit', () => {
   assert.notEqual(pieceColor(piece({ suit: 1 })), pieceColor(piece({ suit: 2 })));
   assert.equal(pieceColor(piece({ cfg: 'checkers2', suit: 6 })), '#fafafa');
   assert.equal(pieceColor(piece({ cfg: 'dominoes_green' })), pieceColor(piece({ cfg: 'go', suit: 3 })));
+});
+
+test('tile backs hide their suit, coin backs show it', () => {
+  const tileBacks = [1, 2, 3, 4].map((suit) => renderBoardSvg([piece({ piece_side: 'tile_back', suit })]));
+  const fills = tileBacks.map((svg) => svg.match(/<rect [^>]*fill="([^"]*)"/)?.[1]);
+  assert.equal(new Set(fills).size, 1);
+  const tileFace = renderBoardSvg([piece({ piece_side: 'tile_face', suit: 1 })]);
+  assert.notEqual(tileFace.match(/<rect [^>]*fill="([^"]*)"/)?.[1], fills[0]);
+  const coinBack = renderBoardSvg([piece({ piece_side: 'coin_back', suit: 2 })]);
+  assert.match(coinBack, /<circle [^>]*fill="#263238"/);
+  assert.match(coinBack, />☾<\/text>/);
 });
 
 test('the SVG draws every piece in play order, with y pointing up', () => {
