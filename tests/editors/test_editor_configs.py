@@ -78,6 +78,47 @@ class NeovimTest(unittest.TestCase):
         self.assertIn("vim.lsp.enable('ppn_ls')", readme)
         self.assertIn("nvim-lspconfig", readme)
 
+    @unittest.skipIf(shutil.which("lua") is None, "lua is not installed")
+    def test_lua_files_evaluate_to_the_expected_values(self):
+        # Runs the files with a stand-in for Neovim's `vim` table and prints what they set.
+        script = r"""
+local added
+vim = { filetype = { add = function(spec) added = spec end } }
+local config = dofile(arg[1])
+dofile(arg[2])
+local function list(t) return table.concat(t, ',') end
+print('cmd=' .. list(config.cmd))
+print('filetypes=' .. list(config.filetypes))
+print('root_markers=' .. list(config.root_markers))
+local keys = {}
+for key in pairs(config) do keys[#keys + 1] = key end
+table.sort(keys)
+print('keys=' .. list(keys))
+print('ppn=' .. tostring(added.extension.ppn))
+"""
+        result = subprocess.run(
+            [
+                "lua",
+                "-",
+                str(EDITORS / "neovim" / "lsp" / "ppn_ls.lua"),
+                str(EDITORS / "neovim" / "ftdetect" / "ppn.lua"),
+            ],
+            input=script,
+            capture_output=True,
+            text=True,
+        )
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(
+            result.stdout.splitlines(),
+            [
+                "cmd=ppn-ls",
+                "filetypes=ppn",
+                "root_markers=.git",
+                "keys=cmd,filetypes,root_markers",
+                "ppn=ppn",
+            ],
+        )
+
     @unittest.skipIf(shutil.which("luac") is None, "luac is not installed")
     def test_lua_files_compile(self):
         for path in (EDITORS / "neovim").rglob("*.lua"):
