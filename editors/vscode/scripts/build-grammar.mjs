@@ -205,7 +205,7 @@ const grammar = {
   repository: {
     metadata: {
       comment: 'a game starts with a --- line; its YAML metadata ends at a ... line',
-      begin: '^(---)',
+      begin: '^\\x{FEFF}?(---)',
       beginCaptures: { 1: { name: 'punctuation.definition.metadata.begin.ppn' } },
       end: metadataEnd,
       endCaptures: metadataEndCaptures,
