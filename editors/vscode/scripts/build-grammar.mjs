@@ -185,11 +185,11 @@ function moveRules(inside) {
   return rules;
 }
 
-const metadataEnd = '^(\\.\\.\\.)(.*)$|(?=^---)|(?=^\\s*$)';
-const metadataEndCaptures = {
-  1: { name: 'punctuation.definition.metadata.end.ppn' },
-  2: { name: 'comment.line.metadata-end.ppn' },
-};
+// `while` rather than `end`: an embedded YAML grammar may keep rules open across lines
+// (VS Code's does), and only a `while` condition is checked before those at every line.
+// The metadata goes on while lines are neither `...`, `---` nor empty; the closing `...`
+// line is then matched by `metadata-end`.
+const metadataWhile = '^(?!\\.\\.\\.|---|\\s*$)';
 
 const grammar = {
   $schema: 'https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json',
@@ -199,7 +199,7 @@ const grammar = {
   patterns: [
     { include: '#metadata-first-game' },
     { include: '#metadata' },
-    { include: '#metadata-stray-end' },
+    { include: '#metadata-end' },
     { include: '#movetext' },
   ],
   repository: {
@@ -207,8 +207,7 @@ const grammar = {
       comment: 'a game starts with a --- line; its YAML metadata ends at a ... line',
       begin: '^\\x{FEFF}?(---)',
       beginCaptures: { 1: { name: 'punctuation.definition.metadata.begin.ppn' } },
-      end: metadataEnd,
-      endCaptures: metadataEndCaptures,
+      while: metadataWhile,
       name: 'meta.metadata.ppn',
       contentName: 'meta.embedded.block.yaml',
       patterns: [{ include: 'source.yaml' }],
@@ -216,16 +215,18 @@ const grammar = {
     'metadata-first-game': {
       comment: 'the first game may leave out its --- line: metadata if it opens with a YAML key',
       begin: "\\A\\x{FEFF}?(?=[A-Za-z_][\\w\\- ']*:(?:\\s|$))",
-      end: metadataEnd,
-      endCaptures: metadataEndCaptures,
+      while: metadataWhile,
       name: 'meta.metadata.ppn',
       contentName: 'meta.embedded.block.yaml',
       patterns: [{ include: 'source.yaml' }],
     },
-    'metadata-stray-end': {
-      comment: 'a ... line after a metadata block that an empty line already closed',
+    'metadata-end': {
+      comment: 'the ... line that closes a metadata block; what follows it on the line is ignored',
       match: '^(\\.\\.\\.)(.*)$',
-      captures: metadataEndCaptures,
+      captures: {
+        1: { name: 'punctuation.definition.metadata.end.ppn' },
+        2: { name: 'comment.line.metadata-end.ppn' },
+      },
     },
     movetext: {
       patterns: [
