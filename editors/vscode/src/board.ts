@@ -352,6 +352,8 @@ export function renderPanelHtml(options: { cspSource: string; nonce: string; bod
       board.innerHTML = event.data.body;
     }
   });
+  // Updates posted before this page was listening are lost; ask for the latest one.
+  acquireVsCodeApi().postMessage({ type: 'ready' });
 </script>
 </body>
 </html>`;

@@ -25,6 +25,7 @@ export class BoardPanel implements vscode.Disposable {
   private inFlight: vscode.CancellationTokenSource | undefined;
   private lastEditor: vscode.TextEditor | undefined;
   private disposed = false;
+  private latestBody: string | undefined;
 
   /** Opens the panel beside the editor, or reveals the open one, and shows the board at the cursor. */
   static show(getClient: () => LanguageClient | undefined): void {
@@ -62,6 +63,12 @@ export class BoardPanel implements vscode.Disposable {
     });
     this.subscriptions.push(
       panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((message: unknown) => {
+        const isReady = typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'ready';
+        if (isReady && this.latestBody !== undefined) {
+          this.showBody(this.latestBody);
+        }
+      }),
       vscode.window.onDidChangeTextEditorSelection((event) => {
         if (event.textEditor.document.languageId === 'ppn') {
           this.lastEditor = event.textEditor;
@@ -141,6 +148,7 @@ export class BoardPanel implements vscode.Disposable {
   }
 
   private showBody(body: string): void {
+    this.latestBody = body;
     void this.panel.webview.postMessage({ type: 'update', body });
   }
 

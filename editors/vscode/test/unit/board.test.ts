@@ -114,4 +114,5 @@ test('the page only runs its own script', () => {
   assert.match(html, /default-src 'none'/);
   assert.match(html, /<script nonce="abc123">/);
   assert.match(html, /<div id="board"><p>x<\/p><\/div>/);
+  assert.match(html, /postMessage\(\{ type: 'ready' \}\)/);
 });
