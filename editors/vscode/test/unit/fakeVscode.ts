@@ -80,7 +80,16 @@ export class FakeVscode {
   readonly selectionChanged = new FakeEvent<{ textEditor: FakeEditor }>();
   readonly activeEditorChanged = new FakeEvent<FakeEditor | undefined>();
   readonly documentChanged = new FakeEvent<{ document: FakeEditor['document'] }>();
+  readonly configurationChanged = new FakeEvent<{ affectsConfiguration(section: string): boolean }>();
   activeTextEditor: FakeEditor | undefined;
+  /** Settings by full name, e.g. `ppn.server.path`. */
+  readonly settings = new Map<string, unknown>();
+  readonly commands = new Map<string, (...args: unknown[]) => unknown>();
+  readonly executedCommands: unknown[][] = [];
+  readonly errorMessages: { message: string; items: string[] }[] = [];
+  /** What the user picks from the next error message. */
+  errorChoice: string | undefined;
+  readonly outputLines: string[] = [];
 
   readonly module = {
     ViewColumn: { Beside: -2 },
@@ -102,9 +111,31 @@ export class FakeVscode {
       },
       onDidChangeTextEditorSelection: this.selectionChanged.subscribe,
       onDidChangeActiveTextEditor: this.activeEditorChanged.subscribe,
+      createOutputChannel: () => ({
+        appendLine: (line: string) => fake.outputLines.push(line),
+        dispose: () => {},
+      }),
+      showErrorMessage: async (message: string, ...items: string[]) => {
+        fake.errorMessages.push({ message, items });
+        return fake.errorChoice;
+      },
+    },
+    commands: {
+      registerCommand: (id: string, callback: (...args: unknown[]) => unknown) => {
+        fake.commands.set(id, callback);
+        return { dispose: () => fake.commands.delete(id) };
+      },
+      executeCommand: async (...args: unknown[]) => {
+        fake.executedCommands.push(args);
+      },
     },
     workspace: {
       onDidChangeTextDocument: this.documentChanged.subscribe,
+      onDidChangeConfiguration: this.configurationChanged.subscribe,
+      workspaceFolders: undefined,
+      getConfiguration: (section: string) => ({
+        get: <T>(key: string): T | undefined => fake.settings.get(`${section}.${key}`) as T | undefined,
+      }),
     },
   };
 }
