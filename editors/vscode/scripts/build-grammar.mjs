@@ -67,6 +67,8 @@ function moveRules(inside) {
   const specAtom = inside ? specAtomInside : specAtomOutside;
   // In a brace expansion `\,` `\{` `\}` are escapes, not the drop-below MoveToken.
   const dropBelow = inside ? '\\\\(?![,{}\\\\])' : '\\\\';
+  // Inside braces the comma of a coordinate pair is escaped: (14\,2.5).
+  const coordinateComma = inside ? '\\\\?,' : ',';
   const rules = [
     { include: '#brace-expansion' },
     {
@@ -81,6 +83,15 @@ function moveRules(inside) {
       match: `(${specAtom}+)(?=@(?!>)|${dropBelow})`,
       captures: { 1: pieceSpecCapture() },
     },
+    ...(inside
+      ? [
+          {
+            comment: 'an alternative that continues the PieceSpec of the preamble: ?d{S~5,M~n}',
+            match: `(?<=[{,])(?![a-z]+[0-9])(${specAtom}+)(?=[~=\\-_\\x{203F}@:#$%!*+])`,
+            captures: { 1: pieceSpecCapture() },
+          },
+        ]
+      : []),
     {
       comment: '?PieceSpec (one piece) and /PieceSpec (every matching piece)',
       match: `([?/])(${specAtom}*)`,
@@ -106,7 +117,7 @@ function moveRules(inside) {
     { include: '#macro' },
     {
       comment: 'relative offset <x,y>',
-      match: `(<)\\s*(${number})\\s*(,)\\s*(${number})\\s*(>)`,
+      match: `(<)\\s*(${number})\\s*(${coordinateComma})\\s*(${number})\\s*(>)`,
       name: 'meta.location.relative.ppn',
       captures: {
         1: { name: 'punctuation.definition.location.begin.ppn' },
@@ -118,7 +129,7 @@ function moveRules(inside) {
     },
     {
       comment: 'Cartesian coordinates (x,y)',
-      match: `(\\()\\s*(${number})\\s*(,)\\s*(${number})\\s*(\\))`,
+      match: `(\\()\\s*(${number})\\s*(${coordinateComma})\\s*(${number})\\s*(\\))`,
       name: 'meta.location.cartesian.ppn',
       captures: {
         1: { name: 'punctuation.definition.location.begin.ppn' },
