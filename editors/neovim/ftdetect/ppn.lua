@@ -1,0 +1,5 @@
+vim.filetype.add({
+  extension = {
+    ppn = 'ppn',
+  },
+})

@@ -1,0 +1,13 @@
+---@brief
+--- ppn-ls: language server for Portable Piecepack Notation (PPN).
+---
+--- Install the `ppn-ls` binary (e.g. `cargo install --path server` from the
+--- repository) and make sure it is on your `PATH`, or set `cmd` to its full path.
+---
+--- With no arguments `ppn-ls` speaks the Language Server Protocol over stdio.
+---@type vim.lsp.Config
+return {
+  cmd = { 'ppn-ls' },
+  filetypes = { 'ppn' },
+  root_markers = { '.git' },
+}

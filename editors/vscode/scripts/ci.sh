@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Checks the VS Code extension from a clean state: install from the lockfile, grammar
+# tests, type-check and unit tests, then the .vsix package. Stops at the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "npm ci"
+npm ci --no-audit --no-fund
+
+step "the grammar is up to date with scripts/build-grammar.mjs"
+node scripts/build-grammar.mjs --check
+
+step "TextMate grammar tests"
+# A malformed assertion line can send the test tool into a very long regex search.
+timeout 600 npx --no-install vscode-tmgrammar-test \
+  --grammar ./syntaxes/ppn.tmLanguage.json \
+  --grammar ./test/grammars/yaml-stub.tmLanguage.json \
+  'test/grammar/*.test.ppn'
+
+step "tsc"
+rm -rf out
+npx --no-install tsc -p .
+
+step "unit tests"
+node --test out/test/unit/
+
+step "editor configuration tests (Neovim, Helix, VS Code manifest)"
+python3 -m unittest discover -s ../../tests/editors -p 'test_*.py' -v
+
+step "vsce package"
+rm -f ppn.vsix
+npx --no-install vsce package --allow-missing-repository --out ppn.vsix
+python3 - <<'PY'
+import sys, zipfile
+names = set(zipfile.ZipFile('ppn.vsix').namelist())
+needed = [
+    'extension/package.json',
+    'extension/language-configuration.json',
+    'extension/syntaxes/ppn.tmLanguage.json',
+    'extension/out/src/extension.js',
+    'extension/node_modules/vscode-languageclient/node.js',
+]
+missing = [name for name in needed if name not in names]
+if missing:
+    sys.exit(f'ppn.vsix lacks {missing}')
+PY
+echo "ppn.vsix: $(du -h ppn.vsix | cut -f1)"

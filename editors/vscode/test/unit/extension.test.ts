@@ -1,0 +1,48 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { installFakeVscode } from './fakeVscode';
+
+const fake = installFakeVscode();
+// Loaded after the fake is installed, so that it sees it as `vscode`.
+const extension = require('../../src/extension') as typeof import('../../src/extension');
+
+const settle = (ms = 50) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('a missing server executable is reported with a way to the setting', async () => {
+  fake.settings.set('ppn.server.path', '/nonexistent/bin/ppn-ls');
+  fake.errorChoice = 'Open Settings';
+  const context = { subscriptions: [] as { dispose(): unknown }[] };
+  await extension.activate(context as never);
+  await settle();
+
+  assert.deepEqual([...fake.commands.keys()].sort(), ['ppn.restartServer', 'ppn.showBoard']);
+  assert.equal(fake.errorMessages.length, 1);
+  const [{ message, items }] = fake.errorMessages;
+  assert.match(message, /"\/nonexistent\/bin\/ppn-ls" does not exist or is not executable/);
+  assert.match(message, /ppn\.server\.path/);
+  assert.deepEqual(items, ['Open Settings']);
+  assert.deepEqual(fake.executedCommands, [['workbench.action.openSettings', 'ppn.server.path']]);
+  assert.deepEqual(fake.outputLines, [message]);
+
+  // Changing a server setting tries again; other settings do not.
+  fake.errorChoice = undefined;
+  fake.configurationChanged.fire({ affectsConfiguration: (section) => section === 'editor.fontSize' });
+  await settle();
+  assert.equal(fake.errorMessages.length, 1);
+  fake.settings.set('ppn.server.path', '');
+  const originalPath = process.env.PATH;
+  process.env.PATH = '/nonexistent/empty-path';
+  try {
+    fake.configurationChanged.fire({ affectsConfiguration: (section) => section === 'ppn.server' });
+    await settle();
+  } finally {
+    process.env.PATH = originalPath;
+  }
+  assert.equal(fake.errorMessages.length, 2);
+  assert.match(fake.errorMessages[1].message, /"ppn-ls" is not on PATH/);
+
+  for (const subscription of context.subscriptions) {
+    subscription.dispose();
+  }
+  await extension.deactivate();
+});

@@ -1,0 +1,180 @@
+"""Checks the editor integration files under editors/: the Helix languages.toml, the
+Neovim Lua files and the VS Code manifest agree on the language, the server command
+and the file type.
+
+Run with: python3 -m unittest discover -s tests/editors -p 'test_*.py'
+"""
+
+import json
+import re
+import shutil
+import subprocess
+import tomllib
+import unittest
+from pathlib import Path
+
+EDITORS = Path(__file__).resolve().parents[2] / "editors"
+SERVER_COMMAND = "ppn-ls"
+
+
+class HelixTest(unittest.TestCase):
+    def setUp(self):
+        with open(EDITORS / "helix" / "languages.toml", "rb") as file:
+            self.config = tomllib.load(file)
+
+    def test_language_entry(self):
+        (language,) = self.config["language"]
+        self.assertEqual(language["name"], "ppn")
+        self.assertEqual(language["scope"], "source.ppn")
+        self.assertEqual(language["file-types"], ["ppn"])
+        self.assertEqual(language["language-servers"], [SERVER_COMMAND])
+        self.assertEqual(language["grammar"], "ppn")
+        self.assertEqual(language["block-comment-tokens"], {"start": "{", "end": "}"})
+        self.assertEqual(language["auto-pairs"], {"(": ")", "{": "}", "[": "]", "`": "'"})
+
+    def test_language_server(self):
+        self.assertEqual(
+            self.config["language-server"], {SERVER_COMMAND: {"command": SERVER_COMMAND}}
+        )
+
+    def test_grammar_source_is_a_marked_placeholder(self):
+        (grammar,) = self.config["grammar"]
+        self.assertEqual(grammar["name"], "ppn")
+        source = grammar["source"]
+        self.assertEqual(source["subpath"], "tree-sitter-ppn")
+        self.assertIn("REPLACE", source["git"])
+        self.assertTrue(source["git"].startswith("https://example.invalid/"))
+        self.assertIn("REPLACE", source["rev"])
+        readme = (EDITORS / "helix" / "README.md").read_text(encoding="utf-8")
+        self.assertIn(source["git"], readme)
+        self.assertIn("placeholder", readme)
+
+
+def lua_string_list(text, key):
+    """The strings of `key = { 'a', "b" }` in a Lua table constructor."""
+    match = re.search(rf"\b{key}\s*=\s*\{{([^}}]*)\}}", text)
+    if match is None:
+        return None
+    return re.findall(r"""['"]([^'"]*)['"]""", match.group(1))
+
+
+class NeovimTest(unittest.TestCase):
+    def setUp(self):
+        self.lsp = (EDITORS / "neovim" / "lsp" / "ppn_ls.lua").read_text(encoding="utf-8")
+        self.ftdetect = (EDITORS / "neovim" / "ftdetect" / "ppn.lua").read_text(encoding="utf-8")
+
+    def test_lsp_config_fields(self):
+        self.assertRegex(self.lsp, r"(?m)^return \{")
+        self.assertEqual(lua_string_list(self.lsp, "cmd"), [SERVER_COMMAND])
+        self.assertEqual(lua_string_list(self.lsp, "filetypes"), ["ppn"])
+        self.assertEqual(lua_string_list(self.lsp, "root_markers"), [".git"])
+
+    def test_ftdetect_maps_the_extension(self):
+        self.assertIn("vim.filetype.add", self.ftdetect)
+        self.assertRegex(self.ftdetect, r"\bppn\s*=\s*'ppn'")
+
+    def test_readme_enables_the_config_by_its_file_name(self):
+        readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
+        self.assertIn("vim.lsp.enable('ppn_ls')", readme)
+        self.assertIn("nvim-lspconfig", readme)
+
+    @unittest.skipIf(shutil.which("lua") is None, "lua is not installed")
+    def test_lua_files_evaluate_to_the_expected_values(self):
+        # Runs the files with a stand-in for Neovim's `vim` table and prints what they set.
+        script = r"""
+local added
+vim = { filetype = { add = function(spec) added = spec end } }
+local config = dofile(arg[1])
+dofile(arg[2])
+local function list(t) return table.concat(t, ',') end
+print('cmd=' .. list(config.cmd))
+print('filetypes=' .. list(config.filetypes))
+print('root_markers=' .. list(config.root_markers))
+local keys = {}
+for key in pairs(config) do keys[#keys + 1] = key end
+table.sort(keys)
+print('keys=' .. list(keys))
+print('ppn=' .. tostring(added.extension.ppn))
+"""
+        result = subprocess.run(
+            [
+                "lua",
+                "-",
+                str(EDITORS / "neovim" / "lsp" / "ppn_ls.lua"),
+                str(EDITORS / "neovim" / "ftdetect" / "ppn.lua"),
+            ],
+            input=script,
+            capture_output=True,
+            text=True,
+        )
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(
+            result.stdout.splitlines(),
+            [
+                "cmd=ppn-ls",
+                "filetypes=ppn",
+                "root_markers=.git",
+                "keys=cmd,filetypes,root_markers",
+                "ppn=ppn",
+            ],
+        )
+
+    @unittest.skipIf(shutil.which("luac") is None, "luac is not installed")
+    def test_lua_files_compile(self):
+        for path in (EDITORS / "neovim").rglob("*.lua"):
+            result = subprocess.run(["luac", "-p", str(path)], capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, f"{path}: {result.stderr}")
+
+
+class VscodeManifestTest(unittest.TestCase):
+    def setUp(self):
+        self.root = EDITORS / "vscode"
+        self.manifest = json.loads((self.root / "package.json").read_text(encoding="utf-8"))
+        self.contributes = self.manifest["contributes"]
+
+    def test_language_and_grammar_files_exist_and_agree(self):
+        (language,) = self.contributes["languages"]
+        self.assertEqual(language["id"], "ppn")
+        self.assertEqual(language["extensions"], [".ppn"])
+        (grammar,) = self.contributes["grammars"]
+        self.assertEqual(grammar["language"], "ppn")
+        self.assertEqual(grammar["scopeName"], "source.ppn")
+        tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
+        self.assertEqual(tm_language["scopeName"], "source.ppn")
+        configuration = json.loads(
+            (self.root / language["configuration"]).read_text(encoding="utf-8")
+        )
+        self.assertEqual(configuration["comments"]["blockComment"], ["{", "}"])
+        pairs = {(pair["open"], pair["close"]) for pair in configuration["autoClosingPairs"]}
+        self.assertEqual(pairs, {("{", "}"), ("(", ")"), ("[", "]"), ("`", "'")})
+
+    def test_metadata_is_embedded_yaml(self):
+        (grammar,) = self.contributes["grammars"]
+        self.assertEqual(grammar["embeddedLanguages"], {"meta.embedded.block.yaml": "yaml"})
+        tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
+        metadata = tm_language["repository"]["metadata"]
+        self.assertEqual(metadata["contentName"], "meta.embedded.block.yaml")
+        self.assertEqual(metadata["patterns"], [{"include": "source.yaml"}])
+
+    def test_settings_and_commands(self):
+        properties = self.contributes["configuration"]["properties"]
+        self.assertEqual(properties["ppn.server.path"]["default"], SERVER_COMMAND)
+        self.assertEqual(properties["ppn.server.args"]["default"], [])
+        commands = {command["command"] for command in self.contributes["commands"]}
+        self.assertIn("ppn.showBoard", commands)
+        show_board = next(c for c in self.contributes["commands"] if c["command"] == "ppn.showBoard")
+        self.assertEqual((show_board["category"], show_board["title"]), ("PPN", "Show Board"))
+
+    def test_entry_point_is_the_compiled_extension(self):
+        self.assertEqual(self.manifest["main"], "./out/src/extension.js")
+        self.assertTrue((self.root / "src" / "extension.ts").is_file())
+
+    def test_lockfile_matches_the_manifest(self):
+        lock = json.loads((self.root / "package-lock.json").read_text(encoding="utf-8"))
+        root = lock["packages"][""]
+        self.assertEqual(root["dependencies"], self.manifest["dependencies"])
+        self.assertEqual(root["devDependencies"], self.manifest["devDependencies"])
+
+
+if __name__ == "__main__":
+    unittest.main()
