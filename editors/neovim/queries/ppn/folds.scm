@@ -1,0 +1,6 @@
+[
+  (game)
+  (metadata)
+  (comment)
+  (movetext)
+] @fold
