@@ -22,13 +22,23 @@ pub fn diagnostics_of(text: &str, tree: &tree_sitter::Tree, replay: &Replay) -> 
             message: error.message,
         })
         .collect();
-    // Where the text does not parse, what the replay makes of it is noise.
-    let broken = broken_spans(tree);
+    // Where the text does not parse, or braces could not be expanded, what the replay makes
+    // of the raw text is noise.
+    let mut broken = broken_spans(tree);
+    broken.extend(
+        replay
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "brace-expansion")
+            .map(|d| d.range.clone()),
+    );
     diagnostics.extend(
         replay
             .diagnostics
             .iter()
-            .filter(|d| !broken.iter().any(|span| overlaps(span, &d.range)))
+            .filter(|d| {
+                d.code == "brace-expansion" || !broken.iter().any(|span| overlaps(span, &d.range))
+            })
             .cloned(),
     );
     sort_diagnostics(&mut diagnostics);
@@ -89,6 +99,13 @@ mod tests {
         let codes: Vec<_> = diagnostics.iter().map(|d| d.code).collect();
         assert_eq!(codes, ["yaml-error", "unclosed-comment"]);
         assert_eq!(&text[diagnostics[1].range.clone()][..1], "{");
+    }
+
+    #[test]
+    fn a_brace_expansion_over_its_cap_is_reported_once() {
+        let text = "1. S@{a..z}{1..999999999} 2. S@a1\n";
+        let found: Vec<_> = check_text(text).into_iter().map(|d| d.code).collect();
+        assert_eq!(found, ["brace-expansion"]);
     }
 
     #[test]
