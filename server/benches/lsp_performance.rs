@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use ppn_ls::ide::analysis::DocumentAnalysis;
+use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
 use ppn_ls::ide::board::render_board;
 
 /// Counts the bytes currently allocated, to measure what an analysis keeps alive.
@@ -213,30 +213,73 @@ fn main() {
         verdict(heap < MEMORY_TARGET_BYTES)
     );
 
+    if std::env::var_os("PPN_BREAKDOWN").is_some() {
+        let t = measure(|| {
+            std::hint::black_box(ppn_ls::syntax::parse(&text, None));
+        });
+        println!("parse {t:?}");
+        let tree = ppn_ls::syntax::parse(&text, None);
+        let t = measure(|| {
+            std::hint::black_box(ppn_ls::syntax::syntax_errors(&tree, &text));
+        });
+        println!("syntax errors {t:?}");
+        let t = measure(|| {
+            std::hint::black_box(ppn_ls::notation::document::split_games_checked(&text));
+        });
+        println!("split games {t:?}");
+        let games = ppn_ls::notation::document::split_games(&text);
+        let t = measure(|| {
+            std::hint::black_box(ppn_ls::notation::movetext::split_movetext(
+                &text,
+                games[0].movetext.clone(),
+            ));
+        });
+        println!("split movetext {t:?}");
+        let t = measure(|| {
+            std::hint::black_box(ppn_ls::engine::replay::replay_document(&text));
+        });
+        println!("replay document {t:?}");
+        let t = measure(|| {
+            std::hint::black_box(ppn_ls::ide::line_index::LineIndex::new(&text));
+        });
+        println!("line index {t:?}");
+    }
     let open = measure(|| {
         std::hint::black_box(DocumentAnalysis::new(std::hint::black_box(text.clone())));
     });
     report("open (full analysis)", open, OPEN_TARGET);
 
-    // Type one character into the comment of the third move from the end, then the edit
-    // that changes what that move does.
-    let at = text.rfind("{rolled}").map_or(text.len() - 20, |i| i + 1);
-    let mut edited = text.clone();
-    edited.insert(at, 'x');
-    let edit = measure(|| {
-        let updated = DocumentAnalysis::new(std::hint::black_box(edited.clone()));
-        std::hint::black_box(updated.diagnostics.len());
-    });
-    report("edit near the end → diagnostics", edit, EDIT_TARGET);
+    // Type one character into the comment of a move near the end; then one that changes
+    // what that move does, so the game is replayed from there.
+    let comment_at = text.rfind("{rolled}").map_or(text.len() - 20, |i| i + 1);
+    let die_at = text.rfind("?d~").map_or(text.len() - 20, |i| i + 3);
+    for (name, at, typed) in [
+        ("edit a comment → diagnostics", comment_at, "x"),
+        ("edit a move → diagnostics", die_at, "1"),
+    ] {
+        let mut edited = text.clone();
+        edited.insert_str(at, typed);
+        let edit = TextEdit {
+            start: at,
+            old_end: at,
+            new_end: at + typed.len(),
+        };
+        let fresh = DocumentAnalysis::new(edited.clone());
+        let updated = kept.update(edited.clone(), &edit);
+        assert_eq!(updated.diagnostics, fresh.diagnostics);
+        drop((fresh, updated));
+        let took = measure(|| {
+            let updated = kept.update(std::hint::black_box(edited.clone()), &edit);
+            std::hint::black_box(updated.diagnostics.len());
+        });
+        report(name, took, EDIT_TARGET);
+    }
 
     let offset = text.len() - 30;
     let hover = measure(|| {
-        let state = kept.replay.games.iter().find_map(|game| {
-            game.states
-                .iter()
-                .find(|state| state.source.as_ref().is_some_and(|s| s.contains(&offset)))
-        });
-        std::hint::black_box(state.map(|state| render_board(state.pieces())));
+        let state = kept.state_at(std::hint::black_box(offset));
+        let board = state.and_then(|(_, state)| state.map(|state| render_board(state.pieces())));
+        std::hint::black_box(board);
     });
     report("hover (move at offset + board)", hover, HOVER_TARGET);
 }
