@@ -243,6 +243,69 @@ fn main() {
             std::hint::black_box(ppn_ls::ide::line_index::LineIndex::new(&text));
         });
         println!("line index {t:?}");
+        let at = text.rfind("?d~").unwrap() + 3;
+        let mut edited = text.clone();
+        edited.insert(at, '1');
+        let replay = ppn_ls::engine::replay::replay_document(&text);
+        let edit = TextEdit {
+            start: at,
+            old_end: at,
+            new_end: at + 1,
+        };
+        let t = measure(|| {
+            std::hint::black_box(replay.update(&text, &edited, &edit));
+        });
+        println!("replay update {t:?}");
+        let point = |t: &str, offset: usize| {
+            let before = &t[..offset];
+            let row = before.matches('\n').count();
+            let column = offset - before.rfind('\n').map_or(0, |i| i + 1);
+            tree_sitter::Point { row, column }
+        };
+        let t = measure(|| {
+            std::hint::black_box(ppn_ls::syntax::parse(&text, Some(&tree)));
+        });
+        println!("reparse unchanged {t:?}");
+        let input = tree_sitter::InputEdit {
+            start_byte: at,
+            old_end_byte: at,
+            new_end_byte: at + 1,
+            start_position: point(&text, at),
+            old_end_position: point(&text, at),
+            new_end_position: point(&edited, at + 1),
+        };
+        let mut edited_tree = tree.clone();
+        edited_tree.edit(&input);
+        let reparsed = ppn_ls::syntax::parse(&edited, Some(&edited_tree));
+        println!(
+            "changed ranges {:?}",
+            reparsed.changed_ranges(&edited_tree).collect::<Vec<_>>()
+        );
+        let t = measure(|| {
+            std::hint::black_box(ppn_ls::syntax::parse(&edited, Some(&edited_tree)));
+        });
+        println!("incremental parse {t:?}");
+        for at in [60usize, 1000, 60000, text.len() - 200, text.len() - 1] {
+            let at = (at..)
+                .find(|&i| text.is_char_boundary(i) && text.as_bytes()[i] == b' ')
+                .unwrap_or(text.len());
+            let mut edited = text.clone();
+            edited.insert(at, ' ');
+            let input = tree_sitter::InputEdit {
+                start_byte: at,
+                old_end_byte: at,
+                new_end_byte: at + 1,
+                start_position: point(&text, at),
+                old_end_position: point(&text, at),
+                new_end_position: point(&edited, at + 1),
+            };
+            let mut edited_tree = tree.clone();
+            edited_tree.edit(&input);
+            let t = measure(|| {
+                std::hint::black_box(ppn_ls::syntax::parse(&edited, Some(&edited_tree)));
+            });
+            println!("space inserted at {at}: incremental parse {t:?}");
+        }
     }
     let open = measure(|| {
         std::hint::black_box(DocumentAnalysis::new(std::hint::black_box(text.clone())));

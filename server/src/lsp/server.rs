@@ -108,9 +108,12 @@ impl State {
                         .documents
                         .get_mut(&uri)
                         .filter(|document| document.revision == revision)
-                        .map(|mut document| document.analysis = Some(analysis.clone()))
-                        .is_some();
-                    if stored {
+                        .map(|mut document| document.store_analysis(analysis.clone()));
+                    if let Some(replaced) = stored {
+                        // Freeing a long game's states takes a while: not on an async thread.
+                        if let Some(replaced) = replaced {
+                            tokio::task::spawn_blocking(move || drop(replaced));
+                        }
                         self.publish(&uri, &analysis, revision).await;
                     }
                 }
@@ -153,7 +156,17 @@ impl State {
     async fn analyze(&self, snapshot: Snapshot) -> std::result::Result<Arc<Analysis>, JoinError> {
         let analyzer = self.analyzer.clone();
         tokio::task::spawn_blocking(move || {
-            Arc::new(Analysis::new(&snapshot.text, snapshot.version, &analyzer))
+            let analysis = match &snapshot.base {
+                Some(base) => Analysis::update(
+                    &base.analysis,
+                    &snapshot.text,
+                    snapshot.version,
+                    &base.edit,
+                    &analyzer,
+                ),
+                None => Analysis::new(&snapshot.text, snapshot.version, &analyzer),
+            };
+            Arc::new(analysis)
         })
         .await
     }
