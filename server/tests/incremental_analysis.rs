@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use ppn_ls::engine::replay::{Replay, ReplayedGame};
 use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
+use ppn_ls::notation::document::split_games;
+use ppn_ls::notation::movetext::split_movetext_resumable;
 
 /// Small deterministic generator (SplitMix64), so a failing sequence replays from its seed.
 struct Prng(u64);
@@ -251,6 +253,73 @@ fn random_edits_to_several_games_in_one_file_match_a_fresh_analysis() {
             .collect();
         check_random_edits("three examples in one file", &text, 1000 + index as u64, 20);
     }
+}
+
+/// Splits every game's movetext again after random edits, from the previous split, and
+/// compares with a split from scratch; returns how many splits resumed after a move.
+fn check_random_resplits(text: &str, seed: u64, edits: usize) -> usize {
+    let mut prng = Prng(seed);
+    let mut current = text.to_string();
+    let mut resumed = 0;
+    for step in 0..edits {
+        let before = current.clone();
+        let edit = random_edit(&mut prng, &mut current);
+        let old_games = split_games(&before);
+        for game in split_games(&current) {
+            let Some(old) = old_games
+                .iter()
+                .find(|old| old.movetext.start == game.movetext.start)
+            else {
+                continue;
+            };
+            let previous = split_movetext_resumable(&before, old.movetext.clone());
+            let (split, kept) = previous.resplit(&current, game.movetext.clone(), edit.start);
+            let fresh = split_movetext_resumable(&current, game.movetext.clone());
+            assert_eq!(
+                split, fresh,
+                "seed {seed}, step {step}, {edit:?} on {before:?}"
+            );
+            assert_eq!(split.moves[..kept], previous.moves[..kept]);
+            resumed += usize::from(kept > 0);
+        }
+    }
+    resumed
+}
+
+#[test]
+fn movetext_split_again_from_a_move_matches_a_fresh_split() {
+    let mut files = conformance_texts("examples");
+    files.extend(conformance_texts("reference-quirks"));
+    files.extend(conformance_texts("generated").into_iter().step_by(5));
+    let mut resumed = 0;
+    for (index, (_, text)) in files.iter().enumerate() {
+        for round in 0..4 {
+            resumed += check_random_resplits(text, 5000 + (index * 4 + round) as u64, 15);
+        }
+    }
+    assert!(resumed > 500, "only {resumed} splits resumed after a move");
+}
+
+#[test]
+fn a_resumed_split_keeps_counting_brace_expansions_towards_the_cap() {
+    let mut text = String::from("---\n...\n");
+    for number in 1..=12 {
+        text.push_str(&format!("{number}. {{1..9000}}@a1\n"));
+    }
+    text.push_str("13. x 14. {1..5}@b2\n");
+    let game = split_games(&text).remove(0);
+    let previous = split_movetext_resumable(&text, game.movetext.clone());
+    let at = text.find("x 14").unwrap();
+    let mut edited = text.clone();
+    edited.replace_range(at..at + 1, "y");
+    let (split, kept) = previous.resplit(&edited, game.movetext.clone(), at);
+    assert_eq!(kept, 12, "the split resumes at `13.`");
+    assert_eq!(split, split_movetext_resumable(&edited, game.movetext));
+    let last = split.moves.last().unwrap();
+    assert_eq!(
+        last.text, "{1..5}@b2",
+        "past the cap braces stay unexpanded"
+    );
 }
 
 #[test]

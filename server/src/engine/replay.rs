@@ -13,7 +13,9 @@ use crate::engine::state::GameState;
 use crate::notation::document::{split_games_checked, DocumentProblem, GameSource};
 use crate::notation::macros::MacroTable;
 use crate::notation::metadata::{parse_metadata, scalar_text, Metadata};
-use crate::notation::movetext::{split_movetext, MoveRecord, MovetextSplit, SETUP_LABEL};
+use crate::notation::movetext::{
+    split_movetext_resumable, MoveRecord, MovetextProblem, ResumableSplit, SETUP_LABEL,
+};
 use crate::notation::piece_spec::ParserOptions;
 
 /// Setups that deal pieces at random without a `Seed` (Shogi's pawns, Plans of Action's
@@ -56,8 +58,9 @@ pub struct ReplayedGame {
     /// The starting board first, then one state per move. Shared, so that a new revision
     /// of the document keeps the states of the moves an edit did not change.
     pub states: Vec<Arc<ReplayedState>>,
-    /// The moves as they were split, to tell which ones an edit changed.
-    moves: Vec<MoveRecord>,
+    /// The moves as they were split, to tell which ones an edit changed and to split the
+    /// movetext again from where it changed.
+    split: ResumableSplit,
 }
 
 impl ReplayedGame {
@@ -100,11 +103,7 @@ impl ReplayedGame {
             metadata_diagnostics: shift_diagnostics(&self.metadata_diagnostics, delta),
             movetext_diagnostics: shift_diagnostics(&self.movetext_diagnostics, delta),
             states,
-            moves: self
-                .moves
-                .iter()
-                .map(|record| shift_move(record, delta))
-                .collect(),
+            split: self.split.shifted(delta),
         }
     }
 
@@ -212,7 +211,7 @@ impl Replay {
                     self.games.get(index)
                 });
                 match old_game {
-                    Some(old) => update_game(old, old_text, new_text, source),
+                    Some(old) => update_game(old, old_text, new_text, source, edit),
                     None => replay_game(new_text, source),
                 }
             })
@@ -227,6 +226,7 @@ fn update_game(
     old_text: &str,
     new_text: &str,
     source: GameSource,
+    edit: &TextEdit,
 ) -> ReplayedGame {
     let at_file_start = |range: &Range<usize>| range.start == 0;
     if old_text.get(old.range.clone()) == new_text.get(source.range.clone())
@@ -244,13 +244,15 @@ fn update_game(
     if !same_metadata {
         return replay_game(new_text, source);
     }
-    let split = split_movetext(new_text, source.movetext.clone());
-    let unchanged = old
-        .moves
-        .iter()
-        .zip(&split.moves)
-        .take_while(|(before, after)| same_move(before, old_text, after, new_text))
-        .count();
+    let (split, kept) = old
+        .split
+        .resplit(new_text, source.movetext.clone(), edit.start);
+    let unchanged = kept
+        + old.split.moves[kept..]
+            .iter()
+            .zip(&split.moves[kept..])
+            .take_while(|(before, after)| same_move(before, old_text, after, new_text))
+            .count();
     let mut states: Vec<Arc<ReplayedState>> = old.states[..=unchanged].to_vec();
     let mut state = states[unchanged].state.clone();
     for record in &split.moves[unchanged..] {
@@ -260,9 +262,9 @@ fn update_game(
         range: source.range,
         metadata: old.metadata.clone(),
         metadata_diagnostics: old.metadata_diagnostics.clone(),
-        movetext_diagnostics: movetext_diagnostics(&split),
+        movetext_diagnostics: movetext_diagnostics(&split.problems),
         states,
-        moves: split.moves,
+        split,
     }
 }
 
@@ -290,19 +292,8 @@ fn shift_diagnostics(diagnostics: &[Diagnostic], delta: isize) -> Vec<Diagnostic
         .collect()
 }
 
-fn shift_move(record: &MoveRecord, delta: isize) -> MoveRecord {
-    let mut shifted = record.clone();
-    shifted.label_source = record.label_source.as_ref().map(|r| shift_range(r, delta));
-    shifted.source = shift_range(&record.source, delta);
-    for token in &mut shifted.tokens {
-        token.source = shift_range(&token.source, delta);
-    }
-    shifted
-}
-
-fn movetext_diagnostics(split: &MovetextSplit) -> Vec<Diagnostic> {
-    split
-        .problems
+fn movetext_diagnostics(problems: &[MovetextProblem]) -> Vec<Diagnostic> {
+    problems
         .iter()
         .map(|problem| Diagnostic {
             range: problem.range.clone(),
@@ -316,7 +307,7 @@ fn movetext_diagnostics(split: &MovetextSplit) -> Vec<Diagnostic> {
 fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
     let (metadata, mut metadata_diagnostics) = parse_metadata(text, source.metadata.clone());
     let settings = GameSettings::read(text, &metadata, &mut metadata_diagnostics);
-    let split = split_movetext(text, source.movetext.clone());
+    let split = split_movetext_resumable(text, source.movetext.clone());
     let mut state = GameState::new(
         settings.setup.pieces,
         settings.scale_factor,
@@ -339,9 +330,9 @@ fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
         range: source.range,
         metadata,
         metadata_diagnostics,
-        movetext_diagnostics: movetext_diagnostics(&split),
+        movetext_diagnostics: movetext_diagnostics(&split.problems),
         states,
-        moves: split.moves,
+        split,
     }
 }
 
