@@ -25,15 +25,7 @@ pub struct DocumentAnalysis {
 
 impl DocumentAnalysis {
     pub fn new(text: String) -> DocumentAnalysis {
-        // Parsing and replaying take about as long as each other on a long game.
-        let (tree, replay) = std::thread::scope(|scope| {
-            let parsing = scope.spawn(|| syntax::parse(&text, None));
-            let replay = replay_document(&text);
-            let tree = parsing
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (tree, replay)
-        });
+        let (tree, replay) = parse_while(&text, None, || replay_document(&text));
         let diagnostics = diagnostics_of(&text, &tree, &replay);
         DocumentAnalysis {
             line_index: LineIndex::new(&text),
@@ -46,10 +38,11 @@ impl DocumentAnalysis {
 
     /// The analysis of `text`, which `edit` made from this analysis's text.
     pub fn update(&self, text: String, edit: &TextEdit) -> DocumentAnalysis {
-        let mut tree = self.tree.clone();
-        tree.edit(&input_edit(&self.text, &text, edit));
-        let tree = syntax::parse(&text, Some(&tree));
-        let replay = self.replay.update(&self.text, &text, edit);
+        let mut edited_tree = self.tree.clone();
+        edited_tree.edit(&input_edit(&self.text, &text, edit));
+        let (tree, replay) = parse_while(&text, Some(&edited_tree), || {
+            self.replay.update(&self.text, &text, edit)
+        });
         let diagnostics = diagnostics_of(&text, &tree, &replay);
         DocumentAnalysis {
             line_index: LineIndex::new(&text),
@@ -81,6 +74,27 @@ impl DocumentAnalysis {
         let game = games.get(index)?;
         (offset <= game.range.end).then(|| (game, game.state_at(offset)))
     }
+}
+
+/// Parses `text` (from `old`, an edited tree of the previous text) on another thread
+/// while `replay` runs: on a long game each takes about as long as the other.
+fn parse_while(
+    text: &str,
+    old: Option<&tree_sitter::Tree>,
+    replay: impl FnOnce() -> Replay,
+) -> (tree_sitter::Tree, Replay) {
+    std::thread::scope(|scope| {
+        let parsing = std::thread::Builder::new().spawn_scoped(scope, || syntax::parse(text, old));
+        let replay = replay();
+        let tree = match parsing {
+            Ok(parsing) => parsing
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to spare: parse after the replay.
+            Err(_) => syntax::parse(text, old),
+        };
+        (tree, replay)
+    })
 }
 
 /// The edit as tree-sitter wants it: bytes, and rows and columns counted its way (rows end
