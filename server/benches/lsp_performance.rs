@@ -278,6 +278,24 @@ fn main() {
         report("of which: replay update (parallel)", replay, None);
     }
 
+    // A short game before the long one: an edit there shifts every move of the long game.
+    let short_game = "---\nGameTitle: Warm-up\n...\n1. S@b2 2. b2-b3\n";
+    let two_games = format!("{short_game}{text}");
+    let first = DocumentAnalysis::new(two_games.clone());
+    let at = short_game.find("b3").map_or(0, |at| at + 1);
+    let mut edited = two_games.clone();
+    edited.insert(at, '4');
+    let edit = TextEdit {
+        start: at,
+        old_end: at,
+        new_end: at + 1,
+    };
+    let replay = measure(|| {
+        std::hint::black_box(first.replay.update(&two_games, &edited, &edit));
+    });
+    report("edit a game before the long one", replay, None);
+    drop(first);
+
     let offset = text.len() - 30;
     let hover = measure(|| {
         let found = analysis.state_at(std::hint::black_box(offset));

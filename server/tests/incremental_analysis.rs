@@ -377,6 +377,49 @@ fn an_edit_late_in_a_game_keeps_the_states_before_it() {
 }
 
 #[test]
+fn a_game_moved_by_an_edit_before_it_is_then_edited_itself() {
+    let first = "---\n...\n1. S@b2\n";
+    let second = "---\n...\n1. S@b2 2. M@c3 3. b2-b4 {x} 4. *c3\n";
+    let text = format!("{first}{second}");
+    let analysis = DocumentAnalysis::new(text.clone());
+    let mut edited = text.clone();
+    let at = first.find("b2").unwrap();
+    edited.insert_str(at, "🂡 ");
+    let moved = analysis.update(
+        edited.clone(),
+        &TextEdit {
+            start: at,
+            old_end: at,
+            new_end: at + "🂡 ".len(),
+        },
+    );
+    compare(
+        "game 2 moved",
+        &moved,
+        &DocumentAnalysis::new(edited.clone()),
+    );
+    let mut again = edited.clone();
+    let at = again.rfind("b4").unwrap() + 1;
+    again.replace_range(at..at + 1, "5");
+    let updated = moved.update(
+        again.clone(),
+        &TextEdit {
+            start: at,
+            old_end: at + 1,
+            new_end: at + 1,
+        },
+    );
+    compare("game 2 edited", &updated, &DocumentAnalysis::new(again));
+    let reused = |index: usize| {
+        std::sync::Arc::ptr_eq(
+            &moved.replay.games[1].states[index],
+            &updated.replay.games[1].states[index],
+        )
+    };
+    assert!(reused(2) && !reused(3));
+}
+
+#[test]
 fn the_state_at_an_offset_is_the_move_written_there() {
     let text = "---\n...\n1. S@b2 2. M@c3\n---\n...\n1. C@d4\n";
     let analysis = DocumentAnalysis::new(text.to_string());

@@ -1,6 +1,7 @@
 //! A whole document replayed: games → metadata → setup → moves → board states, with every
 //! problem found on the way as a located diagnostic.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -34,8 +35,9 @@ pub struct ReplayedState {
     /// Where the move is in the document; `None` for the starting board.
     pub source: Option<Range<usize>>,
     /// The game after the move: pieces, active pieces and the move's starting board, so
-    /// PieceIds can be resolved at this point and replay can resume from here.
-    pub state: GameState,
+    /// PieceIds can be resolved at this point and replay can resume from here. Shared, so
+    /// that moving a game in the file does not copy its boards.
+    pub state: Arc<GameState>,
     /// What went wrong in this move (none for the starting board).
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -61,6 +63,9 @@ pub struct ReplayedGame {
     /// The moves as they were split, to tell which ones an edit changed and to split the
     /// movetext again from where it changed.
     split: ResumableSplit,
+    /// How far the game has moved in the file since `split` was made: it is moved along
+    /// only when the game itself is edited.
+    split_moved_by: isize,
 }
 
 impl ReplayedGame {
@@ -88,9 +93,12 @@ impl ReplayedGame {
             .map(|state| match &state.source {
                 None => state.clone(),
                 Some(source) => Arc::new(ReplayedState {
+                    label: state.label.clone(),
+                    text: state.text.clone(),
+                    comment: state.comment.clone(),
                     source: Some(shift_range(source, delta)),
+                    state: state.state.clone(),
                     diagnostics: shift_diagnostics(&state.diagnostics, delta),
-                    ..ReplayedState::clone(state)
                 }),
             })
             .collect();
@@ -103,7 +111,8 @@ impl ReplayedGame {
             metadata_diagnostics: shift_diagnostics(&self.metadata_diagnostics, delta),
             movetext_diagnostics: shift_diagnostics(&self.movetext_diagnostics, delta),
             states,
-            split: self.split.shifted(delta),
+            split: self.split.clone(),
+            split_moved_by: self.split_moved_by + delta,
         }
     }
 
@@ -244,17 +253,19 @@ fn update_game(
     if !same_metadata {
         return replay_game(new_text, source);
     }
-    let (split, kept) = old
-        .split
-        .resplit(new_text, source.movetext.clone(), edit.start);
+    let old_split = match old.split_moved_by {
+        0 => Cow::Borrowed(&old.split),
+        delta => Cow::Owned(old.split.shifted(delta)),
+    };
+    let (split, kept) = old_split.resplit(new_text, source.movetext.clone(), edit.start);
     let unchanged = kept
-        + old.split.moves[kept..]
+        + old_split.moves[kept..]
             .iter()
             .zip(&split.moves[kept..])
             .take_while(|(before, after)| same_move(before, old_text, after, new_text))
             .count();
     let mut states: Vec<Arc<ReplayedState>> = old.states[..=unchanged].to_vec();
-    let mut state = states[unchanged].state.clone();
+    let mut state = GameState::clone(&states[unchanged].state);
     for record in &split.moves[unchanged..] {
         states.push(Arc::new(replay_move(new_text, &mut state, record)));
     }
@@ -265,6 +276,7 @@ fn update_game(
         movetext_diagnostics: movetext_diagnostics(&split.problems),
         states,
         split,
+        split_moved_by: 0,
     }
 }
 
@@ -320,7 +332,7 @@ fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
         text: String::new(),
         comment: String::new(),
         source: None,
-        state: state.clone(),
+        state: Arc::new(state.clone()),
         diagnostics: Vec::new(),
     }));
     for record in &split.moves {
@@ -333,6 +345,7 @@ fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
         movetext_diagnostics: movetext_diagnostics(&split.problems),
         states,
         split,
+        split_moved_by: 0,
     }
 }
 
@@ -364,7 +377,7 @@ fn replay_move(text: &str, state: &mut GameState, record: &MoveRecord) -> Replay
         text: record.text.clone(),
         comment: record.comment.clone(),
         source: Some(record.source.clone()),
-        state: state.clone(),
+        state: Arc::new(state.clone()),
         diagnostics,
     }
 }

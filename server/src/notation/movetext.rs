@@ -290,8 +290,10 @@ impl ResumableSplit {
                 .iter()
                 .map(|record| {
                     Arc::new(MoveRecord {
+                        label: record.label.clone(),
                         label_source: record.label_source.as_ref().map(shift),
-                        source: shift(&record.source),
+                        text: record.text.clone(),
+                        comment: record.comment.clone(),
                         tokens: record
                             .tokens
                             .iter()
@@ -300,7 +302,7 @@ impl ResumableSplit {
                                 source: shift(&token.source),
                             })
                             .collect(),
-                        ..MoveRecord::clone(record)
+                        source: shift(&record.source),
                     })
                 })
                 .collect(),
