@@ -14,7 +14,8 @@ use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
 use ppn_ls::ide::board::render_board;
 use ppn_ls::syntax;
 
-/// Counts the bytes currently allocated, to measure what an analysis keeps alive.
+/// Counts the bytes currently allocated (tree-sitter's too), to measure what an analysis
+/// keeps alive.
 struct CountingAllocator;
 
 static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
@@ -48,6 +49,100 @@ unsafe impl GlobalAlloc for CountingAllocator {
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
+
+/// tree-sitter's C library allocates with `malloc`; these route it through the counting
+/// allocator, with the size kept in a header because `free` is not told it.
+mod tree_sitter_allocations {
+    use std::alloc::{GlobalAlloc, Layout};
+    use std::ffi::c_void;
+
+    use super::GLOBAL;
+
+    const HEADER: usize = 16;
+
+    fn layout(size: usize) -> Option<Layout> {
+        Layout::from_size_align(size.checked_add(HEADER)?, HEADER).ok()
+    }
+
+    unsafe fn finish(block: *mut u8, size: usize) -> *mut c_void {
+        if block.is_null() {
+            return block.cast();
+        }
+        // SAFETY: the block is at least HEADER bytes long and aligned for a usize.
+        unsafe {
+            block.cast::<usize>().write(size);
+            block.add(HEADER).cast()
+        }
+    }
+
+    unsafe extern "C" fn malloc(size: usize) -> *mut c_void {
+        let Some(layout) = layout(size) else {
+            return std::ptr::null_mut();
+        };
+        // SAFETY: the layout has a non-zero size.
+        unsafe { finish(GLOBAL.alloc(layout), size) }
+    }
+
+    unsafe extern "C" fn calloc(count: usize, size: usize) -> *mut c_void {
+        let Some(layout) = count.checked_mul(size).and_then(layout) else {
+            return std::ptr::null_mut();
+        };
+        // SAFETY: the layout has a non-zero size.
+        unsafe { finish(GLOBAL.alloc_zeroed(layout), layout.size() - HEADER) }
+    }
+
+    unsafe fn header(pointer: *mut c_void) -> (*mut u8, usize) {
+        // SAFETY: `pointer` came from `finish`, HEADER bytes into a block holding its size.
+        unsafe {
+            let block = pointer.cast::<u8>().sub(HEADER);
+            (block, block.cast::<usize>().read())
+        }
+    }
+
+    unsafe extern "C" fn realloc(pointer: *mut c_void, size: usize) -> *mut c_void {
+        if pointer.is_null() {
+            // SAFETY: as `malloc`.
+            return unsafe { malloc(size) };
+        }
+        let Some(new_layout) = layout(size) else {
+            return std::ptr::null_mut();
+        };
+        // SAFETY: the block was allocated by `malloc` or `calloc` with its recorded size.
+        unsafe {
+            let (block, old_size) = header(pointer);
+            let old_layout = Layout::from_size_align_unchecked(old_size + HEADER, HEADER);
+            finish(GLOBAL.realloc(block, old_layout, new_layout.size()), size)
+        }
+    }
+
+    unsafe extern "C" fn free(pointer: *mut c_void) {
+        if pointer.is_null() {
+            return;
+        }
+        // SAFETY: the block was allocated by `malloc` or `calloc` with its recorded size.
+        unsafe {
+            let (block, size) = header(pointer);
+            GLOBAL.dealloc(
+                block,
+                Layout::from_size_align_unchecked(size + HEADER, HEADER),
+            );
+        }
+    }
+
+    /// Must run before anything else uses tree-sitter.
+    pub fn count() {
+        // SAFETY: called first thing in `main`, before any tree-sitter object exists; the
+        // four functions form one allocator family and align blocks as `malloc` does.
+        unsafe {
+            tree_sitter::set_allocator(Some(tree_sitter::Allocator {
+                malloc,
+                calloc,
+                realloc,
+                free,
+            }));
+        }
+    }
+}
 
 const MOVES: usize = 10_000;
 
@@ -204,6 +299,7 @@ fn tree_edit(old_text: &str, new_text: &str, edit: &TextEdit) -> tree_sitter::In
 }
 
 fn main() {
+    tree_sitter_allocations::count();
     let text = generate_game(MOVES, 7);
     let before = ALLOCATED.load(Ordering::Relaxed);
     let analysis = DocumentAnalysis::new(text.clone());
