@@ -196,6 +196,16 @@ fn compare_replays(context: &str, got: &Replay, want: &Replay) {
 
 fn compare(context: &str, got: &DocumentAnalysis, want: &DocumentAnalysis) {
     assert_eq!(got.text, want.text, "{context}: text");
+    assert_eq!(
+        got.tree.root_node().byte_range(),
+        want.tree.root_node().byte_range(),
+        "{context}: syntax tree extent"
+    );
+    assert_eq!(
+        got.tree.root_node().to_sexp(),
+        want.tree.root_node().to_sexp(),
+        "{context}: syntax tree"
+    );
     compare_replays(context, &got.replay, &want.replay);
     assert_eq!(got.diagnostics, want.diagnostics, "{context}: diagnostics");
     assert_eq!(
@@ -320,6 +330,34 @@ fn a_resumed_split_keeps_counting_brace_expansions_towards_the_cap() {
         last.text, "{1..5}@b2",
         "past the cap braces stay unexpanded"
     );
+}
+
+#[test]
+fn a_wrong_edit_still_gives_the_analysis_of_the_new_text() {
+    let text = "---\n...\n1. S@b2 2. M@c3 3. b2-b4\n---\n...\n1. C@d4\n";
+    let analysis = DocumentAnalysis::new(text.to_string());
+    let edited = text.replace("b4", "b5").replace("d4", "🂡d4");
+    let wrong = [
+        TextEdit::NONE,
+        TextEdit {
+            start: 3,
+            old_end: 4,
+            new_end: 4,
+        },
+        TextEdit {
+            start: 500,
+            old_end: 400,
+            new_end: 900,
+        },
+    ];
+    for edit in wrong {
+        let updated = analysis.update(edited.clone(), &edit);
+        compare(
+            &format!("{edit:?}"),
+            &updated,
+            &DocumentAnalysis::new(edited.clone()),
+        );
+    }
 }
 
 #[test]

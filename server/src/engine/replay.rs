@@ -1,5 +1,10 @@
 //! A whole document replayed: games → metadata → setup → moves → board states, with every
 //! problem found on the way as a located diagnostic.
+//!
+//! A replay can be brought up to date with an edit of its text ([`Replay::update`]): each
+//! game, each move's state and its diagnostics only depend on the game's own text, so
+//! games the edit left alone are kept (moved along), and an edited game keeps the states
+//! of the moves before the first one that changed.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -167,6 +172,27 @@ impl TextEdit {
         }
     }
 
+    /// This edit if it does turn `old_text` into `new_text`; otherwise the replacement of
+    /// the whole text, so that a wrong edit costs time and never correctness.
+    pub fn checked(self, old_text: &str, new_text: &str) -> TextEdit {
+        let fits = self.start <= self.old_end
+            && self.start <= self.new_end
+            && old_text.len().checked_sub(self.old_end) == new_text.len().checked_sub(self.new_end)
+            && old_text.get(..self.start).is_some()
+            && old_text.get(..self.start) == new_text.get(..self.start)
+            && old_text.get(self.old_end..).is_some()
+            && old_text.get(self.old_end..) == new_text.get(self.new_end..);
+        if fits {
+            self
+        } else {
+            TextEdit {
+                start: 0,
+                old_end: old_text.len(),
+                new_end: new_text.len(),
+            }
+        }
+    }
+
     /// Where the new text's `offset` was in the old text; `None` inside the new bytes.
     fn old_offset(&self, offset: usize) -> Option<usize> {
         if offset <= self.start {
@@ -208,6 +234,7 @@ impl Replay {
     /// replay. Exactly what [`replay_document`] gives, but games the edit left alone are
     /// reused, and a game it changed is replayed only from its first changed move.
     pub fn update(&self, old_text: &str, new_text: &str, edit: &TextEdit) -> Replay {
+        let edit = &edit.checked(old_text, new_text);
         let (sources, problems) = split_games_checked(new_text);
         let games = sources
             .into_iter()

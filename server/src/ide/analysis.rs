@@ -38,6 +38,7 @@ impl DocumentAnalysis {
 
     /// The analysis of `text`, which `edit` made from this analysis's text.
     pub fn update(&self, text: String, edit: &TextEdit) -> DocumentAnalysis {
+        let edit = &edit.checked(&self.text, &text);
         let mut edited_tree = self.tree.clone();
         edited_tree.edit(&input_edit(&self.text, &text, edit));
         let (tree, replay) = parse_while(&text, Some(&edited_tree), || {

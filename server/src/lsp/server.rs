@@ -4,7 +4,9 @@
 //! order the client sent the messages. So every edit is applied there, in one piece, under
 //! the document's map entry, and a request only ever sees whole revisions. Analysis runs in
 //! a task of its own per document, on snapshots tagged with their revision; a result whose
-//! revision is no longer the document's is neither kept nor published.
+//! revision is no longer the document's is neither kept nor published. A snapshot carries
+//! the last analysis kept for the document and the byte edit made since, so the analyzer
+//! can start from it instead of from nothing.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
