@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 use ppn_ls::engine::replay::replay_document;
 use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
 use ppn_ls::ide::board::render_board;
+use ppn_ls::notation::document::split_games;
+use ppn_ls::notation::movetext::split_movetext;
 use ppn_ls::syntax;
 
 /// Counts the bytes currently allocated (tree-sitter's too), to measure what an analysis
@@ -337,6 +339,11 @@ fn main() {
         std::hint::black_box(replay_document(&text));
     });
     report("of which: replay (parallel to it)", replay, None);
+    let movetext = split_games(&text)[0].movetext.clone();
+    let split = measure(|| {
+        std::hint::black_box(split_movetext(&text, movetext.clone()));
+    });
+    report("of which: movetext split", split, None);
 
     // One character typed into the comment of a move near the end; one typed into a move
     // near the end, which is then replayed again with every move after it.

@@ -516,6 +516,19 @@ fn expand_tokens(
         let expanded_strings_before = expanded_strings;
         let over_cap_before = over_cap;
         let written = &file_text[range.clone()];
+        // Only braces expand and only backslashes unescape: most tokens have neither.
+        if !written.contains(['{', '\\']) {
+            separate(&mut glyphs, &mut first);
+            push_written(&mut glyphs, written, range.start);
+            tokens.push(SourceToken {
+                range,
+                expanded: false,
+                in_comment,
+                expanded_strings_before,
+                over_cap_before,
+            });
+            continue;
+        }
         let mut expansions = expand_token(written).unwrap_or_else(|error| {
             problems.push(MovetextProblem {
                 range: range.clone(),
@@ -546,13 +559,7 @@ fn expand_tokens(
         }
         let expanded = !(expansions.len() == 1 && expansions[0] == written);
         for expansion in &expansions {
-            if !first {
-                glyphs.push(Glyph {
-                    ch: ' ',
-                    origin: None,
-                });
-            }
-            first = false;
+            separate(&mut glyphs, &mut first);
             if expanded {
                 glyphs.extend(expansion.chars().map(|ch| Glyph {
                     ch,
@@ -562,13 +569,7 @@ fn expand_tokens(
                     }),
                 }));
             } else {
-                glyphs.extend(written.char_indices().map(|(at, ch)| Glyph {
-                    ch,
-                    origin: Some(Origin {
-                        start: range.start + at,
-                        end: range.start + at + ch.len_utf8(),
-                    }),
-                }));
+                push_written(&mut glyphs, written, range.start);
             }
         }
         tokens.push(SourceToken {
@@ -580,6 +581,28 @@ fn expand_tokens(
         });
     }
     (glyphs, tokens)
+}
+
+/// Expansions are joined with single spaces that stand for nothing in the file.
+fn separate(glyphs: &mut Vec<Glyph>, first: &mut bool) {
+    if !*first {
+        glyphs.push(Glyph {
+            ch: ' ',
+            origin: None,
+        });
+    }
+    *first = false;
+}
+
+/// The characters of a token as written, each standing for itself in the file.
+fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize) {
+    glyphs.extend(written.char_indices().map(|(at, ch)| Glyph {
+        ch,
+        origin: Some(Origin {
+            start: start + at,
+            end: start + at + ch.len_utf8(),
+        }),
+    }));
 }
 
 /// `result[i]`: reading from position `i`, a `}` comes before any `{`. This is how the
