@@ -38,6 +38,7 @@ pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option
                 .states
                 .iter()
                 .filter(|s| label.is_none_or(|l| s.label == l))
+                .map(|s| &**s)
                 .collect();
             (i + 1, states)
         })

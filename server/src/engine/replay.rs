@@ -1,7 +1,14 @@
 //! A whole document replayed: games → metadata → setup → moves → board states, with every
 //! problem found on the way as a located diagnostic.
+//!
+//! A replay can be brought up to date with an edit of its text ([`Replay::update`]): each
+//! game, each move's state and its diagnostics only depend on the game's own text, so
+//! games the edit left alone are kept (moved along), and an edited game keeps the states
+//! of the moves before the first one that changed.
 
+use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde_yaml::{Mapping, Value};
 
@@ -11,10 +18,12 @@ use crate::engine::setups::{
     normalize_name, setup_from_metadata_seeded, Setup, SetupContext, SetupError,
 };
 use crate::engine::state::GameState;
-use crate::notation::document::split_games_checked;
+use crate::notation::document::{split_games_checked, DocumentProblem, GameSource};
 use crate::notation::macros::MacroTable;
 use crate::notation::metadata::{parse_metadata, scalar_text, Metadata};
-use crate::notation::movetext::{split_movetext, MoveRecord, SETUP_LABEL};
+use crate::notation::movetext::{
+    split_movetext_resumable, MoveRecord, MovetextProblem, ResumableSplit, SETUP_LABEL,
+};
 use crate::notation::piece_spec::ParserOptions;
 
 /// Setups that deal pieces at random without a `Seed` (Shogi's pawns, Plans of Action's
@@ -33,8 +42,11 @@ pub struct ReplayedState {
     /// Where the move is in the document; `None` for the starting board.
     pub source: Option<Range<usize>>,
     /// The game after the move: pieces, active pieces and the move's starting board, so
-    /// PieceIds can be resolved at this point and replay can resume from here.
-    pub state: GameState,
+    /// PieceIds can be resolved at this point and replay can resume from here. Shared, so
+    /// that moving a game in the file does not copy its boards.
+    pub state: Arc<GameState>,
+    /// What went wrong in this move (none for the starting board).
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 impl ReplayedState {
@@ -48,8 +60,76 @@ impl ReplayedState {
 pub struct ReplayedGame {
     pub range: Range<usize>,
     pub metadata: Metadata,
-    /// The starting board first, then one state per move.
-    pub states: Vec<ReplayedState>,
+    /// Problems of the metadata block and of the settings read from it.
+    pub metadata_diagnostics: Vec<Diagnostic>,
+    /// Problems found while cutting the movetext into moves.
+    pub movetext_diagnostics: Vec<Diagnostic>,
+    /// The starting board first, then one state per move. Shared, so that a new revision
+    /// of the document keeps the states of the moves an edit did not change.
+    pub states: Vec<Arc<ReplayedState>>,
+    /// The moves as they were split, to tell which ones an edit changed and to split the
+    /// movetext again from where it changed.
+    split: ResumableSplit,
+    /// How far the game has moved in the file since `split` was made: it is moved along
+    /// only when the game itself is edited.
+    split_moved_by: isize,
+}
+
+impl ReplayedGame {
+    /// The state after the move whose text holds `offset` (an offset just past a move's end
+    /// still counts as that move); `None` outside every move.
+    pub fn state_at(&self, offset: usize) -> Option<&Arc<ReplayedState>> {
+        let after = self.states.partition_point(|state| {
+            state
+                .source
+                .as_ref()
+                .is_none_or(|source| source.start <= offset)
+        });
+        let state = self.states.get(after.checked_sub(1)?)?;
+        let source = state.source.as_ref()?;
+        (offset <= source.end).then_some(state)
+    }
+
+    fn shifted(&self, delta: isize) -> ReplayedGame {
+        if delta == 0 {
+            return self.clone();
+        }
+        let states = self
+            .states
+            .iter()
+            .map(|state| match &state.source {
+                None => state.clone(),
+                Some(source) => Arc::new(ReplayedState {
+                    label: state.label.clone(),
+                    text: state.text.clone(),
+                    comment: state.comment.clone(),
+                    source: Some(shift_range(source, delta)),
+                    state: state.state.clone(),
+                    diagnostics: shift_diagnostics(&state.diagnostics, delta),
+                }),
+            })
+            .collect();
+        ReplayedGame {
+            range: shift_range(&self.range, delta),
+            metadata: Metadata {
+                mapping: self.metadata.mapping.clone(),
+                source: self.metadata.source.as_ref().map(|r| shift_range(r, delta)),
+            },
+            metadata_diagnostics: shift_diagnostics(&self.metadata_diagnostics, delta),
+            movetext_diagnostics: shift_diagnostics(&self.movetext_diagnostics, delta),
+            states,
+            split: self.split.clone(),
+            split_moved_by: self.split_moved_by + delta,
+        }
+    }
+
+    /// Every diagnostic of the game, in the order a replay finds them.
+    fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.metadata_diagnostics
+            .iter()
+            .chain(&self.movetext_diagnostics)
+            .chain(self.states.iter().flat_map(|state| &state.diagnostics))
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -59,90 +139,276 @@ pub struct Replay {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Replay every game of a document.
-pub fn replay_document(text: &str) -> Replay {
-    let (games, problems) = split_games_checked(text);
-    let mut replay = Replay::default();
-    replay
-        .diagnostics
-        .extend(problems.into_iter().map(|problem| Diagnostic {
-            range: problem.range,
-            severity: Severity::Warning,
-            code: problem.code.as_str(),
-            message: problem.message,
-        }));
-    for game in games {
-        let (metadata, metadata_diagnostics) = parse_metadata(text, game.metadata.clone());
-        replay.diagnostics.extend(metadata_diagnostics);
-        let settings = GameSettings::read(text, &metadata, &mut replay.diagnostics);
-        let split = split_movetext(text, game.movetext.clone());
-        replay
-            .diagnostics
-            .extend(split.problems.into_iter().map(|problem| Diagnostic {
-                range: problem.range,
-                severity: problem.severity,
-                code: problem.code.as_str(),
-                message: problem.message,
-            }));
-        let states = replay_moves(text, settings, &split.moves, &mut replay.diagnostics);
-        replay.games.push(ReplayedGame {
-            range: game.range,
-            metadata,
-            states,
-        });
-    }
-    replay
+/// One replacement in a text: the bytes `start..old_end` of the old text became
+/// `start..new_end` of the new one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextEdit {
+    pub start: usize,
+    pub old_end: usize,
+    pub new_end: usize,
 }
 
-fn replay_moves(
-    text: &str,
-    settings: GameSettings,
-    moves: &[MoveRecord],
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<ReplayedState> {
+impl TextEdit {
+    /// The edit of a text into itself.
+    pub const NONE: TextEdit = TextEdit {
+        start: 0,
+        old_end: 0,
+        new_end: 0,
+    };
+
+    /// One edit spanning this one followed by `next` (whose offsets are those of the text
+    /// this one left).
+    pub fn then(self, next: TextEdit) -> TextEdit {
+        if self == TextEdit::NONE {
+            return next;
+        }
+        if next == TextEdit::NONE {
+            return self;
+        }
+        let start = self.start.min(next.start);
+        let end_between = self.new_end.max(next.old_end);
+        TextEdit {
+            start,
+            old_end: end_between - self.new_end + self.old_end,
+            new_end: end_between - next.old_end + next.new_end,
+        }
+    }
+
+    /// This edit if it does turn `old_text` into `new_text`; otherwise the replacement of
+    /// the whole text, so that a wrong edit costs time and never correctness.
+    pub fn checked(self, old_text: &str, new_text: &str) -> TextEdit {
+        let fits = self.start <= self.old_end
+            && self.start <= self.new_end
+            && old_text.len().checked_sub(self.old_end) == new_text.len().checked_sub(self.new_end)
+            && old_text.get(..self.start).is_some()
+            && old_text.get(..self.start) == new_text.get(..self.start)
+            && old_text.get(self.old_end..).is_some()
+            && old_text.get(self.old_end..) == new_text.get(self.new_end..);
+        if fits {
+            self
+        } else {
+            TextEdit {
+                start: 0,
+                old_end: old_text.len(),
+                new_end: new_text.len(),
+            }
+        }
+    }
+
+    /// Where the new text's `offset` was in the old text; `None` inside the new bytes.
+    fn old_offset(&self, offset: usize) -> Option<usize> {
+        if offset <= self.start {
+            Some(offset)
+        } else if offset >= self.new_end {
+            Some(offset - self.new_end + self.old_end)
+        } else {
+            None
+        }
+    }
+}
+
+/// Replay every game of a document.
+pub fn replay_document(text: &str) -> Replay {
+    let (sources, problems) = split_games_checked(text);
+    let games = sources
+        .into_iter()
+        .map(|source| replay_game(text, source))
+        .collect();
+    Replay::assemble(games, problems)
+}
+
+impl Replay {
+    fn assemble(games: Vec<ReplayedGame>, problems: Vec<DocumentProblem>) -> Replay {
+        let mut diagnostics: Vec<Diagnostic> = problems
+            .into_iter()
+            .map(|problem| Diagnostic {
+                range: problem.range,
+                severity: Severity::Warning,
+                code: problem.code.as_str(),
+                message: problem.message,
+            })
+            .collect();
+        diagnostics.extend(games.iter().flat_map(|game| game.diagnostics().cloned()));
+        Replay { games, diagnostics }
+    }
+
+    /// The replay of `new_text`, which `edit` made from `old_text`, the text of this
+    /// replay. Exactly what [`replay_document`] gives, but games the edit left alone are
+    /// reused, and a game it changed is replayed only from its first changed move.
+    pub fn update(&self, old_text: &str, new_text: &str, edit: &TextEdit) -> Replay {
+        let edit = &edit.checked(old_text, new_text);
+        let (sources, problems) = split_games_checked(new_text);
+        let games = sources
+            .into_iter()
+            .map(|source| {
+                let old_game = edit.old_offset(source.range.start).and_then(|start| {
+                    let index = self
+                        .games
+                        .binary_search_by_key(&start, |game| game.range.start)
+                        .ok()?;
+                    self.games.get(index)
+                });
+                match old_game {
+                    Some(old) => update_game(old, old_text, new_text, source, edit),
+                    None => replay_game(new_text, source),
+                }
+            })
+            .collect();
+        Replay::assemble(games, problems)
+    }
+}
+
+/// `old`, a game of `old_text`, as far as it still holds for `source` in `new_text`.
+fn update_game(
+    old: &ReplayedGame,
+    old_text: &str,
+    new_text: &str,
+    source: GameSource,
+    edit: &TextEdit,
+) -> ReplayedGame {
+    let at_file_start = |range: &Range<usize>| range.start == 0;
+    if old_text.get(old.range.clone()) == new_text.get(source.range.clone())
+        && at_file_start(&old.range) == at_file_start(&source.range)
+    {
+        let delta = source.range.start as isize - old.range.start as isize;
+        return old.shifted(delta);
+    }
+    let same_metadata = old.range.start == source.range.start
+        && old.metadata.source == source.metadata
+        && source
+            .metadata
+            .as_ref()
+            .is_none_or(|range| old_text.get(range.clone()) == new_text.get(range.clone()));
+    if !same_metadata {
+        return replay_game(new_text, source);
+    }
+    let old_split = match old.split_moved_by {
+        0 => Cow::Borrowed(&old.split),
+        delta => Cow::Owned(old.split.shifted(delta)),
+    };
+    let (split, kept) = old_split.resplit(new_text, source.movetext.clone(), edit.start);
+    let unchanged = kept
+        + old_split.moves[kept..]
+            .iter()
+            .zip(&split.moves[kept..])
+            .take_while(|(before, after)| same_move(before, old_text, after, new_text))
+            .count();
+    let mut states: Vec<Arc<ReplayedState>> = old.states[..=unchanged].to_vec();
+    let mut state = GameState::clone(&states[unchanged].state);
+    for record in &split.moves[unchanged..] {
+        states.push(Arc::new(replay_move(new_text, &mut state, record)));
+    }
+    ReplayedGame {
+        range: source.range,
+        metadata: old.metadata.clone(),
+        metadata_diagnostics: old.metadata_diagnostics.clone(),
+        movetext_diagnostics: movetext_diagnostics(&split.problems),
+        states,
+        split,
+        split_moved_by: 0,
+    }
+}
+
+/// Whether replaying `after` (of `new_text`) gives what replaying `before` (of
+/// `old_text`) gave, diagnostics included, from the same state.
+fn same_move(before: &MoveRecord, old_text: &str, after: &MoveRecord, new_text: &str) -> bool {
+    before == after
+        && before
+            .tokens
+            .iter()
+            .all(|token| old_text.get(token.source.clone()) == new_text.get(token.source.clone()))
+}
+
+fn shift_range(range: &Range<usize>, delta: isize) -> Range<usize> {
+    range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
+}
+
+fn shift_diagnostics(diagnostics: &[Diagnostic], delta: isize) -> Vec<Diagnostic> {
+    diagnostics
+        .iter()
+        .map(|diagnostic| Diagnostic {
+            range: shift_range(&diagnostic.range, delta),
+            ..diagnostic.clone()
+        })
+        .collect()
+}
+
+fn movetext_diagnostics(problems: &[MovetextProblem]) -> Vec<Diagnostic> {
+    problems
+        .iter()
+        .map(|problem| Diagnostic {
+            range: problem.range.clone(),
+            severity: problem.severity,
+            code: problem.code.as_str(),
+            message: problem.message.clone(),
+        })
+        .collect()
+}
+
+fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
+    let (metadata, mut metadata_diagnostics) = parse_metadata(text, source.metadata.clone());
+    let settings = GameSettings::read(text, &metadata, &mut metadata_diagnostics);
+    let split = split_movetext_resumable(text, source.movetext.clone());
     let mut state = GameState::new(
         settings.setup.pieces,
         settings.scale_factor,
         MacroTable::with_overrides(&settings.setup.macros, &settings.macros),
         settings.options,
     );
-    let mut states = Vec::with_capacity(moves.len() + 1);
-    states.push(ReplayedState {
+    let mut states = Vec::with_capacity(split.moves.len() + 1);
+    states.push(Arc::new(ReplayedState {
         label: SETUP_LABEL.to_string(),
         text: String::new(),
         comment: String::new(),
         source: None,
-        state: state.clone(),
-    });
-    for record in moves {
-        let tokens: Vec<&str> = record.tokens.iter().map(|t| t.text.as_str()).collect();
-        for issue in state.apply_move(&tokens) {
-            let Some(token) = record.tokens.get(issue.token) else {
-                continue;
-            };
-            let written = &text[token.source.clone()];
+        state: Arc::new(state.clone()),
+        diagnostics: Vec::new(),
+    }));
+    for record in &split.moves {
+        states.push(Arc::new(replay_move(text, &mut state, record)));
+    }
+    ReplayedGame {
+        range: source.range,
+        metadata,
+        metadata_diagnostics,
+        movetext_diagnostics: movetext_diagnostics(&split.problems),
+        states,
+        split,
+        split_moved_by: 0,
+    }
+}
+
+/// Applies the move to `state`; the state after it, with the move's diagnostics.
+fn replay_move(text: &str, state: &mut GameState, record: &MoveRecord) -> ReplayedState {
+    let tokens: Vec<&str> = record.tokens.iter().map(|t| t.text.as_str()).collect();
+    let diagnostics = state
+        .apply_move(&tokens)
+        .into_iter()
+        .filter_map(|issue| {
+            let token = record.tokens.get(issue.token)?;
+            let written = text.get(token.source.clone())?;
             // Inside a token that braces did not change, the engine's offsets are the file's.
             let range = if written == token.text && issue.range.end <= written.len() {
                 token.source.start + issue.range.start..token.source.start + issue.range.end
             } else {
                 token.source.clone()
             };
-            diagnostics.push(Diagnostic {
+            Some(Diagnostic {
                 range,
                 severity: issue.severity,
                 code: issue.code,
                 message: issue.message,
-            });
-        }
-        states.push(ReplayedState {
-            label: record.label.clone(),
-            text: record.text.clone(),
-            comment: record.comment.clone(),
-            source: Some(record.source.clone()),
-            state: state.clone(),
-        });
+            })
+        })
+        .collect();
+    ReplayedState {
+        label: record.label.clone(),
+        text: record.text.clone(),
+        comment: record.comment.clone(),
+        source: Some(record.source.clone()),
+        state: Arc::new(state.clone()),
+        diagnostics,
     }
-    states
 }
 
 /// What a game's metadata decides before its first move.

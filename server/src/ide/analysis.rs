@@ -1,7 +1,14 @@
 //! One revision of a document, analysed once and then read by every editor feature.
+//!
+//! A revision made by an edit is analysed from the previous one: the syntax tree is
+//! re-parsed incrementally, and the replay keeps every game and every move the edit left
+//! alone (see [`Replay::update`]). Either way the result is what a fresh analysis gives.
+
+use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::replay::{replay_document, Replay};
+pub use crate::engine::replay::TextEdit;
+use crate::engine::replay::{replay_document, Replay, ReplayedGame, ReplayedState};
 use crate::ide::check::diagnostics_of;
 use crate::ide::line_index::LineIndex;
 use crate::syntax;
@@ -18,8 +25,25 @@ pub struct DocumentAnalysis {
 
 impl DocumentAnalysis {
     pub fn new(text: String) -> DocumentAnalysis {
-        let tree = syntax::parse(&text, None);
-        let replay = replay_document(&text);
+        let (tree, replay) = parse_while(&text, None, || replay_document(&text));
+        let diagnostics = diagnostics_of(&text, &tree, &replay);
+        DocumentAnalysis {
+            line_index: LineIndex::new(&text),
+            text,
+            tree,
+            replay,
+            diagnostics,
+        }
+    }
+
+    /// The analysis of `text`, which `edit` made from this analysis's text.
+    pub fn update(&self, text: String, edit: &TextEdit) -> DocumentAnalysis {
+        let edit = &edit.checked(&self.text, &text);
+        let mut edited_tree = self.tree.clone();
+        edited_tree.edit(&input_edit(&self.text, &text, edit));
+        let (tree, replay) = parse_while(&text, Some(&edited_tree), || {
+            self.replay.update(&self.text, &text, edit)
+        });
         let diagnostics = diagnostics_of(&text, &tree, &replay);
         DocumentAnalysis {
             line_index: LineIndex::new(&text),
@@ -40,5 +64,62 @@ impl DocumentAnalysis {
             text,
             diagnostics,
         }
+    }
+
+    /// The game holding `offset`, and the state after the move there if there is one.
+    pub fn state_at(&self, offset: usize) -> Option<(&ReplayedGame, Option<&Arc<ReplayedState>>)> {
+        let games = &self.replay.games;
+        let index = games
+            .partition_point(|game| game.range.start <= offset)
+            .checked_sub(1)?;
+        let game = games.get(index)?;
+        (offset <= game.range.end).then(|| (game, game.state_at(offset)))
+    }
+}
+
+/// Parses `text` (from `old`, an edited tree of the previous text) on another thread
+/// while `replay` runs: on a long game each takes about as long as the other.
+fn parse_while(
+    text: &str,
+    old: Option<&tree_sitter::Tree>,
+    replay: impl FnOnce() -> Replay,
+) -> (tree_sitter::Tree, Replay) {
+    std::thread::scope(|scope| {
+        let parsing = std::thread::Builder::new().spawn_scoped(scope, || syntax::parse(text, old));
+        let replay = replay();
+        let tree = match parsing {
+            Ok(parsing) => parsing
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to spare: parse after the replay.
+            Err(_) => syntax::parse(text, old),
+        };
+        (tree, replay)
+    })
+}
+
+/// The edit as tree-sitter wants it: bytes, and rows and columns counted its way (rows end
+/// at `\n` only, columns are bytes).
+fn input_edit(old_text: &str, new_text: &str, edit: &TextEdit) -> tree_sitter::InputEdit {
+    tree_sitter::InputEdit {
+        start_byte: edit.start,
+        old_end_byte: edit.old_end,
+        new_end_byte: edit.new_end,
+        start_position: point_at(old_text, edit.start),
+        old_end_position: point_at(old_text, edit.old_end),
+        new_end_position: point_at(new_text, edit.new_end),
+    }
+}
+
+fn point_at(text: &str, offset: usize) -> tree_sitter::Point {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    let row = before.iter().filter(|&&byte| byte == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&byte| byte == b'\n')
+        .map_or(0, |newline| newline + 1);
+    tree_sitter::Point {
+        row,
+        column: before.len() - line_start,
     }
 }

@@ -46,12 +46,12 @@ impl<'a> GameAt<'a> {
 
     /// The game before any move.
     pub fn setup_state(&self) -> Option<&'a GameState> {
-        self.game.states.first().map(|state| &state.state)
+        self.game.states.first().map(|state| &*state.state)
     }
 
     /// The game after move `index` (of [`GameAt::moves`]).
     pub fn state_after(&self, index: usize) -> Option<&'a GameState> {
-        self.game.states.get(index + 1).map(|state| &state.state)
+        self.game.states.get(index + 1).map(|state| &*state.state)
     }
 
     /// The game right before token `token` of move `index` is played: the state before the
@@ -63,7 +63,7 @@ impl<'a> GameAt<'a> {
         token: usize,
     ) -> Option<GameState> {
         let record = moves.get(index)?;
-        let mut state = self.game.states.get(index)?.state.clone();
+        let mut state = GameState::clone(&self.game.states.get(index)?.state);
         let earlier: Vec<&str> = record
             .tokens
             .iter()

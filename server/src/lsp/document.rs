@@ -7,6 +7,7 @@ use tower_lsp_server::ls_types::TextDocumentContentChangeEvent;
 
 use super::encoding::{rope_char_index, PositionEncoding};
 use super::Analysis;
+use crate::ide::analysis::TextEdit;
 
 pub(crate) struct Document {
     pub text: Rope,
@@ -23,6 +24,16 @@ pub(crate) struct Document {
     /// Whether a task is analysing this document: at most one does, and it keeps going
     /// until it has caught up with the newest revision.
     pub analysis_running: bool,
+    /// The newest analysis stored, possibly of an older revision, to analyse `text` from;
+    /// `None` when the text was replaced as a whole since.
+    pub base: Option<Base>,
+}
+
+/// An analysis of an earlier text of a document, and the edit that made `text` from it.
+#[derive(Clone)]
+pub(crate) struct Base {
+    pub analysis: Arc<Analysis>,
+    pub edit: TextEdit,
 }
 
 impl Document {
@@ -34,6 +45,7 @@ impl Document {
             opened: revision,
             analysis: None,
             analysis_running: false,
+            base: None,
         }
     }
 
@@ -42,6 +54,17 @@ impl Document {
         self.text = Rope::from_str(text);
         self.revision = revision;
         self.analysis = None;
+        self.base = None;
+    }
+
+    /// Keep `analysis`, of the current text, to answer requests and to analyse the next
+    /// revisions from. Returns the base it replaces.
+    pub fn store_analysis(&mut self, analysis: Arc<Analysis>) -> Option<Base> {
+        self.analysis = Some(analysis.clone());
+        self.base.replace(Base {
+            analysis,
+            edit: TextEdit::NONE,
+        })
     }
 
     /// Apply the changes in order (each one's positions refer to the text left by the
@@ -54,7 +77,14 @@ impl Document {
         revision: u64,
     ) {
         for change in changes {
-            apply_change(&mut self.text, change, encoding);
+            let edit = apply_change(&mut self.text, change, encoding);
+            self.base = match (self.base.take(), edit) {
+                (Some(base), Some(edit)) => Some(Base {
+                    edit: base.edit.then(edit),
+                    ..base
+                }),
+                _ => None,
+            };
         }
         self.version = version;
         self.revision = revision;
@@ -66,6 +96,7 @@ impl Document {
             text: self.text.to_string(),
             version: self.version,
             revision: self.revision,
+            base: self.base.clone(),
         }
     }
 }
@@ -75,22 +106,34 @@ pub(crate) struct Snapshot {
     pub text: String,
     pub version: i32,
     pub revision: u64,
+    pub base: Option<Base>,
 }
 
+/// Applies the change; the bytes it replaced, unless it replaced the whole text.
 pub(crate) fn apply_change(
     text: &mut Rope,
     change: &TextDocumentContentChangeEvent,
     encoding: PositionEncoding,
-) {
+) -> Option<TextEdit> {
     match change.range {
-        None => *text = Rope::from_str(&change.text),
+        None => {
+            *text = Rope::from_str(&change.text);
+            None
+        }
         Some(range) => {
             let start = rope_char_index(text, range.start, encoding);
             let end = rope_char_index(text, range.end, encoding);
             // A reversed range is a client bug; replacing what it spans loses the least.
             let (start, end) = (start.min(end), start.max(end));
+            let start_byte = text.char_to_byte(start);
+            let edit = TextEdit {
+                start: start_byte,
+                old_end: text.char_to_byte(end),
+                new_end: start_byte + change.text.len(),
+            };
             text.remove(start..end);
             text.insert(start, &change.text);
+            Some(edit)
         }
     }
 }
@@ -115,6 +158,58 @@ mod tests {
             range_length: None,
             text: text.to_string(),
         }
+    }
+
+    fn analysed(text: &str) -> Arc<Analysis> {
+        Arc::new(Analysis {
+            version: 1,
+            document: crate::ide::analysis::DocumentAnalysis::new(text.to_string()),
+        })
+    }
+
+    #[test]
+    fn the_base_edit_spans_every_change_since_the_analysis() {
+        let old = "---\n...\n1. S@b2 🂡 2. M@c3\r\n3. b2-b4\n";
+        let mut document = Document::new(old, 1, 1);
+        document.store_analysis(analysed(old));
+        let changes = [
+            edit((2, 4), (2, 5), "🁣;"),
+            edit((2, 13), (2, 13), "x"),
+            edit((3, 3), (3, 5), "c"),
+        ];
+        document.apply_changes(&changes, PositionEncoding::Utf16, 2, 2);
+        let new = document.text.to_string();
+        assert_eq!(new, "---\n...\n1. S🁣;b2 🂡 x2. M@c3\r\n3. c-b4\n");
+        let base = document
+            .base
+            .clone()
+            .expect("a base survives ranged changes");
+        let edit = base.edit;
+        assert_eq!(
+            format!(
+                "{}{}{}",
+                &old[..edit.start],
+                &new[edit.start..edit.new_end],
+                &old[edit.old_end..]
+            ),
+            new
+        );
+        let updated = base.analysis.document.update(new.clone(), &edit);
+        let fresh = crate::ide::analysis::DocumentAnalysis::new(new);
+        assert_eq!(updated.diagnostics, fresh.diagnostics);
+        assert!(!fresh.diagnostics.is_empty());
+
+        document.apply_changes(
+            &[TextDocumentContentChangeEvent {
+                range: None,
+                range_length: None,
+                text: "1. S@a1".to_string(),
+            }],
+            PositionEncoding::Utf16,
+            3,
+            3,
+        );
+        assert!(document.base.is_none(), "a whole new text has no base");
     }
 
     #[test]

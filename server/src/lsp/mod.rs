@@ -9,12 +9,47 @@ mod server;
 
 use std::sync::Arc;
 
-use crate::ide::analysis::DocumentAnalysis;
+use crate::ide::analysis::{DocumentAnalysis, TextEdit};
 
 pub use server::serve;
 
 /// What the server runs on every revision of a document.
-pub type Analyzer = Arc<dyn Fn(&str) -> DocumentAnalysis + Send + Sync>;
+pub type Analyzer = Arc<dyn Analyze>;
+
+/// Analyses a document's text. Any `Fn(&str) -> DocumentAnalysis` is one that analyses
+/// every revision from scratch.
+pub trait Analyze: Send + Sync {
+    fn analyze(&self, text: &str) -> DocumentAnalysis;
+
+    /// The analysis of `text`, which `edit` made from the text of `previous`; must equal
+    /// `analyze(text)`.
+    fn update(&self, previous: &DocumentAnalysis, text: &str, edit: &TextEdit) -> DocumentAnalysis {
+        let _ = (previous, edit);
+        self.analyze(text)
+    }
+}
+
+impl<F> Analyze for F
+where
+    F: Fn(&str) -> DocumentAnalysis + Send + Sync,
+{
+    fn analyze(&self, text: &str) -> DocumentAnalysis {
+        self(text)
+    }
+}
+
+/// The server's analyzer: a revision made by an edit is analysed from the previous one.
+pub struct IncrementalAnalyzer;
+
+impl Analyze for IncrementalAnalyzer {
+    fn analyze(&self, text: &str) -> DocumentAnalysis {
+        DocumentAnalysis::new(text.to_string())
+    }
+
+    fn update(&self, previous: &DocumentAnalysis, text: &str, edit: &TextEdit) -> DocumentAnalysis {
+        previous.update(text.to_string(), edit)
+    }
+}
 
 /// Everything known about one revision of a document. Shared behind an `Arc`, so requests
 /// read it while newer revisions are being analysed.
@@ -29,7 +64,21 @@ impl Analysis {
     pub fn new(text: &str, version: i32, analyzer: &Analyzer) -> Analysis {
         Analysis {
             version,
-            document: analyzer(text),
+            document: analyzer.analyze(text),
+        }
+    }
+
+    /// The analysis of `text`, which `edit` made from the text of `previous`.
+    pub fn update(
+        previous: &Analysis,
+        text: &str,
+        version: i32,
+        edit: &TextEdit,
+        analyzer: &Analyzer,
+    ) -> Analysis {
+        Analysis {
+            version,
+            document: analyzer.update(&previous.document, text, edit),
         }
     }
 }
@@ -67,7 +116,7 @@ pub fn run_stdio() -> i32 {
             return crate::cli::EXIT_USAGE;
         }
     };
-    let analyzer: Analyzer = Arc::new(|text: &str| DocumentAnalysis::new(text.to_string()));
+    let analyzer: Analyzer = Arc::new(IncrementalAnalyzer);
     let end = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout(), analyzer));
     // Reading standard input blocks a thread that cannot be interrupted; do not wait for it.
     runtime.shutdown_background();

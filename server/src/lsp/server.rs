@@ -4,7 +4,9 @@
 //! order the client sent the messages. So every edit is applied there, in one piece, under
 //! the document's map entry, and a request only ever sees whole revisions. Analysis runs in
 //! a task of its own per document, on snapshots tagged with their revision; a result whose
-//! revision is no longer the document's is neither kept nor published.
+//! revision is no longer the document's is neither kept nor published. A snapshot carries
+//! the last analysis kept for the document and the byte edit made since, so the analyzer
+//! can start from it instead of from nothing.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -132,9 +134,12 @@ impl State {
                         .documents
                         .get_mut(&uri)
                         .filter(|document| document.revision == revision)
-                        .map(|mut document| document.analysis = Some(analysis.clone()))
-                        .is_some();
-                    if stored {
+                        .map(|mut document| document.store_analysis(analysis.clone()));
+                    if let Some(replaced) = stored {
+                        // Freeing a long game's states takes a while: not on an async thread.
+                        if let Some(replaced) = replaced {
+                            tokio::task::spawn_blocking(move || drop(replaced));
+                        }
                         self.publish(&uri, &analysis, revision).await;
                     }
                 }
@@ -177,7 +182,17 @@ impl State {
     async fn analyze(&self, snapshot: Snapshot) -> std::result::Result<Arc<Analysis>, JoinError> {
         let analyzer = self.analyzer.clone();
         tokio::task::spawn_blocking(move || {
-            Arc::new(Analysis::new(&snapshot.text, snapshot.version, &analyzer))
+            let analysis = match &snapshot.base {
+                Some(base) => Analysis::update(
+                    &base.analysis,
+                    &snapshot.text,
+                    snapshot.version,
+                    &base.edit,
+                    &analyzer,
+                ),
+                None => Analysis::new(&snapshot.text, snapshot.version, &analyzer),
+            };
+            Arc::new(analysis)
         })
         .await
     }

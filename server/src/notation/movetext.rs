@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::braces::expand_token;
 pub use crate::diagnostic::Severity;
@@ -131,18 +132,234 @@ struct SourceToken {
     expanded: bool,
     /// The token starts after an unclosed `{`.
     in_comment: bool,
+    /// How many strings the brace expansions before the token gave.
+    expanded_strings_before: usize,
+    over_cap_before: bool,
 }
 
 /// Splits the movetext at `movetext` (byte offsets into `file_text`) into moves.
 /// An empty movetext (only whitespace) has no moves.
 pub fn split_movetext(file_text: &str, movetext: Range<usize>) -> MovetextSplit {
-    let mut split = MovetextSplit::default();
+    let split = split_movetext_resumable(file_text, movetext);
+    MovetextSplit {
+        moves: split.moves.into_iter().map(Arc::unwrap_or_clone).collect(),
+        problems: split.problems,
+    }
+}
+
+/// A movetext split that the split of a later revision of the file can start from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ResumableSplit {
+    pub moves: Vec<Arc<MoveRecord>>,
+    pub problems: Vec<MovetextProblem>,
+    movetext_start: usize,
+    /// Per move: whether and how a split can start at its MoveNumber.
+    resume: Vec<Option<ResumePoint>>,
+}
+
+/// What the text before a MoveNumber decides about the rest of the movetext, for a
+/// MoveNumber that is a whole token outside comments: a split can start there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ResumePoint {
+    expanded_strings: usize,
+    over_cap: bool,
+}
+
+/// The state the text before a split's start leaves.
+struct SplitStart {
+    expanded_strings: usize,
+    over_cap: bool,
+    previous_label: String,
+}
+
+impl SplitStart {
+    fn at_movetext_start() -> SplitStart {
+        SplitStart {
+            expanded_strings: 0,
+            over_cap: false,
+            previous_label: SETUP_LABEL.to_string(),
+        }
+    }
+}
+
+/// [`split_movetext`], keeping what [`ResumableSplit::resplit`] needs.
+pub fn split_movetext_resumable(file_text: &str, movetext: Range<usize>) -> ResumableSplit {
+    let part = split_part(file_text, movetext.clone(), SplitStart::at_movetext_start());
+    let mut split = ResumableSplit {
+        moves: part.moves.into_iter().map(Arc::new).collect(),
+        problems: part.problems,
+        movetext_start: movetext.start,
+        resume: part.resume,
+    };
+    report_duplicate_labels(&split.moves, &mut split.problems);
+    split
+}
+
+impl ResumableSplit {
+    /// The split of `movetext` in `new_text`, a revision of the text of this split equal
+    /// to it before the byte `unchanged_before`; and how many of the first moves are this
+    /// split's own. Exactly what [`split_movetext_resumable`] gives, but the text is only
+    /// split again from the last MoveNumber before the change where that cannot change
+    /// how the text before it splits.
+    pub fn resplit(
+        &self,
+        new_text: &str,
+        movetext: Range<usize>,
+        unchanged_before: usize,
+    ) -> (ResumableSplit, usize) {
+        match self.try_resplit(new_text, movetext.clone(), unchanged_before) {
+            Some(resumed) => resumed,
+            None => (split_movetext_resumable(new_text, movetext), 0),
+        }
+    }
+
+    fn try_resplit(
+        &self,
+        new_text: &str,
+        movetext: Range<usize>,
+        unchanged_before: usize,
+    ) -> Option<(ResumableSplit, usize)> {
+        if self.movetext_start != movetext.start {
+            return None;
+        }
+        // The MoveNumber and the whitespace after it must be unchanged, so that it still
+        // is one; the moves before it then read the same.
+        let kept = (1..self.moves.len()).rev().find(|&index| {
+            self.resume[index].is_some()
+                && self.moves[index]
+                    .label_source
+                    .as_ref()
+                    .is_some_and(|label| label.end < unchanged_before)
+        })?;
+        let point = self.resume[kept]?;
+        let label = self.moves[kept].label_source.clone()?;
+        let part = split_part(
+            new_text,
+            label.start..movetext.end,
+            SplitStart {
+                expanded_strings: point.expanded_strings,
+                over_cap: point.over_cap,
+                previous_label: self.moves[kept - 1].label.clone(),
+            },
+        );
+        // The text before the MoveNumber reads differently when a `}` now comes before
+        // any `{` after it; but then the MoveNumber is inside a comment and no longer one.
+        let starts_alike = part
+            .moves
+            .first()
+            .and_then(|record| record.label_source.as_ref())
+            == Some(&label);
+        if !starts_alike {
+            return None;
+        }
+        let before = |problem: &&MovetextProblem| problem.range.start < label.start;
+        let mut problems = Vec::with_capacity(self.problems.len() + part.problems.len());
+        for kind in [
+            ProblemKind::Comment,
+            ProblemKind::Expansion,
+            ProblemKind::Token,
+        ] {
+            let of_kind = |problem: &&MovetextProblem| ProblemKind::of(problem.code) == kind;
+            problems.extend(self.problems.iter().filter(before).filter(of_kind).cloned());
+            problems.extend(part.problems.iter().filter(of_kind).cloned());
+        }
+        let mut moves = Vec::with_capacity(kept + part.moves.len());
+        moves.extend(self.moves[..kept].iter().cloned());
+        moves.extend(part.moves.into_iter().map(Arc::new));
+        let mut resume = Vec::with_capacity(moves.len());
+        resume.extend_from_slice(&self.resume[..kept]);
+        resume.extend(part.resume);
+        let mut split = ResumableSplit {
+            moves,
+            problems,
+            movetext_start: movetext.start,
+            resume,
+        };
+        report_duplicate_labels(&split.moves, &mut split.problems);
+        Some((split, kept))
+    }
+
+    /// The same split of the same movetext moved by `delta` bytes in the file.
+    pub fn shifted(&self, delta: isize) -> ResumableSplit {
+        let shift = |range: &Range<usize>| {
+            range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
+        };
+        ResumableSplit {
+            moves: self
+                .moves
+                .iter()
+                .map(|record| {
+                    Arc::new(MoveRecord {
+                        label: record.label.clone(),
+                        label_source: record.label_source.as_ref().map(shift),
+                        text: record.text.clone(),
+                        comment: record.comment.clone(),
+                        tokens: record
+                            .tokens
+                            .iter()
+                            .map(|token| MoveToken {
+                                text: token.text.clone(),
+                                source: shift(&token.source),
+                            })
+                            .collect(),
+                        source: shift(&record.source),
+                    })
+                })
+                .collect(),
+            problems: self
+                .problems
+                .iter()
+                .map(|problem| MovetextProblem {
+                    range: shift(&problem.range),
+                    ..problem.clone()
+                })
+                .collect(),
+            movetext_start: self.movetext_start.saturating_add_signed(delta),
+            resume: self.resume.clone(),
+        }
+    }
+}
+
+/// The order in which a split reports its problems, one kind after the other.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ProblemKind {
+    Comment,
+    Expansion,
+    Token,
+    Label,
+}
+
+impl ProblemKind {
+    fn of(code: MovetextProblemCode) -> ProblemKind {
+        match code {
+            MovetextProblemCode::UnclosedComment | MovetextProblemCode::UnopenedComment => {
+                ProblemKind::Comment
+            }
+            MovetextProblemCode::BraceExpansion => ProblemKind::Expansion,
+            MovetextProblemCode::BraceInComment | MovetextProblemCode::BraceAcrossSemicolon => {
+                ProblemKind::Token
+            }
+            MovetextProblemCode::DuplicateMoveNumber => ProblemKind::Label,
+        }
+    }
+}
+
+/// The split of a stretch of movetext, before duplicate MoveNumbers are looked for.
+#[derive(Default)]
+struct SplitPart {
+    moves: Vec<MoveRecord>,
+    problems: Vec<MovetextProblem>,
+    resume: Vec<Option<ResumePoint>>,
+}
+
+fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> SplitPart {
+    let mut split = SplitPart::default();
     let Some(slice) = file_text.get(movetext.clone()) else {
         return split;
     };
     check_comment_braces(slice, movetext.start, &mut split.problems);
 
-    let (glyphs, tokens) = expand_tokens(file_text, slice, movetext.start, &mut split.problems);
+    let (glyphs, tokens) = expand_tokens(file_text, slice, &movetext, &start, &mut split.problems);
     if tokens.is_empty() {
         return split;
     }
@@ -173,8 +390,11 @@ pub fn split_movetext(file_text: &str, movetext: Range<usize>) -> MovetextSplit 
     }
 
     let text = semicolons_to_move_numbers(&glyphs);
-    let raw_moves = cut_at_move_numbers(&text);
-    let mut previous_label = SETUP_LABEL.to_string();
+    let in_comment = closes_before_next_open(&text);
+    let raw_moves = cut_at_move_numbers(&text, &in_comment);
+    let mut previous_label = start.previous_label;
+    split.moves.reserve(raw_moves.len());
+    split.resume.reserve(raw_moves.len());
     for raw in raw_moves {
         let label = match raw.label {
             Some(ref number) => {
@@ -190,6 +410,17 @@ pub fn split_movetext(file_text: &str, movetext: Range<usize>) -> MovetextSplit 
         previous_label.clone_from(&label);
         let label_glyphs = raw.label.clone().map(|number| &text[number]).unwrap_or(&[]);
         let label_source = source_span(label_glyphs.iter());
+        let resume = label_source.as_ref().and_then(|label_source| {
+            let token = &tokens[tokens
+                .binary_search_by_key(&label_source.start, |token| token.range.start)
+                .ok()?];
+            let whole_plain_token =
+                token.range == *label_source && !token.expanded && !token.in_comment;
+            whole_plain_token.then_some(ResumePoint {
+                expanded_strings: token.expanded_strings_before,
+                over_cap: token.over_cap_before,
+            })
+        });
         let body = &text[raw.body.clone()];
         let comments = comment_spans(body);
         let move_tokens = tokens_outside(body, &comments);
@@ -221,8 +452,8 @@ pub fn split_movetext(file_text: &str, movetext: Range<usize>) -> MovetextSplit 
             tokens: move_tokens,
             source,
         });
+        split.resume.push(resume);
     }
-    report_duplicate_labels(&split.moves, &mut split.problems);
     split
 }
 
@@ -246,9 +477,11 @@ fn source_span<'a>(glyphs: impl Iterator<Item = &'a Glyph>) -> Option<Range<usiz
 fn expand_tokens(
     file_text: &str,
     slice: &str,
-    offset: usize,
+    movetext: &Range<usize>,
+    start: &SplitStart,
     problems: &mut Vec<MovetextProblem>,
 ) -> (Vec<Glyph>, Vec<SourceToken>) {
+    let offset = movetext.start;
     let mut ranges = Vec::new();
     let mut token_start = None;
     let mut comment_depth = 0usize;
@@ -277,10 +510,25 @@ fn expand_tokens(
     let mut glyphs = Vec::new();
     let mut tokens = Vec::with_capacity(ranges.len());
     let mut first = true;
-    let mut expanded_strings = 0usize;
-    let mut over_cap = false;
+    let mut expanded_strings = start.expanded_strings;
+    let mut over_cap = start.over_cap;
     for (range, in_comment) in ranges {
+        let expanded_strings_before = expanded_strings;
+        let over_cap_before = over_cap;
         let written = &file_text[range.clone()];
+        // Only braces expand and only backslashes unescape: most tokens have neither.
+        if !written.contains(['{', '\\']) {
+            separate(&mut glyphs, &mut first);
+            push_written(&mut glyphs, written, range.start);
+            tokens.push(SourceToken {
+                range,
+                expanded: false,
+                in_comment,
+                expanded_strings_before,
+                over_cap_before,
+            });
+            continue;
+        }
         let mut expansions = expand_token(written).unwrap_or_else(|error| {
             problems.push(MovetextProblem {
                 range: range.clone(),
@@ -311,13 +559,7 @@ fn expand_tokens(
         }
         let expanded = !(expansions.len() == 1 && expansions[0] == written);
         for expansion in &expansions {
-            if !first {
-                glyphs.push(Glyph {
-                    ch: ' ',
-                    origin: None,
-                });
-            }
-            first = false;
+            separate(&mut glyphs, &mut first);
             if expanded {
                 glyphs.extend(expansion.chars().map(|ch| Glyph {
                     ch,
@@ -327,22 +569,40 @@ fn expand_tokens(
                     }),
                 }));
             } else {
-                glyphs.extend(written.char_indices().map(|(at, ch)| Glyph {
-                    ch,
-                    origin: Some(Origin {
-                        start: range.start + at,
-                        end: range.start + at + ch.len_utf8(),
-                    }),
-                }));
+                push_written(&mut glyphs, written, range.start);
             }
         }
         tokens.push(SourceToken {
             range,
             expanded,
             in_comment,
+            expanded_strings_before,
+            over_cap_before,
         });
     }
     (glyphs, tokens)
+}
+
+/// Expansions are joined with single spaces that stand for nothing in the file.
+fn separate(glyphs: &mut Vec<Glyph>, first: &mut bool) {
+    if !*first {
+        glyphs.push(Glyph {
+            ch: ' ',
+            origin: None,
+        });
+    }
+    *first = false;
+}
+
+/// The characters of a token as written, each standing for itself in the file.
+fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize) {
+    glyphs.extend(written.char_indices().map(|(at, ch)| Glyph {
+        ch,
+        origin: Some(Origin {
+            start: start + at,
+            end: start + at + ch.len_utf8(),
+        }),
+    }));
 }
 
 /// `result[i]`: reading from position `i`, a `}` comes before any `{`. This is how the
@@ -390,8 +650,7 @@ fn is_move_number_char(c: char) -> bool {
 
 /// A MoveNumber is a run of letters, digits, `_` and `.` ending in `.`, with neither a
 /// letter, digit nor punctuation mark just before or after it, outside comments.
-fn move_numbers(text: &[Glyph]) -> Vec<Range<usize>> {
-    let in_comment = closes_before_next_open(text);
+fn move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<Range<usize>> {
     let mut numbers = Vec::new();
     let mut p = 0;
     while p < text.len() {
@@ -416,8 +675,8 @@ fn move_numbers(text: &[Glyph]) -> Vec<Range<usize>> {
 
 /// Cuts the text at the MoveNumbers, dropping the one separator character on each
 /// side of a MoveNumber as the reference does.
-fn cut_at_move_numbers(text: &[Glyph]) -> Vec<RawMove> {
-    let numbers = move_numbers(text);
+fn cut_at_move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<RawMove> {
+    let numbers = move_numbers(text, in_comment);
     let Some(first) = numbers.first() else {
         return vec![RawMove {
             label: None,
@@ -514,7 +773,7 @@ fn tokens_outside(body: &[Glyph], comments: &[Range<usize>]) -> Vec<MoveToken> {
     tokens
 }
 
-fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProblem>) {
+fn report_duplicate_labels(moves: &[Arc<MoveRecord>], problems: &mut Vec<MovetextProblem>) {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     seen.insert(SETUP_LABEL, usize::MAX);
     for (index, record) in moves.iter().enumerate() {

@@ -1,0 +1,475 @@
+//! An analysis updated edit by edit must be exactly the analysis of the final text made
+//! from scratch: random edits (characters, astral glyphs, line ends, braces, `;`, game
+//! separators, whole moves) applied to the conformance games, each update checked against
+//! a fresh analysis in every diagnostic and every state.
+
+use std::path::{Path, PathBuf};
+
+use ppn_ls::engine::replay::{Replay, ReplayedGame};
+use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
+use ppn_ls::notation::document::split_games;
+use ppn_ls::notation::movetext::split_movetext_resumable;
+
+/// Small deterministic generator (SplitMix64), so a failing sequence replays from its seed.
+struct Prng(u64);
+
+impl Prng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, bound: usize) -> usize {
+        (self.next() % bound as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
+        choices[self.below(choices.len())]
+    }
+}
+
+fn conformance_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance")
+}
+
+fn conformance_texts(folder: &str) -> Vec<(String, String)> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(conformance_root().join(folder))
+        .expect("conformance folder")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "ppn"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let name = format!("{folder}/{}", path.file_name().unwrap().to_string_lossy());
+            (name, std::fs::read_to_string(&path).expect("readable game"))
+        })
+        .collect()
+}
+
+const INSERTIONS: &[&str] = &[
+    "x",
+    "1",
+    ".",
+    " ",
+    "  ",
+    "\n",
+    "\r\n",
+    "\r",
+    "{",
+    "}",
+    "{a}",
+    "{ note }",
+    ";",
+    ";-",
+    "🂡",
+    "🁣",
+    "♥",
+    "\u{3000}",
+    "\u{FEFF}",
+    "---\n",
+    "\n---\n",
+    "\n...\n",
+    "...",
+    "\n\n",
+    " 9. S@b2 ",
+    " 2... a1-b2 ",
+    "*b2",
+    "S@c3",
+    "{1..3}",
+    "{a,b}@c4",
+    "`m'",
+    "?S",
+    "&",
+    "^",
+    "GameType: Tablut\n",
+    "Macros:\n  m: S@a1\n",
+    "  ",
+    "\t",
+    "-",
+    "@",
+    ":",
+    "#",
+    "=",
+    "~",
+];
+
+/// A random character boundary of `text`, now and then at a line start or near the end.
+fn random_offset(prng: &mut Prng, text: &str) -> usize {
+    let boundaries: Vec<usize> = text
+        .char_indices()
+        .map(|(at, _)| at)
+        .chain([text.len()])
+        .collect();
+    match prng.below(6) {
+        0 => {
+            let line_starts: Vec<usize> = boundaries
+                .iter()
+                .copied()
+                .filter(|&at| at == 0 || matches!(text.as_bytes()[at - 1], b'\n' | b'\r'))
+                .collect();
+            line_starts[prng.below(line_starts.len())]
+        }
+        1 => boundaries[boundaries.len() - 1 - prng.below(boundaries.len().min(40))],
+        _ => boundaries[prng.below(boundaries.len())],
+    }
+}
+
+/// Replaces a random stretch of `text` (often empty, at most a few characters) with a
+/// random insertion; returns the edit.
+fn random_edit(prng: &mut Prng, text: &mut String) -> TextEdit {
+    let start = random_offset(prng, text);
+    let mut old_end = start;
+    if prng.below(3) == 0 {
+        for _ in 0..1 + prng.below(8) {
+            if let Some(c) = text[old_end..].chars().next() {
+                old_end += c.len_utf8();
+            }
+        }
+    }
+    let inserted = if prng.below(4) == 0 {
+        ""
+    } else {
+        prng.pick(INSERTIONS)
+    };
+    text.replace_range(start..old_end, inserted);
+    TextEdit {
+        start,
+        old_end,
+        new_end: start + inserted.len(),
+    }
+}
+
+fn compare_games(context: &str, got: &ReplayedGame, want: &ReplayedGame) {
+    assert_eq!(got.range, want.range, "{context}: game range");
+    assert_eq!(
+        got.metadata.source, want.metadata.source,
+        "{context}: metadata source"
+    );
+    assert_eq!(
+        got.metadata.mapping, want.metadata.mapping,
+        "{context}: metadata"
+    );
+    assert_eq!(
+        got.metadata_diagnostics, want.metadata_diagnostics,
+        "{context}: metadata diagnostics"
+    );
+    assert_eq!(
+        got.movetext_diagnostics, want.movetext_diagnostics,
+        "{context}: movetext diagnostics"
+    );
+    assert_eq!(
+        got.states.len(),
+        want.states.len(),
+        "{context}: number of states"
+    );
+    for (index, (got, want)) in got.states.iter().zip(&want.states).enumerate() {
+        let context = format!("{context}, state {index} ({})", want.label);
+        assert_eq!(got.label, want.label, "{context}: label");
+        assert_eq!(got.text, want.text, "{context}: text");
+        assert_eq!(got.comment, want.comment, "{context}: comment");
+        assert_eq!(got.source, want.source, "{context}: source");
+        assert_eq!(got.pieces(), want.pieces(), "{context}: pieces");
+        assert_eq!(
+            got.state.active_pieces(),
+            want.state.active_pieces(),
+            "{context}: active pieces"
+        );
+        assert_eq!(got.diagnostics, want.diagnostics, "{context}: diagnostics");
+    }
+}
+
+fn compare_replays(context: &str, got: &Replay, want: &Replay) {
+    assert_eq!(got.games.len(), want.games.len(), "{context}: games");
+    for (index, (got, want)) in got.games.iter().zip(&want.games).enumerate() {
+        compare_games(&format!("{context}, game {}", index + 1), got, want);
+    }
+    assert_eq!(
+        got.diagnostics, want.diagnostics,
+        "{context}: replay diagnostics"
+    );
+}
+
+fn compare(context: &str, got: &DocumentAnalysis, want: &DocumentAnalysis) {
+    assert_eq!(got.text, want.text, "{context}: text");
+    assert_eq!(
+        got.tree.root_node().byte_range(),
+        want.tree.root_node().byte_range(),
+        "{context}: syntax tree extent"
+    );
+    assert_eq!(
+        got.tree.root_node().to_sexp(),
+        want.tree.root_node().to_sexp(),
+        "{context}: syntax tree"
+    );
+    compare_replays(context, &got.replay, &want.replay);
+    assert_eq!(got.diagnostics, want.diagnostics, "{context}: diagnostics");
+    assert_eq!(
+        got.line_index.line_count(),
+        want.line_index.line_count(),
+        "{context}: lines"
+    );
+}
+
+/// Applies `edits` random edits to `text` one update at a time (sometimes two edits in
+/// one update), comparing each update with a fresh analysis.
+fn check_random_edits(name: &str, text: &str, seed: u64, edits: usize) {
+    let mut prng = Prng(seed);
+    let mut current = text.to_string();
+    let mut analysis = DocumentAnalysis::new(current.clone());
+    let mut history = Vec::new();
+    for step in 0..edits {
+        let mut edit = random_edit(&mut prng, &mut current);
+        history.push(edit);
+        if prng.below(4) == 0 {
+            let next = random_edit(&mut prng, &mut current);
+            history.push(next);
+            edit = edit.then(next);
+        }
+        let updated = analysis.update(current.clone(), &edit);
+        let fresh = DocumentAnalysis::new(current.clone());
+        compare(
+            &format!("{name}, seed {seed}, step {step}, edits {history:?}"),
+            &updated,
+            &fresh,
+        );
+        analysis = updated;
+    }
+}
+
+#[test]
+fn random_edits_to_conformance_games_match_a_fresh_analysis() {
+    let mut files = conformance_texts("examples");
+    files.extend(conformance_texts("reference-quirks"));
+    files.extend(conformance_texts("generated").into_iter().step_by(7));
+    for (index, (name, text)) in files.iter().enumerate() {
+        for round in 0..3 {
+            check_random_edits(name, text, (index * 3 + round) as u64, 12);
+        }
+    }
+}
+
+#[test]
+fn random_edits_to_several_games_in_one_file_match_a_fresh_analysis() {
+    let examples = conformance_texts("examples");
+    for (index, window) in examples.windows(3).enumerate() {
+        let text: String = window
+            .iter()
+            .map(|(_, text)| text.trim_end().to_string() + "\n")
+            .collect();
+        check_random_edits("three examples in one file", &text, 1000 + index as u64, 20);
+    }
+}
+
+/// Splits every game's movetext again after random edits, from the previous split, and
+/// compares with a split from scratch; returns how many splits resumed after a move.
+fn check_random_resplits(text: &str, seed: u64, edits: usize) -> usize {
+    let mut prng = Prng(seed);
+    let mut current = text.to_string();
+    let mut resumed = 0;
+    for step in 0..edits {
+        let before = current.clone();
+        let edit = random_edit(&mut prng, &mut current);
+        let old_games = split_games(&before);
+        for game in split_games(&current) {
+            let Some(old) = old_games
+                .iter()
+                .find(|old| old.movetext.start == game.movetext.start)
+            else {
+                continue;
+            };
+            let previous = split_movetext_resumable(&before, old.movetext.clone());
+            let (split, kept) = previous.resplit(&current, game.movetext.clone(), edit.start);
+            let fresh = split_movetext_resumable(&current, game.movetext.clone());
+            assert_eq!(
+                split, fresh,
+                "seed {seed}, step {step}, {edit:?} on {before:?}"
+            );
+            assert_eq!(split.moves[..kept], previous.moves[..kept]);
+            resumed += usize::from(kept > 0);
+        }
+    }
+    resumed
+}
+
+#[test]
+fn movetext_split_again_from_a_move_matches_a_fresh_split() {
+    let mut files = conformance_texts("examples");
+    files.extend(conformance_texts("reference-quirks"));
+    files.extend(conformance_texts("generated").into_iter().step_by(5));
+    let mut resumed = 0;
+    for (index, (_, text)) in files.iter().enumerate() {
+        for round in 0..4 {
+            resumed += check_random_resplits(text, 5000 + (index * 4 + round) as u64, 15);
+        }
+    }
+    assert!(resumed > 500, "only {resumed} splits resumed after a move");
+}
+
+#[test]
+fn a_resumed_split_keeps_counting_brace_expansions_towards_the_cap() {
+    let mut text = String::from("---\n...\n");
+    for number in 1..=12 {
+        text.push_str(&format!("{number}. {{1..9000}}@a1\n"));
+    }
+    text.push_str("13. x 14. {1..5}@b2\n");
+    let game = split_games(&text).remove(0);
+    let previous = split_movetext_resumable(&text, game.movetext.clone());
+    let at = text.find("x 14").unwrap();
+    let mut edited = text.clone();
+    edited.replace_range(at..at + 1, "y");
+    let (split, kept) = previous.resplit(&edited, game.movetext.clone(), at);
+    assert_eq!(kept, 12, "the split resumes at `13.`");
+    assert_eq!(split, split_movetext_resumable(&edited, game.movetext));
+    let last = split.moves.last().unwrap();
+    assert_eq!(
+        last.text, "{1..5}@b2",
+        "past the cap braces stay unexpanded"
+    );
+}
+
+#[test]
+fn a_wrong_edit_still_gives_the_analysis_of_the_new_text() {
+    let text = "---\n...\n1. S@b2 2. M@c3 3. b2-b4\n---\n...\n1. C@d4\n";
+    let analysis = DocumentAnalysis::new(text.to_string());
+    let edited = text.replace("b4", "b5").replace("d4", "🂡d4");
+    let wrong = [
+        TextEdit::NONE,
+        TextEdit {
+            start: 3,
+            old_end: 4,
+            new_end: 4,
+        },
+        TextEdit {
+            start: 500,
+            old_end: 400,
+            new_end: 900,
+        },
+    ];
+    for edit in wrong {
+        let updated = analysis.update(edited.clone(), &edit);
+        compare(
+            &format!("{edit:?}"),
+            &updated,
+            &DocumentAnalysis::new(edited.clone()),
+        );
+    }
+}
+
+#[test]
+fn composed_edits_span_both() {
+    let mut text = "0123456789".to_string();
+    let first = TextEdit {
+        start: 2,
+        old_end: 4,
+        new_end: 5,
+    };
+    text.replace_range(2..4, "abc");
+    let second = TextEdit {
+        start: 7,
+        old_end: 9,
+        new_end: 7,
+    };
+    text.replace_range(7..9, "");
+    assert_eq!(text, "01abc4589");
+    assert_eq!(
+        first.then(second),
+        TextEdit {
+            start: 2,
+            old_end: 8,
+            new_end: 7
+        }
+    );
+    assert_eq!(TextEdit::NONE.then(second), second);
+}
+
+#[test]
+fn an_edit_late_in_a_game_keeps_the_states_before_it() {
+    let text = "---\n...\n1. S@b2 2. M@c3 {note} 3. b2-b4 4. *c3\n";
+    let analysis = DocumentAnalysis::new(text.to_string());
+    let at = text.find("b4").unwrap() + 1;
+    let mut edited = text.to_string();
+    edited.replace_range(at..at + 1, "5");
+    let edit = TextEdit {
+        start: at,
+        old_end: at + 1,
+        new_end: at + 1,
+    };
+    let updated = analysis.update(edited.clone(), &edit);
+    let before = &analysis.replay.games[0].states;
+    let after = &updated.replay.games[0].states;
+    for index in 0..3 {
+        assert!(
+            std::sync::Arc::ptr_eq(&before[index], &after[index]),
+            "state {index} is reused"
+        );
+    }
+    assert!(!std::sync::Arc::ptr_eq(&before[3], &after[3]));
+    let moved = after[3].pieces().last().unwrap();
+    assert_eq!((moved.x, moved.y), (2.0, 5.0));
+    compare("b4 → b5", &updated, &DocumentAnalysis::new(edited));
+}
+
+#[test]
+fn a_game_moved_by_an_edit_before_it_is_then_edited_itself() {
+    let first = "---\n...\n1. S@b2\n";
+    let second = "---\n...\n1. S@b2 2. M@c3 3. b2-b4 {x} 4. *c3\n";
+    let text = format!("{first}{second}");
+    let analysis = DocumentAnalysis::new(text.clone());
+    let mut edited = text.clone();
+    let at = first.find("b2").unwrap();
+    edited.insert_str(at, "🂡 ");
+    let moved = analysis.update(
+        edited.clone(),
+        &TextEdit {
+            start: at,
+            old_end: at,
+            new_end: at + "🂡 ".len(),
+        },
+    );
+    compare(
+        "game 2 moved",
+        &moved,
+        &DocumentAnalysis::new(edited.clone()),
+    );
+    let mut again = edited.clone();
+    let at = again.rfind("b4").unwrap() + 1;
+    again.replace_range(at..at + 1, "5");
+    let updated = moved.update(
+        again.clone(),
+        &TextEdit {
+            start: at,
+            old_end: at + 1,
+            new_end: at + 1,
+        },
+    );
+    compare("game 2 edited", &updated, &DocumentAnalysis::new(again));
+    let reused = |index: usize| {
+        std::sync::Arc::ptr_eq(
+            &moved.replay.games[1].states[index],
+            &updated.replay.games[1].states[index],
+        )
+    };
+    assert!(reused(2) && !reused(3));
+}
+
+#[test]
+fn the_state_at_an_offset_is_the_move_written_there() {
+    let text = "---\n...\n1. S@b2 2. M@c3\n---\n...\n1. C@d4\n";
+    let analysis = DocumentAnalysis::new(text.to_string());
+    let label = |offset: usize| {
+        analysis
+            .state_at(offset)
+            .and_then(|(_, state)| state.map(|state| state.label.clone()))
+    };
+    assert_eq!(label(text.find("M@").unwrap()), Some("2.".to_string()));
+    assert_eq!(label(text.find("S@").unwrap()), Some("1.".to_string()));
+    assert_eq!(label(1), None);
+    let (game, state) = analysis.state_at(text.find("C@").unwrap()).unwrap();
+    assert_eq!(game.range.start, text.rfind("---").unwrap());
+    assert_eq!(state.unwrap().pieces().len(), 1);
+}
