@@ -406,4 +406,31 @@ fn main() {
         std::hint::black_box(board);
     });
     report("hover (move at offset + board)", hover, Some(HOVER_TARGET));
+
+    // The language server's own hover, inlay hints and board request near the end.
+    let lsp_hover = measure(|| {
+        std::hint::black_box(ppn_ls::ide::hover::hover(
+            &analysis,
+            std::hint::black_box(offset),
+        ));
+    });
+    report(
+        "textDocument/hover near the end",
+        lsp_hover,
+        Some(HOVER_TARGET),
+    );
+    let board_at = measure(|| {
+        std::hint::black_box(ppn_ls::ide::locate::board_at(
+            &analysis,
+            std::hint::black_box(offset),
+        ));
+    });
+    report("ppn/boardAt near the end", board_at, Some(HOVER_TARGET));
+    let hints = measure(|| {
+        std::hint::black_box(ppn_ls::ide::inlay_hints::inlay_hints(
+            &analysis,
+            text.len() - 2000..text.len(),
+        ));
+    });
+    report("inlay hints, last screenful", hints, None);
 }

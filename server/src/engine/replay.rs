@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_yaml::{Mapping, Value};
 
@@ -73,9 +73,36 @@ pub struct ReplayedGame {
     /// How far the game has moved in the file since `split` was made: it is moved along
     /// only when the game itself is edited.
     split_moved_by: isize,
+    /// The moves with their ranges in the current text, made on first use.
+    moves: OnceLock<Vec<MoveRecord>>,
 }
 
 impl ReplayedGame {
+    /// How many moves the game has.
+    pub fn move_count(&self) -> usize {
+        self.split.moves.len()
+    }
+
+    /// Move `index` as it was split, with its ranges in the current text; move `i` led to
+    /// state `i + 1`.
+    pub fn move_record(&self, index: usize) -> Option<MoveRecord> {
+        let record = self.split.moves.get(index)?;
+        Some(if self.split_moved_by == 0 {
+            MoveRecord::clone(record)
+        } else {
+            record.shifted(self.split_moved_by)
+        })
+    }
+
+    /// Every move, in order, with its ranges in the current text.
+    pub fn moves(&self) -> &[MoveRecord] {
+        self.moves.get_or_init(|| {
+            (0..self.move_count())
+                .filter_map(|i| self.move_record(i))
+                .collect()
+        })
+    }
+
     /// The state after the move whose text holds `offset` (an offset just past a move's end
     /// still counts as that move); `None` outside every move.
     pub fn state_at(&self, offset: usize) -> Option<&Arc<ReplayedState>> {
@@ -120,6 +147,7 @@ impl ReplayedGame {
             states,
             split: self.split.clone(),
             split_moved_by: self.split_moved_by + delta,
+            moves: OnceLock::new(),
         }
     }
 
@@ -306,6 +334,7 @@ fn update_game(
         states,
         split,
         split_moved_by: 0,
+        moves: OnceLock::new(),
     }
 }
 
@@ -375,6 +404,7 @@ fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
         states,
         split,
         split_moved_by: 0,
+        moves: OnceLock::new(),
     }
 }
 

@@ -59,8 +59,8 @@ pub fn hover(analysis: &DocumentAnalysis, offset: usize) -> Option<HoverInfo> {
             range,
         });
     }
-    let moves = game.moves(text);
-    if let Some(element) = element_at(text, &game, &moves, offset) {
+    let moves = game.moves();
+    if let Some(element) = element_at(text, &game, moves, offset) {
         let written = text.get(element.range.clone()).unwrap_or_default();
         let markdown = match &element.part {
             TokenPart::PieceSpec(spec) => Some(spec_markdown(written, spec, &element.state)),
@@ -77,7 +77,7 @@ pub fn hover(analysis: &DocumentAnalysis, offset: usize) -> Option<HoverInfo> {
             });
         }
     }
-    let index = move_at(&moves, offset)?;
+    let index = move_at(moves, offset)?;
     let record = &moves[index];
     Some(HoverInfo {
         markdown: move_markdown(&game, record, index),

@@ -38,7 +38,7 @@ pub fn inlay_hints(analysis: &DocumentAnalysis, range: Range<usize>) -> Vec<Inla
         let Some(state) = game.setup_state() else {
             continue;
         };
-        let moves = game.moves(text);
+        let moves = game.moves();
         let mut sources: Vec<Range<usize>> = moves
             .iter()
             .flat_map(|record| record.tokens.iter().map(|token| token.source.clone()))

@@ -16,7 +16,7 @@ use crate::ide::analysis::DocumentAnalysis;
 use crate::notation::document::{split_games, GameSource};
 use crate::notation::macros::macro_references;
 use crate::notation::metadata::scalar_text;
-use crate::notation::movetext::{split_movetext, MoveRecord};
+use crate::notation::movetext::MoveRecord;
 
 /// Whether `offset` is on one of the bytes of `range`.
 pub fn covers(range: &Range<usize>, offset: usize) -> bool {
@@ -40,8 +40,8 @@ pub struct GameAt<'a> {
 
 impl<'a> GameAt<'a> {
     /// The game's moves; the one at index `i` led to the game's state `i + 1`.
-    pub fn moves(&self, text: &str) -> Vec<MoveRecord> {
-        split_movetext(text, self.source.movetext.clone()).moves
+    pub fn moves(&self) -> &'a [MoveRecord] {
+        self.game.moves()
     }
 
     /// The game before any move.
@@ -247,8 +247,8 @@ pub struct BoardAt {
 /// offset is before the first move of its game; `None` outside any game.
 pub fn board_at(analysis: &DocumentAnalysis, offset: usize) -> Option<BoardAt> {
     let game = game_at(analysis, offset)?;
-    let moves = game.moves(&analysis.text);
-    let state_index = move_at_or_before(&moves, offset).map_or(0, |index| index + 1);
+    let moves = game.moves();
+    let state_index = move_at_or_before(moves, offset).map_or(0, |index| index + 1);
     let state = game.game.states.get(state_index)?;
     Some(BoardAt {
         label: state.label.clone(),
@@ -277,45 +277,45 @@ mod tests {
         assert_eq!(game_at(&analysis, second).map(|g| g.index), Some(1));
         assert_eq!(game_at(&analysis, usize::MAX).map(|g| g.index), Some(1));
         let game = game_at(&analysis, 0).unwrap();
-        let moves = game.moves(&analysis.text);
+        let moves = game.moves();
         let c3 = TWO_GAMES.find("c3").unwrap();
-        assert_eq!(move_at(&moves, c3), Some(1));
-        assert_eq!(move_at(&moves, TWO_GAMES.find("2.").unwrap() - 1), None);
+        assert_eq!(move_at(moves, c3), Some(1));
+        assert_eq!(move_at(moves, TWO_GAMES.find("2.").unwrap() - 1), None);
         assert_eq!(
-            move_at_or_before(&moves, TWO_GAMES.find("2.").unwrap() - 1),
+            move_at_or_before(moves, TWO_GAMES.find("2.").unwrap() - 1),
             Some(0)
         );
-        assert_eq!(move_at_or_before(&moves, 0), None);
+        assert_eq!(move_at_or_before(moves, 0), None);
     }
 
     #[test]
     fn elements_are_read_before_their_token_is_played() {
         let analysis = analysis(TWO_GAMES);
         let game = game_at(&analysis, 0).unwrap();
-        let moves = game.moves(&analysis.text);
+        let moves = game.moves();
         let b2 = TWO_GAMES.find("b2-").unwrap();
-        let element = element_at(&analysis.text, &game, &moves, b2 + 1).unwrap();
+        let element = element_at(&analysis.text, &game, moves, b2 + 1).unwrap();
         assert_eq!(element.range, b2..b2 + 2);
         let pieces = element.identified().unwrap().unwrap();
         assert_eq!(pieces.len(), 1);
         // Before the move, the coin is still on b2.
         assert_eq!((pieces[0].x, pieces[0].y), (2.0, 2.0));
         let c3 = TWO_GAMES.find("c3").unwrap();
-        let element = element_at(&analysis.text, &game, &moves, c3).unwrap();
+        let element = element_at(&analysis.text, &game, moves, c3).unwrap();
         assert!(matches!(element.part, TokenPart::Location(_)));
         // Brace expansions are not in the file as played.
         let game = game_at(&analysis, TWO_GAMES.len()).unwrap();
-        let moves = game.moves(&analysis.text);
+        let moves = game.moves();
         let braces = TWO_GAMES.find("t@{").unwrap();
-        assert!(element_at(&analysis.text, &game, &moves, braces).is_none());
+        assert!(element_at(&analysis.text, &game, moves, braces).is_none());
     }
 
     #[test]
     fn finds_macro_uses_and_metadata_values() {
         let analysis = analysis(TWO_GAMES);
         let game = game_at(&analysis, TWO_GAMES.len()).unwrap();
-        let moves = game.moves(&analysis.text);
-        let uses = macro_uses_in_moves(&analysis.text, &moves);
+        let moves = game.moves();
+        let uses = macro_uses_in_moves(&analysis.text, moves);
         let at = TWO_GAMES.find("`home'").unwrap();
         assert_eq!(
             uses,

@@ -157,13 +157,13 @@ fn metadata_macro_uses(text: &str, game: &GameAt<'_>) -> Vec<MacroUse> {
 /// Every macro name written in the game: the metadata keys, the uses in macro values and
 /// in moves.
 fn macro_uses_and_keys(text: &str, game: &GameAt<'_>) -> Vec<(String, Range<usize>)> {
-    let moves = game.moves(text);
+    let moves = game.moves();
     metadata_macro_keys(text, game)
         .into_iter()
         .chain(
             metadata_macro_uses(text, game)
                 .into_iter()
-                .chain(macro_uses_in_moves(text, &moves))
+                .chain(macro_uses_in_moves(text, moves))
                 .map(|found| (found.name, found.range)),
         )
         .collect()

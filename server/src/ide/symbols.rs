@@ -43,8 +43,8 @@ pub fn document_symbols(analysis: &DocumentAnalysis) -> Vec<Symbol> {
                 name.push_str(title);
             }
             let children = game
-                .moves(text)
-                .into_iter()
+                .moves()
+                .iter()
                 .map(|record| Symbol {
                     name: record.label.clone(),
                     detail: Some(match record.comment.is_empty() {
@@ -56,7 +56,7 @@ pub fn document_symbols(analysis: &DocumentAnalysis) -> Vec<Symbol> {
                         .label_source
                         .clone()
                         .unwrap_or_else(|| record.source.clone()),
-                    range: record.source,
+                    range: record.source.clone(),
                     children: Vec::new(),
                 })
                 .collect();

@@ -91,6 +91,30 @@ impl fmt::Display for MovetextProblemCode {
     }
 }
 
+impl MoveRecord {
+    /// The same move `delta` bytes further on in the file.
+    pub fn shifted(&self, delta: isize) -> MoveRecord {
+        let shift = |range: &Range<usize>| {
+            range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
+        };
+        MoveRecord {
+            label: self.label.clone(),
+            label_source: self.label_source.as_ref().map(shift),
+            text: self.text.clone(),
+            comment: self.comment.clone(),
+            tokens: self
+                .tokens
+                .iter()
+                .map(|token| MoveToken {
+                    text: token.text.clone(),
+                    source: shift(&token.source),
+                })
+                .collect(),
+            source: shift(&self.source),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MovetextProblem {
     /// Byte range in the file.
@@ -288,23 +312,7 @@ impl ResumableSplit {
             moves: self
                 .moves
                 .iter()
-                .map(|record| {
-                    Arc::new(MoveRecord {
-                        label: record.label.clone(),
-                        label_source: record.label_source.as_ref().map(shift),
-                        text: record.text.clone(),
-                        comment: record.comment.clone(),
-                        tokens: record
-                            .tokens
-                            .iter()
-                            .map(|token| MoveToken {
-                                text: token.text.clone(),
-                                source: shift(&token.source),
-                            })
-                            .collect(),
-                        source: shift(&record.source),
-                    })
-                })
+                .map(|record| Arc::new(record.shifted(delta)))
                 .collect(),
             problems: self
                 .problems
