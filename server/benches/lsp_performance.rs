@@ -419,6 +419,19 @@ fn main() {
         lsp_hover,
         Some(HOVER_TARGET),
     );
+    // The first request on a new revision also lays out its moves once.
+    let mut first_hovers = Vec::new();
+    for _ in 0..5 {
+        let revision = DocumentAnalysis::new(text.clone());
+        let started = Instant::now();
+        std::hint::black_box(ppn_ls::ide::hover::hover(&revision, offset));
+        first_hovers.push(started.elapsed());
+    }
+    report(
+        "first hover on a new revision",
+        median(first_hovers),
+        Some(HOVER_TARGET),
+    );
     let board_at = measure(|| {
         std::hint::black_box(ppn_ls::ide::locate::board_at(
             &analysis,

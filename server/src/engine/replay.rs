@@ -73,8 +73,9 @@ pub struct ReplayedGame {
     /// How far the game has moved in the file since `split` was made: it is moved along
     /// only when the game itself is edited.
     split_moved_by: isize,
-    /// The moves with their ranges in the current text, made on first use.
-    moves: OnceLock<Vec<MoveRecord>>,
+    /// The moves with their ranges in the current text, made on first use when the game
+    /// has moved since it was split.
+    moved_moves: OnceLock<Vec<Arc<MoveRecord>>>,
 }
 
 impl ReplayedGame {
@@ -95,10 +96,15 @@ impl ReplayedGame {
     }
 
     /// Every move, in order, with its ranges in the current text.
-    pub fn moves(&self) -> &[MoveRecord] {
-        self.moves.get_or_init(|| {
-            (0..self.move_count())
-                .filter_map(|i| self.move_record(i))
+    pub fn moves(&self) -> &[Arc<MoveRecord>] {
+        if self.split_moved_by == 0 {
+            return &self.split.moves;
+        }
+        self.moved_moves.get_or_init(|| {
+            self.split
+                .moves
+                .iter()
+                .map(|record| Arc::new(record.shifted(self.split_moved_by)))
                 .collect()
         })
     }
@@ -147,7 +153,7 @@ impl ReplayedGame {
             states,
             split: self.split.clone(),
             split_moved_by: self.split_moved_by + delta,
-            moves: OnceLock::new(),
+            moved_moves: OnceLock::new(),
         }
     }
 
@@ -334,7 +340,7 @@ fn update_game(
         states,
         split,
         split_moved_by: 0,
-        moves: OnceLock::new(),
+        moved_moves: OnceLock::new(),
     }
 }
 
@@ -404,7 +410,7 @@ fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
         states,
         split,
         split_moved_by: 0,
-        moves: OnceLock::new(),
+        moved_moves: OnceLock::new(),
     }
 }
 

@@ -16,6 +16,8 @@ use crate::ide::analysis::DocumentAnalysis;
 use crate::notation::document::{split_games, GameSource};
 use crate::notation::macros::macro_references;
 use crate::notation::metadata::scalar_text;
+use std::sync::Arc;
+
 use crate::notation::movetext::MoveRecord;
 
 /// Whether `offset` is on one of the bytes of `range`.
@@ -40,7 +42,7 @@ pub struct GameAt<'a> {
 
 impl<'a> GameAt<'a> {
     /// The game's moves; the one at index `i` led to the game's state `i + 1`.
-    pub fn moves(&self) -> &'a [MoveRecord] {
+    pub fn moves(&self) -> &'a [Arc<MoveRecord>] {
         self.game.moves()
     }
 
@@ -58,7 +60,7 @@ impl<'a> GameAt<'a> {
     /// move with the move's earlier tokens applied.
     pub fn state_before_token(
         &self,
-        moves: &[MoveRecord],
+        moves: &[Arc<MoveRecord>],
         index: usize,
         token: usize,
     ) -> Option<GameState> {
@@ -125,14 +127,14 @@ pub fn game_at(analysis: &DocumentAnalysis, offset: usize) -> Option<GameAt<'_>>
 }
 
 /// The move whose text (MoveNumber through last token or comment) `offset` is on.
-pub fn move_at(moves: &[MoveRecord], offset: usize) -> Option<usize> {
+pub fn move_at(moves: &[Arc<MoveRecord>], offset: usize) -> Option<usize> {
     moves
         .iter()
         .position(|record| covers(&record.source, offset))
 }
 
 /// The move under `offset` or, between moves, the last one before it.
-pub fn move_at_or_before(moves: &[MoveRecord], offset: usize) -> Option<usize> {
+pub fn move_at_or_before(moves: &[Arc<MoveRecord>], offset: usize) -> Option<usize> {
     moves
         .iter()
         .rposition(|record| record.source.start <= offset)
@@ -169,7 +171,7 @@ pub fn macro_uses(text: &str, range: Range<usize>) -> Vec<MacroUse> {
 }
 
 /// Every macro use in the moves (not the comments) of a game, in document order.
-pub fn macro_uses_in_moves(text: &str, moves: &[MoveRecord]) -> Vec<MacroUse> {
+pub fn macro_uses_in_moves(text: &str, moves: &[Arc<MoveRecord>]) -> Vec<MacroUse> {
     let mut sources: Vec<Range<usize>> = moves
         .iter()
         .flat_map(|record| record.tokens.iter().map(|token| token.source.clone()))
@@ -209,7 +211,7 @@ impl ElementAt {
 pub fn element_at(
     text: &str,
     game: &GameAt<'_>,
-    moves: &[MoveRecord],
+    moves: &[Arc<MoveRecord>],
     offset: usize,
 ) -> Option<ElementAt> {
     let index = move_at(moves, offset)?;
