@@ -96,3 +96,23 @@ fn an_unknown_game_names_the_closest_ones() {
         diagnostics[0].message
     );
 }
+
+#[test]
+fn a_board_holds_at_most_two_thousand_pieces() {
+    let text = "1. t@{a..z}{1..100} 2. S@a1\n";
+    let diagnostics = check_text(text);
+    let found: Vec<(&str, &str)> = diagnostics
+        .iter()
+        .map(|d| (d.code, &text[d.range.clone()]))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("too-many-pieces", "t@{a..z}{1..100}"),
+            ("too-many-pieces", "S")
+        ]
+    );
+    let replay = replay_document(text);
+    let last = replay.games[0].states.last().unwrap();
+    assert_eq!(last.pieces().len(), 2_000);
+}

@@ -28,6 +28,10 @@ use crate::notation::location::Location;
 use crate::notation::piece_id::PieceId;
 use crate::notation::piece_spec::{ranks_start_at_one, PieceSpec};
 
+/// Far more than any game needs (a full 19x19 go board has 361 stones); it keeps a
+/// runaway brace expansion from filling the memory with a board per move.
+pub const MAX_PIECES: usize = 2_000;
+
 fn bad_move(range: std::ops::Range<usize>, message: impl Into<String>) -> Issue {
     Issue::error(range, "bad-move", message)
 }
@@ -275,6 +279,13 @@ impl GameState {
         notes: &mut Vec<Issue>,
         warnings: &RefCell<Vec<Issue>>,
     ) -> Result<(), Issue> {
+        if self.board.pieces.len() >= MAX_PIECES {
+            return Err(Issue::error(
+                spec_range.clone(),
+                "too-many-pieces",
+                format!("the board already holds {MAX_PIECES} pieces, the most ppn-ls keeps"),
+            ));
+        }
         let context = self.context(text, warnings);
         let neighbour = match order {
             Some(id) => Some(self.single_position(text, id, warnings)?),
