@@ -6,9 +6,8 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::{print_out, read_input, ReplayFormat, EXIT_USAGE};
-use crate::engine::piece::Piece;
 use crate::engine::replay::{replay_document, ReplayedState};
-use crate::ide::board::render_board;
+use crate::ide::board::{piece_json, render_board};
 
 pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option<&str>) -> i32 {
     let text = match read_input(file) {
@@ -78,27 +77,6 @@ fn to_json(file_name: &str, games: &[(usize, Vec<&ReplayedState>)]) -> String {
         })
         .collect();
     json!({ "file": file_name, "games": games }).to_string()
-}
-
-fn piece_json(piece: &Piece) -> Value {
-    json!({
-        "piece_side": piece.piece_side(),
-        "suit": piece.suit,
-        "rank": piece.rank,
-        "cfg": &*piece.cfg,
-        "x": number(piece.x),
-        "y": number(piece.y),
-        "angle": number(piece.angle.rem_euclid(360.0)),
-    })
-}
-
-/// Whole numbers print as integers, like the conformance files.
-fn number(value: f64) -> Value {
-    if value.fract() == 0.0 && value.abs() < 9e15 {
-        json!(value as i64)
-    } else {
-        json!(value)
-    }
 }
 
 fn to_text(games: &[(usize, Vec<&ReplayedState>)], several_games: bool) -> String {

@@ -107,6 +107,27 @@ fn normalized_angle(angle: f64) -> f64 {
     }
 }
 
+/// A piece as the conformance data writes it: whole numbers as integers, the angle in
+/// [0, 360). Shared by `replay --format json` and the `ppn/boardAt` request.
+pub fn piece_json(piece: &Piece) -> serde_json::Value {
+    let number = |value: f64| {
+        if value.fract() == 0.0 && value.abs() < 9e15 {
+            serde_json::json!(value as i64)
+        } else {
+            serde_json::json!(value)
+        }
+    };
+    serde_json::json!({
+        "piece_side": piece.piece_side(),
+        "suit": piece.suit,
+        "rank": piece.rank,
+        "cfg": &*piece.cfg,
+        "x": number(piece.x),
+        "y": number(piece.y),
+        "angle": number(piece.angle.rem_euclid(360.0)),
+    })
+}
+
 /// Numbers as a player writes them: `3`, `2.5`.
 pub fn format_number(value: f64) -> String {
     if value.fract() == 0.0 && value.abs() < 1e15 {

@@ -37,8 +37,8 @@ use super::document::{Document, Snapshot};
 use super::encoding::{text_offset, text_position, PositionEncoding};
 use super::{Analysis, Analyzer, SessionEnd};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::piece::Piece;
 use crate::ide::analysis::DocumentAnalysis;
+use crate::ide::board::piece_json;
 use crate::ide::completion::{completions, CompletionKind};
 use crate::ide::folding::{folding_ranges, FoldKind};
 use crate::ide::inlay_hints::inlay_hints;
@@ -558,26 +558,6 @@ impl Backend {
             None => Value::Null,
         })
     }
-}
-
-/// A piece as the conformance data writes it, angle in [0, 360).
-fn piece_json(piece: &Piece) -> Value {
-    let number = |value: f64| {
-        if value.fract() == 0.0 && value.abs() < 9e15 {
-            json!(value as i64)
-        } else {
-            json!(value)
-        }
-    };
-    json!({
-        "piece_side": piece.piece_side(),
-        "suit": piece.suit,
-        "rank": piece.rank,
-        "cfg": &*piece.cfg,
-        "x": number(piece.x),
-        "y": number(piece.y),
-        "angle": number(piece.angle.rem_euclid(360.0)),
-    })
 }
 
 /// Byte offsets of one analysed text ↔ LSP positions in the negotiated encoding.
