@@ -92,10 +92,15 @@ module.exports = grammar({
       $._items,
     ),
 
-    _items: $ => seq(
+    _items: $ => seq($._item_list, optional($._whitespace)),
+
+    // Left recursion instead of `repeat`: a repetition node reduced while the parser could
+    // also shift the next element is fragile, so a re-parse would take a long movetext
+    // apart item by item. Every prefix of this list is a plain node that an edit after it
+    // leaves reusable as a whole.
+    _item_list: $ => choice(
       $._item,
-      repeat(seq($._whitespace, $._item)),
-      optional($._whitespace),
+      seq($._item_list, $._whitespace, $._item),
     ),
 
     _item: $ => choice(
