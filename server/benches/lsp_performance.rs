@@ -432,6 +432,26 @@ fn main() {
         median(first_hovers),
         Some(HOVER_TARGET),
     );
+    let start_offset = text.find("1. ").map_or(0, |at| at + 4);
+    let hover_start = measure(|| {
+        std::hint::black_box(ppn_ls::ide::hover::hover(
+            &analysis,
+            std::hint::black_box(start_offset),
+        ));
+    });
+    report(
+        "textDocument/hover near the start",
+        hover_start,
+        Some(HOVER_TARGET),
+    );
+    let tokens = measure(|| {
+        std::hint::black_box(ppn_ls::ide::semantic_tokens::semantic_tokens(&analysis));
+    });
+    report("  semantic tokens, whole document", tokens, None);
+    let folds = measure(|| {
+        std::hint::black_box(ppn_ls::ide::folding::folding_ranges(&analysis));
+    });
+    report("  folding ranges, whole document", folds, None);
     let board_at = measure(|| {
         std::hint::black_box(ppn_ls::ide::locate::board_at(
             &analysis,
