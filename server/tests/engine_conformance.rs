@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use ppn_ls::engine::piece::Piece;
 use ppn_ls::engine::state::{piece_from_json, GameState, ParserOptions, Severity};
+use ppn_ls::notation::document::split_games;
 use ppn_ls::notation::macros::MacroTable;
+use ppn_ls::notation::metadata::parse_metadata;
 
 fn conformance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance")
@@ -40,38 +42,15 @@ fn file_label(path: &Path) -> String {
     format!("{folder}/{name}")
 }
 
-/// Metadata of each game in the file (games start at lines beginning with `---`; the
-/// metadata ends at a line beginning with `...`, or else at the first blank or indented line).
+/// The metadata of each game, read the way the replay reads it.
 fn game_metadata(text: &str) -> Vec<serde_yaml::Value> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut starts: Vec<usize> = (0..lines.len())
-        .filter(|i| lines[*i].starts_with("---"))
-        .collect();
-    if starts.first() != Some(&0) {
-        starts.insert(0, 0);
-    }
-    let mut games = Vec::new();
-    for (n, start) in starts.iter().enumerate() {
-        let end = starts.get(n + 1).copied().unwrap_or(lines.len());
-        let game = &lines[*start..end];
-        let yaml_end = game.iter().position(|l| l.starts_with("...")).or_else(|| {
-            game.iter()
-                .position(|l| l.trim().is_empty() || l.starts_with(char::is_whitespace))
-        });
-        let metadata = match yaml_end {
-            Some(last) => {
-                let yaml: Vec<&str> = game[..=last]
-                    .iter()
-                    .filter(|l| !l.starts_with("---") && !l.starts_with("..."))
-                    .copied()
-                    .collect();
-                serde_yaml::from_str(&yaml.join("\n")).unwrap_or(serde_yaml::Value::Null)
-            }
-            None => serde_yaml::Value::Null,
-        };
-        games.push(metadata);
-    }
-    games
+    split_games(text)
+        .into_iter()
+        .map(|game| {
+            let (metadata, _) = parse_metadata(text, game.metadata);
+            serde_yaml::Value::Mapping(metadata.mapping)
+        })
+        .collect()
 }
 
 fn yaml_text(value: &serde_yaml::Value) -> Option<String> {

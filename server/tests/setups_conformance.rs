@@ -8,6 +8,8 @@ use ppn_ls::engine::setups::{
     normalize_name, setup_from_game_metadata, setup_from_metadata, setup_from_metadata_seeded,
     Setup, SetupContext,
 };
+use ppn_ls::notation::document::split_games;
+use ppn_ls::notation::metadata::parse_metadata;
 use serde_json::Value as Json;
 use serde_yaml::Value as Yaml;
 
@@ -15,33 +17,13 @@ fn conformance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance")
 }
 
-/// The metadata of each game in a PPN file: games start at `---` lines, and
-/// metadata ends at a `...` line, else at the first blank or indented line.
+/// The metadata of each game, read the way the replay reads it.
 fn game_metadata(text: &str) -> Vec<Yaml> {
-    let mut games: Vec<Vec<&str>> = Vec::new();
-    for line in text.lines() {
-        if line.starts_with("---") {
-            games.push(Vec::new());
-        } else if let Some(game) = games.last_mut() {
-            game.push(line);
-        } else {
-            games.push(vec![line]);
-        }
-    }
-    games
+    split_games(text)
         .into_iter()
-        .map(|lines| {
-            let end = lines
-                .iter()
-                .position(|l| l.starts_with("..."))
-                .or_else(|| {
-                    lines
-                        .iter()
-                        .position(|l| l.is_empty() || l.starts_with([' ', '\t']))
-                })
-                .unwrap_or(lines.len());
-            let yaml = lines[..end].join("\n");
-            serde_yaml::from_str(&yaml).unwrap_or(Yaml::Null)
+        .map(|game| {
+            let (metadata, _) = parse_metadata(text, game.metadata);
+            Yaml::Mapping(metadata.mapping)
         })
         .collect()
 }

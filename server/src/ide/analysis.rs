@@ -26,14 +26,7 @@ pub struct DocumentAnalysis {
 impl DocumentAnalysis {
     pub fn new(text: String) -> DocumentAnalysis {
         let (tree, replay) = parse_while(&text, None, || replay_document(&text));
-        let diagnostics = diagnostics_of(&text, &tree, &replay);
-        DocumentAnalysis {
-            line_index: LineIndex::new(&text),
-            text,
-            tree,
-            replay,
-            diagnostics,
-        }
+        DocumentAnalysis::from_parts(text, tree, replay)
     }
 
     /// The analysis of `text`, which `edit` made from this analysis's text.
@@ -44,6 +37,10 @@ impl DocumentAnalysis {
         let (tree, replay) = parse_while(&text, Some(&edited_tree), || {
             self.replay.update(&self.text, &text, edit)
         });
+        DocumentAnalysis::from_parts(text, tree, replay)
+    }
+
+    fn from_parts(text: String, tree: tree_sitter::Tree, replay: Replay) -> DocumentAnalysis {
         let diagnostics = diagnostics_of(&text, &tree, &replay);
         DocumentAnalysis {
             line_index: LineIndex::new(&text),
