@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use ppn_ls::engine::piece::Piece;
-use ppn_ls::engine::replay::{replay_document, ReplayedState};
+use ppn_ls::model::piece::Piece;
+use ppn_ls::ppn::engine::replay::{replay_document, ReplayedState};
 use serde_json::Value;
 
 const EPSILON: f64 = 1e-6;

@@ -9,12 +9,12 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use ppn_ls::engine::replay::replay_document;
 use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
 use ppn_ls::ide::board::render_board;
-use ppn_ls::notation::document::split_games;
-use ppn_ls::notation::movetext::split_movetext;
-use ppn_ls::syntax;
+use ppn_ls::ppn::engine::replay::replay_document;
+use ppn_ls::ppn::notation::document::split_games;
+use ppn_ls::ppn::notation::movetext::split_movetext;
+use ppn_ls::ppn::syntax;
 
 /// Counts the bytes currently allocated (tree-sitter's too), to measure what an analysis
 /// keeps alive.

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use ppn_ls::engine::replay::replay_document;
+use ppn_ls::ppn::engine::replay::replay_document;
 
 const REFERENCE_SECONDS_PER_MOVE: f64 = 0.010;
 

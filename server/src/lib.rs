@@ -5,8 +5,7 @@
 
 pub mod cli;
 pub mod diagnostic;
-pub mod engine;
 pub mod ide;
 pub mod lsp;
-pub mod notation;
-pub mod syntax;
+pub mod model;
+pub mod ppn;

@@ -4,11 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use ppn_ls::engine::piece::Piece;
-use ppn_ls::engine::state::{piece_from_json, GameState, ParserOptions, Severity};
-use ppn_ls::notation::document::split_games;
-use ppn_ls::notation::macros::MacroTable;
-use ppn_ls::notation::metadata::parse_metadata;
+use ppn_ls::model::piece::Piece;
+use ppn_ls::ppn::engine::state::{piece_from_json, GameState, ParserOptions, Severity};
+use ppn_ls::ppn::notation::document::split_games;
+use ppn_ls::ppn::notation::macros::MacroTable;
+use ppn_ls::ppn::notation::metadata::parse_metadata;
 
 fn conformance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance")

@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use ppn_ls::engine::replay::{Replay, ReplayedGame};
 use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
-use ppn_ls::notation::document::split_games;
-use ppn_ls::notation::movetext::split_movetext_resumable;
+use ppn_ls::ppn::engine::replay::{Replay, ReplayedGame};
+use ppn_ls::ppn::notation::document::split_games;
+use ppn_ls::ppn::notation::movetext::split_movetext_resumable;
 
 /// Small deterministic generator (SplitMix64), so a failing sequence replays from its seed.
 struct Prng(u64);

@@ -4,11 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use ppn_ls::notation::braces::{expand_braces, expand_token, BraceError, MAX_EXPANSIONS};
-use ppn_ls::notation::document::{
+use ppn_ls::ppn::notation::braces::{expand_braces, expand_token, BraceError, MAX_EXPANSIONS};
+use ppn_ls::ppn::notation::document::{
     split_games, split_games_checked, DocumentProblemCode, GameSource,
 };
-use ppn_ls::notation::movetext::{
+use ppn_ls::ppn::notation::movetext::{
     split_movetext, MovetextProblemCode, MovetextSplit, Severity, MAX_MOVETEXT_EXPANSIONS,
 };
 use serde_json::Value;

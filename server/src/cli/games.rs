@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use super::{print_out, ReplayFormat};
-use crate::engine::setups::{known_games, GameInfo};
+use crate::ppn::engine::setups::{known_games, GameInfo};
 
 pub fn run(format: ReplayFormat) -> i32 {
     let games = games_by_name();

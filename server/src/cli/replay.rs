@@ -6,8 +6,8 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::{print_out, read_input, ReplayFormat, EXIT_USAGE};
-use crate::engine::replay::{replay_document, ReplayedState};
 use crate::ide::board::{piece_json, render_board};
+use crate::ppn::engine::replay::{replay_document, ReplayedState};
 
 pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option<&str>) -> i32 {
     let text = match read_input(file) {

@@ -7,11 +7,11 @@
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
-pub use crate::engine::replay::TextEdit;
-use crate::engine::replay::{replay_document, Replay, ReplayedGame, ReplayedState};
 use crate::ide::check::diagnostics_of;
 use crate::ide::line_index::LineIndex;
-use crate::syntax;
+pub use crate::ppn::engine::replay::TextEdit;
+use crate::ppn::engine::replay::{replay_document, Replay, ReplayedGame, ReplayedState};
+use crate::ppn::syntax;
 
 /// The text with its syntax tree, its replay (every game's states) and its diagnostics.
 #[derive(Debug)]

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::engine::piece::{Piece, PieceKind, Side};
+use crate::model::piece::{Piece, PieceKind, Side};
 
 /// The family of a configuration decides how its suits and ranks are named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 use std::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::replay::{replay_document, Replay};
-use crate::syntax;
+use crate::ppn::engine::replay::{replay_document, Replay};
+use crate::ppn::syntax;
 
 pub fn check_text(text: &str) -> Vec<Diagnostic> {
     let tree = syntax::parse(text, None);

@@ -4,11 +4,11 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use crate::engine::setups::{known_games, normalize_name};
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::locate::{game_at, touches, GameAt};
 use crate::ide::navigation::{metadata_macro_keys, setup_macros};
-use crate::notation::macros::{MacroCycle, MacroTable};
+use crate::ppn::engine::setups::{known_games, normalize_name};
+use crate::ppn::notation::macros::{MacroCycle, MacroTable};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompletionKind {

@@ -12,23 +12,23 @@ use std::ops::Range;
 
 use serde_yaml::Value;
 
-use crate::engine::piece::Piece;
-use crate::engine::replay::UNSEEDED_SETUP_SEED;
-use crate::engine::setups::{
-    known_games, normalize_name, normalize_system, setup_from_metadata_seeded, GameInfo,
-    SetupContext,
-};
-use crate::engine::state::GameState;
-use crate::engine::TokenPart;
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::board::{describe_piece, location_name, render_board};
 use crate::ide::completion::METADATA_KEYS;
 use crate::ide::locate::{covers, element_at, game_at, move_at, GameAt};
 use crate::ide::navigation::{macro_at, macro_info, MacroOrigin};
-use crate::notation::metadata::scalar_text;
-use crate::notation::movetext::MoveRecord;
-use crate::notation::piece_id::PieceId;
-use crate::notation::piece_spec::PieceSpec;
+use crate::model::piece::Piece;
+use crate::ppn::engine::replay::UNSEEDED_SETUP_SEED;
+use crate::ppn::engine::setups::{
+    known_games, normalize_name, normalize_system, setup_from_metadata_seeded, GameInfo,
+    SetupContext,
+};
+use crate::ppn::engine::state::GameState;
+use crate::ppn::engine::TokenPart;
+use crate::ppn::notation::metadata::scalar_text;
+use crate::ppn::notation::movetext::MoveRecord;
+use crate::ppn::notation::piece_id::PieceId;
+use crate::ppn::notation::piece_spec::PieceSpec;
 
 /// What to show, and the text it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,7 +255,7 @@ pub fn move_changes(before: &GameState, after: &GameState) -> Vec<String> {
         let same_piece = Piece {
             x: piece.x,
             y: piece.y,
-            ..(*old).clone()
+            ..*(*old)
         } == *piece;
         let from = location_name(old.x, old.y);
         let to = location_name(piece.x, piece.y);

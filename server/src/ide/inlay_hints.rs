@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::locate::{games, macro_uses, touches};
-use crate::notation::braces::expand_token;
+use crate::ppn::notation::braces::expand_token;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HintKind {

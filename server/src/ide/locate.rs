@@ -8,17 +8,17 @@ use std::ops::Range;
 
 use serde_yaml::Value;
 
-use crate::engine::piece::Piece;
-use crate::engine::replay::ReplayedGame;
-use crate::engine::state::GameState;
-use crate::engine::{TokenElement, TokenPart};
 use crate::ide::analysis::DocumentAnalysis;
-use crate::notation::document::{split_games, GameSource};
-use crate::notation::macros::macro_references;
-use crate::notation::metadata::scalar_text;
+use crate::model::piece::Piece;
+use crate::ppn::engine::replay::ReplayedGame;
+use crate::ppn::engine::state::GameState;
+use crate::ppn::engine::{TokenElement, TokenPart};
+use crate::ppn::notation::document::{split_games, GameSource};
+use crate::ppn::notation::macros::macro_references;
+use crate::ppn::notation::metadata::scalar_text;
 use std::sync::Arc;
 
-use crate::notation::movetext::MoveRecord;
+use crate::ppn::notation::movetext::MoveRecord;
 
 /// Whether `offset` is on one of the bytes of `range`.
 pub fn covers(range: &Range<usize>, offset: usize) -> bool {

@@ -8,12 +8,12 @@ use std::ops::Range;
 
 use serde_yaml::Value;
 
-use crate::engine::replay::UNSEEDED_SETUP_SEED;
-use crate::engine::setups::{setup_from_metadata_seeded, SetupContext};
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::locate::{game_at, macro_uses, macro_uses_in_moves, touches, GameAt, MacroUse};
-use crate::notation::macros::{MacroCycle, MacroTable};
-use crate::notation::metadata::scalar_text;
+use crate::ppn::engine::replay::UNSEEDED_SETUP_SEED;
+use crate::ppn::engine::setups::{setup_from_metadata_seeded, SetupContext};
+use crate::ppn::notation::macros::{MacroCycle, MacroTable};
+use crate::ppn::notation::metadata::scalar_text;
 
 /// Where the value of a macro comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]

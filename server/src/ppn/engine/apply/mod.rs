@@ -21,12 +21,12 @@ use std::sync::Arc;
 
 use self::resolve::{Context, Point};
 use self::submove::{parse_submove, split_submoves, Submove};
-use super::piece::{Piece, PieceKind, Side};
 use super::state::{Board, GameState, MoveIssue, PieceTag};
-use crate::notation::issue::Issue;
-use crate::notation::location::Location;
-use crate::notation::piece_id::PieceId;
-use crate::notation::piece_spec::{ranks_start_at_one, PieceSpec};
+use crate::model::piece::{Piece, PieceKind, Side};
+use crate::ppn::notation::issue::Issue;
+use crate::ppn::notation::location::Location;
+use crate::ppn::notation::piece_id::PieceId;
+use crate::ppn::notation::piece_spec::{ranks_start_at_one, PieceSpec};
 
 /// Far more than any game needs (a full 19x19 go board has 361 stones); it keeps a
 /// runaway brace expansion from filling the memory with a board per move.
@@ -246,7 +246,7 @@ impl GameState {
                 let mut board = Board::default();
                 for i in 0..self.board.pieces.len() {
                     if !firsts.contains(&i) && !seconds.contains(&i) {
-                        board.pieces.push(self.board.pieces[i].clone());
+                        board.pieces.push(self.board.pieces[i]);
                         board.tags.push(self.board.tags[i]);
                     }
                 }
@@ -255,7 +255,7 @@ impl GameState {
                         board.pieces.push(Piece {
                             x,
                             y,
-                            ..self.board.pieces[i].clone()
+                            ..self.board.pieces[i]
                         });
                         board.tags.push(self.board.tags[i]);
                     }
@@ -372,15 +372,11 @@ impl GameState {
                     let Some(&(x, y)) = points.get(k).or(points.last()) else {
                         return Err(bad_move(0..text.len(), "there is nowhere to move to"));
                     };
-                    moved.pieces.push(Piece {
-                        x,
-                        y,
-                        ..piece.clone()
-                    });
+                    moved.pieces.push(Piece { x, y, ..*piece });
                     moved.tags.push(*tag);
                 }
                 None => {
-                    rest.pieces.push(piece.clone());
+                    rest.pieces.push(*piece);
                     rest.tags.push(*tag);
                 }
             }
@@ -475,7 +471,7 @@ impl GameState {
                 if piece.cfg != *cfg {
                     change = Change::Replace;
                 }
-                piece.cfg = cfg.clone();
+                piece.cfg = *cfg;
             }
             if let Some(rank) = stated.rank {
                 let rank = if ranks_start_at_one(&piece.cfg) {
@@ -515,7 +511,7 @@ impl GameState {
     fn replace(
         &mut self,
         positions: &[usize],
-        template: &crate::notation::piece_spec::PieceTemplate,
+        template: &crate::ppn::notation::piece_spec::PieceTemplate,
     ) {
         for &i in positions {
             let piece = &mut self.board.pieces[i];
@@ -541,7 +537,7 @@ impl GameState {
             piece.side = template.side;
             piece.suit = template.suit;
             piece.rank = template.rank;
-            piece.cfg = template.cfg.clone();
+            piece.cfg = template.cfg;
             piece.angle = template.angle;
             self.board.tags[i] = retag(self.board.tags[i], change);
         }

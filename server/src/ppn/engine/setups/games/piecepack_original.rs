@@ -1,13 +1,13 @@
 //! Setups of original piecepack games.
 
-use crate::engine::piece::{PieceKind, Side};
-use crate::engine::setups::args::bad;
-use crate::engine::setups::frame::{
+use crate::model::piece::{PieceKind, Side};
+use crate::ppn::engine::setups::args::bad;
+use crate::ppn::engine::setups::frame::{
     cat, coins, dice, each, fill_ranks, fill_suits, matchsticks, pawns, plus, sample_values,
     seq_by, seq_to, shuffle_identities, shuffle_identities_and_sides, stack, tiles, times, Group,
     Row, UNDECIDED,
 };
-use crate::engine::setups::{Env, SetupError};
+use crate::ppn::engine::setups::{Env, SetupError};
 
 use super::boards::{donut_board, tile_board};
 use super::text;
@@ -337,7 +337,7 @@ pub(crate) fn relativity(env: &mut Env) -> Built {
     let ranks = match env.args.text("coins")? {
         Some(spec) => text::ranks("coins", &spec, 24)?,
         None => {
-            let deal = |rng: &mut crate::engine::rng::RRng| -> Vec<i32> {
+            let deal = |rng: &mut crate::ppn::engine::rng::RRng| -> Vec<i32> {
                 (0..4)
                     .flat_map(|_| rng.permutation(6))
                     .map(|r| r as i32)
@@ -1968,7 +1968,7 @@ pub(crate) fn piecepackman(env: &mut Env) -> Built {
         .collect();
     // The reference draws the dots from a fresh start of the seeded stream.
     if let Some(seed) = env.args.seed()? {
-        env.rng = crate::engine::rng::RRng::from_seed(seed);
+        env.rng = crate::ppn::engine::rng::RRng::from_seed(seed);
     }
     let dots: Vec<(f64, f64)> = env
         .rng

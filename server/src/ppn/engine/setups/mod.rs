@@ -19,8 +19,8 @@ use std::fmt;
 
 use serde_yaml::Value;
 
-use crate::engine::piece::Piece;
-use crate::engine::rng::RRng;
+use crate::model::piece::Piece;
+use crate::ppn::engine::rng::RRng;
 
 pub use args::Args;
 pub use names::{normalize_name, normalize_system};
@@ -388,7 +388,7 @@ fn unseeded() -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::piece::{PieceKind, Side};
+    use crate::model::piece::{PieceKind, Side};
 
     fn yaml(text: &str) -> Value {
         serde_yaml::from_str(text).unwrap_or(Value::Null)

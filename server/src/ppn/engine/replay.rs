@@ -13,18 +13,18 @@ use std::sync::{Arc, OnceLock};
 use serde_yaml::{Mapping, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::piece::Piece;
-use crate::engine::setups::{
+use crate::model::piece::Piece;
+use crate::ppn::engine::setups::{
     normalize_name, setup_from_metadata_seeded, Setup, SetupContext, SetupError,
 };
-use crate::engine::state::GameState;
-use crate::notation::document::{split_games_checked, DocumentProblem, GameSource};
-use crate::notation::macros::MacroTable;
-use crate::notation::metadata::{parse_metadata, scalar_text, Metadata};
-use crate::notation::movetext::{
+use crate::ppn::engine::state::GameState;
+use crate::ppn::notation::document::{split_games_checked, DocumentProblem, GameSource};
+use crate::ppn::notation::macros::MacroTable;
+use crate::ppn::notation::metadata::{parse_metadata, scalar_text, Metadata};
+use crate::ppn::notation::movetext::{
     split_movetext_resumable, MoveRecord, MovetextProblem, ResumableSplit, SETUP_LABEL,
 };
-use crate::notation::piece_spec::ParserOptions;
+use crate::ppn::notation::piece_spec::ParserOptions;
 
 /// Setups that deal pieces at random without a `Seed` (Shogi's pawns, Plans of Action's
 /// coin ranks when only `Coins` is given, ...) draw from this seed, so a file always shows

@@ -4,10 +4,10 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::piece::Piece;
-pub use crate::notation::issue::Severity;
-use crate::notation::macros::MacroTable;
-pub use crate::notation::piece_spec::ParserOptions;
+use crate::model::piece::{Cfg, Piece};
+pub use crate::ppn::notation::issue::Severity;
+use crate::ppn::notation::macros::MacroTable;
+pub use crate::ppn::notation::piece_spec::ParserOptions;
 
 /// Identity of a piece on the board. A piece keeps its serial number for life; replacing it
 /// (`=`, most `~`) or flipping it (`+`, a die's `~`) gives it a new identity, so that `^`
@@ -154,7 +154,7 @@ impl GameState {
 /// A piece from the reference's JSON export (`piece_side`, `suit`, `rank`, `cfg`, `x`,
 /// `y`, `angle`), as in the conformance data. `None` when a field is missing or wrong.
 pub fn piece_from_json(value: &serde_json::Value) -> Option<Piece> {
-    let (kind, side) = super::piece::parse_piece_side(value.get("piece_side")?.as_str()?)?;
+    let (kind, side) = crate::model::piece::parse_piece_side(value.get("piece_side")?.as_str()?)?;
     let int = |name: &str| -> Option<i32> { i32::try_from(value.get(name)?.as_i64()?).ok() };
     let float = |name: &str| value.get(name)?.as_f64();
     Some(Piece {
@@ -162,7 +162,7 @@ pub fn piece_from_json(value: &serde_json::Value) -> Option<Piece> {
         side,
         suit: int("suit")?,
         rank: int("rank")?,
-        cfg: Arc::from(value.get("cfg")?.as_str()?),
+        cfg: Cfg::intern(value.get("cfg")?.as_str()?)?,
         x: float("x")?,
         y: float("y")?,
         angle: float("angle")?,

@@ -2,10 +2,10 @@
 //! white discs.  Many are the piecepack setup of the same game with every coin,
 //! die and pawn turned into a disc.
 
-use crate::engine::piece::{PieceKind, Side};
-use crate::engine::setups::args::bad;
-use crate::engine::setups::frame::{cat, each, seq_to, stack, times, Group, Row};
-use crate::engine::setups::{Env, SetupError};
+use crate::model::piece::{PieceKind, Side};
+use crate::ppn::engine::setups::args::bad;
+use crate::ppn::engine::setups::frame::{cat, each, seq_to, stack, times, Group, Row};
+use crate::ppn::engine::setups::{Env, SetupError};
 
 use super::boards::{square_board, with_cell_width};
 use super::{piecepack_checkers as pp, piecepack_traditional as pt};

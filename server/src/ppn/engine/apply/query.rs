@@ -5,13 +5,13 @@ use std::ops::Range;
 
 use super::resolve::Context;
 use super::submove::{parse_submove, split_submoves, Submove};
-use crate::engine::piece::Piece;
-use crate::engine::state::GameState;
-use crate::notation::issue::Issue;
-use crate::notation::location::{Anchor, Location, LocationKind};
-use crate::notation::macros::{macro_references, MacroTable};
-use crate::notation::piece_id::PieceId;
-use crate::notation::piece_spec::{ParserOptions, PieceSpec};
+use crate::model::piece::Piece;
+use crate::ppn::engine::state::GameState;
+use crate::ppn::notation::issue::Issue;
+use crate::ppn::notation::location::{Anchor, Location, LocationKind};
+use crate::ppn::notation::macros::{macro_references, MacroTable};
+use crate::ppn::notation::piece_id::PieceId;
+use crate::ppn::notation::piece_spec::{ParserOptions, PieceSpec};
 
 /// What a span of a token means to the move parser.
 #[derive(Clone, Debug, PartialEq)]
@@ -197,8 +197,8 @@ fn collect_location(location: &Location, text: &str, found: &mut Vec<(Range<usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::piece::{PieceKind, Side};
-    use crate::notation::macros::MacroTable;
+    use crate::model::piece::{PieceKind, Side};
+    use crate::ppn::notation::macros::MacroTable;
 
     fn state() -> GameState {
         let mut state = GameState::new(

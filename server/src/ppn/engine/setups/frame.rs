@@ -3,10 +3,9 @@
 //! game reads like a list of "these coins at these places".
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
-use crate::engine::piece::{Cfg, Piece, PieceKind, Side};
-use crate::engine::rng::RRng;
+use crate::model::piece::{Cfg, Piece, PieceKind, Side};
+use crate::ppn::engine::rng::RRng;
 
 /// One piece while a setup is being built: suit and rank may still be
 /// undecided (filled in later at random, or given the defaults).
@@ -52,7 +51,7 @@ fn normalise_angle(angle: f64) -> f64 {
 }
 
 pub(crate) fn cfg(name: &str) -> Cfg {
-    Arc::from(name)
+    Cfg::new(name)
 }
 
 /// Values that can fill a column: a scalar (recycled) or a list.
@@ -276,7 +275,7 @@ impl Group {
                     side: self.side[pick(self.side.len(), i)?],
                     suit: self.suit[pick(self.suit.len(), i)?],
                     rank: self.rank[pick(self.rank.len(), i)?],
-                    cfg: self.cfg[pick(self.cfg.len(), i)?].clone(),
+                    cfg: self.cfg[pick(self.cfg.len(), i)?],
                     x: self.x[pick(self.x.len(), i)?],
                     y: self.y[pick(self.y.len(), i)?],
                     angle: self.angle[pick(self.angle.len(), i)?],

@@ -1,12 +1,12 @@
 //! The piecepack's components on their own (all tiles, all coins, ...) and its
 //! stock boards, usable as setups.
 
-use crate::engine::piece::Side;
-use crate::engine::setups::args::bad;
-use crate::engine::setups::frame::{
+use crate::model::piece::Side;
+use crate::ppn::engine::setups::args::bad;
+use crate::ppn::engine::setups::frame::{
     coins, dice, matchsticks, pawns, pyramids, saucers, tiles, Group, Row,
 };
-use crate::engine::setups::{Env, SetupError};
+use crate::ppn::engine::setups::{Env, SetupError};
 
 use super::boards::{donut_board, tile_board};
 

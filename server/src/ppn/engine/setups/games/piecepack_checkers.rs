@@ -1,10 +1,10 @@
 //! Checkers variants and other abstract games on piecepack boards.
 
-use crate::engine::setups::args::bad;
-use crate::engine::setups::frame::{
+use crate::ppn::engine::setups::args::bad;
+use crate::ppn::engine::setups::frame::{
     cat, coins, dice, each, fill_ranks, pawns, stack, times, Row, UNDECIDED,
 };
-use crate::engine::setups::{Env, SetupError};
+use crate::ppn::engine::setups::{Env, SetupError};
 
 use super::boards::{donut_board, tile_board};
 use super::text;

@@ -1,11 +1,11 @@
 //! Setups for dominoes: a double-six (or double-n) set, mostly dealt at random.
 
-use crate::engine::piece::{PieceKind, Side};
-use crate::engine::setups::args::bad;
-use crate::engine::setups::frame::{
+use crate::model::piece::{PieceKind, Side};
+use crate::ppn::engine::setups::args::bad;
+use crate::ppn::engine::setups::frame::{
     cat, each, pawns, sample_values, shuffle_identities, stack, times, Group, Row,
 };
-use crate::engine::setups::{Env, SetupError};
+use crate::ppn::engine::setups::{Env, SetupError};
 
 use super::{fen, text};
 

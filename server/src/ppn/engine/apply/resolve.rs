@@ -1,11 +1,11 @@
 //! Finding pieces (PieceId) and places (Location) on a board.
 
-use crate::engine::piece::Piece;
-use crate::engine::state::{Board, PieceTag};
-use crate::notation::issue::Issue;
-use crate::notation::location::{Anchor, Location, LocationKind};
-use crate::notation::piece_id::{PieceId, PieceIdKind};
-use crate::notation::piece_spec::{ParserOptions, PieceSpec};
+use crate::model::piece::Piece;
+use crate::ppn::engine::state::{Board, PieceTag};
+use crate::ppn::notation::issue::Issue;
+use crate::ppn::notation::location::{Anchor, Location, LocationKind};
+use crate::ppn::notation::piece_id::{PieceId, PieceIdKind};
+use crate::ppn::notation::piece_spec::{ParserOptions, PieceSpec};
 
 /// What a lookup needs besides the board it looks at.
 pub(crate) struct Context<'a> {

@@ -2,10 +2,10 @@
 
 use std::ops::Range;
 
-use crate::notation::issue::Issue;
-use crate::notation::location::{parse_location, Location, LocationKind};
-use crate::notation::piece_id::{parse_piece_id, PieceId};
-use crate::notation::piece_spec::{parse_piece_spec, ParserOptions, PieceSpec};
+use crate::ppn::notation::issue::Issue;
+use crate::ppn::notation::location::{parse_location, Location, LocationKind};
+use crate::ppn::notation::piece_id::{parse_piece_id, PieceId};
+use crate::ppn::notation::piece_spec::{parse_piece_spec, ParserOptions, PieceSpec};
 
 /// One sub-move's text, with the byte in the token's text each of its bytes came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -616,8 +616,8 @@ fn anchor_piece(location: &Location) -> Option<&PieceId> {
             anchor: Some(anchor),
             ..
         } => match anchor.as_ref() {
-            crate::notation::location::Anchor::Piece(piece) => Some(piece),
-            crate::notation::location::Anchor::Location(_) => None,
+            crate::ppn::notation::location::Anchor::Piece(piece) => Some(piece),
+            crate::ppn::notation::location::Anchor::Location(_) => None,
         },
         _ => None,
     }

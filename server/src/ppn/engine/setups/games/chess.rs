@@ -1,10 +1,10 @@
 //! Setups for the chess system: a checkered board and chess pieces, placed from
 //! a FEN string.
 
-use crate::engine::piece::{PieceKind, Side};
-use crate::engine::setups::args::bad;
-use crate::engine::setups::frame::{each, stack, times, Group, Row};
-use crate::engine::setups::{Env, SetupError};
+use crate::model::piece::{PieceKind, Side};
+use crate::ppn::engine::setups::args::bad;
+use crate::ppn::engine::setups::frame::{each, stack, times, Group, Row};
+use crate::ppn::engine::setups::{Env, SetupError};
 
 use super::boards::{square_board, with_cell_width};
 use super::fen::placements;

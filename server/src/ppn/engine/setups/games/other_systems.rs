@@ -1,10 +1,10 @@
 //! Setups for the alquerque, morris, go, reversi and marble systems: a board and
 //! perhaps some bits.
 
-use crate::engine::piece::{PieceKind, Side};
-use crate::engine::setups::args::bad;
-use crate::engine::setups::frame::{cat, Group, Row};
-use crate::engine::setups::{Env, SetupError};
+use crate::model::piece::{PieceKind, Side};
+use crate::ppn::engine::setups::args::bad;
+use crate::ppn::engine::setups::frame::{cat, Group, Row};
+use crate::ppn::engine::setups::{Env, SetupError};
 
 type Built = Result<Vec<Row>, SetupError>;
 

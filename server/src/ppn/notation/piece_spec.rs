@@ -5,10 +5,8 @@
 //! ([`StatedFeatures`], used by searches and `~`), then every assumption filled in
 //! ([`PieceTemplate`], used by drops and `=`).
 
-use std::sync::Arc;
-
 use super::issue::Issue;
-use crate::engine::piece::{Cfg, PieceKind, Side};
+use crate::model::piece::{Cfg, PieceKind, Side, MAX_CFG_NAME_LEN, MAX_EXTRA_CFGS};
 
 /// Settings that the alternative movetext parsers (`MovetextParser: Marble`, ...) change.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,8 +21,8 @@ impl Default for ParserOptions {
     fn default() -> Self {
         ParserOptions {
             default_colored_bit_cfg: None,
-            default_checker_cfg: Arc::from("checkers2"),
-            default_chess_cfg: Arc::from("chess2"),
+            default_checker_cfg: Cfg::new("checkers2"),
+            default_chess_cfg: Cfg::new("chess2"),
         }
     }
 }
@@ -42,7 +40,7 @@ impl ParserOptions {
             .map(|c| if c.is_whitespace() { '_' } else { c })
             .collect();
         let colored = |cfg: &str| ParserOptions {
-            default_colored_bit_cfg: Some(Arc::from(cfg)),
+            default_colored_bit_cfg: Some(Cfg::new(cfg)),
             ..ParserOptions::default()
         };
         match normalized.as_str() {
@@ -56,8 +54,8 @@ impl ParserOptions {
                 let width = cell_width.unwrap_or(2);
                 Some(ParserOptions {
                     default_colored_bit_cfg: None,
-                    default_checker_cfg: Arc::from(format!("checkers{width}")),
-                    default_chess_cfg: Arc::from(format!("chess{width}")),
+                    default_checker_cfg: Cfg::new(&format!("checkers{width}")),
+                    default_chess_cfg: Cfg::new(&format!("chess{width}")),
                 })
             }
             _ => None,
@@ -130,48 +128,6 @@ pub fn ranks_start_at_one(cfg: &str) -> bool {
             | "playing_cards_tarot"
     )
 }
-
-/// Configurations of the game systems that setups and PieceSpecs use.
-const KNOWN_CONFIGURATIONS: [&str; 38] = [
-    "alquerque",
-    "checkers1",
-    "checkers2",
-    "chess1",
-    "chess2",
-    "dice",
-    "dice_d4",
-    "dice_d8",
-    "dice_d10",
-    "dice_d10_percentile",
-    "dice_d12",
-    "dice_d20",
-    "dice_fudge",
-    "dice_numeral",
-    "dominoes",
-    "dominoes_black",
-    "dominoes_blue",
-    "dominoes_green",
-    "dominoes_red",
-    "dominoes_white",
-    "dominoes_yellow",
-    "dominoes_chinese",
-    "dominoes_chinese_black",
-    "dual_piecepacks_expansion",
-    "go",
-    "hexpack",
-    "icehouse_pieces",
-    "marbles",
-    "meeples",
-    "morris",
-    "piecepack",
-    "piecepack_inverted",
-    "playing_cards",
-    "playing_cards_colored",
-    "playing_cards_expansion",
-    "playing_cards_tarot",
-    "reversi",
-    "subpack",
-];
 
 const COLOR_LETTERS: [char; 6] = ['R', 'K', 'G', 'B', 'Y', 'W'];
 const PYRAMID: char = '\u{25b2}';
@@ -390,15 +346,26 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
                     }
                 }
             } else if let Some(name) = element.strip_suffix('\'') {
-                if !KNOWN_CONFIGURATIONS.contains(&name) {
+                if !Cfg::reference_knows(name) {
                     warnings.push(Issue::warning(
-                        range,
+                        range.clone(),
                         "unknown-configuration",
                         format!("`{name}` is not a configuration this program knows"),
                     ));
                 }
                 if cfg.is_none() {
-                    cfg = Some(Arc::from(name));
+                    match Cfg::intern(name) {
+                        Some(named) => cfg = Some(named),
+                        None => warnings.push(Issue::warning(
+                            range,
+                            "too-many-configurations",
+                            format!(
+                                "`{name}` is ignored: configuration names are at most \
+                                 {MAX_CFG_NAME_LEN} bytes, and a session keeps at most \
+                                 {MAX_EXTRA_CFGS} unknown ones"
+                            ),
+                        )),
+                    }
                 }
             } else {
                 warnings.push(Issue::warning(
@@ -456,7 +423,7 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
             format!("K{BOARD}")
         };
         x = x.replace("[#]", &board).replace('\u{25a6}', &board);
-        cfg = Some(Arc::from("go"));
+        cfg = Some(Cfg::new("go"));
     }
 
     let mut suit_is_glyph_default = false;
@@ -487,7 +454,7 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
             Some(a) => (a + glyph_angle).rem_euclid(360.0),
             None => glyph_angle,
         });
-        cfg = Some(options.default_chess_cfg.clone());
+        cfg = Some(options.default_chess_cfg);
         let bit = if x.contains('b') {
             BIT.to_string()
         } else {
@@ -509,10 +476,10 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
         if let Some(color) = x.chars().find(|c| COLOR_LETTERS.contains(c)) {
             x = x.replace(color, "");
             if cfg.is_none() {
-                cfg = Some(Arc::from(format!("dominoes_{}", color_name(color))));
+                cfg = Some(Cfg::new(&format!("dominoes_{}", color_name(color))));
             }
         } else if cfg.is_none() {
-            cfg = Some(Arc::from("dominoes"));
+            cfg = Some(Cfg::new("dominoes"));
         }
     }
 
@@ -620,11 +587,11 @@ fn simple_features(x: &str) -> StatedFeatures {
         None
     };
     let cfg = if has(&['♥', '♠', '♣', '♦']) {
-        Some(Arc::from("playing_cards_expansion"))
+        Some(Cfg::new("playing_cards_expansion"))
     } else if has(&['♡', '♤', '♧', '♢']) {
-        Some(Arc::from("dual_piecepacks_expansion"))
+        Some(Cfg::new("dual_piecepacks_expansion"))
     } else if has(&[HEXPACK]) {
-        Some(Arc::from("hexpack"))
+        Some(Cfg::new("hexpack"))
     } else {
         None
     };
@@ -661,14 +628,14 @@ impl PieceSpec {
             None => PieceKind::Coin,
         };
         let cfg: Cfg = match &stated.cfg {
-            Some(cfg) => cfg.clone(),
+            Some(cfg) => *cfg,
             None if colored => match kind {
                 PieceKind::Bit => match x.chars().find(|c| matches!(c, 's' | 'm' | 'c')) {
-                    Some('s') => Arc::from("go"),
-                    Some('c') => options.default_checker_cfg.clone(),
-                    Some(_) => Arc::from("meeples"),
+                    Some('s') => Cfg::new("go"),
+                    Some('c') => options.default_checker_cfg,
+                    Some(_) => Cfg::new("meeples"),
                     None => match &options.default_colored_bit_cfg {
-                        Some(cfg) => cfg.clone(),
+                        Some(cfg) => *cfg,
                         None => {
                             notes.push(Issue::warning(
                                 whole.clone(),
@@ -676,15 +643,15 @@ impl PieceSpec {
                                 "a coloured bit is a go stone; the reference implementation \
                                  rejects it with this parser",
                             ));
-                            Arc::from("go")
+                            Cfg::new("go")
                         }
                     },
                 },
-                PieceKind::Die => Arc::from("dice"),
-                PieceKind::Pyramid => Arc::from("icehouse_pieces"),
+                PieceKind::Die => Cfg::new("dice"),
+                PieceKind::Pyramid => Cfg::new("icehouse_pieces"),
                 PieceKind::Tile => {
                     let color = x.chars().find(|c| COLOR_LETTERS.contains(c)).unwrap_or('W');
-                    Arc::from(format!("dominoes_{}", color_name(color)))
+                    Cfg::new(&format!("dominoes_{}", color_name(color)))
                 }
                 PieceKind::Board => {
                     notes.push(Issue::warning(
@@ -693,7 +660,7 @@ impl PieceSpec {
                         "a coloured board is a checkers board; the reference implementation \
                          rejects it",
                     ));
-                    options.default_checker_cfg.clone()
+                    options.default_checker_cfg
                 }
                 other => {
                     return Err(Issue::error(
@@ -704,9 +671,9 @@ impl PieceSpec {
                 }
             },
             None => match kind {
-                PieceKind::Card => Arc::from("playing_cards_tarot"),
-                PieceKind::Bit => Arc::from("go"),
-                PieceKind::Board => options.default_checker_cfg.clone(),
+                PieceKind::Card => Cfg::new("playing_cards_tarot"),
+                PieceKind::Bit => Cfg::new("go"),
+                PieceKind::Board => options.default_checker_cfg,
                 PieceKind::Pyramid => {
                     if stated.suit.is_none() {
                         notes.push(Issue::warning(
@@ -717,16 +684,16 @@ impl PieceSpec {
                              pyramid or a suit (`S▲`) to say so",
                         ));
                     }
-                    Arc::from("piecepack")
+                    Cfg::new("piecepack")
                 }
-                _ => Arc::from("piecepack"),
+                _ => Cfg::new("piecepack"),
             },
         };
         let cfg: Cfg = if x.contains('u') {
             match &*cfg {
-                "chess1" | "chess2" => Arc::from("chess1"),
-                "checkers1" | "checkers2" => Arc::from("checkers1"),
-                "piecepack" => Arc::from("subpack"),
+                "chess1" | "chess2" => Cfg::new("chess1"),
+                "checkers1" | "checkers2" => Cfg::new("checkers1"),
+                "piecepack" => Cfg::new("subpack"),
                 other => {
                     return Err(Issue::error(
                         whole,

@@ -140,7 +140,7 @@ pub fn parse_piece_id(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::location::LocationKind;
+    use crate::ppn::notation::location::LocationKind;
 
     fn parse(text: &str) -> Result<PieceId, Issue> {
         parse_piece_id(text, 10, &ParserOptions::default(), &mut Vec::new())

@@ -1,8 +1,8 @@
 //! Move application, including every place where this crate deliberately differs from the
 //! reference implementation (see `tests/conformance/reference-quirks/README.md`).
 
-use crate::engine::state::{GameState, MoveIssue, ParserOptions, Severity};
-use crate::notation::macros::MacroTable;
+use crate::ppn::engine::state::{GameState, MoveIssue, ParserOptions, Severity};
+use crate::ppn::notation::macros::MacroTable;
 
 fn game() -> GameState {
     GameState::new(

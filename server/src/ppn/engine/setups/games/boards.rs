@@ -1,9 +1,9 @@
 //! Boards shared by many setups: grids of piecepack tiles, checkered boards.
 
-use crate::engine::piece::{PieceKind, Side};
-use crate::engine::setups::args::bad;
-use crate::engine::setups::frame::{cfg, each, tiles, times, Group, Row, Values};
-use crate::engine::setups::SetupError;
+use crate::model::piece::{PieceKind, Side};
+use crate::ppn::engine::setups::args::bad;
+use crate::ppn::engine::setups::frame::{cfg, each, tiles, times, Group, Row, Values};
+use crate::ppn::engine::setups::SetupError;
 
 /// A board of face-down piecepack tiles with `nrows` x `ncols` cells, whose
 /// bottom-left cell is centred at (`x0`, `y0`).  Even sizes are made of 2x2
@@ -240,7 +240,7 @@ pub(crate) fn with_cell_width(rows: Vec<Row>, system: &str, cell_width: u32) -> 
     let scale = f64::from(cell_width);
     rows.into_iter()
         .map(|row| Row {
-            cfg: Some(name.clone()),
+            cfg: Some(name),
             x: scale * row.x,
             y: scale * row.y,
             ..row

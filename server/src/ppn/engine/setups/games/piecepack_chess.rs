@@ -1,12 +1,12 @@
 //! Chess variants with a piecepack (optionally with a subpack, whose small tiles
 //! stand in for the officers).
 
-use crate::engine::piece::{PieceKind, Side};
-use crate::engine::rng::RRng;
-use crate::engine::setups::frame::{
+use crate::model::piece::{PieceKind, Side};
+use crate::ppn::engine::rng::RRng;
+use crate::ppn::engine::setups::frame::{
     cat, cfg, coins, dice, each, fill_ranks, pawns, stack, tiles, times, Row, UNDECIDED,
 };
-use crate::engine::setups::{Env, SetupError};
+use crate::ppn::engine::setups::{Env, SetupError};
 
 use super::boards::tile_board;
 

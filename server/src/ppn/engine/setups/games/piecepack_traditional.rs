@@ -1,11 +1,11 @@
 //! Setups of traditional games played with a piecepack.
 
-use crate::engine::piece::{PieceKind, Side};
-use crate::engine::setups::frame::{
+use crate::model::piece::{PieceKind, Side};
+use crate::ppn::engine::setups::frame::{
     cat, coins, dice, each, fill_ranks, matchsticks, pawns, plus, seq_by, seq_to, stack, tiles,
     times, Group, Row, UNDECIDED,
 };
-use crate::engine::setups::{Env, SetupError};
+use crate::ppn::engine::setups::{Env, SetupError};
 
 use super::boards::{donut_board, tile_board};
 

@@ -2,9 +2,9 @@
 //! `C3^Sa^S5v...` (suit, rank, direction), coins `n45a5n/...` (ranks) or
 //! `SASASS/...` (suits).
 
-use crate::engine::rng::RRng;
-use crate::engine::setups::args::bad;
-use crate::engine::setups::SetupError;
+use crate::ppn::engine::rng::RRng;
+use crate::ppn::engine::setups::args::bad;
+use crate::ppn::engine::setups::SetupError;
 
 /// Suit letters: piecepack suits (Suns, Moons, Crowns, Arms) or colours; a
 /// digit is the suit number itself.

@@ -1,7 +1,6 @@
 //! Board model, setups and move application: everything needed to replay a game.
 
 mod apply;
-pub mod piece;
 pub mod replay;
 pub mod rng;
 pub mod setups;
