@@ -27,4 +27,101 @@ pub struct Diagnostic {
     /// Stable, kebab-case: users filter and search by it.
     pub code: &'static str,
     pub message: String,
+    /// Other places that explain this one (the earlier failed move it follows from, the
+    /// first copy of a duplicate).
+    pub related: Vec<Related>,
+    /// Edits that would resolve it, offered as quick fixes.
+    pub fixes: Vec<Fix>,
+}
+
+/// A place related to a diagnostic, with why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub range: Range<usize>,
+    pub message: String,
+}
+
+/// A quick fix: replace each range (bytes of the document's text) by its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<(Range<usize>, String)>,
+}
+
+impl Diagnostic {
+    pub fn new(
+        range: Range<usize>,
+        severity: Severity,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            range,
+            severity,
+            code,
+            message: message.into(),
+            related: Vec::new(),
+            fixes: Vec::new(),
+        }
+    }
+
+    pub fn error(
+        range: Range<usize>,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic::new(range, Severity::Error, code, message)
+    }
+
+    pub fn warning(
+        range: Range<usize>,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic::new(range, Severity::Warning, code, message)
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+        self.fixes.push(fix);
+        self
+    }
+
+    pub fn with_related(mut self, range: Range<usize>, message: impl Into<String>) -> Diagnostic {
+        self.related.push(Related {
+            range,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// The same diagnostic `delta` bytes further on in the text.
+    pub fn shifted(&self, delta: isize) -> Diagnostic {
+        let shift = |range: &Range<usize>| {
+            range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
+        };
+        Diagnostic {
+            range: shift(&self.range),
+            related: self
+                .related
+                .iter()
+                .map(|related| Related {
+                    range: shift(&related.range),
+                    message: related.message.clone(),
+                })
+                .collect(),
+            fixes: self
+                .fixes
+                .iter()
+                .map(|fix| Fix {
+                    title: fix.title.clone(),
+                    edits: fix
+                        .edits
+                        .iter()
+                        .map(|(range, text)| (shift(range), text.clone()))
+                        .collect(),
+                })
+                .collect(),
+            ..self.clone()
+        }
+    }
 }

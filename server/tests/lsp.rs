@@ -21,6 +21,8 @@ fn fake(diagnose: impl Fn(&str) -> Vec<Diagnostic> + Send + Sync + 'static) -> A
 fn flag_double_x(text: &str) -> Vec<Diagnostic> {
     text.match_indices("XX")
         .map(|(at, found)| Diagnostic {
+            related: Vec::new(),
+            fixes: Vec::new(),
             range: at..at + found.len(),
             severity: Severity::Error,
             code: "fake-xx",
@@ -33,6 +35,8 @@ fn flag_double_x(text: &str) -> Vec<Diagnostic> {
 fn flag_double_x_and_echo(text: &str) -> Vec<Diagnostic> {
     let mut diagnostics = flag_double_x(text);
     diagnostics.push(Diagnostic {
+        related: Vec::new(),
+        fixes: Vec::new(),
         range: 0..text.len(),
         severity: Severity::Information,
         code: "fake-text",

@@ -86,6 +86,7 @@ async fn open(encoding: Encoding) -> TestClient {
         "foldingRangeProvider",
         "definitionProvider",
         "referencesProvider",
+        "codeActionProvider",
     ] {
         assert_eq!(capabilities[provider], true, "{provider}: {capabilities}");
     }
@@ -96,8 +97,16 @@ async fn open(encoding: Encoding) -> TestClient {
     assert_eq!(
         capabilities["semanticTokensProvider"]["legend"]["tokenTypes"],
         json!([
-            "comment", "number", "operator", "type", "variable", "macro", "string", "property",
-            "keyword"
+            "comment",
+            "number",
+            "operator",
+            "type",
+            "variable",
+            "macro",
+            "string",
+            "property",
+            "keyword",
+            "enumMember"
         ])
     );
     client.open(URI, 1, TEXT).await;
@@ -409,7 +418,7 @@ async fn board_at_the_cursor() {
         assert!(text.contains("\n3   ·   ·  T00  ·  3\n"), "{text}");
         // In the metadata: the starting board, still empty.
         let start = result(&mut client, "ppn/boardAt", at(encoding, nth("Event", 0))).await;
-        assert_eq!(start["label"], "SetupFn.");
+        assert_eq!(start["label"], "start");
         assert_eq!(start["pieces"], json!([]));
         let unknown = result(
             &mut client,

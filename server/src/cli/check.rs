@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use super::{print_out, read_input, CheckFormat, EXIT_USAGE};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::ide::check::check_text;
-use crate::ide::line_index::{ColumnUnit, LineIndex};
+use crate::ide::document::analyze;
+use crate::model::format::Format;
+use crate::model::line_index::{ColumnUnit, LineIndex};
 
 pub fn run(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> i32 {
     let files = match collect_files(paths) {
@@ -21,7 +22,8 @@ pub fn run(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> i32 {
     for file in &files {
         match read_input(file) {
             Ok(text) => {
-                let diagnostics = check_text(&text);
+                let path = (file.as_os_str() != "-").then_some(file.as_path());
+                let diagnostics = analyze(path, text.clone()).diagnostics().to_vec();
                 reports.push(FileReport {
                     path: display_path(file),
                     text,
@@ -67,7 +69,7 @@ fn display_path(path: &Path) -> String {
     }
 }
 
-/// Expand directories into their `*.ppn` files (sorted, so output is stable).
+/// Expand directories into the files ppn-ls reads (sorted, so output is stable).
 fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for path in paths {
@@ -75,7 +77,8 @@ fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             files.push(path.clone());
         } else if path.is_dir() {
             let mut found = Vec::new();
-            walk_ppn_files(path, &mut found).map_err(|err| format!("{}: {err}", path.display()))?;
+            walk_known_files(path, &mut found)
+                .map_err(|err| format!("{}: {err}", path.display()))?;
             found.sort();
             files.extend(found);
         } else if path.exists() {
@@ -87,12 +90,16 @@ fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-fn walk_ppn_files(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn walk_known_files(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         if path.is_dir() {
-            walk_ppn_files(&path, found)?;
-        } else if path.extension().is_some_and(|ext| ext == "ppn") {
+            walk_known_files(&path, found)?;
+        } else if path
+            .extension()
+            .and_then(|ext| ext.to_str())
+            .is_some_and(Format::is_known_extension)
+        {
             found.push(path);
         }
     }
@@ -263,6 +270,8 @@ mod tests {
             path: "game.ppn".into(),
             text: text.into(),
             diagnostics: vec![Diagnostic {
+                related: Vec::new(),
+                fixes: Vec::new(),
                 range,
                 severity: Severity::Error,
                 code: "no-piece",

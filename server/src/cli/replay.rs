@@ -3,11 +3,10 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use serde_json::{json, Value};
-
 use super::{print_out, read_input, ReplayFormat, EXIT_USAGE};
-use crate::ide::board::{piece_json, render_board};
-use crate::ppn::engine::replay::{replay_document, ReplayedState};
+use crate::ide::board::render_board;
+use crate::ide::document::analyze;
+use crate::model::document::{LineState, NotationDocument};
 
 pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option<&str>) -> i32 {
     let text = match read_input(file) {
@@ -17,27 +16,40 @@ pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option
             return EXIT_USAGE;
         }
     };
-    let replay = replay_document(&text);
+    let path = (file.as_os_str() != "-").then_some(file);
+    let document = analyze(path, text);
+    let games = document.games();
     if let Some(n) = game {
-        if n == 0 || n > replay.games.len() {
-            eprintln!(
-                "ppn-ls: --game {n}: the file has {} game(s)",
-                replay.games.len()
-            );
+        if n == 0 || n > games.len() {
+            eprintln!("ppn-ls: --game {n}: the file has {} game(s)", games.len());
             return EXIT_USAGE;
         }
     }
-    let selected: Vec<(usize, Vec<&ReplayedState>)> = replay
-        .games
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| game.is_none_or(|n| n == i + 1))
-        .map(|(i, g)| {
-            let states = g
-                .states
-                .iter()
-                .filter(|s| label.is_none_or(|l| s.label == l))
-                .map(|s| &**s)
+    let file_name = file
+        .file_name()
+        .map_or_else(|| "-".to_string(), |n| n.to_string_lossy().into_owned());
+    if format == ReplayFormat::Json && game.is_none() && label.is_none() {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let written = document
+            .write_replay_json(&file_name, None, &mut out)
+            .and_then(|()| std::io::Write::flush(&mut out));
+        return match written {
+            Ok(()) => 0,
+            // A reader that went away (`| head`) is not an error.
+            Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => 0,
+            Err(err) => {
+                eprintln!("ppn-ls: writing the replay: {err}");
+                EXIT_USAGE
+            }
+        };
+    }
+    let selected: Vec<(usize, Vec<LineState>)> = (0..games.len())
+        .filter(|i| game.is_none_or(|n| n == i + 1))
+        .map(|i| {
+            let states = document
+                .main_line(i)
+                .into_iter()
+                .filter(|s| label.is_none_or(|l| s.label == l || s.text == l))
                 .collect();
             (i + 1, states)
         })
@@ -48,38 +60,26 @@ pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option
             return EXIT_USAGE;
         }
     }
-    let file_name = file
-        .file_name()
-        .map_or_else(|| "-".to_string(), |n| n.to_string_lossy().into_owned());
     match format {
-        ReplayFormat::Json => print_out(&(to_json(&file_name, &selected) + "\n")),
-        ReplayFormat::Text => print_out(&to_text(&selected, replay.games.len() > 1)),
+        ReplayFormat::Json => {
+            let only: Vec<_> = selected
+                .iter()
+                .flat_map(|(_, states)| states.iter().map(|state| state.state))
+                .collect();
+            let mut out = Vec::new();
+            let _ = document.write_replay_json(&file_name, Some(&only), &mut out);
+            print_out(&String::from_utf8_lossy(&out));
+        }
+        ReplayFormat::Text => print_out(&to_text(&*document, &selected, games.len() > 1)),
     }
     0
 }
 
-fn to_json(file_name: &str, games: &[(usize, Vec<&ReplayedState>)]) -> String {
-    let games: Vec<Value> = games
-        .iter()
-        .map(|(_, states)| {
-            let states: Vec<Value> = states
-                .iter()
-                .map(|s| {
-                    json!({
-                        "move": s.label,
-                        "text": s.text,
-                        "comment": s.comment,
-                        "pieces": s.pieces().iter().map(piece_json).collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
-            json!({ "states": states })
-        })
-        .collect();
-    json!({ "file": file_name, "games": games }).to_string()
-}
-
-fn to_text(games: &[(usize, Vec<&ReplayedState>)], several_games: bool) -> String {
+fn to_text(
+    document: &dyn NotationDocument,
+    games: &[(usize, Vec<LineState>)],
+    several_games: bool,
+) -> String {
     let mut out = String::new();
     for (number, states) in games {
         if several_games {
@@ -94,7 +94,9 @@ fn to_text(games: &[(usize, Vec<&ReplayedState>)], several_games: bool) -> Strin
                 let _ = write!(out, " {{{}}}", state.comment);
             }
             out.push('\n');
-            out.push_str(&render_board(state.pieces()));
+            if let Some(scene) = document.scene(state.state) {
+                out.push_str(&render_board(&scene.pieces));
+            }
             out.push('\n');
         }
     }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::ide::check::diagnostics_of;
-use crate::ide::line_index::LineIndex;
+use crate::model::line_index::LineIndex;
 pub use crate::ppn::engine::replay::TextEdit;
 use crate::ppn::engine::replay::{replay_document, Replay, ReplayedGame, ReplayedState};
 use crate::ppn::syntax;

@@ -16,6 +16,8 @@ pub fn diagnostics_of(text: &str, tree: &tree_sitter::Tree, replay: &Replay) -> 
     let mut diagnostics: Vec<Diagnostic> = syntax::syntax_errors(tree, text)
         .into_iter()
         .map(|error| Diagnostic {
+            related: Vec::new(),
+            fixes: Vec::new(),
             range: error.range,
             severity: Severity::Error,
             code: error.code,

@@ -7,35 +7,9 @@ use std::ops::Range;
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::locate::{game_at, touches, GameAt};
 use crate::ide::navigation::{metadata_macro_keys, setup_macros};
+pub use crate::model::features::{Completion, CompletionKind};
 use crate::ppn::engine::setups::{known_games, normalize_name};
 use crate::ppn::notation::macros::{MacroCycle, MacroTable};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CompletionKind {
-    Macro,
-    MetadataKey,
-    /// A game name (a `GameType` / `SetUp` value).
-    Game,
-    /// A game system (`System` under `SetUp`).
-    System,
-    /// A `MovetextParser` value.
-    Parser,
-}
-
-/// One suggestion: `insert` replaces the bytes of `replace`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Completion {
-    pub label: String,
-    pub kind: CompletionKind,
-    /// One line next to the label: a macro's value, what a key is for, a game's systems.
-    pub detail: Option<String>,
-    /// Longer explanation (Markdown), if any.
-    pub documentation: Option<String>,
-    pub insert: String,
-    pub replace: Range<usize>,
-    /// Orders the list: the game's own macros before the built-in ones, ...
-    pub sort: String,
-}
 
 /// Metadata keys a player may want, with what each is for.
 pub const METADATA_KEYS: &[(&str, &str)] = &[

@@ -2,20 +2,7 @@
 
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::locate::games;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FoldKind {
-    Region,
-    Comment,
-}
-
-/// Lines `start_line..=end_line` (zero-based) fold into the first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fold {
-    pub start_line: usize,
-    pub end_line: usize,
-    pub kind: FoldKind,
-}
+pub use crate::model::features::{Fold, FoldKind};
 
 /// Every fold of the document, sorted by start line, each spanning at least two lines.
 pub fn folding_ranges(analysis: &DocumentAnalysis) -> Vec<Fold> {

@@ -5,29 +5,14 @@ use std::ops::Range;
 
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::locate::{games, macro_uses, touches};
+pub use crate::model::features::{HintKind, InlayHint};
 use crate::ppn::notation::braces::expand_token;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HintKind {
-    BraceExpansion,
-    Macro,
-}
-
-/// A label shown at `offset` (right after what it explains).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InlayHintInfo {
-    pub offset: usize,
-    pub label: String,
-    pub kind: HintKind,
-    /// The whole text when the label had to be shortened.
-    pub tooltip: Option<String>,
-}
 
 /// Labels longer than this many characters are cut after a whole expansion.
 pub const MAX_LABEL_CHARS: usize = 48;
 
 /// The hints whose position is in `range` (byte offsets).
-pub fn inlay_hints(analysis: &DocumentAnalysis, range: Range<usize>) -> Vec<InlayHintInfo> {
+pub fn inlay_hints(analysis: &DocumentAnalysis, range: Range<usize>) -> Vec<InlayHint> {
     let text = &analysis.text;
     let mut hints = Vec::new();
     for game in games(analysis) {
@@ -52,7 +37,7 @@ pub fn inlay_hints(analysis: &DocumentAnalysis, range: Range<usize>) -> Vec<Inla
             };
             for found in macro_uses(text, source.clone()) {
                 if let Some(Ok(value)) = state.macros().resolve(&found.name) {
-                    hints.push(InlayHintInfo {
+                    hints.push(InlayHint {
                         offset: found.range.end,
                         label: format!("= {value}"),
                         kind: HintKind::Macro,
@@ -72,13 +57,13 @@ pub fn inlay_hints(analysis: &DocumentAnalysis, range: Range<usize>) -> Vec<Inla
     hints
 }
 
-fn expansion_hint(written: &str, offset: usize) -> Option<InlayHintInfo> {
+fn expansion_hint(written: &str, offset: usize) -> Option<InlayHint> {
     let expansions = expand_token(written).ok()?;
     if expansions.len() == 1 && expansions[0] == written {
         return None;
     }
     let (label, shortened) = expansion_label(&expansions);
-    Some(InlayHintInfo {
+    Some(InlayHint {
         offset,
         label,
         kind: HintKind::BraceExpansion,

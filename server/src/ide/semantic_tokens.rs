@@ -8,76 +8,22 @@ use tree_sitter::Node;
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::locate::games;
 
-/// Kinds of spans; [`TokenKind::LEGEND`] names them with standard LSP token types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TokenKind {
-    Comment,
-    /// MoveNumbers and numbers inside moves (counts, degrees, slice indices).
-    Number,
-    /// MoveTokens (`@`, `-`, `*`, ...).
-    Operator,
-    /// PieceSpecs.
-    Type,
-    /// PieceIds and Locations.
-    Variable,
-    Macro,
-    /// Metadata values.
-    String,
-    /// Metadata keys.
-    Property,
-    /// The `---` and `...` lines.
-    Keyword,
-}
+pub use crate::model::features::{SemanticToken, TokenKind};
 
-impl TokenKind {
-    /// In legend order: a kind's index in this list is its number in the protocol.
-    pub const ALL: [TokenKind; 9] = [
-        TokenKind::Comment,
-        TokenKind::Number,
-        TokenKind::Operator,
-        TokenKind::Type,
-        TokenKind::Variable,
-        TokenKind::Macro,
-        TokenKind::String,
-        TokenKind::Property,
-        TokenKind::Keyword,
-    ];
-
-    /// The standard LSP token type names, in the order of [`TokenKind::ALL`].
-    pub const LEGEND: [&'static str; 9] = [
-        "comment", "number", "operator", "type", "variable", "macro", "string", "property",
-        "keyword",
-    ];
-
-    pub fn index(self) -> u32 {
-        TokenKind::ALL
-            .iter()
-            .position(|kind| *kind == self)
-            .and_then(|i| u32::try_from(i).ok())
-            .unwrap_or_default()
-    }
-
-    fn of_node(kind: &str) -> Option<TokenKind> {
-        Some(match kind {
-            "comment" => TokenKind::Comment,
-            "move_number" | "semicolon" | "number" | "degrees" | "slice_indices" | "range" => {
-                TokenKind::Number
-            }
-            "move_token" => TokenKind::Operator,
-            "piece_spec" => TokenKind::Type,
-            "piece_id" | "location" | "count_square" => TokenKind::Variable,
-            "macro" => TokenKind::Macro,
-            "game_separator" | "metadata_end" => TokenKind::Keyword,
-            _ => return None,
-        })
-    }
-}
-
-/// A span of one line of the file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SemanticToken {
-    pub range: Range<usize>,
-    pub kind: TokenKind,
+/// The kind of a syntax node's span, if it has one.
+fn kind_of_node(kind: &str) -> Option<TokenKind> {
+    Some(match kind {
+        "comment" => TokenKind::Comment,
+        "move_number" | "semicolon" | "number" | "degrees" | "slice_indices" | "range" => {
+            TokenKind::Number
+        }
+        "move_token" => TokenKind::Operator,
+        "piece_spec" => TokenKind::Type,
+        "piece_id" | "location" | "count_square" => TokenKind::Variable,
+        "macro" => TokenKind::Macro,
+        "game_separator" | "metadata_end" => TokenKind::Keyword,
+        _ => return None,
+    })
 }
 
 /// Every token of the document in order; none overlaps another or spans a line end.
@@ -124,7 +70,7 @@ fn collect(
     if node.is_error() || node.is_missing() || node.kind() == "metadata" {
         return;
     }
-    let kind = TokenKind::of_node(node.kind()).or(inherited);
+    let kind = kind_of_node(node.kind()).or(inherited);
     let mut at = node.start_byte();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {

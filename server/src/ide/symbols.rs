@@ -4,24 +4,7 @@ use std::ops::Range;
 
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::locate::games;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SymbolKind {
-    Game,
-    Move,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Symbol {
-    pub name: String,
-    pub detail: Option<String>,
-    pub kind: SymbolKind,
-    /// Everything the symbol covers.
-    pub range: Range<usize>,
-    /// What to highlight when it is chosen (the game's first line, the MoveNumber).
-    pub selection: Range<usize>,
-    pub children: Vec<Symbol>,
-}
+pub use crate::model::features::{Symbol, SymbolKind};
 
 /// One symbol per game (skipping stretches of only whitespace), with its moves as children.
 pub fn document_symbols(analysis: &DocumentAnalysis) -> Vec<Symbol> {

@@ -163,7 +163,9 @@ mod tests {
     fn analysed(text: &str) -> Arc<Analysis> {
         Arc::new(Analysis {
             version: 1,
-            document: crate::ide::analysis::DocumentAnalysis::new(text.to_string()),
+            document: Box::new(crate::ide::analysis::DocumentAnalysis::new(
+                text.to_string(),
+            )),
         })
     }
 
@@ -196,7 +198,7 @@ mod tests {
         );
         let updated = base.analysis.document.update(new.clone(), &edit);
         let fresh = crate::ide::analysis::DocumentAnalysis::new(new);
-        assert_eq!(updated.diagnostics, fresh.diagnostics);
+        assert_eq!(updated.diagnostics(), fresh.diagnostics);
         assert!(!fresh.diagnostics.is_empty());
 
         document.apply_changes(

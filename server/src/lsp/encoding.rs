@@ -7,7 +7,7 @@
 use ropey::Rope;
 use tower_lsp_server::ls_types::{Position, PositionEncodingKind};
 
-use crate::ide::line_index::{ColumnUnit, LineIndex};
+use crate::model::line_index::{ColumnUnit, LineIndex};
 
 /// The position encodings this server speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,7 +76,7 @@ pub fn text_offset(
     position: Position,
     encoding: PositionEncoding,
 ) -> usize {
-    let line_col = crate::ide::line_index::LineCol {
+    let line_col = crate::model::line_index::LineCol {
         line: position.line as usize,
         col: position.character as usize,
     };

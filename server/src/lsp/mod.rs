@@ -7,47 +7,65 @@ mod document;
 pub mod encoding;
 mod server;
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::ide::analysis::{DocumentAnalysis, TextEdit};
+use crate::ide::document::{analyze, reanalyze};
+use crate::model::document::NotationDocument;
+use crate::model::edit::TextEdit;
 
 pub use server::serve;
 
 /// What the server runs on every revision of a document.
 pub type Analyzer = Arc<dyn Analyze>;
 
-/// Analyses a document's text. Any `Fn(&str) -> DocumentAnalysis` is one that analyses
-/// every revision from scratch.
+/// Analyses a document's text. Any `Fn(&str) -> D` where `D` is a notation's document is
+/// one that analyses every revision from scratch, whatever the file's name.
 pub trait Analyze: Send + Sync {
-    fn analyze(&self, text: &str) -> DocumentAnalysis;
+    /// The analysis of `text`, the content of the file at `path` (if it has one).
+    fn analyze(&self, path: Option<&Path>, text: &str) -> Box<dyn NotationDocument>;
 
     /// The analysis of `text`, which `edit` made from the text of `previous`; must equal
-    /// `analyze(text)`.
-    fn update(&self, previous: &DocumentAnalysis, text: &str, edit: &TextEdit) -> DocumentAnalysis {
+    /// `analyze(path, text)`.
+    fn update(
+        &self,
+        previous: &dyn NotationDocument,
+        path: Option<&Path>,
+        text: &str,
+        edit: &TextEdit,
+    ) -> Box<dyn NotationDocument> {
         let _ = (previous, edit);
-        self.analyze(text)
+        self.analyze(path, text)
     }
 }
 
-impl<F> Analyze for F
+impl<F, D> Analyze for F
 where
-    F: Fn(&str) -> DocumentAnalysis + Send + Sync,
+    F: Fn(&str) -> D + Send + Sync,
+    D: NotationDocument + 'static,
 {
-    fn analyze(&self, text: &str) -> DocumentAnalysis {
-        self(text)
+    fn analyze(&self, _path: Option<&Path>, text: &str) -> Box<dyn NotationDocument> {
+        Box::new(self(text))
     }
 }
 
-/// The server's analyzer: a revision made by an edit is analysed from the previous one.
+/// The server's analyzer: each file is read in its own notation, and a revision made by an
+/// edit is analysed from the previous one.
 pub struct IncrementalAnalyzer;
 
 impl Analyze for IncrementalAnalyzer {
-    fn analyze(&self, text: &str) -> DocumentAnalysis {
-        DocumentAnalysis::new(text.to_string())
+    fn analyze(&self, path: Option<&Path>, text: &str) -> Box<dyn NotationDocument> {
+        analyze(path, text.to_string())
     }
 
-    fn update(&self, previous: &DocumentAnalysis, text: &str, edit: &TextEdit) -> DocumentAnalysis {
-        previous.update(text.to_string(), edit)
+    fn update(
+        &self,
+        previous: &dyn NotationDocument,
+        path: Option<&Path>,
+        text: &str,
+        edit: &TextEdit,
+    ) -> Box<dyn NotationDocument> {
+        reanalyze(previous, path, text.to_string(), edit)
     }
 }
 
@@ -57,20 +75,21 @@ impl Analyze for IncrementalAnalyzer {
 pub struct Analysis {
     /// The client's version of `text`.
     pub version: i32,
-    pub document: DocumentAnalysis,
+    pub document: Box<dyn NotationDocument>,
 }
 
 impl Analysis {
-    pub fn new(text: &str, version: i32, analyzer: &Analyzer) -> Analysis {
+    pub fn new(path: Option<&Path>, text: &str, version: i32, analyzer: &Analyzer) -> Analysis {
         Analysis {
             version,
-            document: analyzer.analyze(text),
+            document: analyzer.analyze(path, text),
         }
     }
 
     /// The analysis of `text`, which `edit` made from the text of `previous`.
     pub fn update(
         previous: &Analysis,
+        path: Option<&Path>,
         text: &str,
         version: i32,
         edit: &TextEdit,
@@ -78,9 +97,16 @@ impl Analysis {
     ) -> Analysis {
         Analysis {
             version,
-            document: analyzer.update(&previous.document, text, edit),
+            document: analyzer.update(&*previous.document, path, text, edit),
         }
     }
+}
+
+/// The file a document URI names, for telling its format by its extension.
+pub fn uri_path(uri: &str) -> Option<PathBuf> {
+    let path = uri.split(['?', '#']).next()?;
+    let name = path.rsplit('/').next()?;
+    (!name.is_empty()).then(|| PathBuf::from(name))
 }
 
 /// How a session ended.

@@ -17,35 +17,33 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::task::JoinError;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
-    self as lsp, CompletionItem, CompletionItemKind, CompletionOptions, CompletionParams,
-    CompletionResponse, CompletionTextEdit, DidChangeTextDocumentParams,
-    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
-    DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, Documentation, FoldingRange,
-    FoldingRangeKind, FoldingRangeParams, FoldingRangeProviderCapability, GotoDefinitionParams,
-    GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
-    InitializeParams, InitializeResult, InitializedParams, InlayHint, InlayHintLabel,
-    InlayHintParams, InlayHintTooltip, MarkupContent, MarkupKind, MessageType, NumberOrString,
-    OneOf, Position, ReferenceParams, SaveOptions, SemanticTokenType, SemanticTokens,
-    SemanticTokensFullOptions, SemanticTokensLegend, SemanticTokensOptions, SemanticTokensParams,
-    SemanticTokensResult, SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo,
-    SymbolKind, TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri,
+    self as lsp, CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams,
+    CodeActionProviderCapability, CodeActionResponse, CompletionItem, CompletionItemKind,
+    CompletionOptions, CompletionParams, CompletionResponse, CompletionTextEdit,
+    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DidSaveTextDocumentParams, DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse,
+    Documentation, FoldingRange, FoldingRangeKind, FoldingRangeParams,
+    FoldingRangeProviderCapability, GotoDefinitionParams, GotoDefinitionResponse, Hover,
+    HoverContents, HoverParams, HoverProviderCapability, InitializeParams, InitializeResult,
+    InitializedParams, InlayHint, InlayHintLabel, InlayHintParams, InlayHintTooltip, MarkupContent,
+    MarkupKind, MessageType, NumberOrString, OneOf, Position, ReferenceParams, SaveOptions,
+    SemanticTokenType, SemanticTokens, SemanticTokensFullOptions, SemanticTokensLegend,
+    SemanticTokensOptions, SemanticTokensParams, SemanticTokensResult,
+    SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo, SymbolKind,
+    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri, WorkspaceEdit,
 };
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 use super::document::{Document, Snapshot};
 use super::encoding::{text_offset, text_position, PositionEncoding};
-use super::{Analysis, Analyzer, SessionEnd};
+use super::{uri_path, Analysis, Analyzer, SessionEnd};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::board::piece_json;
-use crate::ide::completion::{completions, CompletionKind};
-use crate::ide::folding::{folding_ranges, FoldKind};
-use crate::ide::inlay_hints::inlay_hints;
-use crate::ide::locate::board_at;
-use crate::ide::navigation::{definition, references};
-use crate::ide::semantic_tokens::{semantic_tokens, TokenKind};
-use crate::ide::symbols::{document_symbols, Symbol, SymbolKind as PpnSymbolKind};
+use crate::ide::document::{board_at, hover, quick_fixes};
+use crate::model::document::NotationDocument;
+use crate::model::features::TokenKind;
+use crate::model::features::{CompletionKind, FoldKind, Symbol, SymbolKind as PpnSymbolKind};
 
 /// The custom request for the board at a position: `{textDocument, position}` in, the
 /// move's label, its diagram and its pieces out (`null` outside any game).
@@ -128,7 +126,7 @@ impl State {
                 Step::Stop => return,
             };
             let revision = snapshot.revision;
-            match self.analyze(snapshot).await {
+            match self.analyze(&uri, snapshot).await {
                 Ok(analysis) => {
                     let stored = self
                         .documents
@@ -179,18 +177,25 @@ impl State {
     }
 
     /// Fails only if the analyzer panicked.
-    async fn analyze(&self, snapshot: Snapshot) -> std::result::Result<Arc<Analysis>, JoinError> {
+    async fn analyze(
+        &self,
+        uri: &Uri,
+        snapshot: Snapshot,
+    ) -> std::result::Result<Arc<Analysis>, JoinError> {
         let analyzer = self.analyzer.clone();
+        let path = uri_path(uri.as_str());
         tokio::task::spawn_blocking(move || {
+            let path = path.as_deref();
             let analysis = match &snapshot.base {
                 Some(base) => Analysis::update(
                     &base.analysis,
+                    path,
                     &snapshot.text,
                     snapshot.version,
                     &base.edit,
                     &analyzer,
                 ),
-                None => Analysis::new(&snapshot.text, snapshot.version, &analyzer),
+                None => Analysis::new(path, &snapshot.text, snapshot.version, &analyzer),
             };
             Arc::new(analysis)
         })
@@ -198,7 +203,7 @@ impl State {
     }
 
     async fn publish(&self, uri: &Uri, analysis: &Analysis, revision: u64) {
-        let diagnostics = to_lsp_diagnostics(analysis, self.encoding());
+        let diagnostics = to_lsp_diagnostics(uri, analysis, self.encoding());
         let _gate = self.publish_gate.lock().await;
         if self.is_current(uri, revision) {
             self.client
@@ -219,7 +224,7 @@ impl State {
         };
         // Not stored: only the analysis task stores, so that it also publishes what it stores.
         // Possibly of a revision already replaced: a request answers for the text it saw.
-        self.analyze(snapshot).await.ok()
+        self.analyze(uri, snapshot).await.ok()
     }
 }
 
@@ -284,6 +289,7 @@ impl LanguageServer for Backend {
                     },
                 )),
                 definition_provider: Some(OneOf::Left(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
                 references_provider: Some(OneOf::Left(true)),
                 ..ServerCapabilities::default()
             },
@@ -369,16 +375,14 @@ impl LanguageServer for Backend {
         let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
             return Ok(None);
         };
-        let convert = self.state.converter(&analysis.document);
-        Ok(
-            crate::ide::hover::hover(&analysis.document, offset).map(|found| Hover {
-                contents: HoverContents::Markup(MarkupContent {
-                    kind: MarkupKind::Markdown,
-                    value: found.markdown,
-                }),
-                range: Some(convert.range(&found.range)),
+        let convert = self.state.converter(&*analysis.document);
+        Ok(hover(&*analysis.document, offset).map(|found| Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: found.markdown,
             }),
-        )
+            range: Some(convert.range(&found.range)),
+        }))
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
@@ -386,17 +390,21 @@ impl LanguageServer for Backend {
         let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
             return Ok(None);
         };
-        let convert = self.state.converter(&analysis.document);
-        let items: Vec<CompletionItem> = completions(&analysis.document, offset)
+        let convert = self.state.converter(&*analysis.document);
+        let items: Vec<CompletionItem> = analysis
+            .document
+            .completions(offset)
             .into_iter()
             .map(|item| CompletionItem {
                 kind: Some(match item.kind {
                     CompletionKind::Macro => CompletionItemKind::CONSTANT,
                     CompletionKind::MetadataKey => CompletionItemKind::PROPERTY,
                     CompletionKind::Game => CompletionItemKind::VALUE,
-                    CompletionKind::System | CompletionKind::Parser => {
+                    CompletionKind::System | CompletionKind::Parser | CompletionKind::Code => {
                         CompletionItemKind::ENUM_MEMBER
                     }
+                    CompletionKind::Key => CompletionItemKind::PROPERTY,
+                    CompletionKind::Value => CompletionItemKind::VALUE,
                 }),
                 detail: item.detail,
                 documentation: item.documentation.map(Documentation::String),
@@ -417,9 +425,11 @@ impl LanguageServer for Backend {
         let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
             return Ok(None);
         };
-        let convert = self.state.converter(&analysis.document);
+        let convert = self.state.converter(&*analysis.document);
         let range = convert.offset(params.range.start)..convert.offset(params.range.end);
-        let hints = inlay_hints(&analysis.document, range)
+        let hints = analysis
+            .document
+            .inlay_hints(range)
             .into_iter()
             .map(|hint| InlayHint {
                 position: convert.position(hint.offset),
@@ -442,8 +452,10 @@ impl LanguageServer for Backend {
         let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
             return Ok(None);
         };
-        let convert = self.state.converter(&analysis.document);
-        let symbols = document_symbols(&analysis.document)
+        let convert = self.state.converter(&*analysis.document);
+        let symbols = analysis
+            .document
+            .symbols()
             .into_iter()
             .map(|symbol| to_lsp_symbol(&convert, symbol))
             .collect();
@@ -454,7 +466,9 @@ impl LanguageServer for Backend {
         let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
             return Ok(None);
         };
-        let folds = folding_ranges(&analysis.document)
+        let folds = analysis
+            .document
+            .folds()
             .into_iter()
             .map(|fold| FoldingRange {
                 start_line: saturating_u32(fold.start_line),
@@ -476,10 +490,11 @@ impl LanguageServer for Backend {
         let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
             return Ok(None);
         };
-        let convert = self.state.converter(&analysis.document);
+        let convert = self.state.converter(&*analysis.document);
         let mut data = Vec::new();
         let mut previous = Position::new(0, 0);
-        for token in semantic_tokens(&analysis.document) {
+        let whole = 0..analysis.document.text().len();
+        for token in analysis.document.semantic_tokens(whole) {
             let start = convert.position(token.range.start);
             let end = convert.position(token.range.end);
             // Tokens come sorted and disjoint; saturate rather than trust that blindly.
@@ -511,8 +526,8 @@ impl LanguageServer for Backend {
         let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
             return Ok(None);
         };
-        let convert = self.state.converter(&analysis.document);
-        Ok(definition(&analysis.document, offset).map(|range| {
+        let convert = self.state.converter(&*analysis.document);
+        Ok(analysis.document.definition(offset).map(|range| {
             GotoDefinitionResponse::Scalar(lsp::Location {
                 uri: at.text_document.uri.clone(),
                 range: convert.range(&range),
@@ -520,17 +535,52 @@ impl LanguageServer for Backend {
         }))
     }
 
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri;
+        let Some(analysis) = self.state.current_analysis(&uri).await else {
+            return Ok(None);
+        };
+        let convert = self.state.converter(&*analysis.document);
+        let range = convert.offset(params.range.start)..convert.offset(params.range.end);
+        let encoding = self.state.encoding();
+        let actions: CodeActionResponse = quick_fixes(&*analysis.document, range)
+            .into_iter()
+            .map(|(diagnostic, fix)| {
+                let edits = fix
+                    .edits
+                    .iter()
+                    .map(|(range, new_text)| TextEdit {
+                        range: convert.range(range),
+                        new_text: new_text.clone(),
+                    })
+                    .collect();
+                CodeActionOrCommand::CodeAction(CodeAction {
+                    title: fix.title.clone(),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![to_lsp_diagnostic(
+                        &uri, &analysis, diagnostic, encoding,
+                    )]),
+                    edit: Some(WorkspaceEdit {
+                        changes: Some(std::iter::once((uri.clone(), edits)).collect()),
+                        ..WorkspaceEdit::default()
+                    }),
+                    is_preferred: Some(true),
+                    ..CodeAction::default()
+                })
+            })
+            .collect();
+        Ok(Some(actions))
+    }
+
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<lsp::Location>>> {
         let at = params.text_document_position;
         let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
             return Ok(None);
         };
-        let convert = self.state.converter(&analysis.document);
-        let found = references(
-            &analysis.document,
-            offset,
-            params.context.include_declaration,
-        );
+        let convert = self.state.converter(&*analysis.document);
+        let found = analysis
+            .document
+            .references(offset, params.context.include_declaration);
         Ok(Some(
             found
                 .iter()
@@ -549,7 +599,7 @@ impl Backend {
         let Some((analysis, offset)) = self.state.analysis_at(&params).await else {
             return Ok(Value::Null);
         };
-        Ok(match board_at(&analysis.document, offset) {
+        Ok(match board_at(&*analysis.document, offset) {
             Some(board) => json!({
                 "label": board.label,
                 "text": board.text,
@@ -562,15 +612,15 @@ impl Backend {
 
 /// Byte offsets of one analysed text ↔ LSP positions in the negotiated encoding.
 struct Converter<'a> {
-    document: &'a DocumentAnalysis,
+    document: &'a dyn NotationDocument,
     encoding: PositionEncoding,
 }
 
 impl Converter<'_> {
     fn position(&self, offset: usize) -> Position {
         text_position(
-            &self.document.text,
-            &self.document.line_index,
+            self.document.text(),
+            self.document.line_index(),
             offset,
             self.encoding,
         )
@@ -585,8 +635,8 @@ impl Converter<'_> {
 
     fn offset(&self, position: Position) -> usize {
         text_offset(
-            &self.document.text,
-            &self.document.line_index,
+            self.document.text(),
+            self.document.line_index(),
             position,
             self.encoding,
         )
@@ -594,7 +644,7 @@ impl Converter<'_> {
 }
 
 impl State {
-    fn converter<'a>(&self, document: &'a DocumentAnalysis) -> Converter<'a> {
+    fn converter<'a>(&self, document: &'a dyn NotationDocument) -> Converter<'a> {
         Converter {
             document,
             encoding: self.encoding(),
@@ -604,7 +654,7 @@ impl State {
     /// The analysis of a request's document and the byte offset of its position.
     async fn analysis_at(&self, at: &TextDocumentPositionParams) -> Option<(Arc<Analysis>, usize)> {
         let analysis = self.current_analysis(&at.text_document.uri).await?;
-        let offset = self.converter(&analysis.document).offset(at.position);
+        let offset = self.converter(&*analysis.document).offset(at.position);
         Some((analysis, offset))
     }
 }
@@ -622,6 +672,7 @@ fn to_lsp_symbol(convert: &Converter<'_>, symbol: Symbol) -> DocumentSymbol {
         kind: match symbol.kind {
             PpnSymbolKind::Game => SymbolKind::NAMESPACE,
             PpnSymbolKind::Move => SymbolKind::EVENT,
+            PpnSymbolKind::Variation => SymbolKind::NAMESPACE,
         },
         tags: None,
         deprecated: None,
@@ -635,33 +686,51 @@ fn saturating_u32(value: usize) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
 }
 
-fn to_lsp_diagnostics(analysis: &Analysis, encoding: PositionEncoding) -> Vec<lsp::Diagnostic> {
+fn to_lsp_diagnostics(
+    uri: &Uri,
+    analysis: &Analysis,
+    encoding: PositionEncoding,
+) -> Vec<lsp::Diagnostic> {
     analysis
         .document
-        .diagnostics
+        .diagnostics()
         .iter()
-        .map(|diagnostic| to_lsp_diagnostic(analysis, diagnostic, encoding))
+        .map(|diagnostic| to_lsp_diagnostic(uri, analysis, diagnostic, encoding))
         .collect()
 }
 
 fn to_lsp_diagnostic(
+    uri: &Uri,
     analysis: &Analysis,
     diagnostic: &Diagnostic,
     encoding: PositionEncoding,
 ) -> lsp::Diagnostic {
     let position = |offset| {
         text_position(
-            &analysis.document.text,
-            &analysis.document.line_index,
+            analysis.document.text(),
+            analysis.document.line_index(),
             offset,
             encoding,
         )
     };
+    let range = |range: &std::ops::Range<usize>| lsp::Range {
+        start: position(range.start),
+        end: position(range.end.max(range.start)),
+    };
+    let related: Vec<lsp::DiagnosticRelatedInformation> = diagnostic
+        .related
+        .iter()
+        .map(|related| lsp::DiagnosticRelatedInformation {
+            location: lsp::Location {
+                uri: uri.clone(),
+                range: range(&related.range),
+            },
+            message: related.message.clone(),
+        })
+        .collect();
     lsp::Diagnostic {
-        range: lsp::Range {
-            start: position(diagnostic.range.start),
-            end: position(diagnostic.range.end.max(diagnostic.range.start)),
-        },
+        range: range(&diagnostic.range),
+        related_information: (!related.is_empty()).then_some(related),
         severity: Some(match diagnostic.severity {
             Severity::Error => lsp::DiagnosticSeverity::ERROR,
             Severity::Warning => lsp::DiagnosticSeverity::WARNING,

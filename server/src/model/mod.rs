@@ -1,4 +1,10 @@
 //! The vocabulary every notation and every tool shares: pieces and boards, the picture of
 //! a board (a scene), and what an analysed document of any notation answers.
 
+pub mod document;
+pub mod edit;
+pub mod features;
+pub mod format;
+pub mod line_index;
 pub mod piece;
+pub mod scene;

@@ -13,6 +13,7 @@ use std::sync::{Arc, OnceLock};
 use serde_yaml::{Mapping, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
+pub use crate::model::edit::TextEdit;
 use crate::model::piece::Piece;
 use crate::ppn::engine::setups::{
     normalize_name, setup_from_metadata_seeded, Setup, SetupContext, SetupError,
@@ -173,74 +174,6 @@ pub struct Replay {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// One replacement in a text: the bytes `start..old_end` of the old text became
-/// `start..new_end` of the new one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TextEdit {
-    pub start: usize,
-    pub old_end: usize,
-    pub new_end: usize,
-}
-
-impl TextEdit {
-    /// The edit of a text into itself.
-    pub const NONE: TextEdit = TextEdit {
-        start: 0,
-        old_end: 0,
-        new_end: 0,
-    };
-
-    /// One edit spanning this one followed by `next` (whose offsets are those of the text
-    /// this one left).
-    pub fn then(self, next: TextEdit) -> TextEdit {
-        if self == TextEdit::NONE {
-            return next;
-        }
-        if next == TextEdit::NONE {
-            return self;
-        }
-        let start = self.start.min(next.start);
-        let end_between = self.new_end.max(next.old_end);
-        TextEdit {
-            start,
-            old_end: end_between - self.new_end + self.old_end,
-            new_end: end_between - next.old_end + next.new_end,
-        }
-    }
-
-    /// This edit if it does turn `old_text` into `new_text`; otherwise the replacement of
-    /// the whole text, so that a wrong edit costs time and never correctness.
-    pub fn checked(self, old_text: &str, new_text: &str) -> TextEdit {
-        let fits = self.start <= self.old_end
-            && self.start <= self.new_end
-            && old_text.len().checked_sub(self.old_end) == new_text.len().checked_sub(self.new_end)
-            && old_text.get(..self.start).is_some()
-            && old_text.get(..self.start) == new_text.get(..self.start)
-            && old_text.get(self.old_end..).is_some()
-            && old_text.get(self.old_end..) == new_text.get(self.new_end..);
-        if fits {
-            self
-        } else {
-            TextEdit {
-                start: 0,
-                old_end: old_text.len(),
-                new_end: new_text.len(),
-            }
-        }
-    }
-
-    /// Where the new text's `offset` was in the old text; `None` inside the new bytes.
-    fn old_offset(&self, offset: usize) -> Option<usize> {
-        if offset <= self.start {
-            Some(offset)
-        } else if offset >= self.new_end {
-            Some(offset - self.new_end + self.old_end)
-        } else {
-            None
-        }
-    }
-}
-
 /// Replay every game of a document.
 pub fn replay_document(text: &str) -> Replay {
     let (sources, problems) = split_games_checked(text);
@@ -256,6 +189,8 @@ impl Replay {
         let mut diagnostics: Vec<Diagnostic> = problems
             .into_iter()
             .map(|problem| Diagnostic {
+                related: Vec::new(),
+                fixes: Vec::new(),
                 range: problem.range,
                 severity: Severity::Warning,
                 code: problem.code.as_str(),
@@ -361,10 +296,7 @@ fn shift_range(range: &Range<usize>, delta: isize) -> Range<usize> {
 fn shift_diagnostics(diagnostics: &[Diagnostic], delta: isize) -> Vec<Diagnostic> {
     diagnostics
         .iter()
-        .map(|diagnostic| Diagnostic {
-            range: shift_range(&diagnostic.range, delta),
-            ..diagnostic.clone()
-        })
+        .map(|diagnostic| diagnostic.shifted(delta))
         .collect()
 }
 
@@ -372,6 +304,8 @@ fn movetext_diagnostics(problems: &[MovetextProblem]) -> Vec<Diagnostic> {
     problems
         .iter()
         .map(|problem| Diagnostic {
+            related: Vec::new(),
+            fixes: Vec::new(),
             range: problem.range.clone(),
             severity: problem.severity,
             code: problem.code.as_str(),
@@ -430,6 +364,8 @@ fn replay_move(text: &str, state: &mut GameState, record: &MoveRecord) -> Replay
                 token.source.clone()
             };
             Some(Diagnostic {
+                related: Vec::new(),
+                fixes: Vec::new(),
                 range,
                 severity: issue.severity,
                 code: issue.code,
@@ -463,6 +399,8 @@ impl GameSettings {
                 .or_else(|| metadata.source.clone())
                 .unwrap_or(0..0);
             diagnostics.push(Diagnostic {
+                related: Vec::new(),
+                fixes: Vec::new(),
                 range,
                 severity,
                 code,

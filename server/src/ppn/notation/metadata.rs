@@ -30,6 +30,8 @@ pub fn parse_metadata(
         Ok(Value::Null) => Mapping::new(),
         Ok(_) => {
             diagnostics.push(Diagnostic {
+                related: Vec::new(),
+                fixes: Vec::new(),
                 range: trimmed(yaml, range.clone()),
                 severity: Severity::Error,
                 code: "metadata-not-mapping",
@@ -45,6 +47,8 @@ pub fn parse_metadata(
                 .map_or(range.start, |loc| range.start + loc.index().min(yaml.len()));
             let end = next_char_end(file_text, at).min(range.end.max(at));
             diagnostics.push(Diagnostic {
+                related: Vec::new(),
+                fixes: Vec::new(),
                 range: at..end,
                 severity: Severity::Error,
                 code: "yaml-error",

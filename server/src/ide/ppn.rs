@@ -1,0 +1,293 @@
+//! PPN's answers to the notation contract ([`NotationDocument`]), from a
+//! [`DocumentAnalysis`]: its replay, its syntax tree and the PPN editor features.
+
+use std::io;
+use std::ops::Range;
+
+use serde_json::json;
+
+use crate::diagnostic::Diagnostic;
+use crate::ide::analysis::DocumentAnalysis;
+use crate::ide::board::piece_json;
+use crate::ide::locate::{game_at, games, touches};
+use crate::model::document::{
+    GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef,
+};
+use crate::model::edit::TextEdit;
+use crate::model::features::{Completion, Fold, InlayHint, SemanticToken, Symbol};
+use crate::model::format::Format;
+use crate::model::line_index::LineIndex;
+use crate::model::scene::Scene;
+use crate::ppn::engine::replay::ReplayedGame;
+use crate::ppn::notation::movetext::{BEFORE_FIRST_MOVE_NUMBER_LABEL, SETUP_LABEL};
+
+/// What users call a state: `start` for the starting board and `setup` for moves written
+/// before the first MoveNumber, instead of the reference's internal `SetupFn.` labels
+/// (which the JSON of `replay` keeps: it is the conformance schema).
+pub fn user_label(label: &str) -> String {
+    if label == SETUP_LABEL {
+        "start".to_string()
+    } else if let Some(dots) = label.strip_prefix(BEFORE_FIRST_MOVE_NUMBER_LABEL) {
+        format!("setup{dots}")
+    } else {
+        label.to_string()
+    }
+}
+
+impl NotationDocument for DocumentAnalysis {
+    fn format(&self) -> Format {
+        Format::Ppn
+    }
+
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn line_index(&self) -> &LineIndex {
+        &self.line_index
+    }
+
+    fn update(&self, text: String, edit: &TextEdit) -> Box<dyn NotationDocument> {
+        Box::new(DocumentAnalysis::update(self, text, edit))
+    }
+
+    fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    fn games(&self) -> Vec<GameSummary> {
+        let symbols = crate::ide::symbols::document_symbols(self);
+        games(self)
+            .into_iter()
+            .filter_map(|game| {
+                let symbol = symbols
+                    .iter()
+                    .find(|symbol| symbol.range.start >= game.game.range.start)?;
+                Some(GameSummary {
+                    name: symbol.name.clone(),
+                    range: symbol.range.clone(),
+                    selection: symbol.selection.clone(),
+                    start: StateRef {
+                        game: game.index,
+                        index: 0,
+                    },
+                })
+            })
+            .collect()
+    }
+
+    fn main_line(&self, game: usize) -> Vec<LineState> {
+        let Some(replayed) = self.replay.games.get(game) else {
+            return Vec::new();
+        };
+        replayed
+            .states
+            .iter()
+            .enumerate()
+            .map(|(index, state)| LineState {
+                label: user_label(&state.label),
+                text: state.text.clone(),
+                comment: state.comment.clone(),
+                range: state.source.clone(),
+                state: StateRef { game, index },
+            })
+            .collect()
+    }
+
+    fn move_at(&self, offset: usize, or_before: bool) -> Option<MoveAt> {
+        let game = game_at(self, offset)?;
+        let moves = game.moves();
+        let index = if or_before {
+            moves
+                .iter()
+                .rposition(|record| record.source.start <= offset)
+                .map_or(0, |index| index + 1)
+        } else {
+            moves
+                .iter()
+                .position(|record| touches(&record.source, offset))?
+                + 1
+        };
+        let state = game.game.states.get(index)?;
+        Some(MoveAt {
+            label: user_label(&state.label),
+            range: state.source.clone(),
+            state: StateRef {
+                game: game.index,
+                index,
+            },
+        })
+    }
+
+    fn scene(&self, state: StateRef) -> Option<Scene> {
+        let game = self.replay.games.get(state.game)?;
+        scene_of(game, state.index)
+    }
+
+    fn symbols(&self) -> Vec<Symbol> {
+        crate::ide::symbols::document_symbols(self)
+    }
+
+    fn folds(&self) -> Vec<Fold> {
+        crate::ide::folding::folding_ranges(self)
+    }
+
+    fn hover(&self, offset: usize) -> Option<NotationHover> {
+        crate::ide::hover::hover(self, offset).map(|found| NotationHover {
+            range: found.range,
+            markdown: found.markdown,
+            board: None,
+        })
+    }
+
+    fn completions(&self, offset: usize) -> Vec<Completion> {
+        crate::ide::completion::completions(self, offset)
+    }
+
+    fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
+        let mut tokens = crate::ide::semantic_tokens::semantic_tokens(self);
+        tokens.retain(|token| token.range.end > range.start && token.range.start < range.end);
+        tokens
+    }
+
+    fn inlay_hints(&self, range: Range<usize>) -> Vec<InlayHint> {
+        crate::ide::inlay_hints::inlay_hints(self, range)
+    }
+
+    fn definition(&self, offset: usize) -> Option<Range<usize>> {
+        crate::ide::navigation::definition(self, offset)
+    }
+
+    fn references(&self, offset: usize, include_declaration: bool) -> Vec<Range<usize>> {
+        crate::ide::navigation::references(self, offset, include_declaration)
+    }
+
+    fn write_replay_json(
+        &self,
+        file: &str,
+        only: Option<&[StateRef]>,
+        out: &mut dyn io::Write,
+    ) -> io::Result<()> {
+        let wanted = |game, index| only.is_none_or(|only| only.contains(&StateRef { game, index }));
+        write!(out, "{{\"file\":{},\"games\":[", json!(file))?;
+        let mut first_game = true;
+        for (number, game) in self.replay.games.iter().enumerate() {
+            if !(0..game.states.len()).any(|index| wanted(number, index)) {
+                continue;
+            }
+            if !std::mem::take(&mut first_game) {
+                out.write_all(b",")?;
+            }
+            out.write_all(b"{\"states\":[")?;
+            let mut first_state = true;
+            for (index, state) in game.states.iter().enumerate() {
+                if !wanted(number, index) {
+                    continue;
+                }
+                if !std::mem::take(&mut first_state) {
+                    out.write_all(b",")?;
+                }
+                let pieces: Vec<_> = state.pieces().iter().map(piece_json).collect();
+                let value = json!({
+                    "move": state.label,
+                    "text": state.text,
+                    "comment": state.comment,
+                    "pieces": pieces,
+                });
+                serde_json::to_writer(&mut *out, &value)?;
+            }
+            out.write_all(b"]}")?;
+        }
+        out.write_all(b"]}\n")
+    }
+}
+
+/// The board of state `index` of `game`, with what the move leading to it changed.
+fn scene_of(game: &ReplayedGame, index: usize) -> Option<Scene> {
+    let after = &game.states.get(index)?.state;
+    let mut scene = Scene {
+        pieces: after.pieces().to_vec(),
+        ..Scene::default()
+    };
+    let Some(before) = index.checked_sub(1).and_then(|i| game.states.get(i)) else {
+        return Some(scene);
+    };
+    let earlier: Vec<_> = before.state.pieces_with_serials().collect();
+    for (position, (serial, piece)) in after.pieces_with_serials().enumerate() {
+        let unchanged = earlier
+            .iter()
+            .any(|(old_serial, old)| *old_serial == serial && *old == piece);
+        if !unchanged {
+            scene.highlighted.push(position);
+        }
+    }
+    for (serial, old) in &earlier {
+        let still_there = after
+            .pieces_with_serials()
+            .any(|(new_serial, new)| new_serial == *serial && new.x == old.x && new.y == old.y);
+        let covered = after
+            .pieces()
+            .iter()
+            .any(|piece| piece.x == old.x && piece.y == old.y);
+        if !still_there && !covered && !scene.vacated.contains(&(old.x, old.y)) {
+            scene.vacated.push((old.x, old.y));
+        }
+    }
+    Some(scene)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document(text: &str) -> DocumentAnalysis {
+        DocumentAnalysis::new(text.to_string())
+    }
+
+    #[test]
+    fn states_are_labelled_for_people() {
+        let doc = document("---\n...\nS@a1 1. S@b2 1... b2-c3\n");
+        let labels: Vec<_> = doc.main_line(0).into_iter().map(|s| s.label).collect();
+        assert_eq!(labels, ["start", "setup", "1.", "1..."]);
+    }
+
+    #[test]
+    fn a_scene_marks_what_the_move_changed() {
+        let text = "---\n...\n1. S@b2 M@d4 2. b2-c3\n";
+        let doc = document(text);
+        let at = doc.move_at(text.find("c3").unwrap(), false).unwrap();
+        assert_eq!(at.label, "2.");
+        let scene = doc.scene(at.state).unwrap();
+        assert_eq!(scene.pieces.len(), 2);
+        let moved: Vec<_> = scene
+            .highlighted
+            .iter()
+            .map(|&i| (scene.pieces[i].x, scene.pieces[i].y))
+            .collect();
+        assert_eq!(moved, [(3.0, 3.0)]);
+        assert_eq!(scene.vacated, [(2.0, 2.0)]);
+    }
+
+    #[test]
+    fn between_moves_the_last_move_before_counts_when_asked() {
+        let text = "---\n...\n1. S@b2   2. b2-c3\n";
+        let doc = document(text);
+        let gap = text.find("   ").unwrap() + 2;
+        assert_eq!(doc.move_at(gap, false), None);
+        assert_eq!(doc.move_at(gap, true).unwrap().label, "1.");
+        assert_eq!(doc.move_at(0, true).unwrap().label, "start");
+    }
+
+    #[test]
+    fn replay_json_is_the_conformance_schema() {
+        let doc = document("---\n...\n1. S@b2\n");
+        let mut out = Vec::new();
+        doc.write_replay_json("a.ppn", None, &mut out).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(value["file"], "a.ppn");
+        let states = value["games"][0]["states"].as_array().unwrap();
+        assert_eq!(states[0]["move"], "SetupFn.");
+        assert_eq!(states[1]["move"], "1.");
+        assert_eq!(states[1]["pieces"][0]["piece_side"], "coin_back");
+    }
+}
