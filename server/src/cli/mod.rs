@@ -1,6 +1,7 @@
 //! Command-line front end: `--check` for CI, `replay` to print board states.
 
 mod check;
+mod convert;
 mod games;
 mod replay;
 
@@ -54,6 +55,17 @@ enum Command {
         #[arg(long = "move", value_name = "LABEL")]
         move_label: Option<String>,
     },
+    /// Write a file in another notation (`--to ppn`, `otn`, `annofen`, `xay`, `wxf`).
+    Convert {
+        /// The file to convert, or `-` for standard input (read as PPN).
+        file: PathBuf,
+        /// The notation to write.
+        #[arg(long, value_name = "NOTATION")]
+        to: String,
+        /// Where to write it (default: standard output).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// List every known game setup with its systems and arguments.
     Games {
         #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
@@ -93,6 +105,7 @@ pub fn run() -> i32 {
             game,
             move_label,
         }) => replay::run(&file, format, game, move_label.as_deref()),
+        Some(Command::Convert { file, to, output }) => convert::run(&file, &to, output.as_deref()),
         Some(Command::Games { format }) => games::run(format),
         // No arguments, or `--stdio`: be the language server.
         None => crate::lsp::run_stdio(),

@@ -5,6 +5,7 @@ pub mod document;
 pub mod edit;
 pub mod features;
 pub mod format;
+pub mod games;
 pub mod line_index;
 pub mod piece;
 pub mod scene;
