@@ -110,7 +110,7 @@ pub(crate) struct Snapshot {
 }
 
 /// Applies the change; the bytes it replaced, unless it replaced the whole text.
-pub(crate) fn apply_change(
+pub fn apply_change(
     text: &mut Rope,
     change: &TextDocumentContentChangeEvent,
     encoding: PositionEncoding,

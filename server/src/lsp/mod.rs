@@ -3,9 +3,10 @@
 //! Everything it shows comes from an [`Analyzer`], a pure function of a document's text;
 //! this module only keeps documents in sync with the client and converts positions.
 
-mod document;
+pub mod document;
 pub mod encoding;
 mod server;
+pub mod transport;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -6,16 +6,29 @@
 //! a task of its own per document, on snapshots tagged with their revision; a result whose
 //! revision is no longer the document's is neither kept nor published. A snapshot carries
 //! the last analysis kept for the document and the byte edit made since, so the analyzer
-//! can start from it instead of from nothing.
+//! can start from it instead of from nothing. A request never analyses: it waits for the
+//! analysis of the text it was sent for (and answers `ContentModified` if the text moves
+//! on before that analysis is done).
+//!
+//! Nothing a client sends ends the server: malformed frames are answered and skipped
+//! before the protocol library sees them (see [`super::transport`]), and a panic while
+//! answering a message or analysing a document becomes an error response or a logged
+//! failure.
 
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
 
 use dashmap::DashMap;
+use futures::FutureExt;
 use serde_json::{json, Value};
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, DuplexStream};
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinError;
-use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::jsonrpc::{self, ErrorCode, Request, Response, Result};
 use tower_lsp_server::ls_types::{
     self as lsp, CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams,
     CodeActionProviderCapability, CodeActionResponse, CompletionItem, CompletionItemKind,
@@ -37,6 +50,7 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 use super::document::{Document, Snapshot};
 use super::encoding::{text_offset, text_position, PositionEncoding};
+use super::transport::{check_message, framed, skipped_line, Frame, FrameReader, Verdict};
 use super::{uri_path, Analysis, Analyzer, SessionEnd};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ide::board::piece_json;
@@ -50,6 +64,10 @@ use crate::model::features::{CompletionKind, FoldKind, Symbol, SymbolKind as Ppn
 pub const BOARD_AT_METHOD: &str = "ppn/boardAt";
 
 /// Serve one client over `input` and `output` until it exits.
+///
+/// The protocol library reads only what [`read_client`] passes it and writes into a pipe
+/// of its own; [`write_frames`] writes its messages and the answers to malformed frames
+/// to `output`, one whole frame at a time.
 pub async fn serve<I, O>(input: I, output: O, analyzer: Analyzer) -> SessionEnd
 where
     I: AsyncRead + Unpin,
@@ -65,17 +83,179 @@ where
             encoding: OnceLock::new(),
             next_revision: AtomicU64::new(1),
             publish_gate: tokio::sync::Mutex::new(()),
+            progress: watch::channel(0).0,
             shutdown_requested: flag,
         }),
     })
     .custom_method(BOARD_AT_METHOD, Backend::board_at)
     .finish();
-    Server::new(input, output, socket).serve(service).await;
+
+    let (to_library, library_input) = tokio::io::duplex(PIPE_BYTES);
+    let (library_output, from_library) = tokio::io::duplex(PIPE_BYTES);
+    let (outgoing, frames) = mpsc::channel(OUTGOING_FRAMES);
+    let library = Server::new(library_input, library_output, socket).serve(CatchPanics(service));
+    let reading = read_client(input, to_library, outgoing.clone());
+    let session = async {
+        tokio::pin!(library);
+        tokio::select! {
+            // `exit`: the client may keep its end open, so stop reading it.
+            () = &mut library => {}
+            // The client closed its end: the library sees its input end and stops too.
+            () = reading => library.await,
+        }
+    };
+    tokio::join!(
+        session,
+        forward_library_output(from_library, outgoing),
+        write_frames(frames, output)
+    );
     if shutdown_requested.load(Ordering::SeqCst) {
         SessionEnd::AfterShutdown
     } else {
         SessionEnd::WithoutShutdown
     }
+}
+
+/// Room in each pipe between the protocol library and the client's streams.
+const PIPE_BYTES: usize = 1 << 16;
+/// Messages waiting to be written to the client.
+const OUTGOING_FRAMES: usize = 64;
+
+/// Passes the client's well-formed messages to the library; answers the others.
+async fn read_client<I: AsyncRead + Unpin>(
+    input: I,
+    mut to_library: DuplexStream,
+    outgoing: mpsc::Sender<Vec<u8>>,
+) {
+    let mut reader = FrameReader::new(input);
+    loop {
+        let answer = match reader.next_frame().await {
+            Frame::End => return,
+            Frame::Malformed(problem) => {
+                eprintln!("{}", skipped_line(&problem));
+                json!({
+                    "jsonrpc": "2.0",
+                    "id": null,
+                    "error": { "code": -32700, "message": format!("Parse error: {problem}") }
+                })
+            }
+            Frame::Body(body) => match check_message(&body) {
+                Verdict::Pass => {
+                    if to_library.write_all(&framed(&body)).await.is_err() {
+                        return;
+                    }
+                    continue;
+                }
+                Verdict::Answer { response, problem } => {
+                    if let Some(problem) = problem {
+                        eprintln!("{}", skipped_line(&problem));
+                    }
+                    response
+                }
+                Verdict::Drop(problem) => {
+                    eprintln!("{}", skipped_line(&problem));
+                    continue;
+                }
+            },
+        };
+        if outgoing
+            .send(answer.to_string().into_bytes())
+            .await
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Cuts the library's output into messages for [`write_frames`].
+async fn forward_library_output(from_library: DuplexStream, outgoing: mpsc::Sender<Vec<u8>>) {
+    let mut reader = FrameReader::new(from_library);
+    loop {
+        match reader.next_frame().await {
+            Frame::Body(body) => {
+                if outgoing.send(body).await.is_err() {
+                    return;
+                }
+            }
+            Frame::Malformed(problem) => {
+                eprintln!("ppn-ls: dropped an outgoing message: {problem}")
+            }
+            Frame::End => return,
+        }
+    }
+}
+
+/// Writes each message whole. Once the client stops reading, messages are dropped, so
+/// that nothing waits on it.
+async fn write_frames<O: AsyncWrite>(mut frames: mpsc::Receiver<Vec<u8>>, output: O) {
+    tokio::pin!(output);
+    let mut open = true;
+    while let Some(body) = frames.recv().await {
+        if open {
+            let written = async {
+                output.write_all(&framed(&body)).await?;
+                output.flush().await
+            };
+            open = written.await.is_ok();
+        }
+    }
+}
+
+/// The language server's service, answering a request whose handler panicked with an
+/// internal error (and a notification whose handler panicked with nothing) instead of
+/// letting the panic end the server.
+struct CatchPanics<S>(S);
+
+impl<S> tower_service::Service<Request> for CatchPanics<S>
+where
+    S: tower_service::Service<Request, Response = Option<Response>>,
+    S::Future: Send + 'static,
+    S::Error: Send + 'static,
+{
+    type Response = Option<Response>;
+    type Error = S::Error;
+    type Future =
+        Pin<Box<dyn Future<Output = std::result::Result<Self::Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<std::result::Result<(), S::Error>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let id = request.id().cloned();
+        let method = request.method().to_string();
+        let answer = std::panic::catch_unwind(AssertUnwindSafe(|| self.0.call(request)));
+        Box::pin(async move {
+            let panic = match answer {
+                Ok(answer) => match AssertUnwindSafe(answer).catch_unwind().await {
+                    Ok(answered) => return answered,
+                    Err(panic) => panic,
+                },
+                Err(panic) => panic,
+            };
+            let message = format!("ppn-ls failed on {method}: {}", panic_message(&*panic));
+            eprintln!("{message}");
+            Ok(id.map(|id| {
+                Response::from_error(
+                    id,
+                    jsonrpc::Error {
+                        code: ErrorCode::InternalError,
+                        message: message.into(),
+                        data: None,
+                    },
+                )
+            }))
+        })
+    }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic")
 }
 
 struct Backend {
@@ -91,6 +271,9 @@ struct State {
     /// Held from the last staleness check to the end of a publication, so diagnostics of
     /// an older revision can never overtake those of a newer one on the way out.
     publish_gate: tokio::sync::Mutex<()>,
+    /// Bumped whenever a document's text changes, an analysis is stored or fails, or a
+    /// document closes: what requests waiting for an analysis wait on.
+    progress: watch::Sender<u64>,
     shutdown_requested: Arc<AtomicBool>,
 }
 
@@ -134,6 +317,7 @@ impl State {
                         .filter(|document| document.revision == revision)
                         .map(|mut document| document.store_analysis(analysis.clone()));
                     if let Some(replaced) = stored {
+                        self.notify_progress();
                         // Freeing a long game's states takes a while: not on an async thread.
                         if let Some(replaced) = replaced {
                             tokio::task::spawn_blocking(move || drop(replaced));
@@ -149,16 +333,33 @@ impl State {
                         )
                         .await;
                     // Trying the same text again would fail again: wait for an edit.
-                    let mut failed = self.documents.get_mut(&uri);
-                    if let Some(document) = failed.as_mut() {
-                        if document.opened == opened && document.revision == revision {
-                            document.analysis_running = false;
-                            return;
-                        }
+                    if self.stop_after_failure(&uri, opened, Some(revision)) {
+                        return;
                     }
                 }
             }
         }
+    }
+
+    /// Marks the document's analysis task as stopped after a failure, if it is still the
+    /// document's (and, with `revision`, the text is still the one that failed); wakes up
+    /// the requests waiting for it. Whether the task stopped.
+    fn stop_after_failure(&self, uri: &Uri, opened: u64, revision: Option<u64>) -> bool {
+        let stopped = self.documents.get_mut(uri).is_some_and(|mut document| {
+            let same = document.opened == opened
+                && revision.is_none_or(|revision| document.revision == revision);
+            if same {
+                document.analysis_running = false;
+            }
+            same
+        });
+        self.notify_progress();
+        stopped
+    }
+
+    fn notify_progress(&self) {
+        self.progress
+            .send_modify(|count| *count = count.wrapping_add(1));
     }
 
     fn next_step(&self, uri: &Uri, opened: u64) -> Step {
@@ -212,19 +413,39 @@ impl State {
         }
     }
 
-    /// The analysis of the document's current text, computed now if the analysis task has
-    /// not finished it yet.
-    async fn current_analysis(&self, uri: &Uri) -> Option<Arc<Analysis>> {
-        let snapshot = {
-            let document = self.documents.get(uri)?;
-            if let Some(analysis) = &document.analysis {
-                return Some(analysis.clone());
-            }
-            document.snapshot()
+    /// The analysis of the document's current text, once the analysis task has it: a
+    /// request never starts an analysis of its own (a long game takes long, and several
+    /// at once take several times the memory). `None` when the document is not open or
+    /// its analysis failed; `ContentModified` when the text changed meanwhile.
+    async fn current_analysis(&self, uri: &Uri) -> Result<Option<Arc<Analysis>>> {
+        // Listening before looking, so that nothing stored in between goes unnoticed.
+        let mut progress = self.progress.subscribe();
+        let Some(revision) = self.documents.get(uri).map(|document| document.revision) else {
+            return Ok(None);
         };
-        // Not stored: only the analysis task stores, so that it also publishes what it stores.
-        // Possibly of a revision already replaced: a request answers for the text it saw.
-        self.analyze(uri, snapshot).await.ok()
+        loop {
+            {
+                let Some(document) = self.documents.get(uri) else {
+                    return Ok(None);
+                };
+                if document.revision != revision {
+                    return Err(jsonrpc::Error {
+                        code: ErrorCode::ContentModified,
+                        message: "the document changed before its analysis was done".into(),
+                        data: None,
+                    });
+                }
+                if let Some(analysis) = &document.analysis {
+                    return Ok(Some(analysis.clone()));
+                }
+                if !document.analysis_running {
+                    return Ok(None);
+                }
+            }
+            if progress.changed().await.is_err() {
+                return Ok(None);
+            }
+        }
     }
 }
 
@@ -234,11 +455,21 @@ impl Backend {
     fn ensure_analysis(&self, uri: &Uri, document: &mut Document) {
         if !document.analysis_running {
             document.analysis_running = true;
-            tokio::spawn(
-                self.state
-                    .clone()
-                    .analyze_until_current(uri.clone(), document.opened),
-            );
+            let state = self.state.clone();
+            let (uri, opened) = (uri.clone(), document.opened);
+            tokio::spawn(async move {
+                let task = state.clone().analyze_until_current(uri.clone(), opened);
+                // The analysis itself runs where a panic is caught; this catches the rest
+                // (publishing), so that requests waiting on the task are not left waiting.
+                if let Err(panic) = AssertUnwindSafe(task).catch_unwind().await {
+                    eprintln!(
+                        "ppn-ls: analysing {} failed: {}",
+                        uri.as_str(),
+                        panic_message(&*panic)
+                    );
+                    state.stop_after_failure(&uri, opened, None);
+                }
+            });
         }
     }
 }
@@ -331,6 +562,8 @@ impl LanguageServer for Backend {
             );
             self.ensure_analysis(&uri, &mut document);
         });
+        // Requests waiting for the analysis of the text before can answer now.
+        self.state.notify_progress();
         if applied.is_none() {
             // No text to apply the edit to; say so rather than guess.
             self.state
@@ -360,6 +593,7 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         self.state.documents.remove(&uri);
+        self.state.notify_progress();
         let _gate = self.state.publish_gate.lock().await;
         // Reopened meanwhile: its own analysis publishes.
         if !self.state.documents.contains_key(&uri) {
@@ -372,7 +606,7 @@ impl LanguageServer for Backend {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let at = params.text_document_position_params;
-        let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
+        let Some((analysis, offset)) = self.state.analysis_at(&at).await? else {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
@@ -387,7 +621,7 @@ impl LanguageServer for Backend {
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let at = params.text_document_position;
-        let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
+        let Some((analysis, offset)) = self.state.analysis_at(&at).await? else {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
@@ -422,7 +656,11 @@ impl LanguageServer for Backend {
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
+        let Some(analysis) = self
+            .state
+            .current_analysis(&params.text_document.uri)
+            .await?
+        else {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
@@ -449,7 +687,11 @@ impl LanguageServer for Backend {
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
+        let Some(analysis) = self
+            .state
+            .current_analysis(&params.text_document.uri)
+            .await?
+        else {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
@@ -463,7 +705,11 @@ impl LanguageServer for Backend {
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
+        let Some(analysis) = self
+            .state
+            .current_analysis(&params.text_document.uri)
+            .await?
+        else {
             return Ok(None);
         };
         let folds = analysis
@@ -487,7 +733,11 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        let Some(analysis) = self.state.current_analysis(&params.text_document.uri).await else {
+        let Some(analysis) = self
+            .state
+            .current_analysis(&params.text_document.uri)
+            .await?
+        else {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
@@ -523,7 +773,7 @@ impl LanguageServer for Backend {
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
         let at = params.text_document_position_params;
-        let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
+        let Some((analysis, offset)) = self.state.analysis_at(&at).await? else {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
@@ -537,7 +787,7 @@ impl LanguageServer for Backend {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
-        let Some(analysis) = self.state.current_analysis(&uri).await else {
+        let Some(analysis) = self.state.current_analysis(&uri).await? else {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
@@ -574,7 +824,7 @@ impl LanguageServer for Backend {
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<lsp::Location>>> {
         let at = params.text_document_position;
-        let Some((analysis, offset)) = self.state.analysis_at(&at).await else {
+        let Some((analysis, offset)) = self.state.analysis_at(&at).await? else {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
@@ -596,7 +846,7 @@ impl LanguageServer for Backend {
 impl Backend {
     /// `ppn/boardAt`: the board after the move under (or last before) the position.
     async fn board_at(&self, params: TextDocumentPositionParams) -> Result<Value> {
-        let Some((analysis, offset)) = self.state.analysis_at(&params).await else {
+        let Some((analysis, offset)) = self.state.analysis_at(&params).await? else {
             return Ok(Value::Null);
         };
         Ok(match board_at(&*analysis.document, offset) {
@@ -652,10 +902,15 @@ impl State {
     }
 
     /// The analysis of a request's document and the byte offset of its position.
-    async fn analysis_at(&self, at: &TextDocumentPositionParams) -> Option<(Arc<Analysis>, usize)> {
-        let analysis = self.current_analysis(&at.text_document.uri).await?;
+    async fn analysis_at(
+        &self,
+        at: &TextDocumentPositionParams,
+    ) -> Result<Option<(Arc<Analysis>, usize)>> {
+        let Some(analysis) = self.current_analysis(&at.text_document.uri).await? else {
+            return Ok(None);
+        };
         let offset = self.converter(&*analysis.document).offset(at.position);
-        Some((analysis, offset))
+        Ok(Some((analysis, offset)))
     }
 }
 

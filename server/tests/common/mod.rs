@@ -63,6 +63,20 @@ impl TestClient {
             .expect("the server stopped reading");
     }
 
+    /// An id for a request sent by hand.
+    pub fn request_id(&mut self) -> i64 {
+        self.next_id += 1;
+        self.next_id - 1
+    }
+
+    /// Bytes as they are, framed or not.
+    pub async fn send_raw(&mut self, bytes: &[u8]) {
+        self.to_server
+            .write_all(bytes)
+            .await
+            .expect("the server stopped reading");
+    }
+
     pub async fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }))
             .await;

@@ -192,7 +192,7 @@ impl Replay {
                 related: Vec::new(),
                 fixes: Vec::new(),
                 range: problem.range,
-                severity: Severity::Warning,
+                severity: problem.code.severity(),
                 code: problem.code.as_str(),
                 message: problem.message,
             })

@@ -11,6 +11,12 @@
 
 use std::ops::Range;
 
+use crate::diagnostic::Severity;
+
+/// The most games of a file that are read; the games after them are left alone, so a
+/// file of tiny games cannot take minutes and gigabytes to check.
+pub const MAX_GAMES: usize = 10_000;
+
 /// Where one game sits in the file. All ranges are byte offsets into the file text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameSource {
@@ -115,6 +121,8 @@ pub enum DocumentProblemCode {
     /// The file starts with an indented line and has no `...`: the reference reads
     /// that line as the metadata.
     IndentedFirstLine,
+    /// More than [`MAX_GAMES`] games: the rest of the file is not read.
+    TooManyGames,
 }
 
 impl DocumentProblemCode {
@@ -123,6 +131,14 @@ impl DocumentProblemCode {
             DocumentProblemCode::UnterminatedMetadata => "unterminated-metadata",
             DocumentProblemCode::IndentedMetadataWithoutEnd => "indented-metadata-without-end",
             DocumentProblemCode::IndentedFirstLine => "indented-first-line",
+            DocumentProblemCode::TooManyGames => "too-many-games",
+        }
+    }
+
+    pub fn severity(self) -> Severity {
+        match self {
+            DocumentProblemCode::TooManyGames => Severity::Error,
+            _ => Severity::Warning,
         }
     }
 }
@@ -150,7 +166,21 @@ pub fn split_games_checked(text: &str) -> (Vec<GameSource>, Vec<DocumentProblem>
     if starts.first() != Some(&0) {
         starts.insert(0, 0);
     }
-    let games = starts
+    if let Some(&first_unread) = starts.get(MAX_GAMES) {
+        let line = lines[first_unread];
+        problems.push(DocumentProblem {
+            range: line.start..line.content_end,
+            code: DocumentProblemCode::TooManyGames,
+            message: format!(
+                "this file has more than {MAX_GAMES} games; this game and those after it \
+                 are not checked"
+            ),
+        });
+        // The last game read ends where the first one left unread starts.
+        starts.truncate(MAX_GAMES + 1);
+    }
+    let read = starts.len().min(MAX_GAMES);
+    let games = starts[..read]
         .iter()
         .enumerate()
         .map(|(game, &first)| {
@@ -260,5 +290,32 @@ fn game_source(text: &str, lines: &[Line], problems: &mut Vec<DocumentProblem>) 
         range: first.start..end,
         metadata: Some(yaml_start.min(yaml_end)..yaml_end),
         movetext: terminator.next..end,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_past_the_budget_are_not_read_and_that_is_said_once() {
+        let text = "---\n...\n".repeat(MAX_GAMES + 5);
+        let (games, problems) = split_games_checked(&text);
+        assert_eq!(games.len(), MAX_GAMES);
+        let first_unread = MAX_GAMES * "---\n...\n".len();
+        assert_eq!(games[MAX_GAMES - 1].range.end, first_unread);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].code, DocumentProblemCode::TooManyGames);
+        assert_eq!(problems[0].code.severity(), Severity::Error);
+        assert_eq!(problems[0].range, first_unread..first_unread + 3);
+    }
+
+    #[test]
+    fn a_file_at_the_budget_is_read_whole() {
+        let text = "---\n...\n1. S@a1\n".repeat(MAX_GAMES);
+        let (games, problems) = split_games_checked(&text);
+        assert_eq!(games.len(), MAX_GAMES);
+        assert_eq!(games[MAX_GAMES - 1].range.end, text.len());
+        assert!(problems.is_empty(), "{problems:?}");
     }
 }

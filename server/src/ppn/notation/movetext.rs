@@ -17,12 +17,15 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::braces::expand_token;
+use super::braces::expand_token_located;
 pub use crate::diagnostic::Severity;
 
 /// The most strings all brace expansions of one game may produce together; past it,
 /// tokens stay unexpanded so a hostile file cannot exhaust memory.
 pub const MAX_MOVETEXT_EXPANSIONS: usize = 100_000;
+
+/// The most bytes of text all brace expansions of one game may produce together.
+pub const MAX_MOVETEXT_EXPANDED_BYTES: usize = 1 << 20;
 
 /// The label of the state before any move.
 pub const SETUP_LABEL: &str = "SetupFn.";
@@ -158,6 +161,8 @@ struct SourceToken {
     in_comment: bool,
     /// How many strings the brace expansions before the token gave.
     expanded_strings_before: usize,
+    /// How many bytes of text they gave.
+    expanded_bytes_before: usize,
     over_cap_before: bool,
 }
 
@@ -186,12 +191,14 @@ pub struct ResumableSplit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct ResumePoint {
     expanded_strings: usize,
+    expanded_bytes: usize,
     over_cap: bool,
 }
 
 /// The state the text before a split's start leaves.
 struct SplitStart {
     expanded_strings: usize,
+    expanded_bytes: usize,
     over_cap: bool,
     previous_label: String,
 }
@@ -200,6 +207,7 @@ impl SplitStart {
     fn at_movetext_start() -> SplitStart {
         SplitStart {
             expanded_strings: 0,
+            expanded_bytes: 0,
             over_cap: false,
             previous_label: SETUP_LABEL.to_string(),
         }
@@ -262,6 +270,7 @@ impl ResumableSplit {
             label.start..movetext.end,
             SplitStart {
                 expanded_strings: point.expanded_strings,
+                expanded_bytes: point.expanded_bytes,
                 over_cap: point.over_cap,
                 previous_label: self.moves[kept - 1].label.clone(),
             },
@@ -426,6 +435,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
                 token.range == *label_source && !token.expanded && !token.in_comment;
             whole_plain_token.then_some(ResumePoint {
                 expanded_strings: token.expanded_strings_before,
+                expanded_bytes: token.expanded_bytes_before,
                 over_cap: token.over_cap_before,
             })
         });
@@ -519,9 +529,11 @@ fn expand_tokens(
     let mut tokens = Vec::with_capacity(ranges.len());
     let mut first = true;
     let mut expanded_strings = start.expanded_strings;
+    let mut expanded_bytes = start.expanded_bytes;
     let mut over_cap = start.over_cap;
     for (range, in_comment) in ranges {
         let expanded_strings_before = expanded_strings;
+        let expanded_bytes_before = expanded_bytes;
         let over_cap_before = over_cap;
         let written = &file_text[range.clone()];
         // Only braces expand and only backslashes unescape: most tokens have neither.
@@ -533,13 +545,15 @@ fn expand_tokens(
                 expanded: false,
                 in_comment,
                 expanded_strings_before,
+                expanded_bytes_before,
                 over_cap_before,
             });
             continue;
         }
-        let mut expansions = expand_token(written).unwrap_or_else(|error| {
+        let mut expansions = expand_token_located(written).unwrap_or_else(|error| {
+            // At the braces that ask for too much, not the whole word.
             problems.push(MovetextProblem {
-                range: range.clone(),
+                range: range.start + error.at.start..range.start + error.at.end,
                 code: MovetextProblemCode::BraceExpansion,
                 severity: Severity::Error,
                 message: error.to_string(),
@@ -548,16 +562,23 @@ fn expand_tokens(
         });
         if expansions.len() > 1 {
             expanded_strings += expansions.len();
-            if expanded_strings > MAX_MOVETEXT_EXPANSIONS {
+            expanded_bytes += expansions.iter().map(String::len).sum::<usize>();
+            if expanded_strings > MAX_MOVETEXT_EXPANSIONS
+                || expanded_bytes > MAX_MOVETEXT_EXPANDED_BYTES
+            {
                 if !over_cap {
+                    let budget = if expanded_strings > MAX_MOVETEXT_EXPANSIONS {
+                        format!("{MAX_MOVETEXT_EXPANSIONS} strings")
+                    } else {
+                        format!("{MAX_MOVETEXT_EXPANDED_BYTES} bytes of text")
+                    };
                     problems.push(MovetextProblem {
                         range: range.clone(),
                         code: MovetextProblemCode::BraceExpansion,
                         severity: Severity::Error,
                         message: format!(
-                            "brace expansions in this game give more than \
-                             {MAX_MOVETEXT_EXPANSIONS} strings; from here on braces are \
-                             not expanded"
+                            "brace expansions in this game give more than {budget}; from \
+                             here on braces are not expanded"
                         ),
                     });
                 }
@@ -585,6 +606,7 @@ fn expand_tokens(
             expanded,
             in_comment,
             expanded_strings_before,
+            expanded_bytes_before,
             over_cap_before,
         });
     }
