@@ -31,7 +31,10 @@ fuzz_target!(|data: &[u8]| {
     match (&expanded, &old) {
         (Err(BraceError::TooLong { .. }), Ok(strings)) => {
             let bytes: usize = strings.iter().map(String::len).sum();
-            assert!(bytes > MAX_EXPANDED_BYTES / 2, "{bytes} bytes were too long");
+            assert!(
+                bytes > MAX_EXPANDED_BYTES / 2,
+                "{bytes} bytes were too long"
+            );
         }
         (Err(BraceError::TooLong { .. }), Err(_)) => {}
         (new, old) => assert_eq!(

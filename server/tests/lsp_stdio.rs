@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -15,6 +15,8 @@ struct Session {
     stdin: Option<ChildStdin>,
     messages: mpsc::Receiver<Value>,
     held: Vec<Value>,
+    /// What the server wrote to standard error, line by line.
+    errors: Arc<Mutex<Vec<String>>>,
 }
 
 impl Session {
@@ -23,11 +25,21 @@ impl Session {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("ppn-ls starts");
         let stdin = child.stdin.take().expect("piped standard input");
         let stdout = child.stdout.take().expect("piped standard output");
+        let stderr = child.stderr.take().expect("piped standard error");
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let written = errors.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Ok(mut lines) = written.lock() {
+                    lines.push(line);
+                }
+            }
+        });
         let (sender, messages) = mpsc::channel();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
@@ -42,15 +54,38 @@ impl Session {
             stdin: Some(stdin),
             messages,
             held: Vec::new(),
+            errors,
         }
     }
 
     fn send(&mut self, message: Value) {
         let body = message.to_string();
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("standard input is still open");
-        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len())
+        stdin
+            .write_all(bytes)
             .and_then(|()| stdin.flush())
             .expect("ppn-ls reads its standard input");
+    }
+
+    /// Waits until standard error has a line containing `text`.
+    fn wait_for_error_line(&self, text: &str) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let found = self
+                .errors
+                .lock()
+                .ok()
+                .and_then(|lines| lines.iter().find(|line| line.contains(text)).cloned());
+            if let Some(line) = found {
+                return line;
+            }
+            assert!(Instant::now() < deadline, "no `{text}` on standard error");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
@@ -172,6 +207,59 @@ fn stdio_flag_serves_lsp_and_exit_without_shutdown_is_1() {
 fn closing_standard_input_ends_the_server() {
     let mut session = Session::start(&[]);
     edit_session(&mut session);
+    session.stdin = None;
+    assert_eq!(session.exit_code(), Some(1));
+}
+
+#[test]
+fn malformed_frames_get_an_answer_and_a_line_on_standard_error_and_the_session_goes_on() {
+    let mut session = Session::start(&[]);
+    let initialized = session.request(1, "initialize", json!({ "capabilities": {} }));
+    assert!(initialized["result"].is_object(), "{initialized}");
+    // Each malformed frame, then a request that must be answered as usual.
+    let cases: [(&[u8], &str); 7] = [
+        (b"Content-Length: abc\r\n\r\n{}", "is not a number"),
+        (b"Content-Type: application/json\r\n\r\n{}", "no Content-Length"),
+        (b"Content-Length: 5\r\n\r\n{oops", "not JSON"),
+        (b"Content-Length: 3\r\n\r\n\"\xff\"", "not UTF-8"),
+        (b"Content-Length: 2\r\n\r\n[]", "a batch"),
+        (
+            b"Content-Length: 50\r\n\r\n{\"jsonrpc\":\"1.0\",\"id\":7,\"method\":\"shutdown\",\"x\":1}",
+            "not JSON-RPC 2.0",
+        ),
+        (b"Content-Length: 99999999999\r\n\r\n{}", "over the limit"),
+    ];
+    for (index, (bytes, problem)) in cases.into_iter().enumerate() {
+        session.send_raw(bytes);
+        let answer = session.wait_for(|message| message.get("error").is_some());
+        let code = answer["error"]["code"].as_i64();
+        assert!(
+            code == Some(-32700) || code == Some(-32600),
+            "{index}: {answer}"
+        );
+        let line = session.wait_for_error_line(problem);
+        assert!(line.starts_with("ppn-ls: "), "{line}");
+        let id = 100 + index as i64;
+        let symbols = session.request(
+            id,
+            "textDocument/documentSymbol",
+            json!({ "textDocument": { "uri": "file:///none.ppn" } }),
+        );
+        assert!(symbols.get("error").is_none(), "{index}: {symbols}");
+    }
+    let unknown = session.request(200, "$/unknown", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let shutdown = session.request(3, "shutdown", Value::Null);
+    assert_eq!(shutdown["result"], Value::Null, "{shutdown}");
+    session.notify("exit", Value::Null);
+    assert_eq!(session.exit_code(), Some(0));
+}
+
+#[test]
+fn a_stream_of_garbage_until_the_end_ends_the_session_quietly() {
+    let mut session = Session::start(&[]);
+    session.send_raw(&vec![0xAB; 1 << 20]);
+    session.wait_for_error_line("skipped a message");
     session.stdin = None;
     assert_eq!(session.exit_code(), Some(1));
 }

@@ -455,7 +455,7 @@ fn problems_are_reported_with_their_ranges() {
         problems,
         [
             (MovetextProblemCode::UnclosedComment, "{open"),
-            (MovetextProblemCode::BraceExpansion, "x{1..20000}"),
+            (MovetextProblemCode::BraceExpansion, "{1..20000}"),
             (MovetextProblemCode::BraceInComment, "x{1,2}}"),
             (MovetextProblemCode::DuplicateMoveNumber, "1."),
         ]

@@ -13,8 +13,21 @@ pub fn check_text(text: &str) -> Vec<Diagnostic> {
 
 /// Syntax errors of the tree plus the replay's diagnostics, sorted, each reported once.
 pub fn diagnostics_of(text: &str, tree: &tree_sitter::Tree, replay: &Replay) -> Vec<Diagnostic> {
+    // A comment left open swallows the rest of the movetext, and the grammar's recovery
+    // from it can blame text far before the brace (up to the start of the file): the
+    // movetext's own report of the brace says what is wrong, and where.
+    let unclosed: Vec<usize> = replay
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == syntax::UNCLOSED_COMMENT)
+        .map(|d| d.range.start)
+        .collect();
     let mut diagnostics: Vec<Diagnostic> = syntax::syntax_errors(tree, text)
         .into_iter()
+        .filter(|error| {
+            error.code != syntax::SYNTAX_ERROR
+                || !unclosed.iter().any(|brace| error.range.contains(brace))
+        })
         .map(|error| Diagnostic {
             related: Vec::new(),
             fixes: Vec::new(),
@@ -39,7 +52,9 @@ pub fn diagnostics_of(text: &str, tree: &tree_sitter::Tree, replay: &Replay) -> 
             .diagnostics
             .iter()
             .filter(|d| {
-                d.code == "brace-expansion" || !broken.iter().any(|span| overlaps(span, &d.range))
+                d.code == "brace-expansion"
+                    || d.code == syntax::UNCLOSED_COMMENT
+                    || !broken.iter().any(|span| overlaps(span, &d.range))
             })
             .cloned(),
     );
@@ -101,6 +116,18 @@ mod tests {
         let codes: Vec<_> = diagnostics.iter().map(|d| d.code).collect();
         assert_eq!(codes, ["yaml-error", "unclosed-comment"]);
         assert_eq!(&text[diagnostics[1].range.clone()][..1], "{");
+    }
+
+    #[test]
+    fn a_run_of_unclosed_braces_is_reported_at_the_first_brace() {
+        for braces in [1, 5, 20, 200] {
+            let text = format!("---\n...\n1. {}\n", "{".repeat(braces));
+            let found: Vec<_> = check_text(&text)
+                .into_iter()
+                .map(|d| (d.code, d.range.start))
+                .collect();
+            assert_eq!(found, [("unclosed-comment", 11)], "{braces} braces");
+        }
     }
 
     #[test]

@@ -1,0 +1,199 @@
+//! Small files built to exhaust `ppn-ls --check`: brace expansions that ask for
+//! gigabytes or nest thousands deep, runs of unclosed braces, a hundred thousand games.
+//! Each runs the binary with its address space capped at 1 GiB (`prlimit`) and a time
+//! limit, and must end by itself with exit code 1 and a diagnostic at the cause.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const MEMORY_LIMIT: &str = "--as=1073741824";
+
+/// Ten seconds for an optimised build; a debug build (what `cargo test` runs) is slower
+/// by a constant factor, not by the size of the input.
+fn time_limit() -> Duration {
+    if cfg!(debug_assertions) {
+        Duration::from_secs(40)
+    } else {
+        Duration::from_secs(10)
+    }
+}
+
+struct Checked {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn check(name: &str, text: &str) -> Checked {
+    let directory = std::env::temp_dir().join(format!("ppn-ls-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).expect("a temporary directory");
+    let path: PathBuf = directory.join(name);
+    std::fs::write(&path, text).expect("the file is written");
+    let mut child = Command::new("prlimit")
+        .arg(MEMORY_LIMIT)
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_ppn-ls"))
+        .args(["--format", "json", "--check"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("prlimit (util-linux) runs ppn-ls");
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let reading = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).map(|_| text)
+    });
+    let reading_errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).map(|_| text)
+    });
+    let deadline = Instant::now() + time_limit();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("ppn-ls can be waited for") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{name}: ppn-ls --check ran past {:?}", time_limit());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = std::fs::remove_file(&path);
+    Checked {
+        code: status.code(),
+        stdout: reading.join().ok().and_then(Result::ok).unwrap_or_default(),
+        stderr: reading_errors
+            .join()
+            .ok()
+            .and_then(Result::ok)
+            .unwrap_or_default(),
+    }
+}
+
+/// The diagnostics `--format json` printed: (code, line, column, message).
+fn diagnostics(checked: &Checked) -> Vec<(String, u64, u64, String)> {
+    let json: serde_json::Value = serde_json::from_str(&checked.stdout)
+        .unwrap_or_else(|error| panic!("{error}: {}\n{}", checked.stdout, checked.stderr));
+    json.as_array()
+        .expect("a list of diagnostics")
+        .iter()
+        .map(|diagnostic| {
+            (
+                diagnostic["code"].as_str().unwrap_or_default().to_string(),
+                diagnostic["line"].as_u64().unwrap_or_default(),
+                diagnostic["column"].as_u64().unwrap_or_default(),
+                diagnostic["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            )
+        })
+        .collect()
+}
+
+fn fails_with(name: &str, text: &str) -> Vec<(String, u64, u64, String)> {
+    let checked = check(name, text);
+    assert_eq!(
+        checked.code,
+        Some(1),
+        "{name}: {}\n{}",
+        checked.stdout,
+        checked.stderr
+    );
+    diagnostics(&checked)
+}
+
+#[test]
+fn a_range_followed_by_a_long_word_is_refused_by_length() {
+    // 5 KB asking for 50 MB of text (and, as moves, far more).
+    let text = format!("---\n...\n1. S@{{1..9999}}{} 2. S@a1\n", "a".repeat(5_000));
+    let found = fails_with("long-range.ppn", &text);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (code, line, column, message) = &found[0];
+    assert_eq!((code.as_str(), *line, *column), ("brace-expansion", 3, 6));
+    assert!(message.contains("bytes of text"), "{message}");
+}
+
+#[test]
+fn expansions_of_a_game_are_capped_by_length() {
+    // Each word gives 4,000 strings of about 50 bytes: 200 KB, within a word's budget,
+    // but the game's runs out after five of them. (In a comment, so that the replay has
+    // nothing to say about the strings.)
+    let word = format!("S@{{1..4000}}{}", "b".repeat(46));
+    let text = format!(
+        "---\n...\n1. {{note {} }}\n",
+        vec![word.as_str(); 12].join(" ")
+    );
+    let found = fails_with("many-long-ranges.ppn", &text);
+    let budget: Vec<_> = found
+        .iter()
+        .filter(|(_, _, _, message)| message.contains("in this game"))
+        .collect();
+    assert_eq!(budget.len(), 1, "{found:?}");
+    assert!(budget[0].3.contains("bytes of text"), "{budget:?}");
+    assert_eq!(budget[0].2, 10 + 5 * (word.chars().count() as u64 + 1));
+}
+
+#[test]
+fn deeply_nested_braces_are_stopped_at_the_brace_too_deep() {
+    for depth in [2_000, 20_000] {
+        let text = format!(
+            "---\n...\n1. S@{}a,b{}\n",
+            "{".repeat(depth),
+            "}".repeat(depth)
+        );
+        let found = fails_with("deep.ppn", &text);
+        let nested: Vec<_> = found
+            .iter()
+            .filter(|(code, ..)| code == "brace-expansion")
+            .collect();
+        assert_eq!(nested.len(), 1, "{found:?}");
+        assert!(nested[0].3.contains("nested more than"), "{nested:?}");
+        // At the 65th brace (the first is in column 6): one past the limit of 64 levels.
+        assert_eq!((nested[0].1, nested[0].2), (3, 6 + 64));
+    }
+}
+
+#[test]
+fn long_lists_of_nested_alternatives_end_quickly() {
+    for count in [2_000, 10_000] {
+        let text = format!(
+            "---\n...\n1. S@{}x{}\n",
+            "{a,".repeat(count),
+            "}".repeat(count)
+        );
+        let found = fails_with("alternatives.ppn", &text);
+        assert!(
+            found.iter().all(|(_, line, ..)| *line == 3),
+            "{count}: {found:?}"
+        );
+        assert!(!found.is_empty());
+    }
+}
+
+#[test]
+fn unclosed_braces_are_reported_at_the_first_one() {
+    let text = format!("---\n...\n1. {}\n", "{".repeat(20));
+    let found = fails_with("braces.ppn", &text);
+    let codes: Vec<_> = found
+        .iter()
+        .map(|(code, line, column, _)| (code.as_str(), *line, *column))
+        .collect();
+    assert_eq!(codes, [("unclosed-comment", 3, 4)]);
+}
+
+#[test]
+fn a_hundred_thousand_games_are_read_up_to_the_budget() {
+    let text = "---\n...\n".repeat(100_000);
+    let found = fails_with("games.ppn", &text);
+    let codes: Vec<_> = found
+        .iter()
+        .map(|(code, line, column, _)| (code.as_str(), *line, *column))
+        .collect();
+    assert_eq!(codes, [("too-many-games", 20_001, 1)]);
+    assert!(found[0].3.contains("10000 games"), "{found:?}");
+}
