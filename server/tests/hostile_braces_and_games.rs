@@ -126,7 +126,7 @@ fn expansions_of_a_game_are_capped_by_length() {
     let word = format!("S@{{1..4000}}{}", "b".repeat(46));
     let text = format!(
         "---\n...\n1. {{note {} }}\n",
-        vec![word.as_str(); 12].join(" ")
+        [word.as_str(); 12].join(" ")
     );
     let found = fails_with("many-long-ranges.ppn", &text);
     let budget: Vec<_> = found
