@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the fuzz targets, one after the other, each until libFuzzer's own stop flag says.
+#   fuzz/run.sh -runs=10000000                  every target, ten million executions each
+#   fuzz/run.sh braces analyze -max_total_time=300
+# Arguments starting with `-` go to libFuzzer; the others name targets (default: all).
+# Seeds the corpora first if they are missing; logs go to fuzz/logs/<target>.log.
+set -euo pipefail
+cd "$(dirname "$0")"
+targets=()
+flags=()
+for argument in "$@"; do
+    case $argument in
+        -*) flags+=("$argument") ;;
+        *) targets+=("$argument") ;;
+    esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(analyze braces macros lsp_edits)
+[ -d corpus/analyze ] || ./seed-corpora.sh
+mkdir -p logs
+for target in "${targets[@]}"; do
+    case $target in
+        analyze) max_len=65536 ;;
+        *) max_len=4096 ;;
+    esac
+    # The address sanitizer roughly doubles memory: 2.5 GB here is about 1 GiB bare.
+    cargo +nightly fuzz run -O "$target" "corpus/$target" -- \
+        -max_len="$max_len" -rss_limit_mb=2560 -timeout=20 -print_final_stats=1 \
+        "${flags[@]}" 2>&1 | tee "logs/$target.log" | grep -E '^(#[0-9]+ +(DONE|pulse)|stat::|==[0-9]+== ERROR|SUMMARY)' || true
+    grep -E 'stat::number_of_executed_units|Test unit written|ERROR' "logs/$target.log" || true
+done
