@@ -124,10 +124,7 @@ fn expansions_of_a_game_are_capped_by_length() {
     // but the game's runs out after five of them. (In a comment, so that the replay has
     // nothing to say about the strings.)
     let word = format!("S@{{1..4000}}{}", "b".repeat(46));
-    let text = format!(
-        "---\n...\n1. {{note {} }}\n",
-        [word.as_str(); 12].join(" ")
-    );
+    let text = format!("---\n...\n1. {{note {} }}\n", [word.as_str(); 12].join(" "));
     let found = fails_with("many-long-ranges.ppn", &text);
     let budget: Vec<_> = found
         .iter()

@@ -494,3 +494,90 @@ async fn a_huge_document_is_opened_edited_and_closed() {
         .await;
     assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
 }
+
+#[tokio::test]
+async fn hostile_documents_are_analysed_and_every_request_about_them_answered() {
+    let analyzer: Analyzer = Arc::new(ppn_ls::lsp::IncrementalAnalyzer);
+    let (mut client, _) = TestClient::start(None, analyzer).await;
+    let documents = [
+        (
+            format!("---\n...\n1. {}\n", "{".repeat(20)),
+            "unclosed-comment",
+        ),
+        (
+            format!("---\n...\n1. S@{{1..9999}}{} 2. S@a1\n", "a".repeat(5_000)),
+            "brace-expansion",
+        ),
+        (
+            format!(
+                "---\n...\n1. S@{}x{}\n",
+                "{a,".repeat(2_000),
+                "}".repeat(2_000)
+            ),
+            "bad-location",
+        ),
+        (
+            format!(
+                "---\n...\n1. S@{}a,b{}\n",
+                "{".repeat(20_000),
+                "}".repeat(20_000)
+            ),
+            "brace-expansion",
+        ),
+    ];
+    for (index, (text, code)) in documents.iter().enumerate() {
+        let uri = format!("file:///hostile-{index}.ppn");
+        client.open(&uri, 1, text).await;
+        let published = client.diagnostics(&uri).await;
+        let codes: Vec<&str> = published["diagnostics"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter_map(|diagnostic| diagnostic["code"].as_str())
+            .collect();
+        assert!(codes.contains(code), "{index}: {codes:?}");
+        let document = json!({ "uri": uri });
+        let whole = common::range((0, 0), (4, 0));
+        for (method, params) in [
+            (
+                "textDocument/documentSymbol",
+                json!({ "textDocument": document }),
+            ),
+            (
+                "textDocument/foldingRange",
+                json!({ "textDocument": document }),
+            ),
+            (
+                "textDocument/semanticTokens/full",
+                json!({ "textDocument": document }),
+            ),
+            (
+                "textDocument/inlayHint",
+                json!({ "textDocument": document, "range": whole }),
+            ),
+            (
+                "textDocument/codeAction",
+                json!({ "textDocument": document, "range": whole, "context": { "diagnostics": [] } }),
+            ),
+            (
+                "textDocument/hover",
+                json!({ "textDocument": document, "position": { "line": 2, "character": 6 } }),
+            ),
+            (
+                "textDocument/completion",
+                json!({ "textDocument": document, "position": { "line": 2, "character": 5 } }),
+            ),
+            (
+                "ppn/boardAt",
+                json!({ "textDocument": document, "position": { "line": 2, "character": 4 } }),
+            ),
+        ] {
+            let response = client.request(method, params).await;
+            assert!(
+                response.get("error").is_none(),
+                "{index} {method}: {response}"
+            );
+        }
+    }
+    assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+}

@@ -30,7 +30,7 @@ fn kind_of_node(kind: &str) -> Option<TokenKind> {
 pub fn semantic_tokens(analysis: &DocumentAnalysis) -> Vec<SemanticToken> {
     let text = &analysis.text;
     let mut spans = Vec::new();
-    collect(analysis.tree.root_node(), None, &mut spans);
+    collect(analysis.tree.root_node(), &mut spans);
     for game in games(analysis) {
         if let Some(metadata) = &game.source.metadata {
             metadata_spans(text, metadata.clone(), &mut spans);
@@ -60,31 +60,32 @@ pub fn semantic_tokens(analysis: &DocumentAnalysis) -> Vec<SemanticToken> {
     tokens
 }
 
-/// Spans of `node` not covered by children with a kind of their own take the node's kind
-/// (or the kind it inherits).
-fn collect(
-    node: Node<'_>,
-    inherited: Option<TokenKind>,
-    spans: &mut Vec<(Range<usize>, TokenKind)>,
-) {
-    if node.is_error() || node.is_missing() || node.kind() == "metadata" {
-        return;
-    }
-    let kind = kind_of_node(node.kind()).or(inherited);
-    let mut at = node.start_byte();
-    let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        if let Some(kind) = kind {
-            if child.start_byte() > at {
-                spans.push((at..child.start_byte(), kind));
-            }
+/// Spans of each node not covered by children with a kind of their own take the node's
+/// kind (or the kind it inherits). A stack rather than recursion: nested braces make the
+/// tree as deep as the file is long.
+fn collect(root: Node<'_>, spans: &mut Vec<(Range<usize>, TokenKind)>) {
+    let mut pending = vec![(root, None)];
+    let mut cursor = root.walk();
+    while let Some((node, inherited)) = pending.pop() {
+        if node.is_error() || node.is_missing() || node.kind() == "metadata" {
+            continue;
         }
-        collect(child, kind, spans);
-        at = at.max(child.end_byte());
-    }
-    if let Some(kind) = kind {
-        if node.end_byte() > at {
-            spans.push((at..node.end_byte(), kind));
+        let kind = kind_of_node(node.kind()).or(inherited);
+        let mut at = node.start_byte();
+        for child in node.children(&mut cursor) {
+            if let Some(kind) = kind {
+                if child.start_byte() > at {
+                    spans.push((at..child.start_byte(), kind));
+                }
+            }
+            // Visited in any order: the spans are sorted afterwards.
+            pending.push((child, kind));
+            at = at.max(child.end_byte());
+        }
+        if let Some(kind) = kind {
+            if node.end_byte() > at {
+                spans.push((at..node.end_byte(), kind));
+            }
         }
     }
 }

@@ -695,12 +695,7 @@ impl LanguageServer for Backend {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
-        let symbols = analysis
-            .document
-            .symbols()
-            .into_iter()
-            .map(|symbol| to_lsp_symbol(&convert, symbol))
-            .collect();
+        let symbols = to_lsp_symbols(&convert, analysis.document.symbols());
         Ok(Some(DocumentSymbolResponse::Nested(symbols)))
     }
 
@@ -914,12 +909,68 @@ impl State {
     }
 }
 
-fn to_lsp_symbol(convert: &Converter<'_>, symbol: Symbol) -> DocumentSymbol {
-    let children: Vec<DocumentSymbol> = symbol
-        .children
+/// How deep the outline sent to the client nests; deeper symbols (variations within
+/// variations ...) are listed under their ancestor at this depth.
+const MAX_SYMBOL_DEPTH: usize = 32;
+
+/// The outline for the client, built on a stack of its own: a notation's symbols may nest
+/// as deep as its variations do, and neither this conversion, nor dropping the symbols,
+/// nor writing the answer as JSON may recurse that deep.
+fn to_lsp_symbols(convert: &Converter<'_>, symbols: Vec<Symbol>) -> Vec<DocumentSymbol> {
+    enum Step {
+        Enter(Symbol, usize),
+        /// The symbol, once its last `children` converted symbols are done.
+        Close(DocumentSymbol, usize),
+    }
+    let mut steps: Vec<Step> = symbols
         .into_iter()
-        .map(|child| to_lsp_symbol(convert, child))
+        .rev()
+        .map(|symbol| Step::Enter(symbol, 1))
         .collect();
+    let mut done: Vec<DocumentSymbol> = Vec::new();
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Enter(mut symbol, depth) => {
+                let children = std::mem::take(&mut symbol.children);
+                let converted = to_lsp_symbol(convert, symbol);
+                if depth < MAX_SYMBOL_DEPTH {
+                    steps.push(Step::Close(converted, children.len()));
+                    steps.extend(
+                        children
+                            .into_iter()
+                            .rev()
+                            .map(|child| Step::Enter(child, depth + 1)),
+                    );
+                } else {
+                    let mut converted = converted;
+                    let descendants = flattened(convert, children);
+                    converted.children = (!descendants.is_empty()).then_some(descendants);
+                    done.push(converted);
+                }
+            }
+            Step::Close(mut converted, children) => {
+                let children = done.split_off(done.len() - children);
+                converted.children = (!children.is_empty()).then_some(children);
+                done.push(converted);
+            }
+        }
+    }
+    done
+}
+
+/// Every symbol of the trees, in document order, without children.
+fn flattened(convert: &Converter<'_>, symbols: Vec<Symbol>) -> Vec<DocumentSymbol> {
+    let mut pending: Vec<Symbol> = symbols.into_iter().rev().collect();
+    let mut flat = Vec::new();
+    while let Some(mut symbol) = pending.pop() {
+        pending.extend(std::mem::take(&mut symbol.children).into_iter().rev());
+        flat.push(to_lsp_symbol(convert, symbol));
+    }
+    flat
+}
+
+/// One symbol, without its children.
+fn to_lsp_symbol(convert: &Converter<'_>, symbol: Symbol) -> DocumentSymbol {
     #[allow(deprecated)] // `deprecated` must be written out; it is left unset.
     DocumentSymbol {
         name: symbol.name,
@@ -933,7 +984,7 @@ fn to_lsp_symbol(convert: &Converter<'_>, symbol: Symbol) -> DocumentSymbol {
         deprecated: None,
         range: convert.range(&symbol.range),
         selection_range: convert.range(&symbol.selection),
-        children: (!children.is_empty()).then_some(children),
+        children: None,
     }
 }
 
@@ -995,5 +1046,99 @@ fn to_lsp_diagnostic(
         source: Some("ppn-ls".to_string()),
         message: diagnostic.message.clone(),
         ..lsp::Diagnostic::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ide::analysis::DocumentAnalysis;
+
+    fn symbol(name: String, children: Vec<Symbol>) -> Symbol {
+        Symbol {
+            name,
+            detail: None,
+            kind: PpnSymbolKind::Variation,
+            range: 0..1,
+            selection: 0..1,
+            children,
+        }
+    }
+
+    fn names(symbols: &[DocumentSymbol]) -> Vec<&str> {
+        symbols.iter().map(|symbol| symbol.name.as_str()).collect()
+    }
+
+    #[test]
+    fn an_outline_of_any_depth_is_converted_on_a_small_stack_and_capped() {
+        let depth = 100_000;
+        let converted = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || {
+                // Built from the inside out, so that building it does not recurse either.
+                let mut chain = symbol(format!("v{}", depth - 1), Vec::new());
+                for level in (1..depth - 1).rev() {
+                    chain = symbol(format!("v{level}"), vec![chain]);
+                }
+                let outline = vec![
+                    symbol("v0".to_string(), vec![chain]),
+                    symbol("last".to_string(), Vec::new()),
+                ];
+                let document = DocumentAnalysis::with_diagnostics("x".to_string(), Vec::new());
+                let convert = Converter {
+                    document: &document,
+                    encoding: PositionEncoding::Utf16,
+                };
+                let converted = to_lsp_symbols(&convert, outline);
+                // Writing the answer must not recurse deeply either.
+                serde_json::to_string(&converted).map(|json| (converted, json.len()))
+            })
+            .expect("a thread")
+            .join()
+            .expect("no stack overflow")
+            .expect("the outline is written as JSON");
+        let (outline, _) = converted;
+        assert_eq!(names(&outline), ["v0", "last"]);
+        let mut level = &outline[0];
+        for expected in 1..MAX_SYMBOL_DEPTH {
+            let children = level.children.as_deref().unwrap_or_default();
+            assert_eq!(names(children), [format!("v{expected}").as_str()]);
+            level = &children[0];
+        }
+        // The symbols below the cap hang, in order, under the deepest one kept.
+        let rest = level.children.as_deref().unwrap_or_default();
+        assert_eq!(rest.len(), depth - MAX_SYMBOL_DEPTH);
+        assert_eq!(rest[0].name, format!("v{MAX_SYMBOL_DEPTH}"));
+        assert_eq!(rest[rest.len() - 1].name, format!("v{}", depth - 1));
+        assert!(rest.iter().all(|symbol| symbol.children.is_none()));
+    }
+
+    #[test]
+    fn a_shallow_outline_keeps_its_shape() {
+        let document = DocumentAnalysis::with_diagnostics("x".to_string(), Vec::new());
+        let convert = Converter {
+            document: &document,
+            encoding: PositionEncoding::Utf16,
+        };
+        let outline = vec![
+            symbol(
+                "game".to_string(),
+                vec![
+                    symbol("1.".to_string(), Vec::new()),
+                    symbol("2.".to_string(), vec![symbol("2a".to_string(), Vec::new())]),
+                ],
+            ),
+            symbol("game 2".to_string(), Vec::new()),
+        ];
+        let converted = to_lsp_symbols(&convert, outline);
+        assert_eq!(names(&converted), ["game", "game 2"]);
+        let moves = converted[0].children.as_deref().unwrap_or_default();
+        assert_eq!(names(moves), ["1.", "2."]);
+        assert!(moves[0].children.is_none());
+        assert_eq!(
+            names(moves[1].children.as_deref().unwrap_or_default()),
+            ["2a"]
+        );
+        assert!(converted[1].children.is_none());
     }
 }

@@ -61,26 +61,23 @@ pub const SYNTAX_ERROR: &str = "syntax-error";
 /// document order.
 pub fn syntax_errors(tree: &Tree, text: &str) -> Vec<SyntaxError> {
     let mut errors = Vec::new();
-    collect_errors(tree.root_node(), text, &mut errors);
+    // Depth first on a stack of its own, not by recursion: nested braces make the tree as
+    // deep as the file is long.
+    let mut pending = vec![tree.root_node()];
+    let mut cursor = tree.walk();
+    while let Some(node) = pending.pop() {
+        if node.is_missing() {
+            errors.push(missing_error(node));
+        } else if node.is_error() {
+            errors.push(error_node_error(node, text));
+        } else if node.has_error() {
+            // Reversed, so that the first child comes off the stack first.
+            let first = pending.len();
+            pending.extend(node.children(&mut cursor));
+            pending[first..].reverse();
+        }
+    }
     errors
-}
-
-fn collect_errors(node: Node, text: &str, errors: &mut Vec<SyntaxError>) {
-    if node.is_missing() {
-        errors.push(missing_error(node));
-        return;
-    }
-    if node.is_error() {
-        errors.push(error_node_error(node, text));
-        return;
-    }
-    if !node.has_error() {
-        return;
-    }
-    let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        collect_errors(child, text, errors);
-    }
 }
 
 fn missing_error(node: Node) -> SyntaxError {
