@@ -25,6 +25,15 @@ while IFS= read -r -d '' path; do
 done < <(find tests server/tests examples -type f -size -65k \
     \( -iname '*.ppn' -o -iname '*.otg' -o -iname '*.otn' -o -iname '*.annofen' \
        -o -iname '*.xay' -o -iname '*.fen' -o -iname '*.wxf' \) -print0 2>/dev/null)
+# Documents built to hurt: unclosed braces, nests, long expansions, many games.
+for document in "---\n...\n1. $(printf '{%.0s' {1..20})\n" \
+    "---\n...\n1. S@{1..9999}$(printf 'a%.0s' {1..300}) 2. S@a1\n" \
+    "---\n...\n1. S@$(printf '{%.0s' {1..100})a,b$(printf '}%.0s' {1..100})\n" \
+    "$(printf -- '---\n...\n%.0s' {1..300})" \
+    "---\nMacros:\n  m0: S@a1\n  m1: \`m0' \`m0'\n  m2: \`m1' \`m1'\n...\n1. \`m2'\n"; do
+    printf 'ppn\n%b' "$document" | seed analyze
+    count=$((count + 1))
+done
 echo "analyze: $count files"
 
 count=0
@@ -33,4 +42,13 @@ while IFS= read -r word; do
     count=$((count + 1))
 done < <(find tests examples -type f -iname '*.ppn' -print0 2>/dev/null \
     | xargs -0 cat | tr -s ' \t\r' '\n\n\n' | grep -F '{' | sort -u | head -n 5000)
+# Words built to hurt: long ranges, deep nests, long lists of alternatives, escapes.
+for word in 'S@{1..9999}aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' \
+    "x$(printf '{%.0s' {1..80})a,b$(printf '}%.0s' {1..80})" \
+    "S@$(printf '{a,%.0s' {1..200})x$(printf '}%.0s' {1..200})" \
+    '{a..z}{1..9}{A..Z}{0..9..2}' 'x{-9223372036854775808..9223372036854775807..1}' \
+    'a{b\,c,d\{e}\}{,}' '{{{{{' '}}}}' '{1..10..-3}{Y..b}{001..9..4}'; do
+    printf '%s' "$word" | seed braces
+    count=$((count + 1))
+done
 echo "braces: $count words"

@@ -588,6 +588,7 @@ impl LanguageServer for Backend {
                 self.ensure_analysis(&uri, &mut document);
             }
         }
+        self.state.notify_progress();
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
