@@ -11,6 +11,7 @@ use crate::ide::board::render_board;
 use crate::model::document::{NotationDocument, StateRef};
 use crate::model::format::Format;
 use crate::model::piece::Piece;
+use crate::xiangqi::XiangqiDocument;
 
 /// The analysis of `text`, read in the format its path and content say.
 pub fn analyze(path: Option<&Path>, text: String) -> Box<dyn NotationDocument> {
@@ -20,9 +21,10 @@ pub fn analyze(path: Option<&Path>, text: String) -> Box<dyn NotationDocument> {
 /// The analysis of `text` read as `format`.
 pub fn analyze_as(format: Format, text: String) -> Box<dyn NotationDocument> {
     match format {
-        Format::Ppn | Format::Otn | Format::AnnoFen | Format::Xay | Format::Fen | Format::Wxf => {
-            Box::new(DocumentAnalysis::new(text))
+        Format::AnnoFen | Format::Xay | Format::Fen | Format::Wxf => {
+            Box::new(XiangqiDocument::new(format, text))
         }
+        Format::Ppn | Format::Otn => Box::new(DocumentAnalysis::new(text)),
     }
 }
 
