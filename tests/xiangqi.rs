@@ -4,11 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
+use ppn_ls::diagnostic::Severity;
 use ppn_ls::ide::document::analyze;
 use ppn_ls::model::document::{NotationDocument, StateRef};
 use ppn_ls::model::format::Format;
 use ppn_ls::model::piece::{Piece, PieceKind};
 use ppn_ls::model::scene::Annotation;
+use ppn_ls::xiangqi::board::{Board, Kind, Man, Point, Side};
+use ppn_ls::xiangqi::convert::board_of_pieces;
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -161,7 +164,7 @@ fn every_board_is_the_board_xiangqi_setup_reads() {
                 document
                     .diagnostics()
                     .iter()
-                    .any(|d| d.severity == ppn_ls::diagnostic::Severity::Error),
+                    .any(|d| d.severity == Severity::Error),
                 "{name}: xiangqi-setup rejects it ({error}), so must ppn-ls"
             );
             continue;
@@ -202,7 +205,7 @@ fn every_sample_of_xiangqi_setup_reads_without_errors() {
         let errors: Vec<_> = document
             .diagnostics()
             .iter()
-            .filter(|d| d.severity == ppn_ls::diagnostic::Severity::Error)
+            .filter(|d| d.severity == Severity::Error)
             .collect();
         assert!(errors.is_empty(), "{}: {errors:?}", path.display());
     }
@@ -228,7 +231,6 @@ fn the_format_is_decided_as_xiangqi_setup_decides() {
 #[test]
 #[ignore = "writes test data; run by hand"]
 fn write_random_games() {
-    use ppn_ls::xiangqi::board::{Board, Kind, Side};
     use ppn_ls::xiangqi::notation::write_move;
     use ppn_ls::xiangqi::rules::legal_moves;
     let mut seed: u64 = 0x5eed_cafe;
@@ -295,4 +297,173 @@ fn write_random_games() {
         )
         .unwrap();
     }
+}
+
+/// The xiangqi boards of a PPN document's first game, state by state, with the states
+/// before the first move number (the starting board, setup moves) folded into one.
+fn ppn_boards(ppn: &str) -> Vec<Board> {
+    let document = analyze(Some(Path::new("converted.ppn")), ppn.to_string());
+    let errors: Vec<_> = document
+        .diagnostics()
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}\n{ppn}");
+    let line = document.main_line(0);
+    let setup = line
+        .iter()
+        .take_while(|s| s.label == "start" || s.label.starts_with("setup"))
+        .count();
+    line.iter()
+        .enumerate()
+        .filter(|(index, _)| *index + 1 >= setup)
+        .map(|(_, state)| {
+            board_of_pieces(&document.scene(state.state).unwrap().pieces).expect("men on points")
+        })
+        .collect()
+}
+
+/// The boards of a xiangqi document, state by state.
+fn xiangqi_boards(document: &dyn NotationDocument) -> Vec<Board> {
+    document
+        .main_line(0)
+        .iter()
+        .map(|state| {
+            let mut board = Board::default();
+            for piece in document.scene(state.state).unwrap().pieces {
+                if piece.kind != PieceKind::Bit {
+                    continue;
+                }
+                let point = Point::at(piece.x as i32 - 1, piece.y as i32 - 1).unwrap();
+                let man = Man::new(
+                    Side::from_suit(piece.suit).unwrap(),
+                    Kind::from_rank(piece.rank).unwrap(),
+                );
+                board.put(point, Some(man));
+            }
+            board
+        })
+        .collect()
+}
+
+fn has_errors(document: &dyn NotationDocument) -> bool {
+    document
+        .diagnostics()
+        .iter()
+        .any(|d| d.severity == Severity::Error)
+}
+
+/// Whether a position converts to a board of one man per point.
+fn without_errors(document: &dyn NotationDocument) -> bool {
+    !has_errors(document)
+        && !document
+            .diagnostics()
+            .iter()
+            .any(|d| d.code == "xiangqi-stacked-pieces")
+}
+
+#[test]
+fn every_file_converts_to_a_ppn_game_with_the_same_boards() {
+    use ppn_ls::model::document::Target;
+    let mut converted = 0;
+    for path in all_files() {
+        let document = analyze(Some(&path), std::fs::read_to_string(&path).unwrap());
+        if has_errors(&*document) {
+            assert!(document.convert(Target::Ppn).is_err(), "{}", path.display());
+            continue;
+        }
+        if !without_errors(&*document) {
+            continue;
+        }
+        let ppn = document.convert(Target::Ppn).unwrap();
+        let expected = xiangqi_boards(&*document);
+        let actual = ppn_boards(&ppn);
+        if document.format() == Format::Wxf {
+            assert_eq!(actual, expected, "{}\n{ppn}", path.display());
+        } else {
+            assert_eq!(actual.last(), expected.first(), "{}\n{ppn}", path.display());
+        }
+        converted += 1;
+    }
+    assert!(converted >= 40, "{converted}");
+}
+
+#[test]
+fn annofen_and_xay_convert_into_each_other_without_loss() {
+    use ppn_ls::model::document::Target;
+    let atoms = |document: &dyn NotationDocument| -> Vec<String> {
+        let mut out = Vec::new();
+        document.write_replay_json("f", None, &mut out).unwrap();
+        let value: Value = serde_json::from_slice(&out).unwrap();
+        let state = &value["games"][0]["states"][0];
+        let mut words = vec![state["fen"].as_str().unwrap().to_string()];
+        words.extend(
+            state["annotations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.to_string()),
+        );
+        words
+    };
+    let mut round_trips = 0;
+    for path in all_files() {
+        let document = analyze(Some(&path), std::fs::read_to_string(&path).unwrap());
+        let other = match document.format() {
+            Format::AnnoFen => Target::Xay,
+            Format::Xay => Target::AnnoFen,
+            _ => continue,
+        };
+        if !without_errors(&*document) {
+            continue;
+        }
+        let there = document.convert(other).unwrap();
+        let there_doc = analyze(
+            Some(Path::new(&format!("x.{}", other.name()))),
+            there.clone(),
+        );
+        assert!(without_errors(&*there_doc), "{}\n{there}", path.display());
+        assert_eq!(atoms(&*there_doc), atoms(&*document), "{}", path.display());
+        let back = there_doc
+            .convert(Target::from_name(document.format().name()).unwrap())
+            .unwrap();
+        let back_doc = analyze(Some(&path), back.clone());
+        assert_eq!(atoms(&*back_doc), atoms(&*document), "{}", path.display());
+        // Written out again, the file does not change any more.
+        let again = analyze(
+            Some(Path::new(&format!("x.{}", other.name()))),
+            back_doc.convert(other).unwrap(),
+        );
+        assert_eq!(
+            again
+                .convert(Target::from_name(document.format().name()).unwrap())
+                .unwrap(),
+            back
+        );
+        round_trips += 1;
+    }
+    assert!(round_trips >= 15, "{round_trips}");
+}
+
+#[test]
+fn ppn_xiangqi_games_convert_to_wxf() {
+    use ppn_ls::model::document::Target;
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance/examples/xiangqi.ppn");
+    let ppn = std::fs::read_to_string(&path).unwrap();
+    let document = analyze(Some(&path), ppn.clone());
+    assert_eq!(document.conversions(), [Target::Wxf]);
+    let wxf = document.convert(Target::Wxf).unwrap();
+    // The record xiangqi-setup replayed (tests/xiangqi/expected/cases/from-ppn-xiangqi.wxf.json).
+    let committed = std::fs::read_to_string(root().join("cases/from-ppn-xiangqi.wxf")).unwrap();
+    assert_eq!(wxf, committed);
+    let record = analyze(Some(Path::new("game.wxf")), wxf);
+    assert!(without_errors(&*record));
+    assert_eq!(xiangqi_boards(&*record), ppn_boards(&ppn));
+    let not_xiangqi = analyze(
+        Some(Path::new("t.ppn")),
+        "---\nGameType: Tablut\n...\n".into(),
+    );
+    assert!(not_xiangqi.convert(Target::Wxf).is_err());
+    assert!(not_xiangqi.conversions().is_empty());
 }

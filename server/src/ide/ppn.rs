@@ -11,7 +11,7 @@ use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::board::piece_json;
 use crate::ide::locate::{game_at, games, touches};
 use crate::model::document::{
-    GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef,
+    ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef, Target,
 };
 use crate::model::edit::TextEdit;
 use crate::model::features::{Completion, Fold, InlayHint, SemanticToken, Symbol};
@@ -19,6 +19,8 @@ use crate::model::format::Format;
 use crate::model::line_index::LineIndex;
 use crate::model::scene::Scene;
 use crate::ppn::engine::replay::ReplayedGame;
+use crate::ppn::engine::setups::normalize_name;
+use crate::ppn::notation::metadata::scalar_text;
 use crate::ppn::notation::movetext::{BEFORE_FIRST_MOVE_NUMBER_LABEL, SETUP_LABEL};
 
 /// What users call a state: `start` for the starting board and `setup` for moves written
@@ -199,6 +201,67 @@ impl NotationDocument for DocumentAnalysis {
             out.write_all(b"]}")?;
         }
         out.write_all(b"]}\n")
+    }
+
+    fn conversions(&self) -> Vec<Target> {
+        if self.xiangqi_games().is_empty() {
+            Vec::new()
+        } else {
+            vec![Target::Wxf]
+        }
+    }
+
+    fn convert(&self, target: Target) -> Result<String, ConvertError> {
+        let games = self.xiangqi_games();
+        match (target, games.as_slice()) {
+            (Target::Wxf, [game]) => {
+                let name = ["Event", "GameType"]
+                    .into_iter()
+                    .find_map(|key| game.metadata.get(key).and_then(scalar_text))
+                    .unwrap_or_else(|| "Xiangqi".to_string());
+                let setup = game
+                    .states
+                    .iter()
+                    .take_while(|state| state.label.starts_with(SETUP_LABEL))
+                    .count();
+                crate::xiangqi::convert::wxf_of_ppn_game(
+                    &name,
+                    game.states.iter().map(|state| state.pieces()),
+                    setup,
+                )
+            }
+            (Target::Wxf, []) => Err(ConvertError(
+                "the file has no xiangqi game (`GameType: Xiangqi`) to write as WXF".into(),
+            )),
+            (Target::Wxf, several) => Err(ConvertError(format!(
+                "the file has {} xiangqi games; a WXF record holds one",
+                several.len()
+            ))),
+            _ => Err(ConvertError(format!(
+                "a ppn file cannot be converted to {}",
+                target.name()
+            ))),
+        }
+    }
+}
+
+impl DocumentAnalysis {
+    /// The games PPN's library sets up as xiangqi, which convert to WXF records.
+    fn xiangqi_games(&self) -> Vec<&ReplayedGame> {
+        self.replay
+            .games
+            .iter()
+            .filter(|game| {
+                ["GameType", "SetUp"].into_iter().any(|key| {
+                    game.metadata
+                        .get(key)
+                        .and_then(scalar_text)
+                        .is_some_and(|name| {
+                            matches!(normalize_name(&name).as_str(), "xiangqi" | "chinese_chess")
+                        })
+                })
+            })
+            .collect()
     }
 }
 

@@ -433,6 +433,27 @@ pub fn write_wxf(name: &str, boards: &[Board]) -> Result<String, ConvertError> {
     Ok(out)
 }
 
+/// A WXF record of a PPN xiangqi game, given the pieces of each of its states in order;
+/// the first `setup` states (the starting board and the moves written before the first
+/// move number) make the starting position.
+pub fn wxf_of_ppn_game<'a>(
+    name: &str,
+    states: impl IntoIterator<Item = &'a [Piece]>,
+    setup: usize,
+) -> Result<String, ConvertError> {
+    let mut boards: Vec<Board> = Vec::new();
+    for (index, pieces) in states.into_iter().enumerate() {
+        let board = board_of_pieces(pieces).map_err(ConvertError)?;
+        if index < setup.max(1) {
+            boards.clear();
+        }
+        if boards.last() != Some(&board) {
+            boards.push(board);
+        }
+    }
+    write_wxf(name, &boards)
+}
+
 /// The one man that moved between two boards: from where to where.
 fn single_move(before: &Board, after: &Board) -> Option<(Point, Point)> {
     let changed: Vec<Point> = Point::all()
