@@ -23,11 +23,12 @@ pub fn run(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> i32 {
         match read_input(file) {
             Ok(text) => {
                 let path = (file.as_os_str() != "-").then_some(file.as_path());
-                let diagnostics = analyze(path, text.clone()).diagnostics().to_vec();
+                let document = analyze(path, text.clone());
                 reports.push(FileReport {
                     path: display_path(file),
+                    format: document.format(),
+                    diagnostics: document.diagnostics().to_vec(),
                     text,
-                    diagnostics,
                 });
             }
             Err(err) => {
@@ -57,8 +58,22 @@ pub fn run(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> i32 {
 
 struct FileReport {
     path: String,
+    /// The format the file was read in: among the xiangqi-setup formats its content
+    /// decides, so the report says which.
+    format: Format,
     text: String,
     diagnostics: Vec<Diagnostic>,
+}
+
+fn format_title(format: Format) -> &'static str {
+    match format {
+        Format::Ppn => "PPN",
+        Format::Otn => "OpenTafl notation",
+        Format::AnnoFen => "annoFEN",
+        Format::Xay => "XAY",
+        Format::Fen => "xiangqi FEN",
+        Format::Wxf => "a WXF record",
+    }
 }
 
 fn display_path(path: &Path) -> String {
@@ -137,6 +152,14 @@ fn render_human(reports: &[FileReport]) -> String {
     let mut out = String::new();
     let (mut errors, mut warnings) = (0, 0);
     for report in reports {
+        if report.format.is_xiangqi() {
+            let _ = writeln!(
+                out,
+                "{}: read as {}",
+                report.path,
+                format_title(report.format)
+            );
+        }
         let index = LineIndex::new(&report.text);
         for located in locate(report, &index) {
             let d = located.diagnostic;
@@ -268,6 +291,7 @@ mod tests {
     fn report(text: &str, range: std::ops::Range<usize>) -> FileReport {
         FileReport {
             path: "game.ppn".into(),
+            format: Format::Ppn,
             text: text.into(),
             diagnostics: vec![Diagnostic {
                 related: Vec::new(),
@@ -293,6 +317,18 @@ mod tests {
         assert_eq!(lines.next(), Some("  |"));
         assert_eq!(lines.next(), Some("3 | 1. 🂡@b2 *b5"));
         assert_eq!(lines.next(), Some("  |          ^^"));
+    }
+
+    #[test]
+    fn human_output_says_which_xiangqi_format_a_file_was_read_in() {
+        let mut annofen = report("v1 9/9/9/9/9/9/9/9/9/9\n", 0..1);
+        annofen.path = "position.fen".into();
+        annofen.format = Format::AnnoFen;
+        annofen.diagnostics.clear();
+        assert_eq!(
+            render_human(&[annofen, report("x\n", 0..1)]).lines().next(),
+            Some("position.fen: read as annoFEN")
+        );
     }
 
     #[test]

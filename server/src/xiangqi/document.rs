@@ -23,7 +23,7 @@ use crate::model::scene::{Annotation, Scene};
 
 use super::annofen::{read_annofen, read_fen};
 use super::annotation::Code;
-use super::board::{Board, Man, Side};
+use super::board::{Board, Side};
 use super::notation::{ResolveError, Which};
 use super::parsed::Parsed;
 use super::placement::check_position;
@@ -593,10 +593,6 @@ impl NotationDocument for XiangqiDocument {
 }
 
 impl XiangqiDocument {
-    pub fn text_of(&self, range: Range<usize>) -> &str {
-        self.text.get(range).unwrap_or_default()
-    }
-
     pub fn board_at_state(&self, index: usize) -> Option<&Board> {
         self.board_of(index)
     }
@@ -636,9 +632,5 @@ impl XiangqiDocument {
             },
             marked: None,
         }
-    }
-
-    pub fn man_at_start(&self, man: Man) -> bool {
-        self.parsed.start.men().any(|(_, m)| m == man)
     }
 }

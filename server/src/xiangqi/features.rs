@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use crate::model::document::{HoverBoard, NotationHover, StateRef};
+use crate::model::document::{HoverBoard, NotationDocument, NotationHover, StateRef};
 use crate::model::features::{Completion, CompletionKind};
 
 use super::annotation::Code;
@@ -84,10 +84,9 @@ pub fn hover(document: &XiangqiDocument, offset: usize) -> Option<NotationHover>
 }
 
 fn header_hover(document: &XiangqiDocument, offset: usize) -> Option<NotationHover> {
-    let text = document.text_of(0..usize::MAX.min(offset + 64));
-    let line_start = text[..offset.min(text.len())]
-        .rfind(['\n', '\r'])
-        .map_or(0, |i| i + 1);
+    let text = document.text();
+    let offset = offset.min(text.len());
+    let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let word_end = text[line_start..]
         .find(|c: char| !(c.is_ascii_uppercase() || c == '_'))
         .map_or(text.len(), |i| line_start + i);
@@ -206,7 +205,7 @@ fn code_completions(replace: Range<usize>, brackets: bool) -> Vec<Completion> {
 /// Piece letters and annotation codes where a position is written; the legal moves where
 /// a WXF move is.
 pub fn completions(document: &XiangqiDocument, offset: usize) -> Vec<Completion> {
-    let text = document.text_of(0..usize::MAX);
+    let text = document.text();
     for slot in &document.parsed.slots {
         match slot {
             Slot::BoardField { range, annotated } if touches(range, offset) => {
@@ -253,7 +252,7 @@ pub fn completions(document: &XiangqiDocument, offset: usize) -> Vec<Completion>
 }
 
 fn move_completions(document: &XiangqiDocument, offset: usize) -> Vec<Completion> {
-    let replace = word_before(document.text_of(0..usize::MAX), offset);
+    let replace = word_before(document.text(), offset);
     let moves = document.written_moves();
     let index = moves.partition_point(|m| {
         m.range.end < replace.start

@@ -26,4 +26,7 @@ pub mod wxf;
 pub mod xay;
 pub mod yaml;
 
+#[cfg(test)]
+mod tests;
+
 pub use document::XiangqiDocument;
