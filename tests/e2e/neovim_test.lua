@@ -48,6 +48,43 @@ local function request(bufnr, method, params)
   return nil
 end
 
+-- A WXF record whose second red move jumps a horse over a blocked leg.
+local function run_xiangqi()
+  local path = vim.fn.tempname() .. '.wxf'
+  vim.fn.writefile({ 'FORMAT  WXF', 'START{', ' 1. H2+3 h8+7', ' 2. H3+4 r9.8', '}END' }, path)
+  vim.cmd.edit(path)
+  local bufnr = vim.api.nvim_get_current_buf()
+  check('filetype is wxf', vim.bo[bufnr].filetype == 'wxf', vim.bo[bufnr].filetype)
+  local attached = vim.wait(15000, function()
+    return #vim.lsp.get_clients({ bufnr = bufnr, name = 'ppn_ls' }) > 0
+  end, 50)
+  check('ppn_ls attaches to a WXF record', attached)
+  if not attached then
+    return finish()
+  end
+  local got = vim.wait(15000, function()
+    return #vim.diagnostic.get(bufnr) > 0
+  end, 50)
+  local first = vim.diagnostic.get(bufnr)[1] or {}
+  check(
+    'the illegal horse move is flagged with its reason',
+    got and first.lnum == 3 and first.col == 4 and first.code == 'wxf-illegal-move'
+      and first.message:find("horse's leg is blocked", 1, true) ~= nil,
+    vim.inspect(first)
+  )
+  local hover = request(bufnr, 'textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = 2, character = 5 },
+  })
+  local hover_text = hover and hover.contents and (hover.contents.value or vim.inspect(hover.contents)) or ''
+  check(
+    'hover on a WXF move shows the board after it',
+    hover_text:find('Red horse h0–g2', 1, true) ~= nil and hover_text:find('```', 1, true) ~= nil,
+    hover_text
+  )
+  finish()
+end
+
 local function run()
   local path = vim.fn.tempname() .. '.ppn'
   vim.fn.writefile(lines, path)
@@ -143,7 +180,7 @@ local function run()
   end, 50)
   check('a new broken move is flagged where it is', flagged, vim.inspect(vim.diagnostic.get(bufnr)))
 
-  finish()
+  run_xiangqi()
 end
 
 vim.api.nvim_create_autocmd('VimEnter', {

@@ -22,8 +22,12 @@ class HelixTest(unittest.TestCase):
         with open(EDITORS / "helix" / "languages.toml", "rb") as file:
             self.config = tomllib.load(file)
 
+    def language(self, name):
+        (language,) = [entry for entry in self.config["language"] if entry["name"] == name]
+        return language
+
     def test_language_entry(self):
-        (language,) = self.config["language"]
+        language = self.language("ppn")
         self.assertEqual(language["name"], "ppn")
         self.assertEqual(language["scope"], "source.ppn")
         self.assertEqual(language["file-types"], ["ppn"])
@@ -37,8 +41,27 @@ class HelixTest(unittest.TestCase):
             self.config["language-server"], {SERVER_COMMAND: {"command": SERVER_COMMAND}}
         )
 
+    def test_xiangqi_setup_languages(self):
+        expected = {
+            "annofen": ("xiangqi", ["annofen"]),
+            "xiangqi-fen": ("xiangqi", ["fen"]),
+            "wxf": ("xiangqi", ["wxf"]),
+            "xay": ("yaml", ["xay"]),
+        }
+        for name, (grammar, file_types) in expected.items():
+            language = self.language(name)
+            self.assertEqual(language["grammar"], grammar, name)
+            self.assertEqual(language["file-types"], file_types, name)
+            self.assertEqual(language["language-servers"], [SERVER_COMMAND], name)
+            queries = EDITORS / "helix" / "runtime" / "queries" / name / "highlights.scm"
+            inherited = "yaml" if grammar == "yaml" else "xiangqi"
+            self.assertIn(f"; inherits: {inherited}", queries.read_text(encoding="utf-8"), name)
+        (xiangqi,) = [g for g in self.config["grammar"] if g["name"] == "xiangqi"]
+        self.assertEqual(xiangqi["source"]["subpath"], "tree-sitter-xiangqi")
+        self.assertTrue((EDITORS / "helix" / "runtime" / "queries" / "xiangqi" / "highlights.scm").is_file())
+
     def test_grammar_source_is_a_marked_placeholder(self):
-        (grammar,) = self.config["grammar"]
+        (grammar,) = [g for g in self.config["grammar"] if g["name"] == "ppn"]
         self.assertEqual(grammar["name"], "ppn")
         source = grammar["source"]
         self.assertEqual(source["subpath"], "tree-sitter-ppn")
@@ -66,12 +89,22 @@ class NeovimTest(unittest.TestCase):
     def test_lsp_config_fields(self):
         self.assertRegex(self.lsp, r"(?m)^return \{")
         self.assertEqual(lua_string_list(self.lsp, "cmd"), [SERVER_COMMAND])
-        self.assertEqual(lua_string_list(self.lsp, "filetypes"), ["ppn"])
+        self.assertEqual(
+            lua_string_list(self.lsp, "filetypes"), ["ppn", "annofen", "xay", "fen", "wxf"]
+        )
         self.assertEqual(lua_string_list(self.lsp, "root_markers"), [".git"])
 
     def test_ftdetect_maps_the_extension(self):
         self.assertIn("vim.filetype.add", self.ftdetect)
         self.assertRegex(self.ftdetect, r"\bppn\s*=\s*'ppn'")
+
+    def test_xiangqi_ftdetect_maps_the_extensions_and_parsers(self):
+        ftdetect = (EDITORS / "neovim" / "ftdetect" / "xiangqi.lua").read_text(encoding="utf-8")
+        for extension in ("annofen", "xay", "fen", "wxf"):
+            self.assertRegex(ftdetect, rf"\b{extension}\s*=\s*'{extension}'")
+        self.assertIn("register('xiangqi', { 'annofen', 'fen', 'wxf' })", ftdetect)
+        self.assertIn("register('yaml', 'xay')", ftdetect)
+        self.assertTrue((EDITORS / "neovim" / "queries" / "xiangqi" / "highlights.scm").is_file())
 
     def test_readme_enables_the_config_by_its_file_name(self):
         readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
@@ -112,7 +145,7 @@ print('ppn=' .. tostring(added.extension.ppn))
             result.stdout.splitlines(),
             [
                 "cmd=ppn-ls",
-                "filetypes=ppn",
+                "filetypes=ppn,annofen,xay,fen,wxf",
                 "root_markers=.git",
                 "keys=cmd,filetypes,root_markers",
                 "ppn=ppn",
@@ -133,10 +166,10 @@ class VscodeManifestTest(unittest.TestCase):
         self.contributes = self.manifest["contributes"]
 
     def test_language_and_grammar_files_exist_and_agree(self):
-        (language,) = self.contributes["languages"]
+        (language,) = [entry for entry in self.contributes["languages"] if entry["id"] == "ppn"]
         self.assertEqual(language["id"], "ppn")
         self.assertEqual(language["extensions"], [".ppn"])
-        (grammar,) = self.contributes["grammars"]
+        (grammar,) = [entry for entry in self.contributes["grammars"] if entry["language"] == "ppn"]
         self.assertEqual(grammar["language"], "ppn")
         self.assertEqual(grammar["scopeName"], "source.ppn")
         tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
@@ -148,8 +181,28 @@ class VscodeManifestTest(unittest.TestCase):
         pairs = {(pair["open"], pair["close"]) for pair in configuration["autoClosingPairs"]}
         self.assertEqual(pairs, {("{", "}"), ("(", ")"), ("[", "]"), ("`", "'")})
 
+    def test_xiangqi_setup_languages_and_grammars(self):
+        expected = {
+            "annofen": ".annofen",
+            "xay": ".xay",
+            "xiangqi-fen": ".fen",
+            "wxf": ".wxf",
+        }
+        for language_id, extension in expected.items():
+            (language,) = [e for e in self.contributes["languages"] if e["id"] == language_id]
+            self.assertEqual(language["extensions"], [extension])
+            self.assertTrue((self.root / language["configuration"]).is_file(), language_id)
+            (grammar,) = [e for e in self.contributes["grammars"] if e["language"] == language_id]
+            tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
+            self.assertEqual(tm_language["scopeName"], grammar["scopeName"])
+            self.assertEqual(grammar["scopeName"], f"source.{language_id}")
+        for menu in self.contributes["menus"].values():
+            for item in menu:
+                if item["command"] == "ppn.showBoard":
+                    self.assertIn("wxf", item["when"])
+
     def test_metadata_is_embedded_yaml(self):
-        (grammar,) = self.contributes["grammars"]
+        (grammar,) = [entry for entry in self.contributes["grammars"] if entry["language"] == "ppn"]
         self.assertEqual(grammar["embeddedLanguages"], {"meta.embedded.block.yaml": "yaml"})
         tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
         metadata = tm_language["repository"]["metadata"]
