@@ -185,7 +185,7 @@ impl XiangqiDocument {
     }
 
     /// The label of state `index` (0 = the start).
-    fn label(&self, index: usize) -> String {
+    pub fn state_label(&self, index: usize) -> String {
         if index == 0 {
             return "start".to_string();
         }
@@ -197,7 +197,7 @@ impl XiangqiDocument {
         }
     }
 
-    fn board_of(&self, index: usize) -> Option<&Board> {
+    pub fn board_at_state(&self, index: usize) -> Option<&Board> {
         if index == 0 {
             Some(&self.start)
         } else {
@@ -206,7 +206,7 @@ impl XiangqiDocument {
     }
 
     /// The index of the move whose text holds `offset` (just past its end counts).
-    fn move_index_at(&self, offset: usize) -> Option<usize> {
+    pub fn move_index(&self, offset: usize) -> Option<usize> {
         let moves = &self.parsed.moves;
         let after = moves.partition_point(|m| m.range.end < offset);
         moves
@@ -215,10 +215,6 @@ impl XiangqiDocument {
                 m.range.start <= offset || m.number.as_ref().is_some_and(|n| n.1.start <= offset)
             })
             .map(|_| after)
-    }
-
-    pub fn format_name(&self) -> &'static str {
-        self.parsed.format.name()
     }
 
     pub fn start_position(&self) -> &Position {
@@ -238,7 +234,7 @@ impl XiangqiDocument {
     }
 
     /// Describe move `index` in words: `Red horse h0–g2, captures Black cannon`.
-    fn describe_move(&self, index: usize) -> String {
+    pub fn move_description(&self, index: usize) -> String {
         let Some(played) = self.played.get(index) else {
             return String::new();
         };
@@ -386,7 +382,7 @@ impl NotationDocument for XiangqiDocument {
         }];
         for (index, written) in self.parsed.moves.iter().enumerate() {
             states.push(LineState {
-                label: self.label(index + 1),
+                label: self.state_label(index + 1),
                 text: written.text.clone(),
                 comment: String::new(),
                 range: Some(written.range.clone()),
@@ -400,7 +396,7 @@ impl NotationDocument for XiangqiDocument {
     }
 
     fn move_at(&self, offset: usize, or_before: bool) -> Option<MoveAt> {
-        let index = match self.move_index_at(offset) {
+        let index = match self.move_index(offset) {
             Some(index) => index + 1,
             None if or_before => self
                 .parsed
@@ -411,7 +407,7 @@ impl NotationDocument for XiangqiDocument {
             None => return None,
         };
         Some(MoveAt {
-            label: self.label(index),
+            label: self.state_label(index),
             range: index
                 .checked_sub(1)
                 .and_then(|i| self.parsed.moves.get(i))
@@ -438,7 +434,7 @@ impl NotationDocument for XiangqiDocument {
             .iter()
             .enumerate()
             .map(|(index, written)| Symbol {
-                name: self.label(index + 1),
+                name: self.state_label(index + 1),
                 detail: Some(written.text.clone()),
                 kind: SymbolKind::Move,
                 range: written
@@ -562,12 +558,16 @@ impl NotationDocument for XiangqiDocument {
                         annotations_json(&self.parsed.start),
                     )
                 } else {
-                    let written = &self.parsed.moves[index - 1];
+                    let text = self
+                        .parsed
+                        .moves
+                        .get(index - 1)
+                        .map_or_else(String::new, |written| written.text.clone());
                     let board = self
-                        .board_of(index)
+                        .board_at_state(index)
                         .map(Board::fen_field)
                         .unwrap_or_default();
-                    (written.text.clone(), board, Vec::new())
+                    (text, board, Vec::new())
                 };
                 serde_json::to_writer(
                     &mut *out,
@@ -593,22 +593,6 @@ impl NotationDocument for XiangqiDocument {
 }
 
 impl XiangqiDocument {
-    pub fn board_at_state(&self, index: usize) -> Option<&Board> {
-        self.board_of(index)
-    }
-
-    pub fn state_label(&self, index: usize) -> String {
-        self.label(index)
-    }
-
-    pub fn move_description(&self, index: usize) -> String {
-        self.describe_move(index)
-    }
-
-    pub fn move_index(&self, offset: usize) -> Option<usize> {
-        self.move_index_at(offset)
-    }
-
     pub fn has_errors(&self) -> bool {
         self.diagnostics
             .iter()
@@ -623,7 +607,7 @@ impl XiangqiDocument {
             } else {
                 format!(
                     "{} {}",
-                    self.label(index),
+                    self.state_label(index),
                     self.parsed
                         .moves
                         .get(index - 1)

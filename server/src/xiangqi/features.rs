@@ -15,12 +15,23 @@ use super::replay::{side_of, Outcome};
 use super::rules::{in_check, legal_moves};
 use super::wxf::HEADER_KEYS;
 
+/// `offset` moved back to the start of the character it falls in (and into the text), so
+/// that a position from a client can never split a character.
+fn char_start(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
 fn touches(range: &Range<usize>, offset: usize) -> bool {
     range.start <= offset && offset <= range.end
 }
 
 /// What the file says at `offset`, with the board it is about.
 pub fn hover(document: &XiangqiDocument, offset: usize) -> Option<NotationHover> {
+    let offset = char_start(document.text(), offset);
     if let Some(index) = document.move_index(offset) {
         return Some(move_hover(document, index));
     }
@@ -206,6 +217,7 @@ fn code_completions(replace: Range<usize>, brackets: bool) -> Vec<Completion> {
 /// a WXF move is.
 pub fn completions(document: &XiangqiDocument, offset: usize) -> Vec<Completion> {
     let text = document.text();
+    let offset = char_start(text, offset);
     for slot in &document.parsed.slots {
         match slot {
             Slot::BoardField { range, annotated } if touches(range, offset) => {

@@ -519,7 +519,7 @@ mod tests {
             (m.kind, m.which, m.direction, m.amount),
             (Some(Kind::Horse), Which::File(2), Direction::Forward, 3)
         );
-        assert_eq!(parse_move("c8.7").unwrap().lower_case, true);
+        assert!(parse_move("c8.7").unwrap().lower_case);
         assert_eq!(parse_move("R+.3").unwrap().which, Which::Front);
         assert_eq!(parse_move("C--1").unwrap().which, Which::Rear);
         assert_eq!(parse_move("P=.4").unwrap().which, Which::Middle);

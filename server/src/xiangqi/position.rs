@@ -331,9 +331,13 @@ impl FieldReader<'_> {
                 FieldSyntax::Fen => "a piece letter, a digit or `/`",
                 FieldSyntax::AnnoFen => "a piece letter, a digit, `/`, `<code>` or `[..]`",
             };
+            let code = match self.syntax {
+                FieldSyntax::Fen => "fen-syntax",
+                FieldSyntax::AnnoFen => "annofen-syntax",
+            };
             self.error(
                 range,
-                "annofen-syntax",
+                code,
                 format!("unexpected `{}`: expected {expected}", c.escape_default()),
             );
         }
@@ -342,7 +346,7 @@ impl FieldReader<'_> {
     /// `<code>` at `at`; returns where reading goes on.
     fn code(&mut self, at: usize, end: usize) -> usize {
         let Some(close) = self.text[at + 1..end]
-            .find(|c: char| c == '>' || c == '<' || c == '[' || c == ']' || c == '/')
+            .find(['>', '<', '[', ']', '/'])
             .map(|i| at + 1 + i)
             .filter(|&i| self.text.as_bytes()[i] == b'>')
         else {

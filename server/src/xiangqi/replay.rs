@@ -40,7 +40,7 @@ pub enum Outcome {
 
 /// The side of move `index` when `first` moves first.
 pub fn side_of(first: Side, index: usize) -> Side {
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         first
     } else {
         first.other()
@@ -51,7 +51,7 @@ pub fn side_of(first: Side, index: usize) -> Side {
 pub fn move_number(first: Side, index: usize) -> usize {
     match first {
         Side::Red => index / 2 + 1,
-        Side::Black => (index + 1) / 2 + 1,
+        Side::Black => index.div_ceil(2) + 1,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The editor features of xiangqi-setup files, through the notation contract and the
 //! generic `ide` paths every notation shares.
 
-use crate::ide::document::{analyze, board_at, hover, quick_fixes};
+use crate::ide::document::{analyze, board_at, hover, quick_fixes, reanalyze};
 use crate::model::document::{NotationDocument, StateRef};
 use crate::model::edit::TextEdit;
 use crate::model::features::{FoldKind, SymbolKind, TokenKind};
@@ -347,4 +347,131 @@ fn nothing_panics_on_any_prefix_of_the_sample_files() {
             }
         }
     }
+}
+
+#[test]
+fn a_wxf_record_converts_to_a_diagram_of_its_last_move() {
+    use crate::model::document::Target;
+    let doc = open("g.wxf", PLAYOK);
+    assert_eq!(
+        doc.conversions(),
+        [Target::Ppn, Target::AnnoFen, Target::Xay]
+    );
+    let annofen = doc.convert(Target::AnnoFen).unwrap();
+    let diagram = open("d.annofen", &annofen);
+    assert!(
+        diagram.diagnostics().is_empty(),
+        "{annofen}\n{:?}",
+        diagram.diagnostics()
+    );
+    let mut out = Vec::new();
+    diagram.write_replay_json("d", None, &mut out).unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let state = &value["games"][0]["states"][0];
+    let last = doc.main_line(0).last().unwrap().state;
+    let mut record = Vec::new();
+    doc.write_replay_json("g", Some(&[last]), &mut record)
+        .unwrap();
+    let record: serde_json::Value = serde_json::from_slice(&record).unwrap();
+    assert_eq!(state["fen"], record["games"][0]["states"][0]["fen"]);
+    // 7... a4+5: the advisor left d9 for e8.
+    assert_eq!(
+        state["annotations"],
+        serde_json::json!([{"square": "d9", "code": "bm"}, {"square": "e8", "code": "pm"}])
+    );
+    let xay = doc.convert(Target::Xay).unwrap();
+    assert!(xay.contains("[a, pm]"), "{xay}");
+}
+
+#[test]
+fn annotations_are_listed_in_the_ppn_they_cannot_be_drawn_in() {
+    use crate::model::document::Target;
+    let doc = open("a.annofen", ANNOFEN);
+    let ppn = doc.convert(Target::Ppn).unwrap();
+    assert!(ppn.starts_with("---\nGameType: Xiangqi\n...\n{ Converted from an annoFEN position: Copyright last two moves. Annotations (PPN draws none): b9 bm, b9 a+1-2,"), "{ppn}");
+    let broken = open("b.annofen", "v1 Q8/9/9/9/9/9/9/9/9/9\n");
+    let error = broken.convert(Target::Ppn).unwrap_err();
+    assert!(error.0.contains("errors"), "{}", error.0);
+    assert!(open("a.annofen", ANNOFEN).convert(Target::Wxf).is_err());
+}
+
+#[test]
+fn random_edits_give_what_a_fresh_analysis_gives() {
+    let samples = [
+        ("g.wxf", PLAYOK),
+        ("a.annofen", ANNOFEN),
+        ("a.xay", "version: '1'\nsetup: [\n  [[r], [h, a+0-2], [], [k]],\n  # river\n  [[], [P, pm]],\n]\n"),
+    ];
+    let mut seed: u64 = 99;
+    let mut next = move |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n.max(1)
+    };
+    let alphabet = ['1', '+', '.', 'H', 'p', ' ', '\n', '[', ']', '<', '/', 'x'];
+    for (name, start) in samples {
+        let mut previous = open(name, start);
+        let mut text = start.to_string();
+        for _ in 0..60 {
+            let at = (0..=text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .nth(next(text.len() + 1))
+                .unwrap_or(0);
+            let removed = if at < text.len() && next(2) == 0 {
+                text[at..].chars().next().map_or(0, char::len_utf8)
+            } else {
+                0
+            };
+            let inserted = if removed == 0 || next(2) == 0 {
+                alphabet[next(alphabet.len())].to_string()
+            } else {
+                String::new()
+            };
+            text.replace_range(at..at + removed, &inserted);
+            let edit = TextEdit {
+                start: at,
+                old_end: at + removed,
+                new_end: at + inserted.len(),
+            };
+            let updated = reanalyze(&*previous, Some(Path::new(name)), text.clone(), &edit);
+            let fresh = open(name, &text);
+            assert_eq!(updated.format(), fresh.format());
+            assert_eq!(
+                updated.diagnostics(),
+                fresh.diagnostics(),
+                "{name}: {text:?}"
+            );
+            assert_eq!(updated.main_line(0), fresh.main_line(0), "{name}: {text:?}");
+            for state in fresh.main_line(0) {
+                assert_eq!(
+                    updated.scene(state.state),
+                    fresh.scene(state.state),
+                    "{name}: {text:?}"
+                );
+            }
+            previous = updated;
+        }
+    }
+}
+
+#[test]
+fn offsets_inside_a_character_are_safe() {
+    let text = "# é\nv1 r[<bm>]é/9\n";
+    let doc = open("a.annofen", text);
+    for offset in 0..=text.len() + 2 {
+        let _ = doc.hover(offset);
+        let _ = doc.completions(offset);
+        let _ = board_at(&*doc, offset);
+    }
+    let wxf = "FORMAT WXF\nRED é\nSTART{\n 1. P3+1 é\n}END\n";
+    let doc = open("a.wxf", wxf);
+    for offset in 0..=wxf.len() + 2 {
+        let _ = doc.hover(offset);
+        let _ = doc.completions(offset);
+    }
+    assert!(doc
+        .diagnostics()
+        .iter()
+        .any(|d| d.code == "wxf-syntax" && &wxf[d.range.clone()] == "é"));
 }

@@ -425,7 +425,7 @@ mod tests {
             ]
         );
         assert_eq!(parsed.start.atoms.len(), 1, "only r on a9 is on the board");
-        let eleven = format!("version: '1'\nsetup: [{}]\n", vec!["[]"; 11].join(", "));
+        let eleven = format!("version: '1'\nsetup: [{}]\n", ["[]"; 11].join(", "));
         assert_eq!(read_xay(&eleven).diagnostics[0].code, "xiangqi-row-count");
     }
 

@@ -256,7 +256,7 @@ impl Reader<'_> {
             }
             _ => {
                 let end = self.text[self.at..]
-                    .find(|c: char| c == ':' || c == '\n' || c == '\r' || c == '#')
+                    .find([':', '\n', '\r', '#'])
                     .map_or(self.text.len(), |i| self.at + i);
                 let key = self.text[self.at..end].trim_end();
                 if key.is_empty() {
