@@ -306,3 +306,32 @@ fn a_huge_line_of_errors_prints_a_window_per_error() {
     let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(value[19_999]["column"], 3 + 5 * 19_999 + 2);
 }
+
+#[test]
+fn the_readme_installs_ppn_ls_before_using_it_and_tests_as_ci_does() {
+    let root = project_root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let install = readme
+        .find("cargo install --path server --locked")
+        .expect("the README installs ppn-ls");
+    let first_use = readme
+        .match_indices("ppn-ls ")
+        .map(|(at, _)| at)
+        .find(|&at| {
+            let line_start = readme[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line = &readme[line_start..];
+            line.starts_with("ppn-ls ") || line.starts_with("$ ppn-ls ")
+        })
+        .expect("the README runs ppn-ls");
+    assert!(install < first_use, "ppn-ls is run before it is installed");
+    let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    assert!(
+        ci.contains("\nbash scripts/test\n"),
+        ".ci/run runs scripts/test"
+    );
+    assert!(
+        readme.contains("\nbash scripts/test "),
+        "the README's test command"
+    );
+    assert!(!readme.contains("a few minutes"));
+}

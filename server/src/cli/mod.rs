@@ -27,9 +27,10 @@ pub const EXIT_USAGE: i32 = 2;
     long_about = "Language server, linter and replay tool for Portable Piecepack Notation (PPN).\n\n\
                   Without a command, ppn-ls speaks the Language Server Protocol on standard input \
                   and output: that is how editors start it.",
-    after_help = "Examples:\n  ppn-ls check games/              lint every file ppn-ls reads under games/\n  \
-                  ppn-ls replay game.ppn --move 12.  the board after move 12.\n  \
-                  ppn-ls games                      every game GameType knows"
+    after_help = "Examples:\n  ppn-ls check games/                 lint every file ppn-ls reads under games/\n  \
+                  ppn-ls replay game.ppn --move 12.   the board after move 12.\n  \
+                  ppn-ls games                        every game GameType knows\n  \
+                  ppn-ls migrate old.ppn -o new.ppn   rewrite an older PPN version's forms"
 )]
 struct Cli {
     /// Speak the Language Server Protocol over standard input and output (the default).
