@@ -38,57 +38,99 @@ fn identity(d: &Diagnostic) -> Identity {
 }
 
 /// Rework `diagnostics` (every diagnostic of the document: syntax and replay) so each
-/// mistake is said once, at its cause.
+/// mistake is said once, at its cause. Linear in the diagnostics and the moves: a hostile
+/// file may hold a hundred thousand of each.
 pub fn refine(text: &str, replay: &Replay, diagnostics: &mut Vec<Diagnostic>) {
-    let engine: Vec<HashSet<Identity>> = replay
+    // What the replay of each game's moves reported, by identity.
+    let engine: HashSet<Identity> = replay
         .games
         .iter()
-        .map(|game| {
-            game.states
-                .iter()
-                .flat_map(|state| state.diagnostics.iter().map(identity))
-                .collect()
-        })
+        .flat_map(|game| game.states.iter())
+        .flat_map(|state| state.diagnostics.iter().map(identity))
         .collect();
-    let is_engine = |d: &Diagnostic| engine.iter().any(|set| set.contains(&identity(d)));
 
     let old = versions::old_forms(text, replay, diagnostics);
     if !old.explained.is_empty() {
-        diagnostics.retain(|d| {
-            !(is_engine(d) && old.explained.iter().any(|span| contains(span, &d.range)))
-        });
+        let explained = Spans::new(old.explained);
+        diagnostics.retain(|d| !(engine.contains(&identity(d)) && explained.covers(&d.range)));
     }
     diagnostics.extend(old.diagnostics);
 
-    let mut failed_setups: HashMap<usize, Range<usize>> = HashMap::new();
+    let mut failed_setups: Vec<(usize, Range<usize>)> = Vec::new();
+    let mut unended_lines = Vec::new();
+    let mut unended_games = Vec::new();
     for (index, game) in replay.games.iter().enumerate() {
         if let Some(unended) = metadata_without_end(text, game) {
-            let lines = unended.range.clone();
-            diagnostics.retain(|d| {
-                !(contains(&lines, &d.range)
-                    || (d.code == "unterminated-metadata" && contains(&game.range, &d.range)))
-            });
-            failed_setups.insert(index, unended.range.clone());
+            unended_lines.push(unended.range.start..line_block_end(text, &unended));
+            unended_games.push(game.range.clone());
+            failed_setups.push((index, unended.range.clone()));
             diagnostics.push(unended);
         } else if let Some(failure) = game
             .metadata_diagnostics
             .iter()
             .find(|d| d.severity == Severity::Error && SETUP_FAILURES.contains(&d.code))
         {
-            failed_setups.insert(index, failure.range.clone());
+            failed_setups.push((index, failure.range.clone()));
         }
     }
-    for (&index, cause) in &failed_setups {
-        fold_moves_of_a_game_without_setup(&engine[index], cause, diagnostics);
+    if !unended_lines.is_empty() {
+        let lines = Spans::new(unended_lines);
+        let games = Spans::new(unended_games);
+        diagnostics.retain(|d| {
+            d.code == "metadata-without-end"
+                || !(lines.covers(&d.range)
+                    || (d.code == "unterminated-metadata" && games.covers(&d.range)))
+        });
     }
+    fold_moves_of_games_without_setup(replay, &failed_setups, diagnostics);
 
+    let mut at: HashMap<Identity, Vec<usize>> = HashMap::new();
+    for (i, d) in diagnostics.iter().enumerate() {
+        if d.severity == Severity::Error && engine.contains(&identity(d)) {
+            at.entry(identity(d)).or_default().push(i);
+        }
+    }
+    let failed: HashSet<usize> = failed_setups.iter().map(|(game, _)| *game).collect();
     for (index, game) in replay.games.iter().enumerate() {
-        if !failed_setups.contains_key(&index) {
-            mark_consequences(text, game, &engine[index], diagnostics);
-            checkers_jumps(text, game, &engine[index], diagnostics);
+        if !failed.contains(&index) {
+            mark_consequences(text, game, &at, diagnostics);
+            checkers_jumps(text, game, &at, diagnostics);
         }
     }
     comments_holding_braces(text, diagnostics);
+}
+
+/// Byte ranges, merged, to ask in logarithmic time whether one of them holds a range.
+struct Spans(Vec<Range<usize>>);
+
+impl Spans {
+    fn new(mut ranges: Vec<Range<usize>>) -> Spans {
+        ranges.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+        for range in ranges {
+            match merged.last_mut() {
+                Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+                _ => merged.push(range),
+            }
+        }
+        Spans(merged)
+    }
+
+    fn covers(&self, range: &Range<usize>) -> bool {
+        let after = self.0.partition_point(|span| span.start <= range.start);
+        after
+            .checked_sub(1)
+            .is_some_and(|i| range.end <= self.0[i].end)
+    }
+}
+
+/// The end of the lines a `metadata-without-end` error stands for: where its fix inserts.
+fn line_block_end(text: &str, unended: &Diagnostic) -> usize {
+    unended
+        .fixes
+        .first()
+        .and_then(|fix| fix.edits.first())
+        .map_or(unended.range.end, |(range, _)| range.start.min(text.len()))
 }
 
 fn contains(outer: &Range<usize>, inner: &Range<usize>) -> bool {
@@ -163,40 +205,61 @@ fn looks_like_metadata(line: &str) -> bool {
         && (rest.is_empty() || rest.starts_with([' ', '\t']))
 }
 
-/// Replace the move errors of a game without a setup by one note at the first of them.
-fn fold_moves_of_a_game_without_setup(
-    engine: &HashSet<Identity>,
-    cause: &Range<usize>,
+/// Replace the move errors of each game without a setup by one note at the first of them.
+fn fold_moves_of_games_without_setup(
+    replay: &Replay,
+    failed_setups: &[(usize, Range<usize>)],
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let mut first: Option<Range<usize>> = None;
-    let mut folded = 0;
-    diagnostics.retain(|d| {
-        let fold = d.severity == Severity::Error && engine.contains(&identity(d));
-        if fold {
-            folded += 1;
-            if first.as_ref().is_none_or(|f| d.range.start < f.start) {
-                first = Some(d.range.clone());
+    if failed_setups.is_empty() {
+        return;
+    }
+    // The identities of each failed game's move errors, with the game they belong to.
+    let mut of_game: HashMap<Identity, usize> = HashMap::new();
+    for (slot, (game, _)) in failed_setups.iter().enumerate() {
+        for state in &replay.games[*game].states {
+            for d in state
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+            {
+                of_game.insert(identity(d), slot);
             }
         }
-        !fold
+    }
+    let mut first: Vec<Option<Range<usize>>> = vec![None; failed_setups.len()];
+    let mut folded = vec![0usize; failed_setups.len()];
+    diagnostics.retain(|d| {
+        let slot = (d.severity == Severity::Error)
+            .then(|| of_game.get(&identity(d)))
+            .flatten();
+        if let Some(&slot) = slot {
+            folded[slot] += 1;
+            if first[slot].as_ref().is_none_or(|f| d.range.start < f.start) {
+                first[slot] = Some(d.range.clone());
+            }
+        }
+        slot.is_none()
     });
-    let Some(first) = first else {
-        return;
-    };
-    diagnostics.push(
-        Diagnostic::new(
-            first,
-            Severity::Information,
-            "moves-not-checked",
-            format!(
-                "moves not checked: this game has no setup, see above ({folded} move \
-                 error{} on the empty board left out)",
-                if folded == 1 { "" } else { "s" }
-            ),
-        )
-        .with_related(cause.clone(), "why this game has no setup"),
-    );
+    for (slot, (_, cause)) in failed_setups.iter().enumerate() {
+        let Some(at) = first[slot].clone() else {
+            continue;
+        };
+        let count = folded[slot];
+        diagnostics.push(
+            Diagnostic::new(
+                at,
+                Severity::Information,
+                "moves-not-checked",
+                format!(
+                    "moves not checked: this game has no setup, see above ({count} move \
+                     error{} on the empty board left out)",
+                    if count == 1 { "" } else { "s" }
+                ),
+            )
+            .with_related(cause.clone(), "why this game has no setup"),
+        );
+    }
 }
 
 /// The squares a token names as Locations or PieceIds: `b4`, `(2,3)`; not PieceSpecs.
@@ -223,15 +286,9 @@ fn squares(token: &str) -> Vec<&str> {
 fn mark_consequences(
     text: &str,
     game: &ReplayedGame,
-    engine: &HashSet<Identity>,
+    at: &HashMap<Identity, Vec<usize>>,
     diagnostics: &mut [Diagnostic],
 ) {
-    let mut at: HashMap<Identity, Vec<usize>> = HashMap::new();
-    for (i, d) in diagnostics.iter().enumerate() {
-        if d.severity == Severity::Error && engine.contains(&identity(d)) {
-            at.entry(identity(d)).or_default().push(i);
-        }
-    }
     if at.is_empty() {
         return;
     }
@@ -293,13 +350,24 @@ fn mark_consequences(
 fn checkers_jumps(
     text: &str,
     game: &ReplayedGame,
-    engine: &HashSet<Identity>,
+    at: &HashMap<Identity, Vec<usize>>,
     diagnostics: &mut [Diagnostic],
 ) {
     if !is_checkers(game) {
         return;
     }
-    for record in game.moves() {
+    for (record, state) in game.moves().iter().zip(game.states.iter().skip(1)) {
+        let failed: Vec<usize> = state
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "no-piece")
+            .filter_map(|d| at.get(&identity(d)))
+            .flatten()
+            .copied()
+            .collect();
+        if failed.is_empty() {
+            continue;
+        }
         for token in &record.tokens {
             let Some(written) = text.get(token.source.clone()) else {
                 continue;
@@ -320,9 +388,10 @@ fn checkers_jumps(
             );
             let jump = format!("{from}-{to}*{over}");
             let target = token.source.end - to.len()..token.source.end;
-            for d in diagnostics.iter_mut() {
+            for &i in &failed {
+                let d = &mut diagnostics[i];
                 let here = d.range == target || contains(&token.source, &d.range);
-                if here && d.code == "no-piece" && engine.contains(&identity(d)) {
+                if here {
                     d.message.push_str(&format!(
                         "; `:` captures the piece on its target square: a checkers jump over \
                          `{over}` is written `{jump}`"
@@ -465,6 +534,33 @@ mod tests {
             .into_iter()
             .map(|d| (d.code, text[d.range].to_string()))
             .collect()
+    }
+
+    #[test]
+    fn spans_merge_and_cover() {
+        let spans = Spans::new(vec![10..20, 0..5, 15..30, 40..41]);
+        assert!(spans.covers(&(12..28)));
+        assert!(spans.covers(&(0..5)));
+        assert!(!spans.covers(&(4..6)));
+        assert!(!spans.covers(&(35..36)));
+        assert!(spans.covers(&(40..41)));
+    }
+
+    #[test]
+    fn each_game_without_setup_is_folded_on_its_own() {
+        let game = "---\nGameType: Chesss\n...\n1. e2-e4 e7-e5\n";
+        let text = format!("{game}---\n...\n1. *z9\n{game}");
+        let codes: Vec<_> = check_text(&text).into_iter().map(|d| d.code).collect();
+        assert_eq!(
+            codes,
+            [
+                "unknown-game",
+                "moves-not-checked",
+                "no-piece",
+                "unknown-game",
+                "moves-not-checked"
+            ]
+        );
     }
 
     #[test]

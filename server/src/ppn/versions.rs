@@ -38,6 +38,7 @@ pub struct OldForms {
 /// The old forms in `text`. `diagnostics` are the document's other diagnostics: a form
 /// that is still valid PPN 0.14 with another meaning is reported only where it caused one.
 pub fn old_forms(text: &str, replay: &Replay, diagnostics: &[Diagnostic]) -> OldForms {
+    let errors = ErrorIndex::new(diagnostics);
     let mut found = OldForms::default();
     for game in &replay.games {
         let mut macros_with_braces = Vec::new();
@@ -61,14 +62,39 @@ pub fn old_forms(text: &str, replay: &Replay, diagnostics: &[Diagnostic]) -> Old
                     written,
                     token.source.clone(),
                     &macros_with_braces,
-                    diagnostics,
+                    &errors,
                     &mut found,
                 );
             }
         }
-        mirrored_checkers(text, game, diagnostics, &mut found);
+        mirrored_checkers(text, game, &errors, &mut found);
     }
     found
+}
+
+/// Where the errors are, sorted, to count those in a range in logarithmic time (a file
+/// may hold a hundred thousand of them).
+struct ErrorIndex {
+    starts: Vec<usize>,
+}
+
+impl ErrorIndex {
+    fn new(diagnostics: &[Diagnostic]) -> ErrorIndex {
+        let mut starts: Vec<usize> = diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.range.start)
+            .collect();
+        starts.sort_unstable();
+        ErrorIndex { starts }
+    }
+
+    /// How many errors start in `range`.
+    fn count_in(&self, range: &Range<usize>) -> usize {
+        let from = self.starts.partition_point(|&s| s < range.start);
+        let to = self.starts.partition_point(|&s| s < range.end);
+        to - from
+    }
 }
 
 /// `text` with non-overlapping `edits` applied.
@@ -204,16 +230,13 @@ fn braces_in_macros(
     written: &str,
     source: Range<usize>,
     macros: &[(String, String)],
-    diagnostics: &[Diagnostic],
+    errors: &ErrorIndex,
     found: &mut OldForms,
 ) {
     if macros.is_empty() {
         return;
     }
-    let failed = diagnostics.iter().any(|d| {
-        d.severity == Severity::Error && source.start <= d.range.start && d.range.end <= source.end
-    });
-    if !failed {
+    if errors.count_in(&source) == 0 {
         return;
     }
     for (name, value) in macros {
@@ -248,12 +271,7 @@ const MIRRORED_SETUPS: &[&str] = &["american_checkers", "checkers", "english_che
 /// A game is checked against the mirrored board only when this many moves failed.
 const MIRRORED_MIN_ERRORS: usize = 3;
 
-fn mirrored_checkers(
-    text: &str,
-    game: &ReplayedGame,
-    diagnostics: &[Diagnostic],
-    found: &mut OldForms,
-) {
+fn mirrored_checkers(text: &str, game: &ReplayedGame, errors: &ErrorIndex, found: &mut OldForms) {
     let named = ["SetUp", "GameType"]
         .into_iter()
         .find_map(|key| Some((key, game.metadata.get(key)?)));
@@ -270,12 +288,7 @@ fn mirrored_checkers(
     if !name.is_some_and(|name| MIRRORED_SETUPS.contains(&normalize_name(&name).as_str())) {
         return;
     }
-    let in_game = |d: &&Diagnostic| {
-        d.severity == Severity::Error
-            && game.range.start <= d.range.start
-            && d.range.end <= game.range.end
-    };
-    let errors = diagnostics.iter().filter(in_game).count();
+    let errors = errors.count_in(&game.range);
     if errors < MIRRORED_MIN_ERRORS {
         return;
     }
