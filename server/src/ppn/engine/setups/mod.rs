@@ -147,7 +147,18 @@ impl fmt::Display for SetupError {
             } => {
                 write!(f, "unknown game `{name}` for system `{system}`")?;
                 if !suggestions.is_empty() {
-                    write!(f, "; did you mean {}?", suggestions.join(", "))?;
+                    let titled: Vec<String> = suggestions
+                        .iter()
+                        .map(|name| {
+                            let title = title_case(name);
+                            if normalize_name(&title) == *name {
+                                format!("`{title}`")
+                            } else {
+                                format!("`{name}`")
+                            }
+                        })
+                        .collect();
+                    write!(f, "; did you mean {}?", titled.join(", "))?;
                 }
                 Ok(())
             }
@@ -607,8 +618,13 @@ mod tests {
     #[test]
     fn unknown_games_suggest_close_names() {
         match build("Tablutt") {
-            Err(SetupError::UnknownGame { suggestions, .. }) => {
+            Err(err @ SetupError::UnknownGame { .. }) => {
+                let SetupError::UnknownGame { suggestions, .. } = &err else {
+                    unreachable!()
+                };
                 assert_eq!(suggestions.first().map(String::as_str), Some("tablut"));
+                // Suggested as a player writes the name in `GameType`.
+                assert!(err.to_string().contains("did you mean `Tablut`"), "{err}");
             }
             other => panic!("expected an unknown game, got {other:?}"),
         }
