@@ -341,10 +341,14 @@ pub fn describe_unknown_argument(
 ) -> (String, Option<String>) {
     let key_of = |name: &str| title_case(name);
     let squashed = |name: &str| name.replace('_', "");
-    let suggestion = accepted
+    let same_letters = accepted
         .iter()
         .find(|name| squashed(name) == squashed(argument))
-        .cloned()
+        .cloned();
+    let read_as_before = same_letters
+        .as_ref()
+        .is_some_and(|name| *name == written.to_lowercase().replace(' ', "_"));
+    let suggestion = same_letters
         .or_else(|| {
             names::closest(argument, accepted.iter().map(String::as_str))
                 .into_iter()
@@ -358,6 +362,13 @@ pub fn describe_unknown_argument(
     message.push('.');
     if let Some(key) = &suggestion {
         message.push_str(&format!(" Did you mean `{key}`?"));
+        if read_as_before {
+            message.push_str(&format!(
+                " (PPN 0.5's tools only lower-cased names, so `{written}` was `{}` then; \
+                 since 2020 names split into words at capitals.)",
+                written.to_lowercase()
+            ));
+        }
     }
     if accepted.is_empty() {
         message.push_str(" It takes no arguments.");
@@ -713,7 +724,9 @@ mod tests {
         assert_eq!(
             message,
             "`NRows` is not an argument of this setup (it reads as `n_rows`). Did you mean \
-             `Nrows`? It takes Nrows, Ncols, X0, Y0, Max Tiles."
+             `Nrows`? (PPN 0.5's tools only lower-cased names, so `NRows` was `nrows` then; \
+             since 2020 names split into words at capitals.) It takes Nrows, Ncols, X0, Y0, \
+             Max Tiles."
         );
         let (message, suggestion) = describe_unknown_argument("Max Tile", "max_tile", &accepted);
         assert_eq!(suggestion.as_deref(), Some("Max Tiles"));
