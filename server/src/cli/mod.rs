@@ -3,6 +3,7 @@
 mod check;
 mod convert;
 mod games;
+mod render;
 mod replay;
 
 use std::path::PathBuf;
@@ -54,7 +55,15 @@ enum Command {
         /// Only the state after the move with this label (e.g. `12...`).
         #[arg(long = "move", value_name = "LABEL")]
         move_label: Option<String>,
+        /// Text: only what each move changed, not the whole board.
+        #[arg(long)]
+        changes: bool,
+        /// Text: draw with ASCII characters only.
+        #[arg(long)]
+        ascii: bool,
     },
+    /// Draw a board as SVG, PNG or text, or a whole game as an animated GIF or SVG.
+    Render(RenderCommand),
     /// Write a file in another notation (`--to ppn`, `otn`, `annofen`, `xay`, `wxf`).
     Convert {
         /// The file to convert, or `-` for standard input (read as PPN).
@@ -71,6 +80,48 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
         format: ReplayFormat,
     },
+}
+
+#[derive(clap::Args, Debug)]
+struct RenderCommand {
+    /// The file to draw, or `-` for standard input.
+    file: PathBuf,
+    /// Where to write: .svg, .png, .txt, or .gif with --animate (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// What to write (default: from the output's extension; text without one).
+    #[arg(long, value_parser = ["svg", "png", "gif", "text"])]
+    format: Option<String>,
+    /// The game (1-based; default 1).
+    #[arg(long)]
+    game: Option<usize>,
+    /// The board after the move with this label (default: the game's last board).
+    #[arg(long = "move", value_name = "LABEL", conflicts_with = "at")]
+    move_label: Option<String>,
+    /// The board after the move at (or last before) this position of the file, 1-based.
+    #[arg(long, value_name = "LINE[:COLUMN]")]
+    at: Option<String>,
+    /// The picture's width in pixels.
+    #[arg(long, value_name = "PIXELS")]
+    size: Option<u32>,
+    /// Seen from the other side of the table.
+    #[arg(long)]
+    flip: bool,
+    /// Do not outline what the move changed.
+    #[arg(long)]
+    no_changes: bool,
+    /// No files and ranks on the edges.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// Every board of the game, one frame per move (.gif or .svg).
+    #[arg(long)]
+    animate: bool,
+    /// How long each frame of an animation shows, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    frame_time: u32,
+    /// Text: ASCII characters only.
+    #[arg(long)]
+    ascii: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -104,7 +155,30 @@ pub fn run() -> i32 {
             format,
             game,
             move_label,
-        }) => replay::run(&file, format, game, move_label.as_deref()),
+            changes,
+            ascii,
+        }) => replay::run(
+            &file,
+            format,
+            game,
+            move_label.as_deref(),
+            replay::TextStyle { changes, ascii },
+        ),
+        Some(Command::Render(command)) => render::run(&render::RenderArgs {
+            file: command.file,
+            game: command.game,
+            move_label: command.move_label,
+            at: command.at,
+            output: command.output,
+            format: command.format,
+            width: command.size,
+            flip: command.flip,
+            no_changes: command.no_changes,
+            no_coordinates: command.no_coordinates,
+            animate: command.animate,
+            frame_ms: command.frame_time,
+            ascii: command.ascii,
+        }),
         Some(Command::Convert { file, to, output }) => convert::run(&file, &to, output.as_deref()),
         Some(Command::Games { format }) => games::run(format),
         // No arguments, or `--stdio`: be the language server.

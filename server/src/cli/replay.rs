@@ -4,11 +4,27 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::{print_out, read_input, ReplayFormat, EXIT_USAGE};
-use crate::ide::board::render_board;
+use crate::ide::board::{describe_piece, location_name};
 use crate::ide::document::analyze;
 use crate::model::document::{LineState, NotationDocument};
+use crate::model::scene::Scene;
+use crate::render::text::{diagram, TextOptions};
 
-pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option<&str>) -> i32 {
+/// How `replay --format text` draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TextStyle {
+    /// After the starting board, only what each move changed.
+    pub changes: bool,
+    pub ascii: bool,
+}
+
+pub fn run(
+    file: &Path,
+    format: ReplayFormat,
+    game: Option<usize>,
+    label: Option<&str>,
+    style: TextStyle,
+) -> i32 {
     let text = match read_input(file) {
         Ok(text) => text,
         Err(err) => {
@@ -70,7 +86,12 @@ pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option
             let _ = document.write_replay_json(&file_name, Some(&only), &mut out);
             print_out(&String::from_utf8_lossy(&out));
         }
-        ReplayFormat::Text => print_out(&to_text(&*document, &selected, games.len() > 1)),
+        ReplayFormat::Text => print_out(&to_text(
+            &*document,
+            &selected,
+            games.len() > 1,
+            style,
+        )),
     }
     0
 }
@@ -79,7 +100,12 @@ fn to_text(
     document: &dyn NotationDocument,
     games: &[(usize, Vec<LineState>)],
     several_games: bool,
+    style: TextStyle,
 ) -> String {
+    let options = TextOptions {
+        ascii: style.ascii,
+        ..TextOptions::default()
+    };
     let mut out = String::new();
     for (number, states) in games {
         if several_games {
@@ -95,10 +121,42 @@ fn to_text(
             }
             out.push('\n');
             if let Some(scene) = document.scene(state.state) {
-                out.push_str(&render_board(&scene.pieces));
+                if style.changes && state.state.index > 0 {
+                    out.push_str(&changes(&scene));
+                } else {
+                    out.push_str(&diagram(&scene, &options));
+                }
             }
             out.push('\n');
         }
+    }
+    out
+}
+
+/// What a move changed, in words: the pieces it moved, added or turned, and the cells it
+/// emptied.
+fn changes(scene: &Scene) -> String {
+    let mut out = String::new();
+    for &index in &scene.highlighted {
+        if let Some(piece) = scene.pieces.get(index) {
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                location_name(piece.x, piece.y),
+                describe_piece(piece)
+            );
+        }
+    }
+    if !scene.vacated.is_empty() {
+        let cells: Vec<String> = scene
+            .vacated
+            .iter()
+            .map(|&(x, y)| location_name(x, y))
+            .collect();
+        let _ = writeln!(out, "  emptied: {}", cells.join(", "));
+    }
+    if out.is_empty() {
+        out.push_str("  (nothing changed)\n");
     }
     out
 }

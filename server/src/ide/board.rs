@@ -1,6 +1,5 @@
-//! Words and Unicode diagrams for pieces and boards, shared by `replay --format text` and hover.
+//! Pieces and places in words, shared by `replay`, hover and the board pictures.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::model::piece::{Piece, PieceKind, Side};
@@ -163,147 +162,12 @@ pub fn location_name(x: f64, y: f64) -> String {
     format!("({},{})", format_number(x), format_number(y))
 }
 
-/// Three characters that tell kind, suit and rank apart: `TS5` is the 5 of Suns tile face
-/// up, `tS5` the same tile face down; see [`LEGEND`].
-pub fn piece_glyph(piece: &Piece) -> String {
-    let kind = match piece.kind {
-        PieceKind::Tile => 'T',
-        PieceKind::Coin => 'C',
-        PieceKind::Die => 'D',
-        PieceKind::Pawn => 'P',
-        PieceKind::Matchstick => 'M',
-        PieceKind::Saucer => 'S',
-        PieceKind::Bit => 'B',
-        PieceKind::Pyramid => 'Y',
-        PieceKind::Card => 'K',
-        PieceKind::Board => '#',
-    };
-    let kind = if matches!(piece.side, Side::Face | Side::Top) {
-        kind
-    } else {
-        kind.to_ascii_lowercase()
-    };
-    let suit_index = usize::try_from(piece.suit - 1).ok();
-    let pick = |chars: &[char]| {
-        suit_index
-            .and_then(|i| chars.get(i).copied())
-            .unwrap_or('?')
-    };
-    let suit = match family(&piece.cfg) {
-        Family::Piecepack => pick(&['S', 'M', 'C', 'A']),
-        Family::PlayingCards => pick(&['♥', '♠', '♣', '♦']),
-        Family::DualPiecepacks => pick(&['♡', '♤', '♧', '♢']),
-        Family::Dominoes => digit(piece.suit - 1),
-        _ => pick(&['R', 'K', 'G', 'B', 'Y', 'W']),
-    };
-    let rank = match family(&piece.cfg) {
-        Family::Piecepack | Family::DualPiecepacks => match piece.rank {
-            1 => 'n',
-            2 => 'a',
-            r => digit(r - 1),
-        },
-        Family::Chess => usize::try_from(piece.rank - 1)
-            .ok()
-            .and_then(|i| ['P', 'N', 'B', 'R', 'Q', 'K'].get(i).copied())
-            .unwrap_or('?'),
-        Family::Dominoes => digit(piece.rank - 1),
-        _ => digit(piece.rank),
-    };
-    format!("{kind}{suit}{rank}")
-}
-
-fn digit(value: i32) -> char {
-    u32::try_from(value)
-        .ok()
-        .and_then(|v| char::from_digit(v, 36))
-        .unwrap_or('?')
-}
-
-pub const LEGEND: &str = "Cells show the top piece: kind (T tile, C coin, D die, P pawn, \
-M matchstick, S saucer, B bit, Y pyramid, K card, # board; lower case when not face up), \
-suit (S M C A piecepack, ♥♠♣♦ cards, R K G B Y W colours), rank (n null, a ace, digits; \
-P N B R Q K chess).";
-
-/// A text diagram of the board: a grid of the whole squares, then the stacks and the
-/// pieces that sit between squares or off the board.
+/// A text diagram of a bare list of pieces (coordinates, legend and stacks included).
 pub fn render_board(pieces: &[Piece]) -> String {
-    let mut cells: BTreeMap<(i64, i64), Vec<&Piece>> = BTreeMap::new();
-    let mut elsewhere = Vec::new();
-    for piece in pieces {
-        if piece.x.fract() == 0.0
-            && piece.y.fract() == 0.0
-            && piece.x.abs() < 1e6
-            && piece.y.abs() < 1e6
-        {
-            cells
-                .entry((piece.x as i64, piece.y as i64))
-                .or_default()
-                .push(piece);
-        } else {
-            elsewhere.push(piece);
-        }
-    }
-    let mut out = String::new();
-    if cells.is_empty() && elsewhere.is_empty() {
-        out.push_str("(empty board)\n");
-        return out;
-    }
-    if !cells.is_empty() {
-        let min_x = cells.keys().map(|k| k.0).min().unwrap_or(1).min(1);
-        let max_x = cells.keys().map(|k| k.0).max().unwrap_or(1);
-        let min_y = cells.keys().map(|k| k.1).min().unwrap_or(1).min(1);
-        let max_y = cells.keys().map(|k| k.1).max().unwrap_or(1);
-        let label_width = max_y.to_string().len().max(min_y.to_string().len());
-        let column_label = |x: i64| file_letters(x).unwrap_or_else(|| x.to_string());
-        let header = |out: &mut String| {
-            let _ = write!(out, "{:label_width$} ", "");
-            let mut line = String::new();
-            for x in min_x..=max_x {
-                let _ = write!(line, " {:^3}", column_label(x));
-            }
-            out.push_str(line.trim_end());
-            out.push('\n');
-        };
-        header(&mut out);
-        for y in (min_y..=max_y).rev() {
-            let _ = write!(out, "{y:>label_width$} ");
-            for x in min_x..=max_x {
-                match cells.get(&(x, y)).and_then(|stack| stack.last()) {
-                    Some(top) => {
-                        let _ = write!(out, " {}", piece_glyph(top));
-                    }
-                    None => out.push_str("  · "),
-                }
-            }
-            let _ = writeln!(out, " {y}");
-        }
-        header(&mut out);
-    }
-    let stacks: Vec<_> = cells.iter().filter(|(_, stack)| stack.len() > 1).collect();
-    if !stacks.is_empty() {
-        out.push_str("Stacks, bottom to top:\n");
-        for ((x, y), stack) in stacks {
-            let names: Vec<String> = stack.iter().map(|p| describe_piece(p)).collect();
-            let _ = writeln!(
-                out,
-                "  {}: {}",
-                location_name(*x as f64, *y as f64),
-                names.join("; ")
-            );
-        }
-    }
-    if !elsewhere.is_empty() {
-        out.push_str("Between squares or off the grid, in play order:\n");
-        for piece in elsewhere {
-            let _ = writeln!(
-                out,
-                "  {}: {}",
-                location_name(piece.x, piece.y),
-                describe_piece(piece)
-            );
-        }
-    }
-    out
+    crate::render::text::diagram(
+        &crate::render::scene_of_pieces(pieces),
+        &crate::render::text::TextOptions::default(),
+    )
 }
 
 #[cfg(test)]
@@ -354,27 +218,5 @@ mod tests {
         assert_eq!(file_letters(0), None);
         assert_eq!(location_name(2.5, 3.0), "(2.5,3)");
         assert_eq!(location_name(3.0, 4.0), "c4");
-    }
-
-    #[test]
-    fn diagram_shows_top_pieces_stacks_and_loose_pieces() {
-        let pieces = vec![
-            piece(PieceKind::Tile, Side::Back, 1, 6, "piecepack", 1.0, 1.0),
-            piece(PieceKind::Coin, Side::Face, 2, 2, "piecepack", 1.0, 1.0),
-            piece(PieceKind::Pawn, Side::Face, 3, 1, "piecepack", 2.0, 2.0),
-            piece(PieceKind::Die, Side::Face, 1, 4, "dice", 2.5, 1.0),
-        ];
-        let text = render_board(&pieces);
-        let expected = [
-            "    a   b",
-            "2   ·  PCn 2",
-            "1  CMa  ·  1",
-            "    a   b",
-            "Stacks, bottom to top:",
-            "  a1: 5 of Suns tile, back up; ace of Moons coin, face up",
-            "Between squares or off the grid, in play order:",
-            "  (2.5,1): Red die showing 4 pips, face up",
-        ];
-        assert_eq!(text.lines().collect::<Vec<_>>(), expected);
     }
 }
