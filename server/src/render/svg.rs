@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use super::font::{glyph, short, Glyph};
 use super::{
     axes, board_cell_width, board_cells, extent, family, is_light, matchstick_length,
-    suit_color, Axes, Extent, Family,
+    suit_color, Extent, Family,
 };
 use crate::ide::board::describe_piece;
 use crate::model::games::{TaflMan, XiangqiPiece};
@@ -329,7 +329,7 @@ fn draw_scene(writer: &mut Writer, scene: &Scene, view: &View, options: &SvgOpti
         .filter(|&i| scene.pieces[i].kind == PieceKind::Board)
         .collect();
     for &i in &boards {
-        draw_piece(writer, scene, i, view);
+        draw_piece(writer, scene, i, &scene.pieces[i], view);
     }
     draw_squares(writer, scene, view);
     if options.changes {
@@ -348,10 +348,15 @@ fn draw_scene(writer: &mut Writer, scene: &Scene, view: &View, options: &SvgOpti
             );
         }
     }
+    let heights = elevations(scene);
     for i in (0..scene.pieces.len()).filter(|i| !boards.contains(i)) {
-        draw_piece(writer, scene, i, view);
+        let lifted = lift(&scene.pieces[i], heights[i]);
+        if heights[i] > 0 && scene.pieces[i].kind == PieceKind::Tile {
+            draw_shadow(writer, &lifted, view);
+        }
+        draw_piece(writer, scene, i, &lifted, view);
         if options.changes && scene.highlighted.contains(&i) {
-            draw_highlight(writer, &scene.pieces[i], view);
+            draw_highlight(writer, &lifted, view);
         }
     }
     if options.changes {
@@ -365,6 +370,59 @@ fn draw_scene(writer: &mut Writer, scene: &Scene, view: &View, options: &SvgOpti
     if options.coordinates {
         draw_coordinates(writer, scene, view);
     }
+}
+
+/// How many tiles each piece stands on: tiles stacked on tiles (Fuji-san's mountain) and
+/// the pieces on them are drawn a little up and to the left per level, so stacks show.
+fn elevations(scene: &Scene) -> Vec<u32> {
+    let mut heights = vec![0u32; scene.pieces.len()];
+    for (i, piece) in scene.pieces.iter().enumerate() {
+        if piece.kind == PieceKind::Board {
+            continue;
+        }
+        let below = scene.pieces[..i]
+            .iter()
+            .enumerate()
+            .filter(|(_, under)| under.kind == PieceKind::Tile)
+            .filter(|(_, under)| {
+                let area = extent(under);
+                piece.x > area.xmin + 1e-6
+                    && piece.x < area.xmax - 1e-6
+                    && piece.y > area.ymin + 1e-6
+                    && piece.y < area.ymax - 1e-6
+            })
+            .map(|(j, _)| heights[j] + u32::from(piece.kind == PieceKind::Tile))
+            .max();
+        heights[i] = below.unwrap_or(0);
+    }
+    heights
+}
+
+const LIFT_PER_LEVEL: f64 = 0.08;
+
+fn lift(piece: &Piece, height: u32) -> Piece {
+    let shift = LIFT_PER_LEVEL * f64::from(height.min(12));
+    Piece {
+        x: piece.x - shift,
+        y: piece.y + shift,
+        ..*piece
+    }
+}
+
+fn draw_shadow(writer: &mut Writer, piece: &Piece, view: &View) {
+    let area = extent(piece);
+    let shifted = Extent {
+        xmin: area.xmin + LIFT_PER_LEVEL,
+        xmax: area.xmax + LIFT_PER_LEVEL,
+        ymin: area.ymin - LIFT_PER_LEVEL,
+        ymax: area.ymax - LIFT_PER_LEVEL,
+    };
+    area_rect(
+        writer,
+        shifted,
+        view,
+        "fill=\"#000000\" fill-opacity=\"0.35\"",
+    );
 }
 
 fn draw_highlight(writer: &mut Writer, piece: &Piece, view: &View) {
@@ -548,8 +606,7 @@ fn piece_group_open(writer: &mut Writer, scene: &Scene, index: usize) {
     );
 }
 
-fn draw_piece(writer: &mut Writer, scene: &Scene, index: usize, view: &View) {
-    let piece = &scene.pieces[index];
+fn draw_piece(writer: &mut Writer, scene: &Scene, index: usize, piece: &Piece, view: &View) {
     if !piece.x.is_finite() || !piece.y.is_finite() {
         return;
     }
@@ -716,23 +773,17 @@ fn draw_tile(writer: &mut Writer, piece: &Piece, view: &View) {
     );
     // The suit in the corner that is the tile's top left.
     let angle = piece.angle.to_radians();
-    let (ox, oy) = (-0.62 * size / 2.0 * 1.2, 0.62 * size / 2.0 * 1.2);
+    let (ox, oy) = (-0.31 * size, 0.31 * size);
     let (rx, ry) = (
         ox * angle.cos() - oy * angle.sin(),
         ox * angle.sin() + oy * angle.cos(),
     );
     let (sx, sy) = view.at(piece.x + rx, piece.y + ry);
-    let (sx, sy) = if view.flip {
-        // `at` mirrors positions; the corner belongs to the tile, not to the view.
-        (sx, sy)
-    } else {
-        (sx, sy)
-    };
     writer.text(
         &suit_symbol(piece),
         sx,
         sy,
-        view.len(0.38 * size),
+        view.len(0.3 * size),
         &style,
         piece.angle,
     );

@@ -142,10 +142,16 @@ fn stacks(scene: &Scene) -> String {
         groups.entry(key).or_default().push(piece);
     }
     let mut out = String::new();
+    let mut tile_stacks = Vec::new();
     for stack in groups.values() {
         let tiles = stack.iter().filter(|p| p.kind == PieceKind::Tile).count();
         let others = stack.len() - tiles;
         if tiles < 2 && others < 2 {
+            continue;
+        }
+        if others == 0 {
+            // A stack of tiles is a raised part of the board: its height is what matters.
+            tile_stacks.push(format!("{} ×{tiles}", area_name(stack[0])));
             continue;
         }
         if out.is_empty() {
@@ -159,7 +165,28 @@ fn stacks(scene: &Scene) -> String {
             names.join("; ")
         );
     }
+    if !tile_stacks.is_empty() {
+        let _ = writeln!(out, "Tiles stacked: {}", tile_stacks.join(", "));
+    }
     out
+}
+
+/// Where a piece lies: its cell, or for a tile between cells the cells it covers (`d1–e2`).
+fn area_name(piece: &Piece) -> String {
+    let area = extent(piece);
+    let corner = |x: f64, y: f64| {
+        let whole = x.fract() == 0.0 && y.fract() == 0.0 && x >= 1.0 && y >= 1.0;
+        whole.then(|| location_name(x, y))
+    };
+    if piece.x.fract() == 0.5 && piece.y.fract() == 0.5 {
+        if let (Some(low), Some(high)) = (
+            corner(area.xmin + 0.5, area.ymin + 0.5),
+            corner(area.xmax - 0.5, area.ymax - 0.5),
+        ) {
+            return format!("{low}–{high}");
+        }
+    }
+    location_name(piece.x, piece.y)
 }
 
 fn annotations(scene: &Scene) -> String {
@@ -436,7 +463,24 @@ impl Canvas {
         }
     }
 
+    /// The rows and columns that hold something: the reference keeps the blank ones around
+    /// its pictures, a diagram with coordinates drops them.
+    fn inked(&self, cropped: bool) -> (std::ops::Range<i64>, std::ops::Range<i64>) {
+        if !cropped {
+            return (0..self.width, 0..self.height);
+        }
+        let blank = |col: i64, row: i64| self.get(col, row).trim().is_empty();
+        let used_col = |col: i64| (0..self.height).any(|row| !blank(col, row));
+        let used_row = |row: i64| (0..self.width).any(|col| !blank(col, row));
+        let first_col = (0..self.width).find(|&c| used_col(c)).unwrap_or(0);
+        let last_col = (0..self.width).rev().find(|&c| used_col(c)).unwrap_or(0);
+        let first_row = (0..self.height).find(|&r| used_row(r)).unwrap_or(0);
+        let last_row = (0..self.height).rev().find(|&r| used_row(r)).unwrap_or(0);
+        (first_col..last_col + 1, first_row..last_row + 1)
+    }
+
     fn render(&self, options: &TextOptions, axes: Axes) -> String {
+        let (columns, lines) = self.inked(options.coordinates);
         let mut rows: Vec<String> = Vec::new();
         let mut label_width = 0;
         let rank_label = |row: i64| -> Option<String> {
@@ -444,18 +488,19 @@ impl Canvas {
             (y.fract() == 0.0).then(|| axes.rank(y as i64)).flatten()
         };
         if options.coordinates {
-            label_width = (0..self.height)
+            label_width = lines
+                .clone()
                 .filter_map(|row| rank_label(row).map(|label| label.chars().count()))
                 .max()
                 .unwrap_or(0);
         }
-        for row in (0..self.height).rev() {
+        for row in lines.clone().rev() {
             let mut line = String::new();
             if options.coordinates && label_width > 0 {
                 let label = rank_label(row).unwrap_or_default();
                 let _ = write!(line, "{label:>label_width$} ");
             }
-            for col in 0..self.width {
+            for col in columns.clone() {
                 let cell = self.get(col, row);
                 if options.ascii {
                     line.push_str(&ascii_cell(cell));
@@ -469,9 +514,9 @@ impl Canvas {
             let margin = if label_width > 0 { label_width + 1 } else { 0 };
             let mut files = vec![' '; margin + self.width as usize + 4];
             let mut free_from = margin;
-            for col in 0..self.width {
+            for col in columns.clone() {
                 let x = self.x0 + col as f64 / 2.0;
-                let at = margin + col as usize;
+                let at = margin + (col - columns.start) as usize;
                 let label = (x.fract() == 0.0).then(|| axes.file(x as i64)).flatten();
                 if let Some(label) = label.filter(|_| at >= free_from) {
                     if files.len() < at + label.len() {
@@ -788,7 +833,9 @@ fn draw_piece(canvas: &mut Canvas, piece: &Piece, legend: &mut BTreeSet<Legend>)
             };
             canvas.put(col, row, &format!("{glyph}{dots}"));
         }
-        (PieceKind::Matchstick, _) => draw_matchstick(canvas, piece.rank, angle, col, row),
+        (PieceKind::Matchstick, _) => {
+            draw_matchstick(canvas, piece.rank, piece.angle, col, row)
+        }
         (PieceKind::Bit, side) => {
             let glyph = bit_glyph(piece, side, legend);
             canvas.put(col, row, &glyph);
@@ -831,9 +878,9 @@ fn bit_glyph(piece: &Piece, side: Side, legend: &mut BTreeSet<Legend>) -> String
         // Stones have no face: the reference draws both sides alike.
         Family::Go | Family::Stones => suit_glyph(piece, legend),
         Family::Reversi => {
-            // The back of a reversi disc is the face of the other colour.
+            // The back of a black disc is white: the reference pairs the colours so.
             let light = if side == Side::Back {
-                !is_light(piece) && piece.suit != 5 && piece.suit != 7
+                piece.suit == 2
             } else {
                 is_light(piece)
             };
@@ -923,7 +970,15 @@ fn draw_tile(
     canvas.put(col + dc, row + dr, &suit);
 }
 
-fn draw_matchstick(canvas: &mut Canvas, rank: i32, angle: i64, col: i64, row: i64) {
+fn draw_matchstick(canvas: &mut Canvas, rank: i32, exact_angle: f64, col: i64, row: i64) {
+    let angle = octant(exact_angle);
+    // Middle-sized sticks at a third of a turn span one cell: a single slanted stroke.
+    let thirds = exact_angle.rem_euclid(180.0);
+    if (4..=5).contains(&rank) && ((thirds - 60.0).abs() < 1e-9 || (thirds - 120.0).abs() < 1e-9) {
+        let glyph = if (thirds - 60.0).abs() < 1e-9 { "╲" } else { "╱" };
+        canvas.put(col, row, glyph);
+        return;
+    }
     let along = |canvas: &mut Canvas, reach: i64, glyph: &str, step: (i64, i64)| {
         for k in -reach..=reach {
             canvas.put(col + k * step.0, row + k * step.1, glyph);
