@@ -1275,11 +1275,12 @@ fn draw_bit(writer: &mut Writer, piece: &Piece, view: &View) {
                     n(line * 2.0)
                 );
             }
+            let size = if mark == "♚" { 0.7 } else { 0.5 };
             writer.text(
                 mark,
                 cx,
                 cy,
-                view.len(0.5),
+                view.len(size),
                 &format!("fill=\"{text}\""),
                 0.0,
             );
