@@ -81,16 +81,20 @@ pub fn diagram(scene: &Scene, options: &TextOptions) -> String {
             });
         }
     }
-    if options.changes {
-        for &(x, y) in &scene.vacated {
-            if let Some((col, row)) = canvas.cell(x, y) {
-                canvas.put(col, row, "×");
-                legend.insert(Legend::Vacated);
-            }
-        }
-    }
     for piece in scene.pieces.iter().filter(|p| p.kind != PieceKind::Board) {
         draw_piece(&mut canvas, piece, &mut legend);
+    }
+    if options.changes {
+        // Over the board's lines, never over a piece.
+        for &(x, y) in &scene.vacated {
+            if let Some((col, row)) = canvas.cell(x, y) {
+                let cell = canvas.get(col, row);
+                if cell.trim().is_empty() || box_bits(cell).is_some() {
+                    canvas.put(col, row, "×");
+                    legend.insert(Legend::Vacated);
+                }
+            }
+        }
     }
     for annotation in &scene.annotations {
         if let Annotation::Marker { at, shape, .. } = annotation {
