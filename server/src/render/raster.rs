@@ -55,6 +55,7 @@ pub fn gif<'a>(
     let mut out = Some(out);
     let mut size = (0u16, 0u16);
     let mut count = 0;
+    let mut previous: Option<Vec<u8>> = None;
     let delay = u16::try_from((milliseconds / 10).max(1)).unwrap_or(u16::MAX);
     for svg in frames {
         let pixmap = pixels(&svg)?;
@@ -79,20 +80,67 @@ pub fn gif<'a>(
                 "the frames of an animation differ in size".to_string(),
             ));
         }
-        let mut rgba = pixmap.take();
-        let mut frame = gif::Frame::from_rgba_speed(width, height, &mut rgba, 10);
+        let rgba = pixmap.take();
+        // Only the part that changed since the last frame is encoded; the rest stays.
+        let (left, top, width, height) = match &previous {
+            Some(before) => changed_area(before, &rgba, size.0, size.1),
+            None => (0, 0, size.0, size.1),
+        };
+        let mut part = crop(&rgba, size.0, (left, top, width, height));
+        let mut frame = gif::Frame::from_rgba_speed(width, height, &mut part, 20);
+        frame.left = left;
+        frame.top = top;
         frame.delay = delay;
+        frame.dispose = gif::DisposalMethod::Keep;
         if let Some(encoder) = encoder.as_mut() {
             encoder
                 .write_frame(&frame)
                 .map_err(|err| RasterError(format!("GIF encoding failed: {err}")))?;
         }
+        previous = Some(rgba);
         count += 1;
     }
     if count == 0 {
         return Err(RasterError("there is no board to animate".to_string()));
     }
     Ok(count)
+}
+
+/// The smallest rectangle (left, top, width, height) holding every pixel that differs
+/// between two RGBA pictures of `width` × `height`; one pixel when none does.
+fn changed_area(before: &[u8], after: &[u8], width: u16, height: u16) -> (u16, u16, u16, u16) {
+    let (w, h) = (usize::from(width), usize::from(height));
+    let (mut x0, mut y0, mut x1, mut y1) = (w, h, 0, 0);
+    for y in 0..h {
+        let row = y * w * 4..(y + 1) * w * 4;
+        let (old, new) = (&before[row.clone()], &after[row]);
+        if old == new {
+            continue;
+        }
+        let first = (0..w).find(|&x| old[x * 4..x * 4 + 4] != new[x * 4..x * 4 + 4]);
+        let last = (0..w).rev().find(|&x| old[x * 4..x * 4 + 4] != new[x * 4..x * 4 + 4]);
+        if let (Some(first), Some(last)) = (first, last) {
+            x0 = x0.min(first);
+            x1 = x1.max(last);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+    }
+    if x0 > x1 {
+        return (0, 0, 1, 1);
+    }
+    let as_u16 = |v: usize| u16::try_from(v).unwrap_or(u16::MAX);
+    (as_u16(x0), as_u16(y0), as_u16(x1 - x0 + 1), as_u16(y1 - y0 + 1))
+}
+
+fn crop(rgba: &[u8], width: u16, (left, top, w, h): (u16, u16, u16, u16)) -> Vec<u8> {
+    let stride = usize::from(width) * 4;
+    let mut out = Vec::with_capacity(usize::from(w) * usize::from(h) * 4);
+    for y in usize::from(top)..usize::from(top) + usize::from(h) {
+        let start = y * stride + usize::from(left) * 4;
+        out.extend_from_slice(&rgba[start..start + usize::from(w) * 4]);
+    }
+    out
 }
 
 fn too_big() -> RasterError {
@@ -125,13 +173,31 @@ mod tests {
         assert_eq!(count, 3);
         assert_eq!(&out[..6], b"GIF89a");
         let mut decoder = gif::DecodeOptions::new().read_info(&out[..]).unwrap();
-        let mut frames = 0;
+        let mut frames = Vec::new();
         while let Some(frame) = decoder.read_next_frame().unwrap() {
             assert_eq!(frame.delay, 50);
-            frames += 1;
+            frames.push((frame.left, frame.top, frame.width, frame.height));
         }
-        assert_eq!(frames, 3);
+        // The same picture three times: the first frame whole, then one unchanged pixel.
+        assert_eq!(frames, [(0, 0, 20, 10), (0, 0, 1, 1), (0, 0, 1, 1)]);
         assert!(pixels("not svg").is_err());
         assert!(gif(Vec::new(), 100, &mut Vec::new()).is_err());
+    }
+}
+
+#[cfg(test)]
+mod area_tests {
+    use super::*;
+
+    #[test]
+    fn only_the_changed_rectangle_is_encoded() {
+        let before = vec![255u8; 4 * 4 * 3];
+        let mut after = before.clone();
+        // Pixels (1, 0) and (2, 2) change.
+        after[(0 * 4 + 1) * 4] = 0;
+        after[(2 * 4 + 2) * 4 + 1] = 0;
+        assert_eq!(changed_area(&before, &after, 4, 3), (1, 0, 2, 3));
+        assert_eq!(crop(&after, 4, (1, 0, 2, 3)).len(), 2 * 3 * 4);
+        assert_eq!(changed_area(&before, &before, 4, 3), (0, 0, 1, 1));
     }
 }
