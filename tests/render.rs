@@ -28,11 +28,12 @@ fn stderr(output: &Output) -> String {
 }
 
 fn examples() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(project_root().join("tests/conformance/examples"))
-        .expect("the examples are there")
-        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-        .filter(|path| path.extension().is_some_and(|ext| ext == "ppn"))
-        .collect();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(project_root().join("tests/conformance/examples"))
+            .expect("the examples are there")
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .filter(|path| path.extension().is_some_and(|ext| ext == "ppn"))
+            .collect();
     files.sort();
     assert!(files.len() >= 10, "{files:?}");
     files
@@ -47,7 +48,14 @@ fn scratch(name: &str) -> PathBuf {
 
 /// The number of states (start and one per move) of the first game, from the JSON replay.
 fn state_count(file: &Path) -> usize {
-    let output = ppn_ls(&["replay", "--format", "json", "--game", "1", file.to_str().unwrap()]);
+    let output = ppn_ls(&[
+        "replay",
+        "--format",
+        "json",
+        "--game",
+        "1",
+        file.to_str().unwrap(),
+    ]);
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     value["games"][0]["states"].as_array().map_or(0, Vec::len)
 }
@@ -64,7 +72,10 @@ fn every_example_becomes_a_diagram_a_png_and_a_gif() {
         let diagram = stdout(&text);
         assert!(diagram.starts_with("--- "), "{name}: {diagram}");
         assert!(diagram.lines().count() > 4, "{name}: {diagram}");
-        assert!(diagram.contains('─') || diagram.contains('━'), "{name}: {diagram}");
+        assert!(
+            diagram.contains('─') || diagram.contains('━'),
+            "{name}: {diagram}"
+        );
 
         let png_path = dir.join(format!("{name}.png"));
         let png = ppn_ls(&["render", path, "-o", png_path.to_str().unwrap()]);
@@ -85,10 +96,20 @@ fn every_example_becomes_a_diagram_a_png_and_a_gif() {
         assert!(dark > 200, "{name}: no lines or ink");
 
         let gif_path = dir.join(format!("{name}.gif"));
-        let gif = ppn_ls(&["render", path, "--animate", "--frame-time", "300", "-o", gif_path.to_str().unwrap()]);
+        let gif = ppn_ls(&[
+            "render",
+            path,
+            "--animate",
+            "--frame-time",
+            "300",
+            "-o",
+            gif_path.to_str().unwrap(),
+        ]);
         assert_eq!(gif.status.code(), Some(0), "{name}: {}", stderr(&gif));
         let bytes = std::fs::read(&gif_path).unwrap();
-        let mut decoder = gif::DecodeOptions::new().read_info(&bytes[..]).expect("a GIF");
+        let mut decoder = gif::DecodeOptions::new()
+            .read_info(&bytes[..])
+            .expect("a GIF");
         let mut frames = 0;
         while let Some(frame) = decoder.read_next_frame().expect("a frame") {
             assert_eq!(frame.delay, 30, "{name}");
@@ -103,30 +124,67 @@ fn every_example_becomes_a_diagram_a_png_and_a_gif() {
 fn a_move_by_label_or_position_and_svg_options() {
     let file = "tests/conformance/examples/tic-tac-toe.ppn";
     let text = std::fs::read_to_string(project_root().join(file)).unwrap();
-    let by_label = ppn_ls(&["render", file, "--move", "2.", "--format", "svg", "--size", "300", "--flip"]);
+    let by_label = ppn_ls(&[
+        "render", file, "--move", "2.", "--format", "svg", "--size", "300", "--flip",
+    ]);
     assert_eq!(by_label.status.code(), Some(0), "{}", stderr(&by_label));
     let svg = stdout(&by_label);
-    assert!(svg.starts_with("<svg ") && svg.contains("width=\"300\""), "{svg}");
+    assert!(
+        svg.starts_with("<svg ") && svg.contains("width=\"300\""),
+        "{svg}"
+    );
     // The line and column of move 2. in the file, 1-based.
     let offset = text.find("\n2.").expect("a move 2.") + 1;
     let line = text[..offset].matches('\n').count() + 1;
-    let by_position = ppn_ls(&["render", file, "--at", &format!("{line}:2"), "--format", "text"]);
-    assert_eq!(by_position.status.code(), Some(0), "{}", stderr(&by_position));
-    assert!(stdout(&by_position).starts_with("--- 2. "), "{}", stdout(&by_position));
+    let by_position = ppn_ls(&[
+        "render",
+        file,
+        "--at",
+        &format!("{line}:2"),
+        "--format",
+        "text",
+    ]);
+    assert_eq!(
+        by_position.status.code(),
+        Some(0),
+        "{}",
+        stderr(&by_position)
+    );
+    assert!(
+        stdout(&by_position).starts_with("--- 2. "),
+        "{}",
+        stdout(&by_position)
+    );
     let missing = ppn_ls(&["render", file, "--move", "99."]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(stderr(&missing).contains("--move 99."), "{}", stderr(&missing));
+    assert!(
+        stderr(&missing).contains("--move 99."),
+        "{}",
+        stderr(&missing)
+    );
 }
 
 #[test]
 fn animated_svg_has_a_frame_per_board() {
     let file = project_root().join("tests/conformance/examples/four-field-kono.ppn");
-    let output = ppn_ls(&["render", file.to_str().unwrap(), "--animate", "--format", "svg", "--frame-time", "250"]);
+    let output = ppn_ls(&[
+        "render",
+        file.to_str().unwrap(),
+        "--animate",
+        "--format",
+        "svg",
+        "--frame-time",
+        "250",
+    ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let svg = stdout(&output);
     let count = state_count(&file);
     assert_eq!(svg.matches("<animate ").count(), count);
-    assert!(svg.contains(&format!("dur=\"{}s\"", count as f64 * 0.25)), "{}", &svg[..300]);
+    assert!(
+        svg.contains(&format!("dur=\"{}s\"", count as f64 * 0.25)),
+        "{}",
+        &svg[..300]
+    );
 }
 
 #[test]
@@ -137,7 +195,11 @@ fn wrong_requests_are_explained() {
     assert!(stderr(&gif).contains("--animate"), "{}", stderr(&gif));
     let odd = ppn_ls(&["render", file, "-o", "board.bmp"]);
     assert_eq!(odd.status.code(), Some(2));
-    assert!(stderr(&odd).contains(".svg, .png, .gif or .txt"), "{}", stderr(&odd));
+    assert!(
+        stderr(&odd).contains(".svg, .png, .gif or .txt"),
+        "{}",
+        stderr(&odd)
+    );
     let at = ppn_ls(&["render", file, "--at", "zero"]);
     assert_eq!(at.status.code(), Some(2));
     assert!(stderr(&at).contains("LINE:COLUMN"), "{}", stderr(&at));
@@ -188,9 +250,20 @@ fn one_diagram_per_game_system() {
         let text = std::fs::read_to_string(&path)
             .unwrap_or_else(|_| format!("---\nSetUp:\n  Name: {name}\n  System: {system}\n...\n"));
         let document = analyze(Some(&path), text);
-        assert!(document.diagnostics().is_empty(), "{system}: {:?}", document.diagnostics());
-        let start = document.main_line(0).into_iter().next().expect("a starting board");
+        assert!(
+            document.diagnostics().is_empty(),
+            "{system}: {:?}",
+            document.diagnostics()
+        );
+        let start = document
+            .main_line(0)
+            .into_iter()
+            .next()
+            .expect("a starting board");
         let scene = document.scene(start.state).expect("a scene");
-        insta::assert_snapshot!(format!("system-{system}"), diagram(&scene, &TextOptions::default()));
+        insta::assert_snapshot!(
+            format!("system-{system}"),
+            diagram(&scene, &TextOptions::default())
+        );
     }
 }

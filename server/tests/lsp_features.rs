@@ -447,10 +447,16 @@ async fn render_the_board_at_the_cursor() {
         let board = result(&mut client, "ppn/render", at(encoding, nth("long", 0))).await;
         assert_eq!(board["label"], "2.", "{encoding:?}");
         let svg = board["svg"].as_str().unwrap_or_default();
-        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{svg}");
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+            "{svg}"
+        );
         assert_eq!(svg.matches("class=\"piece ").count(), 5, "{svg}");
         for kind in ["card face", "coin back", "tile back", "tile face"] {
-            assert!(svg.contains(&format!("class=\"piece {kind}\"")), "{kind}: {svg}");
+            assert!(
+                svg.contains(&format!("class=\"piece {kind}\"")),
+                "{kind}: {svg}"
+            );
         }
         let mut params = at(encoding, nth("long", 0));
         params["width"] = json!(300);

@@ -149,8 +149,9 @@ fn render(args: &RenderArgs) -> Result<(), String> {
         }
     };
     match &args.output {
-        Some(path) if path.as_os_str() != "-" => std::fs::write(path, &bytes)
-            .map_err(|err| format!("{}: {err}", path.display())),
+        Some(path) if path.as_os_str() != "-" => {
+            std::fs::write(path, &bytes).map_err(|err| format!("{}: {err}", path.display()))
+        }
         _ => {
             if matches!(picture, Picture::Png | Picture::Gif) {
                 use std::io::Write;
@@ -198,9 +199,7 @@ fn select_states(
     }
     let game = args.game.unwrap_or(1);
     if game == 0 || game > game_count {
-        return Err(format!(
-            "--game {game}: the file has {game_count} game(s)"
-        ));
+        return Err(format!("--game {game}: the file has {game_count} game(s)"));
     }
     let line = document.main_line(game - 1);
     if args.animate {

@@ -86,12 +86,7 @@ pub fn run(
             let _ = document.write_replay_json(&file_name, Some(&only), &mut out);
             print_out(&String::from_utf8_lossy(&out));
         }
-        ReplayFormat::Text => print_out(&to_text(
-            &*document,
-            &selected,
-            games.len() > 1,
-            style,
-        )),
+        ReplayFormat::Text => print_out(&to_text(&*document, &selected, games.len() > 1, style)),
     }
     0
 }

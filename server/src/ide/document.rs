@@ -211,8 +211,16 @@ mod tests {
     fn a_piece_id_hover_marks_what_it_names() {
         let at = TIC_TAC_TOE.find("2. b2-c1").unwrap() + 3;
         let shown = hover(&*document(), at).unwrap();
-        assert!(shown.markdown.contains("**Board before 2.**"), "{}", shown.markdown);
-        assert!(shown.markdown.ends_with("```\nMarked: b2"), "{}", shown.markdown);
+        assert!(
+            shown.markdown.contains("**Board before 2.**"),
+            "{}",
+            shown.markdown
+        );
+        assert!(
+            shown.markdown.ends_with("```\nMarked: b2"),
+            "{}",
+            shown.markdown
+        );
     }
 
     #[test]
@@ -224,7 +232,9 @@ mod tests {
         assert!(found.svg.starts_with("<svg "), "{}", found.svg);
         // Two pieces left: the tile and the coin of Suns.
         assert_eq!(found.svg.matches("class=\"piece ").count(), 2);
-        assert!(found.svg.contains("<title>null of Suns coin, back up</title>"));
+        assert!(found
+            .svg
+            .contains("<title>null of Suns coin, back up</title>"));
         let before_any_move = render_at(&*document, 0, &SvgOptions::default()).unwrap();
         assert_eq!(before_any_move.label, "start");
     }

@@ -17,9 +17,9 @@ use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::board::{describe_piece, location_name, render_board};
 use crate::ide::completion::METADATA_KEYS;
 use crate::ide::locate::{covers, element_at, game_at, move_at, GameAt};
+use crate::ide::navigation::{macro_at, macro_info, MacroOrigin};
 use crate::ide::ppn::user_label;
 use crate::model::document::{HoverBoard, StateRef};
-use crate::ide::navigation::{macro_at, macro_info, MacroOrigin};
 use crate::model::piece::Piece;
 use crate::ppn::engine::replay::UNSEEDED_SETUP_SEED;
 use crate::ppn::engine::setups::{
@@ -121,7 +121,7 @@ fn named_on_board_before(
         .pieces()
         .iter()
         .enumerate()
-        .filter(|(_, piece)| named.iter().any(|named| *named == *piece))
+        .filter(|(_, piece)| named.contains(piece))
         .map(|(i, _)| i)
         .collect();
     Some(HoverBoard {

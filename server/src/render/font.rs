@@ -140,7 +140,9 @@ mod tests {
 
     #[test]
     fn both_fonts_have_their_characters() {
-        for c in ['a', '7', '♚', '♙', '☀', '☾', '♛', '⚜', '♥', '帥', '卒', '漢'] {
+        for c in [
+            'a', '7', '♚', '♙', '☀', '☾', '♛', '⚜', '♥', '帥', '卒', '漢',
+        ] {
             let found = glyph(c).unwrap_or_else(|| panic!("no glyph for {c}"));
             assert!(found.path.starts_with('M'), "{c}: {}", found.path);
             let (x0, y0, x1, y1) = found.bounds;

@@ -10,6 +10,7 @@ pub mod font;
 pub mod raster;
 pub mod svg;
 pub mod text;
+pub mod words;
 
 use crate::model::piece::{Piece, PieceKind, Side};
 use crate::model::scene::Scene;
@@ -20,7 +21,9 @@ pub enum Family {
     /// Piecepack suits (Suns, Moons, Crowns, Arms) and ranks (null, ace, 2–5).
     Piecepack,
     /// A piecepack with French suits (♥ ♠ ♣ ♦), solid or hollow.
-    FrenchPiecepack { hollow: bool },
+    FrenchPiecepack {
+        hollow: bool,
+    },
     PlayingCards,
     Chess,
     Checkers,
@@ -49,7 +52,12 @@ pub fn family(cfg: &str) -> Family {
         "go" => Family::Go,
         "alquerque" | "morris" | "marbles" | "cubes" => Family::Stones,
         "reversi" => Family::Reversi,
-        "dice" | "dice_d4" | "dice_d8" | "dice_d10" | "dice_d10_percentile" | "dice_d12"
+        "dice"
+        | "dice_d4"
+        | "dice_d8"
+        | "dice_d10"
+        | "dice_d10_percentile"
+        | "dice_d12"
         | "dice_d20" => Family::Dice,
         "dice_fudge" => Family::DiceFudge,
         "dice_numeral" => Family::DiceNumeral,
@@ -259,7 +267,7 @@ pub fn axes(scene: &Scene) -> Axes {
 impl Axes {
     /// The name of column `x` (a whole number ≥ 1), if it has one.
     pub fn file(self, x: i64) -> Option<String> {
-        crate::ide::board::file_letters(x)
+        crate::render::words::file_letters(x)
     }
 
     /// The name of row `y` (a whole number ≥ 1), if it has one.

@@ -118,7 +118,9 @@ fn changed_area(before: &[u8], after: &[u8], width: u16, height: u16) -> (u16, u
             continue;
         }
         let first = (0..w).find(|&x| old[x * 4..x * 4 + 4] != new[x * 4..x * 4 + 4]);
-        let last = (0..w).rev().find(|&x| old[x * 4..x * 4 + 4] != new[x * 4..x * 4 + 4]);
+        let last = (0..w)
+            .rev()
+            .find(|&x| old[x * 4..x * 4 + 4] != new[x * 4..x * 4 + 4]);
         if let (Some(first), Some(last)) = (first, last) {
             x0 = x0.min(first);
             x1 = x1.max(last);
@@ -130,7 +132,12 @@ fn changed_area(before: &[u8], after: &[u8], width: u16, height: u16) -> (u16, u
         return (0, 0, 1, 1);
     }
     let as_u16 = |v: usize| u16::try_from(v).unwrap_or(u16::MAX);
-    (as_u16(x0), as_u16(y0), as_u16(x1 - x0 + 1), as_u16(y1 - y0 + 1))
+    (
+        as_u16(x0),
+        as_u16(y0),
+        as_u16(x1 - x0 + 1),
+        as_u16(y1 - y0 + 1),
+    )
 }
 
 fn crop(rgba: &[u8], width: u16, (left, top, w, h): (u16, u16, u16, u16)) -> Vec<u8> {
@@ -194,7 +201,7 @@ mod area_tests {
         let before = vec![255u8; 4 * 4 * 3];
         let mut after = before.clone();
         // Pixels (1, 0) and (2, 2) change.
-        after[(0 * 4 + 1) * 4] = 0;
+        after[4] = 0;
         after[(2 * 4 + 2) * 4 + 1] = 0;
         assert_eq!(changed_area(&before, &after, 4, 3), (1, 0, 2, 3));
         assert_eq!(crop(&after, 4, (1, 0, 2, 3)).len(), 2 * 3 * 4);

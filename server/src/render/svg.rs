@@ -9,13 +9,16 @@ use std::fmt::Write as _;
 
 use super::font::{glyph, short, Glyph};
 use super::{
-    axes, board_cell_width, board_cells, extent, family, is_light, matchstick_length,
-    suit_color, Extent, Family,
+    axes, board_cell_width, board_cells, extent, family, is_light, matchstick_length, suit_color,
+    Extent, Family,
 };
-use crate::ide::board::describe_piece;
 use crate::model::games::{TaflMan, XiangqiPiece};
 use crate::model::piece::{Piece, PieceKind, Side};
 use crate::model::scene::{Annotation, MarkColor, MarkShape, Scene, SquareRole};
+
+/// A straight line between two scene points.
+type Segment = ((f64, f64), (f64, f64));
+use crate::render::words::describe_piece;
 
 /// How to draw a picture.
 #[derive(Clone, Debug, PartialEq)]
@@ -700,9 +703,11 @@ fn ink(piece: &Piece) -> &'static str {
 
 fn rank_symbol(piece: &Piece) -> String {
     match family(&piece.cfg) {
-        Family::PlayingCards => ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-            .get(usize::try_from(piece.rank - 1).unwrap_or(99))
-            .map_or_else(|| "★".to_string(), |s| s.to_string()),
+        Family::PlayingCards => [
+            "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+        ]
+        .get(usize::try_from(piece.rank - 1).unwrap_or(99))
+        .map_or_else(|| "★".to_string(), |s| s.to_string()),
         _ => match piece.rank {
             1 => "n".to_string(),
             2 => "a".to_string(),
@@ -1054,7 +1059,11 @@ fn draw_pawn(writer: &mut Writer, piece: &Piece, view: &View) {
         n(cx - 0.3 * u),
         n(cy + 0.38 * u),
     );
-    let stroke = if piece.suit == 2 { "#dddddd" } else { "#222222" };
+    let stroke = if piece.suit == 2 {
+        "#dddddd"
+    } else {
+        "#222222"
+    };
     let fill = if piece.suit == 6 { "#ffffff" } else { colour };
     let _ = write!(
         writer.body,
@@ -1092,7 +1101,11 @@ fn draw_pyramid(writer: &mut Writer, piece: &Piece, view: &View) {
     let size = 0.35 + 0.13 * f64::from(piece.rank.clamp(1, 3));
     let half = view.len(size) / 2.0;
     let colour = suit_color(piece.suit);
-    let stroke = if piece.suit == 2 { "#cccccc" } else { "#222222" };
+    let stroke = if piece.suit == 2 {
+        "#cccccc"
+    } else {
+        "#222222"
+    };
     let width = view.len(0.025);
     if matches!(piece.side, Side::Top | Side::Base) {
         // From above: a square with its four faces meeting at the tip.
@@ -1247,7 +1260,11 @@ fn draw_bit(writer: &mut Writer, piece: &Piece, view: &View) {
                 6 => "#f7f7f7",
                 suit => suit_color(suit),
             };
-            let stroke = if piece.suit == 2 { "#000000" } else { "#333333" };
+            let stroke = if piece.suit == 2 {
+                "#000000"
+            } else {
+                "#333333"
+            };
             disc(writer, cx, cy, view.len(r), fill, stroke, line);
         }
         Family::Tafl => {
@@ -1347,7 +1364,7 @@ fn draw_bit(writer: &mut Writer, piece: &Piece, view: &View) {
     }
 }
 
-fn lines(writer: &mut Writer, segments: &[((f64, f64), (f64, f64))], view: &View, width: f64, colour: &str) {
+fn lines(writer: &mut Writer, segments: &[Segment], view: &View, width: f64, colour: &str) {
     let mut d = String::new();
     for ((x0, y0), (x1, y1)) in segments {
         let (a, b) = view.at(*x0, *y0);
@@ -1375,7 +1392,7 @@ fn area_rect(writer: &mut Writer, area: Extent, view: &View, style: &str) {
 }
 
 /// Lines through the points `from..=to` both ways: a grid of points (go, alquerque).
-fn point_grid(from: (f64, f64), count: (i64, i64)) -> Vec<((f64, f64), (f64, f64))> {
+fn point_grid(from: (f64, f64), count: (i64, i64)) -> Vec<Segment> {
     let (x0, y0) = from;
     let (x1, y1) = (x0 + (count.0 - 1) as f64, y0 + (count.1 - 1) as f64);
     let mut segments = Vec::new();
@@ -1416,7 +1433,8 @@ fn draw_board(writer: &mut Writer, piece: &Piece, view: &View) {
             };
             for &sx in stars {
                 for &sy in stars {
-                    let (px, py) = view.at(area.xmin + (sx - 1) as f64, area.ymin + (sy - 1) as f64);
+                    let (px, py) =
+                        view.at(area.xmin + (sx - 1) as f64, area.ymin + (sy - 1) as f64);
                     disc(writer, px, py, view.len(0.09), "#2b2014", "none", 0.0);
                 }
             }
@@ -1444,17 +1462,37 @@ fn draw_board(writer: &mut Writer, piece: &Piece, view: &View) {
             for i in 0..cells {
                 for j in 0..cells {
                     let (px, py) = view.at(area.xmin + 0.5 + i as f64, area.ymin + 0.5 + j as f64);
-                    disc(writer, px, py, view.len(0.3), "#8c6a3c", "#5a4325", view.len(0.02));
+                    disc(
+                        writer,
+                        px,
+                        py,
+                        view.len(0.3),
+                        "#8c6a3c",
+                        "#5a4325",
+                        view.len(0.02),
+                    );
                 }
             }
         }
         "reversi" => {
             area_rect(writer, area, view, &format!("fill=\"#2e7d4f\" {outline}"));
-            lines(writer, &cell_lines(area, cells, cell), view, 0.03, "#0f2a1a");
+            lines(
+                writer,
+                &cell_lines(area, cells, cell),
+                view,
+                0.03,
+                "#0f2a1a",
+            );
         }
         "tafl" => {
             area_rect(writer, area, view, &format!("fill=\"#e9d3a4\" {outline}"));
-            lines(writer, &cell_lines(area, cells, cell), view, 0.03, "#6b5132");
+            lines(
+                writer,
+                &cell_lines(area, cells, cell),
+                view,
+                0.03,
+                "#6b5132",
+            );
         }
         "xiangqi" => draw_xiangqi_board(writer, piece, view, &outline),
         _ => {
@@ -1492,17 +1530,23 @@ fn draw_board(writer: &mut Writer, piece: &Piece, view: &View) {
     }
 }
 
-fn cell_lines(area: Extent, cells: i64, cell: f64) -> Vec<((f64, f64), (f64, f64))> {
+fn cell_lines(area: Extent, cells: i64, cell: f64) -> Vec<Segment> {
     let mut segments = Vec::new();
     for k in 1..cells {
         let offset = k as f64 * cell;
-        segments.push(((area.xmin + offset, area.ymin), (area.xmin + offset, area.ymax)));
-        segments.push(((area.xmin, area.ymin + offset), (area.xmax, area.ymin + offset)));
+        segments.push((
+            (area.xmin + offset, area.ymin),
+            (area.xmin + offset, area.ymax),
+        ));
+        segments.push((
+            (area.xmin, area.ymin + offset),
+            (area.xmax, area.ymin + offset),
+        ));
     }
     segments
 }
 
-fn morris_lines(piece: &Piece, men: i64) -> Vec<((f64, f64), (f64, f64))> {
+fn morris_lines(piece: &Piece, men: i64) -> Vec<Segment> {
     let (x, y) = (piece.x, piece.y);
     let square = |half: f64| {
         vec![
@@ -1573,8 +1617,14 @@ fn draw_xiangqi_board(writer: &mut Writer, piece: &Piece, view: &View, outline: 
         }
     }
     for base in [0.0, 7.0] {
-        segments.push(((left + 3.0, bottom + base), (left + 5.0, bottom + base + 2.0)));
-        segments.push(((left + 5.0, bottom + base), (left + 3.0, bottom + base + 2.0)));
+        segments.push((
+            (left + 3.0, bottom + base),
+            (left + 5.0, bottom + base + 2.0),
+        ));
+        segments.push((
+            (left + 5.0, bottom + base),
+            (left + 3.0, bottom + base + 2.0),
+        ));
     }
     lines(writer, &segments, view, 0.04, "#5a3d1e");
     let river = bottom + 4.5;

@@ -12,10 +12,10 @@ use super::{
     axes, board_cell_width, board_cells, extent, family, is_light, scene_extent, Axes, Extent,
     Family,
 };
-use crate::ide::board::{describe_piece, location_name};
 use crate::model::games::{TaflMan, XiangqiPiece};
 use crate::model::piece::{Piece, PieceKind, Side};
 use crate::model::scene::{Annotation, MarkShape, Scene, SquareRole};
+use crate::render::words::{describe_piece, location_name};
 
 /// How to draw a diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,7 +142,10 @@ fn stacks(scene: &Scene) -> String {
         .iter()
         .filter(|p| p.kind != PieceKind::Board && p.x.is_finite() && p.y.is_finite())
     {
-        let key = ((piece.x * 1024.0).round() as i64, (piece.y * 1024.0).round() as i64);
+        let key = (
+            (piece.x * 1024.0).round() as i64,
+            (piece.y * 1024.0).round() as i64,
+        );
         groups.entry(key).or_default().push(piece);
     }
     let mut out = String::new();
@@ -338,7 +341,8 @@ impl Canvas {
         }
         let col = (2.0 * (x - self.x0)).round();
         let row = (2.0 * (y - self.y0)).round();
-        let inside = (0.0..self.width as f64).contains(&col) && (0.0..self.height as f64).contains(&row);
+        let inside =
+            (0.0..self.width as f64).contains(&col) && (0.0..self.height as f64).contains(&row);
         inside.then_some((col as i64, row as i64))
     }
 
@@ -675,7 +679,11 @@ fn suit_glyph(piece: &Piece, legend: &mut BTreeSet<Legend>) -> String {
 /// The glyph of a piece's rank on its face.
 fn rank_glyph(piece: &Piece, legend: &mut BTreeSet<Legend>) -> String {
     let index = usize::try_from(piece.rank - 1).ok();
-    let pick = |glyphs: &[&str]| index.and_then(|i| glyphs.get(i).copied()).map(str::to_string);
+    let pick = |glyphs: &[&str]| {
+        index
+            .and_then(|i| glyphs.get(i).copied())
+            .map(str::to_string)
+    };
     let glyph = match family(&piece.cfg) {
         Family::Piecepack | Family::FrenchPiecepack { .. } => {
             if piece.rank <= 2 {
@@ -697,9 +705,9 @@ fn rank_glyph(piece: &Piece, legend: &mut BTreeSet<Legend>) -> String {
         Family::DiceFudge => pick(&["−", " ", "+", "+", " ", "−"]),
         Family::DiceNumeral => digit(piece.rank),
         Family::Dominoes => Some(pips(piece.rank - 1)),
-        Family::PlayingCards => {
-            pick(&["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "*"])
-        }
+        Family::PlayingCards => pick(&[
+            "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "*",
+        ]),
         _ => digit(piece.rank),
     };
     glyph.unwrap_or_else(|| "?".to_string())
@@ -769,7 +777,11 @@ fn draw_piece(canvas: &mut Canvas, piece: &Piece, legend: &mut BTreeSet<Legend>)
         (PieceKind::Tile, side) => draw_tile(canvas, piece, side, col, row, legend),
         (PieceKind::Card, side) => {
             legend.insert(Legend::Cards);
-            let (w, h) = if quarter(piece.angle) % 180 == 0 { (2, 3) } else { (3, 2) };
+            let (w, h) = if quarter(piece.angle) % 180 == 0 {
+                (2, 3)
+            } else {
+                (3, 2)
+            };
             canvas.border(col, row, w, h);
             if side == Side::Back {
                 for r in row + 1 - h..row + h {
@@ -837,9 +849,7 @@ fn draw_piece(canvas: &mut Canvas, piece: &Piece, legend: &mut BTreeSet<Legend>)
             };
             canvas.put(col, row, &format!("{glyph}{dots}"));
         }
-        (PieceKind::Matchstick, _) => {
-            draw_matchstick(canvas, piece.rank, piece.angle, col, row)
-        }
+        (PieceKind::Matchstick, _) => draw_matchstick(canvas, piece.rank, piece.angle, col, row),
         (PieceKind::Bit, side) => {
             let glyph = bit_glyph(piece, side, legend);
             canvas.put(col, row, &glyph);
@@ -979,7 +989,11 @@ fn draw_matchstick(canvas: &mut Canvas, rank: i32, exact_angle: f64, col: i64, r
     // Middle-sized sticks at a third of a turn span one cell: a single slanted stroke.
     let thirds = exact_angle.rem_euclid(180.0);
     if (4..=5).contains(&rank) && ((thirds - 60.0).abs() < 1e-9 || (thirds - 120.0).abs() < 1e-9) {
-        let glyph = if (thirds - 60.0).abs() < 1e-9 { "╲" } else { "╱" };
+        let glyph = if (thirds - 60.0).abs() < 1e-9 {
+            "╲"
+        } else {
+            "╱"
+        };
         canvas.put(col, row, glyph);
         return;
     }

@@ -25,13 +25,37 @@ fn piece(kind: PieceKind, side: Side, suit: i32, rank: i32, cfg: &str, x: f64, y
 
 /// A chess board with its men on their starting squares.
 fn chess_start() -> Scene {
-    let mut pieces = vec![piece(PieceKind::Board, Side::Face, 3, 8, "chess1", 4.5, 4.5)];
+    let mut pieces = vec![piece(
+        PieceKind::Board,
+        Side::Face,
+        3,
+        8,
+        "chess1",
+        4.5,
+        4.5,
+    )];
     let back = [4, 2, 3, 5, 6, 3, 2, 4];
     for (suit, home, pawns) in [(6, 1.0, 2.0), (2, 8.0, 7.0)] {
         for (file, rank) in back.iter().enumerate() {
             let x = file as f64 + 1.0;
-            pieces.push(piece(PieceKind::Bit, Side::Face, suit, *rank, "chess1", x, home));
-            pieces.push(piece(PieceKind::Bit, Side::Face, suit, 1, "chess1", x, pawns));
+            pieces.push(piece(
+                PieceKind::Bit,
+                Side::Face,
+                suit,
+                *rank,
+                "chess1",
+                x,
+                home,
+            ));
+            pieces.push(piece(
+                PieceKind::Bit,
+                Side::Face,
+                suit,
+                1,
+                "chess1",
+                x,
+                pawns,
+            ));
         }
     }
     Scene {
@@ -61,7 +85,10 @@ fn described(svg: &str) -> Vec<(String, String, String)> {
     let document = roxmltree::Document::parse(svg).expect("well-formed XML");
     document
         .descendants()
-        .filter(|node| node.attribute("id").is_some_and(|id| id.starts_with("piece-")))
+        .filter(|node| {
+            node.attribute("id")
+                .is_some_and(|id| id.starts_with("piece-"))
+        })
         .map(|node| {
             let title = node
                 .children()
@@ -109,7 +136,9 @@ fn every_chess_man_is_drawn_on_its_square() {
     let pieces = described(&svg);
     assert_eq!(pieces.len(), 33);
     assert_eq!(pieces[0].1, "piece board face");
-    assert!(pieces[1..].iter().all(|(_, class, _)| class == "piece bit face"));
+    assert!(pieces[1..]
+        .iter()
+        .all(|(_, class, _)| class == "piece bit face"));
     assert_eq!(pieces[1].2, "White rook, face up");
     // The white king on e1 is the solid king glyph filled white, outlined by the hollow one.
     let king = scene
@@ -117,13 +146,19 @@ fn every_chess_man_is_drawn_on_its_square() {
         .iter()
         .position(|p| p.rank == 6 && p.suit == 6)
         .unwrap();
-    assert_eq!(glyphs_used(&svg, &format!("piece-{king}")), ["#g265a", "#g2654"]);
+    assert_eq!(
+        glyphs_used(&svg, &format!("piece-{king}")),
+        ["#g265a", "#g2654"]
+    );
     let black_queen = scene
         .pieces
         .iter()
         .position(|p| p.rank == 5 && p.suit == 2)
         .unwrap();
-    assert_eq!(glyphs_used(&svg, &format!("piece-{black_queen}")), ["#g265b"]);
+    assert_eq!(
+        glyphs_used(&svg, &format!("piece-{black_queen}")),
+        ["#g265b"]
+    );
 }
 
 #[test]
@@ -140,7 +175,10 @@ fn flipped_pictures_show_the_board_from_the_other_side() {
         .position(|p| p.x == 1.0 && p.y == 1.0)
         .unwrap();
     let (x, y) = centre_of(&tree, a1);
-    assert!((x - 8.0 * 48.0).abs() < 10.0 && (y - 48.0).abs() < 10.0, "a1 at ({x}, {y})");
+    assert!(
+        (x - 8.0 * 48.0).abs() < 10.0 && (y - 48.0).abs() < 10.0,
+        "a1 at ({x}, {y})"
+    );
 }
 
 #[test]
@@ -194,14 +232,18 @@ fn tafl_boards_show_throne_corners_and_men() {
     let mut pieces = vec![tafl_board(9)];
     pieces.push(tafl_man(TaflSide::Defenders, TaflMan::King, 5, 5));
     pieces.push(tafl_man(TaflSide::Attackers, TaflMan::Taflman, 5, 9));
-    let squares: Vec<SquareMark> = [(1, 1, SquareRole::Corner), (9, 9, SquareRole::Corner), (5, 5, SquareRole::Throne)]
-        .into_iter()
-        .map(|(x, y, role)| SquareMark {
-            x: f64::from(x),
-            y: f64::from(y),
-            role,
-        })
-        .collect();
+    let squares: Vec<SquareMark> = [
+        (1, 1, SquareRole::Corner),
+        (9, 9, SquareRole::Corner),
+        (5, 5, SquareRole::Throne),
+    ]
+    .into_iter()
+    .map(|(x, y, role)| SquareMark {
+        x: f64::from(x),
+        y: f64::from(y),
+        role,
+    })
+    .collect();
     let scene = Scene {
         pieces,
         squares,
@@ -213,7 +255,10 @@ fn tafl_boards_show_throne_corners_and_men() {
     assert_eq!(glyphs_used(&svg, "piece-1"), ["#g265a"]);
     let tree = tree(&svg);
     let (x, y) = centre_of(&tree, 2);
-    assert!((x - 5.0 * 48.0).abs() < 10.0 && (y - 48.0).abs() < 10.0, "e9 at ({x}, {y})");
+    assert!(
+        (x - 5.0 * 48.0).abs() < 10.0 && (y - 48.0).abs() < 10.0,
+        "e9 at ({x}, {y})"
+    );
 }
 
 #[test]
@@ -240,7 +285,10 @@ fn xiangqi_pieces_carry_their_characters_and_annotations_are_drawn() {
     let svg = svg(&scene, &SvgOptions::default());
     assert_eq!(glyphs_used(&svg, "piece-1"), ["#g5e25"]);
     assert_eq!(glyphs_used(&svg, "piece-2"), ["#g5352"]);
-    assert!(glyphs_used(&svg, "piece-0").contains(&"#g695a".to_string()), "楚 on the river");
+    assert!(
+        glyphs_used(&svg, "piece-0").contains(&"#g695a".to_string()),
+        "楚 on the river"
+    );
     assert_eq!(svg.matches("class=\"arrow\"").count(), 1);
     assert!(svg.contains("class=\"marker\"") && svg.contains("#d6269d"));
     let tree = tree(&svg);
@@ -259,11 +307,18 @@ fn pngs_have_the_pictures_size_and_colours() {
     let dark = pixmap.pixel(48, 6 * 48).unwrap();
     assert_eq!((dark.red(), dark.green(), dark.blue()), (0x76, 0x96, 0x56));
     let light = pixmap.pixel(2 * 48, 6 * 48).unwrap();
-    assert_eq!((light.red(), light.green(), light.blue()), (0xee, 0xee, 0xd2));
+    assert_eq!(
+        (light.red(), light.green(), light.blue()),
+        (0xee, 0xee, 0xd2)
+    );
     // The black king on e8 is mostly black.
     let dark_ink = (4 * 48 - 15..4 * 48 + 15)
         .flat_map(|x| (48 - 15..48 + 15).map(move |y| (x, y)))
-        .filter(|&(x, y)| pixmap.pixel(x, y).is_some_and(|p| p.red() < 60 && p.green() < 60))
+        .filter(|&(x, y)| {
+            pixmap
+                .pixel(x, y)
+                .is_some_and(|p| p.red() < 60 && p.green() < 60)
+        })
         .count();
     assert!(dark_ink > 200, "{dark_ink} dark pixels on e8");
 }
@@ -308,7 +363,18 @@ fn every_kind_of_piece_draws_valid_svg() {
     let mut x = 1.0;
     for kind in PieceKind::ALL {
         for side in [Side::Face, Side::Back, Side::Top] {
-            for cfg in ["piecepack", "dice", "dominoes_red", "playing_cards", "go", "reversi", "checkers2", "icehouse_pieces", "hexpack", "nonsense"] {
+            for cfg in [
+                "piecepack",
+                "dice",
+                "dominoes_red",
+                "playing_cards",
+                "go",
+                "reversi",
+                "checkers2",
+                "icehouse_pieces",
+                "hexpack",
+                "nonsense",
+            ] {
                 if kind != PieceKind::Board {
                     pieces.push(Piece {
                         angle: x * 45.0,
@@ -319,7 +385,15 @@ fn every_kind_of_piece_draws_valid_svg() {
             }
         }
     }
-    pieces.push(piece(PieceKind::Bit, Side::Face, 9, 99, "chess1", f64::NAN, 1.0));
+    pieces.push(piece(
+        PieceKind::Bit,
+        Side::Face,
+        9,
+        99,
+        "chess1",
+        f64::NAN,
+        1.0,
+    ));
     let scene = Scene {
         pieces,
         ..Scene::default()
@@ -340,23 +414,69 @@ fn sample_pictures_for_people() {
     let dir = std::path::PathBuf::from(dir);
     std::fs::create_dir_all(&dir).unwrap();
     let mut tafl = vec![tafl_board(9)];
-    let attackers = [(4, 1), (5, 1), (6, 1), (5, 2), (4, 9), (5, 9), (6, 9), (5, 8), (1, 4), (1, 5), (1, 6), (2, 5), (9, 4), (9, 5), (9, 6), (8, 5)];
+    let attackers = [
+        (4, 1),
+        (5, 1),
+        (6, 1),
+        (5, 2),
+        (4, 9),
+        (5, 9),
+        (6, 9),
+        (5, 8),
+        (1, 4),
+        (1, 5),
+        (1, 6),
+        (2, 5),
+        (9, 4),
+        (9, 5),
+        (9, 6),
+        (8, 5),
+    ];
     for (x, y) in attackers {
         tafl.push(tafl_man(TaflSide::Attackers, TaflMan::Taflman, x, y));
     }
-    for (x, y) in [(5, 3), (5, 4), (5, 6), (5, 7), (3, 5), (4, 5), (6, 5), (7, 5)] {
+    for (x, y) in [
+        (5, 3),
+        (5, 4),
+        (5, 6),
+        (5, 7),
+        (3, 5),
+        (4, 5),
+        (6, 5),
+        (7, 5),
+    ] {
         tafl.push(tafl_man(TaflSide::Defenders, TaflMan::Taflman, x, y));
     }
     tafl.push(tafl_man(TaflSide::Defenders, TaflMan::King, 5, 5));
-    let squares = [(1, 1, SquareRole::Corner), (1, 9, SquareRole::Corner), (9, 1, SquareRole::Corner), (9, 9, SquareRole::Corner), (5, 5, SquareRole::Throne)]
-        .into_iter()
-        .map(|(x, y, role)| SquareMark { x: f64::from(x), y: f64::from(y), role })
-        .collect();
-    let tafl = Scene { pieces: tafl, squares, highlighted: vec![3], vacated: vec![(3.0, 1.0)], ..Scene::default() };
+    let squares = [
+        (1, 1, SquareRole::Corner),
+        (1, 9, SquareRole::Corner),
+        (9, 1, SquareRole::Corner),
+        (9, 9, SquareRole::Corner),
+        (5, 5, SquareRole::Throne),
+    ]
+    .into_iter()
+    .map(|(x, y, role)| SquareMark {
+        x: f64::from(x),
+        y: f64::from(y),
+        role,
+    })
+    .collect();
+    let tafl = Scene {
+        pieces: tafl,
+        squares,
+        highlighted: vec![3],
+        vacated: vec![(3.0, 1.0)],
+        ..Scene::default()
+    };
     let mut xiangqi = vec![xiangqi_board()];
     use XiangqiPiece::*;
-    let back = [Chariot, Horse, Elephant, Advisor, General, Advisor, Elephant, Horse, Chariot];
-    for (side, rank, cannons, soldiers) in [(XiangqiSide::Red, 0, 2, 3), (XiangqiSide::Black, 9, 7, 6)] {
+    let back = [
+        Chariot, Horse, Elephant, Advisor, General, Advisor, Elephant, Horse, Chariot,
+    ];
+    for (side, rank, cannons, soldiers) in
+        [(XiangqiSide::Red, 0, 2, 3), (XiangqiSide::Black, 9, 7, 6)]
+    {
         for (file, piece) in back.into_iter().enumerate() {
             xiangqi.push(xiangqi_piece(side, piece, file as u32, rank));
         }
@@ -369,13 +489,28 @@ fn sample_pictures_for_people() {
     let xiangqi = Scene {
         pieces: xiangqi,
         annotations: vec![
-            Annotation::Arrow { from: (2.0, 3.0), to: (5.0, 3.0) },
-            Annotation::Marker { at: (5.0, 5.0), shape: MarkShape::Blank, color: MarkColor::Green },
-            Annotation::Marker { at: (1.0, 4.0), shape: MarkShape::Piece, color: MarkColor::Blue },
+            Annotation::Arrow {
+                from: (2.0, 3.0),
+                to: (5.0, 3.0),
+            },
+            Annotation::Marker {
+                at: (5.0, 5.0),
+                shape: MarkShape::Blank,
+                color: MarkColor::Green,
+            },
+            Annotation::Marker {
+                at: (1.0, 4.0),
+                shape: MarkShape::Piece,
+                color: MarkColor::Blue,
+            },
         ],
         ..Scene::default()
     };
-    for (name, scene) in [("tafl", &tafl), ("xiangqi", &xiangqi), ("chess", &chess_start())] {
+    for (name, scene) in [
+        ("tafl", &tafl),
+        ("xiangqi", &xiangqi),
+        ("chess", &chess_start()),
+    ] {
         let png = raster::png(&svg(scene, &SvgOptions::default())).unwrap();
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }

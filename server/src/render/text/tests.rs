@@ -24,7 +24,10 @@ fn reference(name: &str) -> String {
 /// Lines without trailing spaces, and no blank lines at the end.
 fn normalise(text: &str) -> String {
     let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
-    let keep = lines.iter().rposition(|line| !line.is_empty()).map_or(0, |i| i + 1);
+    let keep = lines
+        .iter()
+        .rposition(|line| !line.is_empty())
+        .map_or(0, |i| i + 1);
     lines[..keep].join("\n")
 }
 
@@ -115,7 +118,12 @@ fn icehouse_pyramids() {
             "icehouse_pieces",
         ));
     }
-    let sides = ["pyramid_face", "pyramid_left", "pyramid_right", "pyramid_back"];
+    let sides = [
+        "pyramid_face",
+        "pyramid_left",
+        "pyramid_right",
+        "pyramid_back",
+    ];
     for k in 0..24 {
         pieces.push(p(
             sides[k % 4],
@@ -136,18 +144,43 @@ fn subpack_and_piecepack_components() {
     for (x, y) in [(1.5, 1.5), (3.5, 1.5), (1.5, 3.5), (3.5, 3.5)] {
         pieces.push(p("tile_back", x, y, 1, 1, 0.0, "piecepack"));
     }
-    let alternate = |face: &str, back: &str, i: i32| if i % 2 == 1 { face } else { back }.to_string();
+    let alternate =
+        |face: &str, back: &str, i: i32| if i % 2 == 1 { face } else { back }.to_string();
     for i in 1..=4 {
-        pieces.push(p(&alternate("tile_face", "tile_back", i), f64::from(i), 1.0, i, i, 0.0, "subpack"));
+        pieces.push(p(
+            &alternate("tile_face", "tile_back", i),
+            f64::from(i),
+            1.0,
+            i,
+            i,
+            0.0,
+            "subpack",
+        ));
     }
     for i in 1..=4 {
-        pieces.push(p(&alternate("coin_face", "coin_back", i), f64::from(i), 2.0, i, i, 0.0, "subpack"));
+        pieces.push(p(
+            &alternate("coin_face", "coin_back", i),
+            f64::from(i),
+            2.0,
+            i,
+            i,
+            0.0,
+            "subpack",
+        ));
     }
     for i in 1..=4 {
         pieces.push(p("die_face", f64::from(i), 3.0, i, i, 0.0, "subpack"));
     }
     for i in 1..=4 {
-        pieces.push(p(&alternate("pawn_face", "pawn_back", i), f64::from(i), 4.0, i, i, 0.0, "subpack"));
+        pieces.push(p(
+            &alternate("pawn_face", "pawn_back", i),
+            f64::from(i),
+            4.0,
+            i,
+            i,
+            0.0,
+            "subpack",
+        ));
     }
     check("subpack", pieces);
 }
@@ -156,7 +189,11 @@ fn subpack_and_piecepack_components() {
 fn saucers() {
     let pieces = (1..=4)
         .map(|i| {
-            let side = if i % 2 == 1 { "saucer_face" } else { "saucer_back" };
+            let side = if i % 2 == 1 {
+                "saucer_face"
+            } else {
+                "saucer_back"
+            };
             p(side, f64::from(i), 1.0, i, 1, 0.0, "piecepack")
         })
         .collect();
@@ -191,22 +228,54 @@ fn dominoes() {
     for k in 0..12 {
         let i = k % 6;
         let (y, angle) = if k < 6 { (1.0, 0.0) } else { (3.0, 180.0) };
-        upright.push(p("tile_face", (i + 1) as f64, y, i as i32 + 1, i as i32 + 2, angle, DOMINO_COLOURS[i]));
+        upright.push(p(
+            "tile_face",
+            (i + 1) as f64,
+            y,
+            i as i32 + 1,
+            i as i32 + 2,
+            angle,
+            DOMINO_COLOURS[i],
+        ));
     }
-    for i in 0..6 {
+    for (i, cfg) in DOMINO_COLOURS.into_iter().enumerate() {
         let angle = if i < 3 { 0.0 } else { 180.0 };
-        upright.push(p("tile_back", (i + 1) as f64, 5.0, i as i32 + 1, i as i32 + 2, angle, DOMINO_COLOURS[i]));
+        upright.push(p(
+            "tile_back",
+            (i + 1) as f64,
+            5.0,
+            i as i32 + 1,
+            i as i32 + 2,
+            angle,
+            cfg,
+        ));
     }
     check("dominoes-upright", upright);
     let mut sideways = Vec::new();
     for k in 0..12 {
         let i = k % 6;
         let (x, angle) = if k < 6 { (1.0, 90.0) } else { (3.0, 270.0) };
-        sideways.push(p("tile_face", x, (i + 1) as f64, i as i32 + 1, i as i32 + 2, angle, DOMINO_COLOURS[i]));
+        sideways.push(p(
+            "tile_face",
+            x,
+            (i + 1) as f64,
+            i as i32 + 1,
+            i as i32 + 2,
+            angle,
+            DOMINO_COLOURS[i],
+        ));
     }
-    for i in 0..6 {
+    for (i, cfg) in DOMINO_COLOURS.into_iter().enumerate() {
         let angle = if i < 3 { 90.0 } else { 270.0 };
-        sideways.push(p("tile_back", 5.0, (i + 1) as f64, i as i32 + 1, i as i32 + 2, angle, DOMINO_COLOURS[i]));
+        sideways.push(p(
+            "tile_back",
+            5.0,
+            (i + 1) as f64,
+            i as i32 + 1,
+            i as i32 + 2,
+            angle,
+            cfg,
+        ));
     }
     check("dominoes-sideways", sideways);
 }
@@ -215,7 +284,15 @@ fn tile_backs_7_by_5() -> Vec<Piece> {
     let mut pieces = Vec::new();
     for row in 0..7 {
         for col in 0..5 {
-            pieces.push(p("tile_back", f64::from(1 + 2 * col), f64::from(1 + 2 * row), 1, 1, 0.0, "piecepack"));
+            pieces.push(p(
+                "tile_back",
+                f64::from(1 + 2 * col),
+                f64::from(1 + 2 * row),
+                1,
+                1,
+                0.0,
+                "piecepack",
+            ));
         }
     }
     pieces
@@ -227,16 +304,35 @@ fn matchsticks() {
     for turn in 0..8 {
         let mut pieces = tile_backs_7_by_5();
         for rank in 1..=6 {
-            pieces.push(p("matchstick_face", f64::from(rank), f64::from(2 * rank - 1), 1, rank, 45.0 * f64::from(turn), "piecepack"));
+            pieces.push(p(
+                "matchstick_face",
+                f64::from(rank),
+                f64::from(2 * rank - 1),
+                1,
+                rank,
+                45.0 * f64::from(turn),
+                "piecepack",
+            ));
         }
         drawn.push(plain(pieces));
     }
     let drawn = drawn.join("\n");
     let expected = reference("matchsticks");
-    assert!(drawn == expected, "drawn\n{drawn}\n--- expected\n{expected}");
+    assert!(
+        drawn == expected,
+        "drawn\n{drawn}\n--- expected\n{expected}"
+    );
     let mut pieces = tile_backs_7_by_5();
     for (i, angle) in [60.0, 120.0, 240.0, 300.0].into_iter().enumerate() {
-        pieces.push(p("matchstick_back", (i + 1) as f64, (2 * i + 1) as f64, 1, 5, angle, "piecepack"));
+        pieces.push(p(
+            "matchstick_back",
+            (i + 1) as f64,
+            (2 * i + 1) as f64,
+            1,
+            5,
+            angle,
+            "piecepack",
+        ));
     }
     check("matchsticks-60-degrees", pieces);
 }
@@ -250,7 +346,15 @@ fn chess_go_and_reversi_boards() {
     check("chess", chess);
     let mut go = vec![p("board_face", 10.0, 10.0, 2, 1, 0.0, "go")];
     for i in 1..=19 {
-        go.push(p("bit_back", f64::from(i), f64::from(i), i % 6 + 1, 1, 0.0, "go"));
+        go.push(p(
+            "bit_back",
+            f64::from(i),
+            f64::from(i),
+            i % 6 + 1,
+            1,
+            0.0,
+            "go",
+        ));
     }
     check("go", go);
     let mut reversi = vec![p("board_face", 4.5, 4.5, 2, 8, 0.0, "reversi")];
@@ -265,12 +369,23 @@ fn chess_go_and_reversi_boards() {
 
 #[test]
 fn stone_boards() {
-    check("marbles-board", vec![p("board_face", 2.0, 2.0, 4, 4, 0.0, "marbles")]);
+    check(
+        "marbles-board",
+        vec![p("board_face", 2.0, 2.0, 4, 4, 0.0, "marbles")],
+    );
     let alquerque = p("board_face", 3.0, 3.0, 3, 1, 0.0, "alquerque");
     check("alquerque-board", vec![alquerque]);
     let mut stones = vec![alquerque];
     for i in 1..=5 {
-        stones.push(p("bit_back", f64::from(i), f64::from(i), i, 1, 0.0, "alquerque"));
+        stones.push(p(
+            "bit_back",
+            f64::from(i),
+            f64::from(i),
+            i,
+            1,
+            0.0,
+            "alquerque",
+        ));
     }
     check("alquerque-stones", stones);
     let cubes = (1..=6)
@@ -286,7 +401,15 @@ fn morris_boards() {
     check("morris-3", vec![board(3, 2.0)]);
     let mut stones = vec![board(3, 2.0)];
     for i in 0..6 {
-        stones.push(p("bit_back", f64::from(i % 3 + 1), f64::from(i / 3 + 1), i + 1, 1, 0.0, "morris"));
+        stones.push(p(
+            "bit_back",
+            f64::from(i % 3 + 1),
+            f64::from(i / 3 + 1),
+            i + 1,
+            1,
+            0.0,
+            "morris",
+        ));
     }
     check("morris-3-stones", stones);
     check("morris-6", vec![board(6, 3.0)]);
@@ -355,7 +478,11 @@ fn tafl_boards_mark_their_squares() {
         .map(|(x, y)| SquareMark {
             x: f64::from(x),
             y: f64::from(y),
-            role: if x == 4 { SquareRole::Throne } else { SquareRole::Corner },
+            role: if x == 4 {
+                SquareRole::Throne
+            } else {
+                SquareRole::Corner
+            },
         })
         .collect();
     let scene = Scene {
@@ -379,8 +506,12 @@ fn tafl_boards_mark_their_squares() {
 fn xiangqi_start() -> Vec<Piece> {
     use XiangqiPiece::*;
     let mut pieces = vec![xiangqi_board()];
-    let back = [Chariot, Horse, Elephant, Advisor, General, Advisor, Elephant, Horse, Chariot];
-    for (side, rank, cannons, soldiers) in [(XiangqiSide::Red, 0, 2, 3), (XiangqiSide::Black, 9, 7, 6)] {
+    let back = [
+        Chariot, Horse, Elephant, Advisor, General, Advisor, Elephant, Horse, Chariot,
+    ];
+    for (side, rank, cannons, soldiers) in
+        [(XiangqiSide::Red, 0, 2, 3), (XiangqiSide::Black, 9, 7, 6)]
+    {
         for (file, piece) in back.into_iter().enumerate() {
             pieces.push(xiangqi_piece(side, piece, file as u32, rank));
         }
@@ -441,12 +572,18 @@ Key: upper case Red, lower case Black: K general, A advisor, E elephant, H horse
 
 #[test]
 fn oversized_and_empty_boards_are_listed() {
-    assert_eq!(diagram(&Scene::default(), &TextOptions::default()), "(empty board)\n");
+    assert_eq!(
+        diagram(&Scene::default(), &TextOptions::default()),
+        "(empty board)\n"
+    );
     let far = scene(vec![
         p("coin_face", 1.0, 1.0, 1, 1, 0.0, "piecepack"),
         p("coin_face", 5000.0, 1.0, 1, 1, 0.0, "piecepack"),
     ]);
     let drawn = diagram(&far, &TextOptions::default());
-    assert!(drawn.starts_with("The board is too large to draw"), "{drawn}");
+    assert!(
+        drawn.starts_with("The board is too large to draw"),
+        "{drawn}"
+    );
     assert!(drawn.contains("gjh1: null of Suns coin"), "{drawn}");
 }
