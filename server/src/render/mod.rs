@@ -81,7 +81,7 @@ pub const SUIT_COLOR_NAMES: [&str; 8] = [
 
 /// The colour of suit `suit` (1-based); grey for a suit the reference does not colour.
 pub fn suit_color(suit: i32) -> &'static str {
-    usize::try_from(suit - 1)
+    usize::try_from(suit.saturating_sub(1))
         .ok()
         .and_then(|i| SUIT_COLORS.get(i).copied())
         .unwrap_or("#888888")
@@ -287,6 +287,29 @@ pub fn scene_of_pieces(pieces: &[Piece]) -> Scene {
     }
 }
 
+/// A piece whose numbers a renderer can compute with: suit and rank within ±1000 (no
+/// real component has more), a finite angle.
+pub fn sane(piece: &Piece) -> Piece {
+    Piece {
+        suit: piece.suit.clamp(-1000, 1000),
+        rank: piece.rank.clamp(-1000, 1000),
+        angle: if piece.angle.is_finite() {
+            piece.angle
+        } else {
+            0.0
+        },
+        ..*piece
+    }
+}
+
+/// The scene with every piece made [`sane`].
+pub fn sane_scene(scene: &Scene) -> Scene {
+    Scene {
+        pieces: scene.pieces.iter().map(sane).collect(),
+        ..scene.clone()
+    }
+}
+
 /// Whether a piece shows its face (the side with rank and suit) rather than its back.
 pub fn shows_face(piece: &Piece) -> bool {
     !matches!(piece.side, Side::Back)
@@ -295,7 +318,7 @@ pub fn shows_face(piece: &Piece) -> bool {
 /// Names shown in legends.
 pub fn piecepack_suit_name(suit: i32) -> Option<&'static str> {
     ["Suns", "Moons", "Crowns", "Arms"]
-        .get(usize::try_from(suit - 1).ok()?)
+        .get(usize::try_from(suit.checked_sub(1)?).ok()?)
         .copied()
 }
 
@@ -327,6 +350,59 @@ mod tests {
         assert_eq!((checkers2.xmin, checkers2.xmax), (0.0, 16.0));
         let xiangqi = extent(&crate::model::games::xiangqi_board());
         assert_eq!((xiangqi.ymin, xiangqi.ymax), (0.5, 10.5));
+    }
+
+    #[test]
+    fn hostile_numbers_are_drawn_or_listed() {
+        let mut pieces = Vec::new();
+        for kind in PieceKind::ALL {
+            for cfg in [
+                "piecepack",
+                "dominoes",
+                "chess1",
+                "go",
+                "tafl",
+                "xiangqi",
+                "morris",
+            ] {
+                pieces.push(Piece {
+                    kind,
+                    side: Side::Face,
+                    suit: i32::MIN,
+                    rank: i32::MAX,
+                    cfg: Cfg::new(cfg),
+                    x: 3.0,
+                    y: 2.0,
+                    angle: f64::NAN,
+                });
+            }
+        }
+        pieces.push(Piece {
+            x: f64::INFINITY,
+            ..pieces[0]
+        });
+        let scene = scene_of_pieces(&pieces);
+        let drawn = text::diagram(&scene, &text::TextOptions::default());
+        assert!(drawn.lines().count() > 3, "{drawn}");
+        let picture = svg::svg(&scene, &svg::SvgOptions::default());
+        assert!(
+            !picture.contains("NaN") && !picture.contains("inf"),
+            "{picture}"
+        );
+        let pixels = raster::pixels(&picture).expect("a valid picture");
+        assert!(pixels.width() <= svg::MAX_PIXELS && pixels.height() <= svg::MAX_PIXELS);
+        let far = scene_of_pieces(&[Piece {
+            x: 1e300,
+            y: -1e300,
+            angle: 0.0,
+            ..pieces[0]
+        }]);
+        assert!(raster::pixels(&svg::svg(&far, &svg::SvgOptions::default())).is_ok());
+        let listed = text::diagram(&far, &text::TextOptions::default());
+        assert!(
+            listed.starts_with("The board is too large to draw"),
+            "{listed}"
+        );
     }
 
     #[test]

@@ -59,6 +59,7 @@ const MAX_CELLS: i64 = 400;
 
 /// A text diagram of a scene, ending with a newline.
 pub fn diagram(scene: &Scene, options: &TextOptions) -> String {
+    let scene = &super::sane_scene(scene);
     let Some(bounds) = scene_extent(scene) else {
         return "(empty board)\n".to_string();
     };
@@ -318,6 +319,13 @@ impl Canvas {
         } else {
             (bounds.xmin.min(0.0), bounds.ymin.min(0.0))
         };
+        // Far from the origin a cell is below the precision of a coordinate.
+        let far = [bounds.xmin, bounds.xmax, bounds.ymin, bounds.ymax]
+            .iter()
+            .any(|v| v.abs() > 1e6);
+        if far {
+            return None;
+        }
         let width = (2.0 * (bounds.xmax - x0)).round() + 1.0;
         let height = (2.0 * (bounds.ymax - y0)).round() + 1.0;
         if !(1.0..=MAX_CELLS as f64).contains(&width) || !(1.0..=MAX_CELLS as f64).contains(&height)
