@@ -319,8 +319,9 @@ fn draw_scene(writer: &mut Writer, scene: &Scene, view: &View, options: &SvgOpti
     if let Some(caption) = &options.caption {
         if !caption.is_empty() {
             let size = view.len(0.36);
+            let caption = fit(caption, (view.width - view.len(0.3)) / size);
             writer.text(
-                caption,
+                &caption,
                 view.width / 2.0,
                 view.len(0.4),
                 size,
@@ -427,6 +428,25 @@ fn draw_shadow(writer: &mut Writer, piece: &Piece, view: &View) {
         view,
         "fill=\"#000000\" fill-opacity=\"0.35\"",
     );
+}
+
+/// `text` cut to `width` ems, with `...` where it was cut.
+fn fit(text: &str, width: f64) -> String {
+    let advance = |c: char| glyph(c).map_or(0.0, |found| found.advance);
+    if text.chars().map(advance).sum::<f64>() <= width {
+        return text.to_string();
+    }
+    let room = width - 3.0 * advance('.');
+    let mut used = 0.0;
+    let mut out = String::new();
+    for c in text.chars() {
+        used += advance(c);
+        if used > room {
+            break;
+        }
+        out.push(c);
+    }
+    format!("{}...", out.trim_end())
 }
 
 fn draw_highlight(writer: &mut Writer, piece: &Piece, view: &View) {
@@ -1638,3 +1658,15 @@ fn draw_xiangqi_board(writer: &mut Writer, piece: &Piece, view: &View, outline: 
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod fit_tests {
+    use super::fit;
+
+    #[test]
+    fn long_captions_are_cut_to_the_picture() {
+        assert_eq!(fit("1. a1-b2", 20.0), "1. a1-b2");
+        let cut = fit(&"x".repeat(100), 10.0);
+        assert!(cut.ends_with("...") && cut.len() < 30, "{cut}");
+    }
+}
