@@ -67,23 +67,26 @@ pub fn diagram(scene: &Scene, options: &TextOptions) -> String {
         Some(canvas) => canvas,
         None => return listing(scene, "The board is too large to draw; its pieces"),
     };
-    let mut legend = BTreeSet::new();
+    let mut ctx = Context {
+        legend: BTreeSet::new(),
+        ascii: options.ascii,
+    };
     // Boards first (they are normally at the bottom anyway), then the marked squares on
     // them, then everything else in order.
     for piece in scene.pieces.iter().filter(|p| p.kind == PieceKind::Board) {
-        draw_piece(&mut canvas, piece, &mut legend);
+        draw_piece(&mut canvas, piece, &mut ctx);
     }
     for square in &scene.squares {
         if let Some((col, row)) = canvas.cell(square.x, square.y) {
             canvas.put(col, row, "⊠");
-            legend.insert(match square.role {
+            ctx.legend.insert(match square.role {
                 SquareRole::Throne | SquareRole::Corner => Legend::TaflSquares,
                 SquareRole::AttackerFort | SquareRole::DefenderFort => Legend::TaflSquares,
             });
         }
     }
     for piece in scene.pieces.iter().filter(|p| p.kind != PieceKind::Board) {
-        draw_piece(&mut canvas, piece, &mut legend);
+        draw_piece(&mut canvas, piece, &mut ctx);
     }
     if options.changes {
         // Over the board's lines, never over a piece.
@@ -92,7 +95,7 @@ pub fn diagram(scene: &Scene, options: &TextOptions) -> String {
                 let cell = canvas.get(col, row);
                 if cell.trim().is_empty() || box_bits(cell).is_some() {
                     canvas.put(col, row, "×");
-                    legend.insert(Legend::Vacated);
+                    ctx.legend.insert(Legend::Vacated);
                 }
             }
         }
@@ -102,7 +105,7 @@ pub fn diagram(scene: &Scene, options: &TextOptions) -> String {
             if *shape == MarkShape::Blank {
                 if let Some((col, row)) = canvas.cell(at.0, at.1) {
                     canvas.put(col, row, "◎");
-                    legend.insert(Legend::Markers);
+                    ctx.legend.insert(Legend::Markers);
                 }
             }
         }
@@ -111,7 +114,7 @@ pub fn diagram(scene: &Scene, options: &TextOptions) -> String {
     if options.legend {
         out.push_str(&stacks(scene));
         out.push_str(&annotations(scene));
-        for line in legend_lines(&legend, options.ascii) {
+        for line in legend_lines(&ctx.legend, options.ascii) {
             out.push_str(&line);
             out.push('\n');
         }
@@ -232,6 +235,14 @@ fn annotations(scene: &Scene) -> String {
         let _ = writeln!(out, "Markers: {}", markers.join(", "));
     }
     out
+}
+
+/// What drawing the pieces needs to know and notes for the legend.
+struct Context {
+    legend: BTreeSet<Legend>,
+    /// Suits and ranks as ASCII letters (the same symbol can mean a Crown or a queen, so
+    /// the piece decides, not the glyph).
+    ascii: bool,
 }
 
 /// What a legend line explains.
@@ -651,7 +662,7 @@ fn ascii_cell(cell: &str) -> String {
 }
 
 /// The glyph of a piece's suit on its back, a tile's corner, a pawn or a coin's back.
-fn suit_glyph(piece: &Piece, legend: &mut BTreeSet<Legend>) -> String {
+fn suit_glyph(piece: &Piece, ctx: &mut Context) -> String {
     let index = usize::try_from(piece.suit - 1).ok();
     let pick = |glyphs: &[&str]| {
         index
@@ -661,15 +672,19 @@ fn suit_glyph(piece: &Piece, legend: &mut BTreeSet<Legend>) -> String {
     };
     match family(&piece.cfg) {
         Family::Piecepack => {
-            legend.insert(Legend::PiecepackSuits);
-            pick(&["☀", "☾", "♛", "⸸"])
+            ctx.legend.insert(Legend::PiecepackSuits);
+            if ctx.ascii {
+                pick(&["S", "M", "C", "A"])
+            } else {
+                pick(&["☀", "☾", "♛", "⸸"])
+            }
         }
         Family::FrenchPiecepack { hollow: false } | Family::PlayingCards => {
-            legend.insert(Legend::FrenchSuits);
+            ctx.legend.insert(Legend::FrenchSuits);
             pick(&["♥", "♠", "♣", "♦"])
         }
         Family::FrenchPiecepack { hollow: true } => {
-            legend.insert(Legend::FrenchSuits);
+            ctx.legend.insert(Legend::FrenchSuits);
             pick(&["♡", "♤", "♧", "♢"])
         }
         Family::Dominoes => pips(piece.suit - 1),
@@ -685,7 +700,7 @@ fn suit_glyph(piece: &Piece, legend: &mut BTreeSet<Legend>) -> String {
 }
 
 /// The glyph of a piece's rank on its face.
-fn rank_glyph(piece: &Piece, legend: &mut BTreeSet<Legend>) -> String {
+fn rank_glyph(piece: &Piece, ctx: &mut Context) -> String {
     let index = usize::try_from(piece.rank - 1).ok();
     let pick = |glyphs: &[&str]| {
         index
@@ -695,17 +710,16 @@ fn rank_glyph(piece: &Piece, legend: &mut BTreeSet<Legend>) -> String {
     let glyph = match family(&piece.cfg) {
         Family::Piecepack | Family::FrenchPiecepack { .. } => {
             if piece.rank <= 2 {
-                legend.insert(Legend::PiecepackRanks);
+                ctx.legend.insert(Legend::PiecepackRanks);
             }
             pick(&["n", "a", "2", "3", "4", "5"]).or_else(|| digit(piece.rank - 1))
         }
-        Family::Chess => {
-            if is_light(piece) {
-                pick(&["♙", "♘", "♗", "♖", "♕", "♔"])
-            } else {
-                pick(&["♟", "♞", "♝", "♜", "♛", "♚"])
-            }
-        }
+        Family::Chess => match (ctx.ascii, is_light(piece)) {
+            (true, true) => pick(&["P", "N", "B", "R", "Q", "K"]),
+            (true, false) => pick(&["p", "n", "b", "r", "q", "k"]),
+            (false, true) => pick(&["♙", "♘", "♗", "♖", "♕", "♔"]),
+            (false, false) => pick(&["♟", "♞", "♝", "♜", "♛", "♚"]),
+        },
         Family::Checkers | Family::Reversi => {
             Some((if is_light(piece) { "⛁" } else { "⛃" }).to_string())
         }
@@ -774,7 +788,7 @@ fn rotate(glyph: &str, angle: i64) -> String {
     turned.to_string()
 }
 
-fn draw_piece(canvas: &mut Canvas, piece: &Piece, legend: &mut BTreeSet<Legend>) {
+fn draw_piece(canvas: &mut Canvas, piece: &Piece, ctx: &mut Context) {
     let Some((col, row)) = canvas.cell(piece.x, piece.y) else {
         return;
     };
@@ -782,9 +796,9 @@ fn draw_piece(canvas: &mut Canvas, piece: &Piece, legend: &mut BTreeSet<Legend>)
     let cfg = &*piece.cfg;
     match (piece.kind, piece.side) {
         (PieceKind::Board, _) => draw_board(canvas, piece, col, row),
-        (PieceKind::Tile, side) => draw_tile(canvas, piece, side, col, row, legend),
+        (PieceKind::Tile, side) => draw_tile(canvas, piece, side, col, row, ctx),
         (PieceKind::Card, side) => {
-            legend.insert(Legend::Cards);
+            ctx.legend.insert(Legend::Cards);
             let (w, h) = if quarter(piece.angle) % 180 == 0 {
                 (2, 3)
             } else {
@@ -798,37 +812,43 @@ fn draw_piece(canvas: &mut Canvas, piece: &Piece, legend: &mut BTreeSet<Legend>)
                     }
                 }
             } else {
-                canvas.put(col - 1, row, &rank_glyph(piece, legend));
-                canvas.put(col, row, &suit_glyph(piece, legend));
+                canvas.put(col - 1, row, &rank_glyph(piece, ctx));
+                canvas.put(col, row, &suit_glyph(piece, ctx));
             }
         }
         (PieceKind::Coin, side) => {
-            legend.insert(Legend::Coin);
+            ctx.legend.insert(Legend::Coin);
             let symbol = if side == Side::Back {
-                suit_glyph(piece, legend)
+                // In ASCII a coin's suit is told from a pawn's by its case.
+                let suit = suit_glyph(piece, ctx);
+                if ctx.ascii {
+                    suit.to_lowercase()
+                } else {
+                    suit
+                }
             } else {
-                rank_glyph(piece, legend)
+                rank_glyph(piece, ctx)
             };
             canvas.put(col, row, &format!("{}\u{20dd}", rotate(&symbol, angle)));
         }
         (PieceKind::Die, _) => {
-            let symbol = rotate(&rank_glyph(piece, legend), angle);
+            let symbol = rotate(&rank_glyph(piece, ctx), angle);
             if family(cfg) == Family::Piecepack {
-                legend.insert(Legend::Die);
+                ctx.legend.insert(Legend::Die);
             }
             canvas.put(col, row, &format!("{symbol}{}", rotate("\u{20de}", angle)));
         }
         (PieceKind::Pawn, _) => {
-            legend.insert(Legend::Pawn);
-            let symbol = suit_glyph(piece, legend);
+            ctx.legend.insert(Legend::Pawn);
+            let symbol = suit_glyph(piece, ctx);
             canvas.put(col, row, &format!("{symbol}{}", rotate("\u{20df}", angle)));
         }
         (PieceKind::Saucer, side) => {
-            legend.insert(Legend::Saucer);
+            ctx.legend.insert(Legend::Saucer);
             canvas.put(col, row, if side == Side::Back { "◎" } else { "◉" });
         }
         (PieceKind::Pyramid, side) => {
-            legend.insert(Legend::Pyramids);
+            ctx.legend.insert(Legend::Pyramids);
             let light = piece.suit == 6;
             let glyph = if side == Side::Top || side == Side::Base {
                 match (angle % 90 == 0, light) {
@@ -859,16 +879,16 @@ fn draw_piece(canvas: &mut Canvas, piece: &Piece, legend: &mut BTreeSet<Legend>)
         }
         (PieceKind::Matchstick, _) => draw_matchstick(canvas, piece.rank, piece.angle, col, row),
         (PieceKind::Bit, side) => {
-            let glyph = bit_glyph(piece, side, legend);
+            let glyph = bit_glyph(piece, side, ctx);
             canvas.put(col, row, &glyph);
         }
     }
 }
 
-fn bit_glyph(piece: &Piece, side: Side, legend: &mut BTreeSet<Legend>) -> String {
+fn bit_glyph(piece: &Piece, side: Side, ctx: &mut Context) -> String {
     match family(&piece.cfg) {
         Family::Tafl => {
-            legend.insert(Legend::Tafl);
+            ctx.legend.insert(Legend::Tafl);
             let light = is_light(piece);
             let glyph = match TaflMan::from_rank(piece.rank) {
                 Some(TaflMan::King) => ["♚", "♔"],
@@ -881,7 +901,7 @@ fn bit_glyph(piece: &Piece, side: Side, legend: &mut BTreeSet<Legend>) -> String
             glyph[usize::from(light)].to_string()
         }
         Family::Xiangqi => {
-            legend.insert(Legend::Xiangqi);
+            ctx.legend.insert(Legend::Xiangqi);
             let letter = XiangqiPiece::from_rank(piece.rank).map_or('?', XiangqiPiece::letter);
             if piece.suit == 2 {
                 letter.to_ascii_lowercase().to_string()
@@ -891,14 +911,14 @@ fn bit_glyph(piece: &Piece, side: Side, legend: &mut BTreeSet<Legend>) -> String
         }
         Family::Checkers => {
             if side == Side::Back {
-                suit_glyph(piece, legend)
+                suit_glyph(piece, ctx)
             } else {
-                legend.insert(Legend::CheckersKings);
-                rank_glyph(piece, legend)
+                ctx.legend.insert(Legend::CheckersKings);
+                rank_glyph(piece, ctx)
             }
         }
         // Stones have no face: the reference draws both sides alike.
-        Family::Go | Family::Stones => suit_glyph(piece, legend),
+        Family::Go | Family::Stones => suit_glyph(piece, ctx),
         Family::Reversi => {
             // The back of a black disc is white: the reference pairs the colours so.
             let light = if side == Side::Back {
@@ -908,12 +928,12 @@ fn bit_glyph(piece: &Piece, side: Side, legend: &mut BTreeSet<Legend>) -> String
             };
             (if light { "⛁" } else { "⛃" }).to_string()
         }
-        Family::Chess => rank_glyph(piece, legend),
+        Family::Chess => rank_glyph(piece, ctx),
         _ => {
             if side == Side::Back {
-                suit_glyph(piece, legend)
+                suit_glyph(piece, ctx)
             } else {
-                rank_glyph(piece, legend)
+                rank_glyph(piece, ctx)
             }
         }
     }
@@ -925,7 +945,7 @@ fn draw_tile(
     side: Side,
     col: i64,
     row: i64,
-    legend: &mut BTreeSet<Legend>,
+    ctx: &mut Context,
 ) {
     let cfg = &*piece.cfg;
     let angle = quarter(piece.angle);
@@ -934,8 +954,8 @@ fn draw_tile(
         let (w, h) = if sideways { (2, 1) } else { (1, 2) };
         canvas.border(col, row, w, h);
         if side != Side::Back {
-            let suit = rotate(&suit_glyph(piece, legend), angle);
-            let rank = rotate(&rank_glyph(piece, legend), angle);
+            let suit = rotate(&suit_glyph(piece, ctx), angle);
+            let rank = rotate(&rank_glyph(piece, ctx), angle);
             match angle {
                 0 => {
                     canvas.put(col, row - 1, &suit);
@@ -972,7 +992,7 @@ fn draw_tile(
             canvas.edge(col + 1, row, [Some(1), None, Some(1), Some(2)]);
             canvas.edge(col - 1, row, [Some(1), Some(2), Some(1), None]);
         } else {
-            canvas.put(col, row, &rank_glyph(piece, legend));
+            canvas.put(col, row, &rank_glyph(piece, ctx));
         }
         return;
     }
@@ -981,8 +1001,8 @@ fn draw_tile(
         canvas.gridlines(col, row, 2, 2, 1, true);
         return;
     }
-    canvas.put(col, row, &rotate(&rank_glyph(piece, legend), angle));
-    let suit = suit_glyph(piece, legend);
+    canvas.put(col, row, &rotate(&rank_glyph(piece, ctx), angle));
+    let suit = suit_glyph(piece, ctx);
     let (dc, dr) = match angle {
         0 => (-1, 1),
         90 => (-1, -1),

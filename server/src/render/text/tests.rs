@@ -468,6 +468,27 @@ fn ascii_draws_the_same_picture() {
 }
 
 #[test]
+fn ascii_tells_crowns_from_queens_and_coins_from_pawns() {
+    let pieces = vec![
+        p("tile_face", 1.5, 1.5, 3, 3, 0.0, "piecepack"),
+        p("coin_back", 3.0, 1.0, 3, 1, 0.0, "piecepack"),
+        p("pawn_face", 4.0, 1.0, 3, 1, 0.0, "piecepack"),
+        p("bit_face", 5.0, 1.0, 2, 5, 0.0, "chess1"),
+    ];
+    let options = TextOptions {
+        ascii: true,
+        legend: false,
+        ..TextOptions::default()
+    };
+    let drawn = diagram(&scene(pieces), &options);
+    let lines: Vec<&str> = drawn.lines().collect();
+    assert_eq!(lines[1], "2 |C  |");
+    assert_eq!(lines[2], "  | 2 |");
+    assert_eq!(lines[4], "  +---+");
+    assert!(lines[3].ends_with("c C q"), "{drawn}");
+}
+
+#[test]
 fn tafl_boards_mark_their_squares() {
     let mut pieces = vec![tafl_board(7)];
     pieces.push(tafl_man(TaflSide::Defenders, TaflMan::King, 4, 4));
