@@ -64,6 +64,18 @@ fn rank_name(piece: &Piece) -> String {
     }
 }
 
+/// What the bits of a configuration are called.
+fn bit_name(cfg: &str) -> Option<&'static str> {
+    match cfg {
+        "go" | "alquerque" | "morris" => Some("stone"),
+        "marbles" => Some("marble"),
+        "checkers1" | "checkers2" => Some("checker"),
+        "reversi" => Some("disc"),
+        "cubes" => Some("cube"),
+        _ => None,
+    }
+}
+
 /// Tafl and xiangqi men by their names; `None` for other pieces.
 fn game_piece_name(piece: &Piece) -> Option<String> {
     use crate::model::games::{TaflMan, TaflSide, XiangqiPiece, XiangqiSide};
@@ -107,6 +119,11 @@ pub fn describe_piece(piece: &Piece) -> String {
             piece.cfg
         ),
         (Family::Dice, _) => format!("{} die showing {}", suit_name(piece), rank_name(piece)),
+        (Family::Colored, PieceKind::Bit) if bit_name(&piece.cfg).is_some() => format!(
+            "{} {}",
+            suit_name(piece),
+            bit_name(&piece.cfg).unwrap_or(kind)
+        ),
         (Family::Colored, _) => format!("{} {} ({})", suit_name(piece), kind, piece.cfg),
         (_, PieceKind::Pawn | PieceKind::Saucer | PieceKind::Board) => {
             format!("{} {}", suit_name(piece), kind)
@@ -210,6 +227,14 @@ mod tests {
         assert_eq!(describe_piece(&queen), "Black queen, face up");
         let coin = piece(PieceKind::Coin, Side::Back, 3, 1, "piecepack", 1.0, 1.0);
         assert_eq!(describe_piece(&coin), "null of Crowns coin, back up");
+    }
+
+    #[test]
+    fn stones_marbles_and_checkers_have_their_names() {
+        let marble = piece(PieceKind::Bit, Side::Back, 6, 9, "marbles", 1.5, 1.5);
+        assert_eq!(describe_piece(&marble), "White marble, back up");
+        let stone = piece(PieceKind::Bit, Side::Face, 2, 1, "go", 1.0, 1.0);
+        assert_eq!(describe_piece(&stone), "Black stone, face up");
     }
 
     #[test]
