@@ -12,7 +12,7 @@ pub mod svg;
 pub mod text;
 pub mod words;
 
-use crate::model::piece::{Piece, PieceKind, Side};
+use crate::model::piece::{Piece, PieceKind};
 use crate::model::scene::Scene;
 
 /// The family of a configuration: it decides how suits and ranks are drawn.
@@ -73,10 +73,6 @@ pub fn family(cfg: &str) -> Family {
 /// magenta; as drawn in pictures.
 pub const SUIT_COLORS: [&str; 8] = [
     "#d55e00", "#000000", "#009e73", "#0072b2", "#e69f00", "#ffffff", "#56b4e9", "#cc79a7",
-];
-
-pub const SUIT_COLOR_NAMES: [&str; 8] = [
-    "red", "black", "green", "blue", "yellow", "white", "cyan", "magenta",
 ];
 
 /// The colour of suit `suit` (1-based); grey for a suit the reference does not colour.
@@ -308,18 +304,6 @@ pub fn sane_scene(scene: &Scene) -> Scene {
         pieces: scene.pieces.iter().map(sane).collect(),
         ..scene.clone()
     }
-}
-
-/// Whether a piece shows its face (the side with rank and suit) rather than its back.
-pub fn shows_face(piece: &Piece) -> bool {
-    !matches!(piece.side, Side::Back)
-}
-
-/// Names shown in legends.
-pub fn piecepack_suit_name(suit: i32) -> Option<&'static str> {
-    ["Suns", "Moons", "Crowns", "Arms"]
-        .get(usize::try_from(suit.checked_sub(1)?).ok()?)
-        .copied()
 }
 
 #[cfg(test)]
