@@ -309,7 +309,7 @@ pub fn sane_scene(scene: &Scene) -> Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::piece::Cfg;
+    use crate::model::piece::{Cfg, Side};
 
     fn board(cfg: &str, rank: i32, x: f64, y: f64) -> Piece {
         Piece {
