@@ -78,7 +78,7 @@ pub fn scenes_extent<'a>(scenes: impl IntoIterator<Item = &'a Scene>) -> Option<
 }
 
 /// Where the board goes in the picture.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct View {
     bounds: Extent,
     unit: f64,
@@ -88,6 +88,8 @@ struct View {
     top: f64,
     width: f64,
     height: f64,
+    /// What the picture shows, for those who cannot see it: the caption.
+    title: Option<String>,
 }
 
 impl View {
@@ -112,6 +114,14 @@ impl View {
             top: (margin + caption) * unit,
             width: (units_wide * unit).round().max(1.0),
             height: (units_high * unit).round().max(1.0),
+            title: options
+                .caption
+                .clone()
+                .filter(|caption| !caption.is_empty())
+                .map(|caption| match caption.as_str() {
+                    "start" => "The starting board".to_string(),
+                    _ => format!("The board after {caption}"),
+                }),
         }
     }
 
@@ -235,9 +245,11 @@ pub fn svg(scene: &Scene, options: &SvgOptions) -> String {
 fn document(view: &View, writer: &Writer, body: &str) -> String {
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-         viewBox=\"0 0 {w} {h}\">{defs}<rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>{body}</svg>\n",
+         viewBox=\"0 0 {w} {h}\" role=\"img\"><title>{title}</title>{defs}\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>{body}</svg>\n",
         w = n(view.width),
         h = n(view.height),
+        title = escape(view.title.as_deref().unwrap_or("A board")),
         defs = writer.defs(),
     )
 }
