@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{print_out, read_input, EXIT_USAGE};
+use super::output::display_path;
+use super::{print_out, read_input, report_error, EXIT_USAGE};
 use crate::ide::document::analyze;
 use crate::model::document::{LineState, NotationDocument};
 use crate::model::line_index::{ColumnUnit, LineCol};
@@ -13,7 +14,7 @@ use crate::render::text::{diagram, TextOptions};
 
 /// What `ppn-ls render` was asked for.
 #[derive(Clone, Debug, Default)]
-pub struct RenderArgs {
+pub struct RenderRequest {
     pub file: PathBuf,
     pub game: Option<usize>,
     pub move_label: Option<String>,
@@ -38,7 +39,7 @@ enum Picture {
     Text,
 }
 
-fn picture_format(args: &RenderArgs) -> Result<Picture, String> {
+fn picture_format(args: &RenderRequest) -> Result<Picture, String> {
     let named = args.format.clone().or_else(|| {
         args.output
             .as_deref()
@@ -61,17 +62,17 @@ fn picture_format(args: &RenderArgs) -> Result<Picture, String> {
     }
 }
 
-pub fn run(args: &RenderArgs) -> i32 {
+pub fn run(args: &RenderRequest) -> i32 {
     match render(args) {
         Ok(()) => 0,
         Err(message) => {
-            eprintln!("ppn-ls: {message}");
+            report_error(display_path(&args.file), message);
             EXIT_USAGE
         }
     }
 }
 
-fn render(args: &RenderArgs) -> Result<(), String> {
+fn render(args: &RenderRequest) -> Result<(), String> {
     let picture = picture_format(args)?;
     if picture == Picture::Gif && !args.animate {
         return Err("a GIF is an animation: add --animate (or write .png or .svg)".to_string());
@@ -80,12 +81,12 @@ fn render(args: &RenderArgs) -> Result<(), String> {
         return Err("an animation is written as .gif or .svg".to_string());
     }
     let file = &args.file;
-    let text = read_input(file).map_err(|err| format!("{}: {err}", file.display()))?;
+    let text = read_input(file).map_err(|err| super::output::io_message(&err))?;
     let path = (file.as_os_str() != "-").then_some(file.as_path());
     let document = analyze(path, text);
     let games = document.games();
     if games.is_empty() {
-        return Err(format!("{}: no game to draw", file.display()));
+        return Err("no game to draw".to_string());
     }
     let states = select_states(&*document, args, games.len())?;
     let options = SvgOptions {
@@ -178,7 +179,7 @@ pub fn caption(state: &LineState) -> String {
 /// `--move` or `--at` names (the last of the game by default).
 fn select_states(
     document: &dyn NotationDocument,
-    args: &RenderArgs,
+    args: &RenderRequest,
     game_count: usize,
 ) -> Result<Vec<LineState>, String> {
     if let Some(at) = &args.at {
