@@ -984,7 +984,6 @@ fn draw_tile(
     if cfg == "subpack" {
         canvas.border(col, row, 1, 1);
         if side == Side::Back {
-            canvas.gridlines(col, row, 1, 1, 0, true);
             // Half-size tiles: one line each way through the middle.
             canvas.put(col, row, "╋");
             canvas.edge(col, row + 1, [None, Some(1), Some(2), Some(1)]);
