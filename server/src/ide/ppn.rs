@@ -138,7 +138,7 @@ impl NotationDocument for DocumentAnalysis {
         crate::ide::hover::hover(self, offset).map(|found| NotationHover {
             range: found.range,
             markdown: found.markdown,
-            board: None,
+            board: found.board,
         })
     }
 

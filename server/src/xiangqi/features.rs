@@ -84,24 +84,6 @@ pub fn hover(document: &XiangqiDocument, offset: usize) -> Option<NotationHover>
             if let Some(side) = parsed.start.side_to_move {
                 markdown.push_str(&format!(" — {} to move", side.name()));
             }
-            let annotations: Vec<String> = parsed
-                .start
-                .codes()
-                .map(|(atom, code)| match code.arrow_end(atom.point) {
-                    Some(end) => format!("`{}` {}→{end}", atom.text, atom.point),
-                    None => format!("`{}` {}", atom.text, atom.point),
-                })
-                .collect();
-            if !annotations.is_empty() {
-                const SHOWN: usize = 16;
-                markdown.push_str(&format!(
-                    "\n\nAnnotations: {}",
-                    annotations[..annotations.len().min(SHOWN)].join(", ")
-                ));
-                if annotations.len() > SHOWN {
-                    markdown.push_str(&format!(" and {} more", annotations.len() - SHOWN));
-                }
-            }
             return Some(NotationHover {
                 range: range.clone(),
                 markdown,
