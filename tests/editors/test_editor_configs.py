@@ -22,8 +22,12 @@ class HelixTest(unittest.TestCase):
         with open(EDITORS / "helix" / "languages.toml", "rb") as file:
             self.config = tomllib.load(file)
 
+    def language(self, name):
+        (language,) = [entry for entry in self.config["language"] if entry["name"] == name]
+        return language
+
     def test_language_entry(self):
-        (language,) = self.config["language"]
+        language = self.language("ppn")
         self.assertEqual(language["name"], "ppn")
         self.assertEqual(language["scope"], "source.ppn")
         self.assertEqual(language["file-types"], ["ppn"])
@@ -31,14 +35,49 @@ class HelixTest(unittest.TestCase):
         self.assertEqual(language["grammar"], "ppn")
         self.assertEqual(language["block-comment-tokens"], {"start": "{", "end": "}"})
         self.assertEqual(language["auto-pairs"], {"(": ")", "{": "}", "[": "]", "`": "'"})
+        # Markdown's ```ppn blocks find the language by this.
+        self.assertRegex("ppn", language["injection-regex"])
+        self.assertNotRegex("ppnx", language["injection-regex"])
+
+    def test_readme_names_helix_keys_for_games(self):
+        readme = (EDITORS / "helix" / "README.md").read_text(encoding="utf-8")
+        textobjects = (
+            EDITORS / "helix" / "runtime" / "queries" / "ppn" / "textobjects.scm"
+        ).read_text(encoding="utf-8")
+        self.assertIn("(game) @class.around", textobjects)
+        # In Helix `]c` is the next comment; classes (games here) are `]t` and `mat`.
+        for text in (readme, textobjects):
+            self.assertIn("]t", text)
+            self.assertIn("mat", text)
+            self.assertNotRegex(text, r"`\]c` (goes|jumps) to the next game")
+        self.assertNotIn("Not yet here", readme)
 
     def test_language_server(self):
         self.assertEqual(
             self.config["language-server"], {SERVER_COMMAND: {"command": SERVER_COMMAND}}
         )
 
+    def test_xiangqi_setup_languages(self):
+        expected = {
+            "annofen": ("xiangqi", ["annofen"]),
+            "xiangqi-fen": ("xiangqi", ["fen"]),
+            "wxf": ("xiangqi", ["wxf"]),
+            "xay": ("yaml", ["xay"]),
+        }
+        for name, (grammar, file_types) in expected.items():
+            language = self.language(name)
+            self.assertEqual(language["grammar"], grammar, name)
+            self.assertEqual(language["file-types"], file_types, name)
+            self.assertEqual(language["language-servers"], [SERVER_COMMAND], name)
+            queries = EDITORS / "helix" / "runtime" / "queries" / name / "highlights.scm"
+            inherited = "yaml" if grammar == "yaml" else "xiangqi"
+            self.assertIn(f"; inherits: {inherited}", queries.read_text(encoding="utf-8"), name)
+        (xiangqi,) = [g for g in self.config["grammar"] if g["name"] == "xiangqi"]
+        self.assertEqual(xiangqi["source"]["subpath"], "tree-sitter-xiangqi")
+        self.assertTrue((EDITORS / "helix" / "runtime" / "queries" / "xiangqi" / "highlights.scm").is_file())
+
     def test_grammar_source_is_a_marked_placeholder(self):
-        (grammar,) = self.config["grammar"]
+        (grammar,) = [g for g in self.config["grammar"] if g["name"] == "ppn"]
         self.assertEqual(grammar["name"], "ppn")
         source = grammar["source"]
         self.assertEqual(source["subpath"], "tree-sitter-ppn")
@@ -66,17 +105,35 @@ class NeovimTest(unittest.TestCase):
     def test_lsp_config_fields(self):
         self.assertRegex(self.lsp, r"(?m)^return \{")
         self.assertEqual(lua_string_list(self.lsp, "cmd"), [SERVER_COMMAND])
-        self.assertEqual(lua_string_list(self.lsp, "filetypes"), ["ppn"])
+        self.assertEqual(
+            lua_string_list(self.lsp, "filetypes"), ["ppn", "annofen", "xay", "fen", "wxf"]
+        )
         self.assertEqual(lua_string_list(self.lsp, "root_markers"), [".git"])
 
     def test_ftdetect_maps_the_extension(self):
         self.assertIn("vim.filetype.add", self.ftdetect)
         self.assertRegex(self.ftdetect, r"\bppn\s*=\s*'ppn'")
 
+    def test_xiangqi_ftdetect_maps_the_extensions_and_parsers(self):
+        ftdetect = (EDITORS / "neovim" / "ftdetect" / "xiangqi.lua").read_text(encoding="utf-8")
+        for extension in ("annofen", "xay", "fen", "wxf"):
+            self.assertRegex(ftdetect, rf"\b{extension}\s*=\s*'{extension}'")
+        self.assertIn("register('xiangqi', { 'annofen', 'fen', 'wxf' })", ftdetect)
+        self.assertIn("register('yaml', 'xay')", ftdetect)
+        self.assertTrue((EDITORS / "neovim" / "queries" / "xiangqi" / "highlights.scm").is_file())
+
     def test_readme_enables_the_config_by_its_file_name(self):
         readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
         self.assertIn("vim.lsp.enable('ppn_ls')", readme)
         self.assertIn("nvim-lspconfig", readme)
+        self.assertNotIn("Not yet here", readme)
+
+    def test_readme_shows_the_example_the_end_to_end_test_runs(self):
+        readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
+        example = (EDITORS / "neovim" / "example" / "init.lua").read_text(encoding="utf-8")
+        self.assertIn(example, readme)
+        for setting in ("virtual_text = true", "vim.lsp.completion.enable", "vim.lsp.inlay_hint.enable"):
+            self.assertIn(setting, example)
 
     @unittest.skipIf(shutil.which("lua") is None, "lua is not installed")
     def test_lua_files_evaluate_to_the_expected_values(self):
@@ -112,7 +169,7 @@ print('ppn=' .. tostring(added.extension.ppn))
             result.stdout.splitlines(),
             [
                 "cmd=ppn-ls",
-                "filetypes=ppn",
+                "filetypes=ppn,annofen,xay,fen,wxf",
                 "root_markers=.git",
                 "keys=cmd,filetypes,root_markers",
                 "ppn=ppn",
@@ -133,10 +190,10 @@ class VscodeManifestTest(unittest.TestCase):
         self.contributes = self.manifest["contributes"]
 
     def test_language_and_grammar_files_exist_and_agree(self):
-        (language,) = self.contributes["languages"]
+        (language,) = [entry for entry in self.contributes["languages"] if entry["id"] == "ppn"]
         self.assertEqual(language["id"], "ppn")
         self.assertEqual(language["extensions"], [".ppn"])
-        (grammar,) = self.contributes["grammars"]
+        (grammar,) = [entry for entry in self.contributes["grammars"] if entry["language"] == "ppn"]
         self.assertEqual(grammar["language"], "ppn")
         self.assertEqual(grammar["scopeName"], "source.ppn")
         tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
@@ -148,8 +205,28 @@ class VscodeManifestTest(unittest.TestCase):
         pairs = {(pair["open"], pair["close"]) for pair in configuration["autoClosingPairs"]}
         self.assertEqual(pairs, {("{", "}"), ("(", ")"), ("[", "]"), ("`", "'")})
 
+    def test_xiangqi_setup_languages_and_grammars(self):
+        expected = {
+            "annofen": ".annofen",
+            "xay": ".xay",
+            "xiangqi-fen": ".fen",
+            "wxf": ".wxf",
+        }
+        for language_id, extension in expected.items():
+            (language,) = [e for e in self.contributes["languages"] if e["id"] == language_id]
+            self.assertEqual(language["extensions"], [extension])
+            self.assertTrue((self.root / language["configuration"]).is_file(), language_id)
+            (grammar,) = [e for e in self.contributes["grammars"] if e["language"] == language_id]
+            tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
+            self.assertEqual(tm_language["scopeName"], grammar["scopeName"])
+            self.assertEqual(grammar["scopeName"], f"source.{language_id}")
+        for menu in self.contributes["menus"].values():
+            for item in menu:
+                if item["command"] == "ppn.showBoard":
+                    self.assertIn("wxf", item["when"])
+
     def test_metadata_is_embedded_yaml(self):
-        (grammar,) = self.contributes["grammars"]
+        (grammar,) = [entry for entry in self.contributes["grammars"] if entry["language"] == "ppn"]
         self.assertEqual(grammar["embeddedLanguages"], {"meta.embedded.block.yaml": "yaml"})
         tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
         metadata = tm_language["repository"]["metadata"]
@@ -178,3 +255,50 @@ class VscodeManifestTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+ROOT = EDITORS.parent
+BINARY = ROOT / "target" / "debug" / SERVER_COMMAND
+
+
+class BoardUnderTheCursorTest(unittest.TestCase):
+    """Helix's key bindings and Neovim's :PpnBoard for the board under the cursor."""
+
+    def setUp(self):
+        with open(EDITORS / "helix" / "board-keys.toml", "rb") as file:
+            self.keys = tomllib.load(file)["keys"]["normal"]["space"]
+
+    def expand(self, command, line, column):
+        self.assertTrue(command.startswith(":sh "), command)
+        return (
+            command[len(":sh "):]
+            .replace(SERVER_COMMAND, str(BINARY), 1)
+            .replace("%{buffer_name}", "examples/tablut-short.ppn")
+            .replace("%{cursor_line}", str(line))
+            .replace("%{cursor_column}", str(column))
+        )
+
+    def test_helix_bindings_render_the_move_at_the_cursor(self):
+        prefix = ":sh ppn-ls render %{buffer_name} --at %{cursor_line}:%{cursor_column}"
+        self.assertEqual(self.keys["b"], prefix)
+        self.assertTrue(self.keys["B"].startswith(prefix + " -o "), self.keys["B"])
+
+    @unittest.skipIf(not BINARY.exists(), "ppn-ls is not built (cargo build -p ppn-ls)")
+    def test_helix_bindings_run(self):
+        lines = (ROOT / "examples" / "tablut-short.ppn").read_text(encoding="utf-8").splitlines()
+        line = next(i for i, text in enumerate(lines, 1) if text.startswith("1."))
+        text = subprocess.run(
+            self.expand(self.keys["b"], line, 1), shell=True, cwd=ROOT,
+            capture_output=True, text=True, check=True,
+        ).stdout
+        self.assertTrue(text.startswith("--- 1. "), text)
+        picture = self.expand(self.keys["B"], line, 1).replace("xdg-open", "true")
+        subprocess.run(picture, shell=True, cwd=ROOT, check=True)
+        self.assertTrue(Path("/tmp/ppn-board.svg").read_text(encoding="utf-8").startswith("<svg "))
+
+    def test_neovim_command_asks_the_server_for_the_picture(self):
+        plugin = (EDITORS / "neovim" / "plugin" / "ppn_board.lua").read_text(encoding="utf-8")
+        self.assertIn("nvim_create_user_command('PpnBoard'", plugin)
+        self.assertIn("'ppn/render'", plugin)
+        readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
+        self.assertIn(":PpnBoard", readme)

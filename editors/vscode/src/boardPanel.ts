@@ -1,17 +1,18 @@
-// The "PPN: Show Board" side panel: asks the server for the board at the cursor and
-// follows the cursor while the panel is open.
+// The "PPN: Show Board" side panel: asks the server for the picture of the board at the
+// cursor and follows the cursor while the panel is open.
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { LanguageClient, ResponseError } from 'vscode-languageclient/node';
 import {
-  BOARD_AT_METHOD,
-  BoardAtParams,
-  isBoardAtResult,
+  RENDER_METHOD,
+  RenderParams,
+  isRenderResult,
   renderBoardBody,
   renderMessageBody,
   renderPanelHtml,
 } from './board';
+import { isServedLanguage } from './languages';
 
 const METHOD_NOT_FOUND = -32601;
 /** Cursor moves closer together than this are answered once. */
@@ -41,7 +42,7 @@ export class BoardPanel implements vscode.Disposable {
       );
       BoardPanel.current = new BoardPanel(panel, getClient);
     }
-    if (editor && editor.document.languageId === 'ppn') {
+    if (editor && isServedLanguage(editor.document.languageId)) {
       BoardPanel.current.lastEditor = editor;
     }
     BoardPanel.current.scheduleUpdate(0);
@@ -70,13 +71,13 @@ export class BoardPanel implements vscode.Disposable {
         }
       }),
       vscode.window.onDidChangeTextEditorSelection((event) => {
-        if (event.textEditor.document.languageId === 'ppn') {
+        if (isServedLanguage(event.textEditor.document.languageId)) {
           this.lastEditor = event.textEditor;
           this.scheduleUpdate(FOLLOW_DELAY_MS);
         }
       }),
       vscode.window.onDidChangeActiveTextEditor((editor) => {
-        if (editor && editor.document.languageId === 'ppn') {
+        if (editor && isServedLanguage(editor.document.languageId)) {
           this.lastEditor = editor;
           this.scheduleUpdate(0);
         }
@@ -102,7 +103,7 @@ export class BoardPanel implements vscode.Disposable {
   private async update(): Promise<void> {
     const editor = this.lastEditor;
     if (!editor || editor.document.isClosed) {
-      this.showBody(renderMessageBody('Open a .ppn file and put the cursor on a move.'));
+      this.showBody(renderMessageBody('Open a .ppn (or xiangqi-setup) file and put the cursor on a move.'));
       return;
     }
     const client = this.getClient();
@@ -113,28 +114,28 @@ export class BoardPanel implements vscode.Disposable {
     this.inFlight?.cancel();
     const cancellation = new vscode.CancellationTokenSource();
     this.inFlight = cancellation;
-    const params: BoardAtParams = {
+    const params: RenderParams = {
       textDocument: { uri: client.code2ProtocolConverter.asUri(editor.document.uri) },
       position: client.code2ProtocolConverter.asPosition(editor.selection.active),
     };
     try {
-      const result: unknown = await client.sendRequest(BOARD_AT_METHOD, params, cancellation.token);
+      const result: unknown = await client.sendRequest(RENDER_METHOD, params, cancellation.token);
       if (cancellation.token.isCancellationRequested) {
         return;
       }
       if (result === null || result === undefined) {
         this.showBody(renderBoardBody(null));
-      } else if (isBoardAtResult(result)) {
+      } else if (isRenderResult(result)) {
         this.showBody(renderBoardBody(result));
       } else {
-        this.showBody(renderMessageBody(`The server answered ${BOARD_AT_METHOD} with something that is not a board.`));
+        this.showBody(renderMessageBody(`The server answered ${RENDER_METHOD} with something that is not a board.`));
       }
     } catch (error) {
       if (cancellation.token.isCancellationRequested) {
         return;
       }
       if (error instanceof ResponseError && error.code === METHOD_NOT_FOUND) {
-        this.showBody(renderMessageBody(`This version of ppn-ls does not answer ${BOARD_AT_METHOD} yet.`));
+        this.showBody(renderMessageBody(`This version of ppn-ls does not answer ${RENDER_METHOD} yet.`));
       } else {
         const message = error instanceof Error ? error.message : String(error);
         this.showBody(renderMessageBody(`Could not get the board: ${message}`));

@@ -11,7 +11,7 @@ use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::board::piece_json;
 use crate::ide::locate::{game_at, games, touches};
 use crate::model::document::{
-    GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef,
+    ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef, Target,
 };
 use crate::model::edit::TextEdit;
 use crate::model::features::{Completion, Fold, InlayHint, SemanticToken, Symbol};
@@ -19,6 +19,8 @@ use crate::model::format::Format;
 use crate::model::line_index::LineIndex;
 use crate::model::scene::Scene;
 use crate::ppn::engine::replay::ReplayedGame;
+use crate::ppn::engine::setups::normalize_name;
+use crate::ppn::notation::metadata::scalar_text;
 use crate::ppn::notation::movetext::{BEFORE_FIRST_MOVE_NUMBER_LABEL, SETUP_LABEL};
 
 /// What users call a state: `start` for the starting board and `setup` for moves written
@@ -136,7 +138,7 @@ impl NotationDocument for DocumentAnalysis {
         crate::ide::hover::hover(self, offset).map(|found| NotationHover {
             range: found.range,
             markdown: found.markdown,
-            board: None,
+            board: found.board,
         })
     }
 
@@ -162,6 +164,10 @@ impl NotationDocument for DocumentAnalysis {
         crate::ide::navigation::references(self, offset, include_declaration)
     }
 
+    fn game_error(&self, game: usize) -> Option<String> {
+        reference_error(self.replay.games.get(game)?)
+    }
+
     fn write_replay_json(
         &self,
         file: &str,
@@ -178,7 +184,11 @@ impl NotationDocument for DocumentAnalysis {
             if !std::mem::take(&mut first_game) {
                 out.write_all(b",")?;
             }
-            out.write_all(b"{\"states\":[")?;
+            out.write_all(b"{")?;
+            if let Some(error) = reference_error(game) {
+                write!(out, "\"error\":{},", json!(error))?;
+            }
+            out.write_all(b"\"states\":[")?;
             let mut first_state = true;
             for (index, state) in game.states.iter().enumerate() {
                 if !wanted(number, index) {
@@ -200,6 +210,88 @@ impl NotationDocument for DocumentAnalysis {
         }
         out.write_all(b"]}\n")
     }
+
+    fn conversions(&self) -> Vec<Target> {
+        if self.xiangqi_games().is_empty() {
+            Vec::new()
+        } else {
+            vec![Target::Wxf]
+        }
+    }
+
+    fn convert(&self, target: Target) -> Result<String, ConvertError> {
+        let games = self.xiangqi_games();
+        match (target, games.as_slice()) {
+            (Target::Wxf, [game]) => {
+                let name = ["Event", "GameType"]
+                    .into_iter()
+                    .find_map(|key| game.metadata.get(key).and_then(scalar_text))
+                    .unwrap_or_else(|| "Xiangqi".to_string());
+                let setup = game
+                    .states
+                    .iter()
+                    .take_while(|state| state.label.starts_with(SETUP_LABEL))
+                    .count();
+                crate::xiangqi::convert::wxf_of_ppn_game(
+                    &name,
+                    game.states.iter().map(|state| state.pieces()),
+                    setup,
+                )
+            }
+            (Target::Wxf, []) => Err(ConvertError(
+                "the file has no xiangqi game (`GameType: Xiangqi`) to write as WXF".into(),
+            )),
+            (Target::Wxf, several) => Err(ConvertError(format!(
+                "the file has {} xiangqi games; a WXF record holds one",
+                several.len()
+            ))),
+            _ => Err(ConvertError(format!(
+                "a ppn file cannot be converted to {}",
+                target.name()
+            ))),
+        }
+    }
+}
+
+impl DocumentAnalysis {
+    /// The games PPN's library sets up as xiangqi, which convert to WXF records.
+    fn xiangqi_games(&self) -> Vec<&ReplayedGame> {
+        self.replay
+            .games
+            .iter()
+            .filter(|game| {
+                ["GameType", "SetUp"].into_iter().any(|key| {
+                    game.metadata
+                        .get(key)
+                        .and_then(scalar_text)
+                        .is_some_and(|name| {
+                            matches!(normalize_name(&name).as_str(), "xiangqi" | "chinese_chess")
+                        })
+                })
+            })
+            .collect()
+    }
+}
+
+/// The metadata problems on which the reference stops reading a game: YAML it cannot
+/// parse, a parser or setup it does not have, a setup argument the setup does not take
+/// (ppn-ls warns and goes on; the reference refuses the setup).
+const REFERENCE_STOPS_ON: &[&str] = &[
+    "yaml-error",
+    "metadata-not-mapping",
+    "unknown-movetext-parser",
+    "unknown-game",
+    "unknown-system",
+    "bad-setup",
+    "bad-setup-argument",
+    "unknown-setup-argument",
+];
+
+fn reference_error(game: &ReplayedGame) -> Option<String> {
+    game.metadata_diagnostics
+        .iter()
+        .find(|d| REFERENCE_STOPS_ON.contains(&d.code))
+        .map(|d| d.message.clone())
 }
 
 /// The board of state `index` of `game`, with what the move leading to it changed.
@@ -289,5 +381,22 @@ mod tests {
         assert_eq!(states[0]["move"], "SetupFn.");
         assert_eq!(states[1]["move"], "1.");
         assert_eq!(states[1]["pieces"][0]["piece_side"], "coin_back");
+        assert!(value["games"][0].get("error").is_none());
+    }
+
+    #[test]
+    fn a_game_the_reference_cannot_read_has_an_error_in_the_replay_json() {
+        let doc = document("---\nGameType: Chesss\n...\n1. S@b2\n---\nGameType: Chess\n...\n");
+        assert!(doc.game_error(0).is_some_and(|e| e.contains("Chesss")));
+        assert_eq!(doc.game_error(1), None);
+        let mut out = Vec::new();
+        doc.write_replay_json("a.ppn", None, &mut out).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert!(value["games"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown game"));
+        assert_eq!(value["games"][0]["states"].as_array().unwrap().len(), 2);
+        assert!(value["games"][1].get("error").is_none());
     }
 }
