@@ -98,16 +98,16 @@ fn compare_file(ppn: &Path) -> Result<usize, String> {
     let mut compared = 0;
     for (g, (want, got)) in expected_games.iter().zip(&replay.games).enumerate() {
         let states = want["states"].as_array().cloned().unwrap_or_default();
-        if states.len() != got.states.len() {
+        if states.len() != got.state_count() {
             return Err(format!(
                 "game {}: expected {} states, got {}",
                 g + 1,
                 states.len(),
-                got.states.len()
+                got.state_count()
             ));
         }
-        for (want_state, got_state) in states.iter().zip(&got.states) {
-            same_state(want_state, got_state)
+        for (want_state, got_state) in states.iter().zip(got.states()) {
+            same_state(want_state, &got_state)
                 .map_err(|why| format!("game {} move {}: {why}", g + 1, want_state["move"]))?;
             compared += 1;
         }

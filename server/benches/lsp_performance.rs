@@ -314,9 +314,10 @@ fn main() {
     let game = &analysis.replay.games[0];
     println!(
         "lsp_performance: a game of {} moves, {} KiB, {} pieces on its last board",
-        game.states.len() - 1,
+        game.move_count(),
         text.len() / 1024,
-        game.states.last().map_or(0, |state| state.pieces().len())
+        game.game_state(game.move_count())
+            .map_or(0, |state| state.pieces().len())
     );
     let mebibytes = |bytes: usize| bytes as f64 / (1024.0 * 1024.0);
     println!(

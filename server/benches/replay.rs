@@ -28,7 +28,7 @@ fn main() {
             replay_document(t)
                 .games
                 .iter()
-                .map(|g| g.states.len() - 1)
+                .map(|g| g.move_count())
                 .sum::<usize>()
         })
         .sum();

@@ -4,8 +4,6 @@
 //! re-parsed incrementally, and the replay keeps every game and every move the edit left
 //! alone (see [`Replay::update`]). Either way the result is what a fresh analysis gives.
 
-use std::sync::Arc;
-
 use crate::diagnostic::Diagnostic;
 use crate::ide::check::diagnostics_of;
 use crate::model::line_index::LineIndex;
@@ -64,7 +62,7 @@ impl DocumentAnalysis {
     }
 
     /// The game holding `offset`, and the state after the move there if there is one.
-    pub fn state_at(&self, offset: usize) -> Option<(&ReplayedGame, Option<&Arc<ReplayedState>>)> {
+    pub fn state_at(&self, offset: usize) -> Option<(&ReplayedGame, Option<ReplayedState>)> {
         let games = &self.replay.games;
         let index = games
             .partition_point(|game| game.range.start <= offset)

@@ -80,17 +80,30 @@ impl NotationDocument for DocumentAnalysis {
         let Some(replayed) = self.replay.games.get(game) else {
             return Vec::new();
         };
-        replayed
-            .states
-            .iter()
-            .enumerate()
-            .map(|(index, state)| LineState {
-                label: user_label(&state.label),
-                text: state.text.clone(),
-                comment: state.comment.clone(),
-                range: state.source.clone(),
-                state: StateRef { game, index },
-            })
+        let start = LineState {
+            label: user_label(SETUP_LABEL),
+            text: String::new(),
+            comment: String::new(),
+            range: None,
+            state: StateRef { game, index: 0 },
+        };
+        std::iter::once(start)
+            .chain(
+                replayed
+                    .moves()
+                    .iter()
+                    .enumerate()
+                    .map(|(index, record)| LineState {
+                        label: user_label(&record.label),
+                        text: record.text.clone(),
+                        comment: record.comment.clone(),
+                        range: Some(record.source.clone()),
+                        state: StateRef {
+                            game,
+                            index: index + 1,
+                        },
+                    }),
+            )
             .collect()
     }
 
@@ -108,10 +121,13 @@ impl NotationDocument for DocumentAnalysis {
                 .position(|record| touches(&record.source, offset))?
                 + 1
         };
-        let state = game.game.states.get(index)?;
+        if index > game.game.move_count() {
+            return None;
+        }
+        let record = index.checked_sub(1).map(|i| &moves[i]);
         Some(MoveAt {
-            label: user_label(&state.label),
-            range: state.source.clone(),
+            label: user_label(record.map_or(SETUP_LABEL, |record| &record.label)),
+            range: record.map(|record| record.source.clone()),
             state: StateRef {
                 game: game.index,
                 index,
@@ -172,7 +188,7 @@ impl NotationDocument for DocumentAnalysis {
         write!(out, "{{\"file\":{},\"games\":[", json!(file))?;
         let mut first_game = true;
         for (number, game) in self.replay.games.iter().enumerate() {
-            if !(0..game.states.len()).any(|index| wanted(number, index)) {
+            if !(0..game.state_count()).any(|index| wanted(number, index)) {
                 continue;
             }
             if !std::mem::take(&mut first_game) {
@@ -180,7 +196,17 @@ impl NotationDocument for DocumentAnalysis {
             }
             out.write_all(b"{\"states\":[")?;
             let mut first_state = true;
-            for (index, state) in game.states.iter().enumerate() {
+            let first = match only {
+                None => 0,
+                Some(only) => only
+                    .iter()
+                    .filter(|state| state.game == number)
+                    .map(|state| state.index)
+                    .min()
+                    .unwrap_or(0),
+            };
+            for (index, state) in game.states_from(first).enumerate() {
+                let index = first + index;
                 if !wanted(number, index) {
                     continue;
                 }
@@ -204,15 +230,20 @@ impl NotationDocument for DocumentAnalysis {
 
 /// The board of state `index` of `game`, with what the move leading to it changed.
 fn scene_of(game: &ReplayedGame, index: usize) -> Option<Scene> {
-    let after = &game.states.get(index)?.state;
+    let Some(previous) = index.checked_sub(1) else {
+        return Some(Scene {
+            pieces: game.game_state(0)?.pieces().to_vec(),
+            ..Scene::default()
+        });
+    };
+    let mut states = game.states_from(previous);
+    let before = states.next()?.state;
+    let after = states.next()?.state;
     let mut scene = Scene {
         pieces: after.pieces().to_vec(),
         ..Scene::default()
     };
-    let Some(before) = index.checked_sub(1).and_then(|i| game.states.get(i)) else {
-        return Some(scene);
-    };
-    let earlier: Vec<_> = before.state.pieces_with_serials().collect();
+    let earlier: Vec<_> = before.pieces_with_serials().collect();
     for (position, (serial, piece)) in after.pieces_with_serials().enumerate() {
         let unchanged = earlier
             .iter()
