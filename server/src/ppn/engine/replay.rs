@@ -15,6 +15,7 @@ use serde_yaml::{Mapping, Value};
 use crate::diagnostic::{Diagnostic, Severity};
 pub use crate::model::edit::TextEdit;
 use crate::model::piece::Piece;
+use crate::ppn::engine::apply::MAX_PIECES;
 use crate::ppn::engine::setups::{
     normalize_name, setup_from_metadata_seeded, Setup, SetupContext, SetupError,
 };
@@ -803,6 +804,20 @@ impl GameSettings {
             }
         };
 
+        let mut setup = setup;
+        if setup.pieces.len() > MAX_PIECES {
+            problem(
+                setup_key.unwrap_or("SetUp"),
+                Severity::Error,
+                "too-many-pieces",
+                format!(
+                    "the setup places {} pieces; a board holds at most {MAX_PIECES}, so the \
+                     others are left out",
+                    setup.pieces.len()
+                ),
+            );
+            setup.pieces.truncate(MAX_PIECES);
+        }
         let mut scale_factor = setup.scale_factor;
         if let Some(value) = parser.scale_factor.or_else(|| {
             metadata
@@ -992,6 +1007,25 @@ mod tests {
         assert_eq!(found, [("no-piece", "b5"), ("unknown-macro", "`nope'")]);
         let last = replay.games[0].state(replay.games[0].move_count()).unwrap();
         assert_eq!(last.pieces().len(), 2);
+    }
+
+    #[test]
+    fn a_setup_of_more_pieces_than_a_board_holds_is_cut_at_the_cap() {
+        let text = "---\nSetUp:\n  Name: Rectangular Board\n  nrows: 100\n  ncols: 100\n  \
+                    max_tiles: 10000\n...\n1. S@a1\n";
+        let replay = replay_document(text);
+        let found: Vec<_> = replay
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range.clone()]))
+            .collect();
+        assert_eq!(found[0].0, "too-many-pieces");
+        assert!(
+            found[0].1.starts_with("Name: Rectangular Board"),
+            "{found:?}"
+        );
+        let game = &replay.games[0];
+        assert_eq!(game.state(0).unwrap().pieces().len(), MAX_PIECES);
     }
 
     #[test]
