@@ -11,6 +11,7 @@
 //!   one analysis keeps.
 //!
 //! Medians of repeated runs; each line shows the target and whether it is met.
+//! `PPN_BENCH_PART=server` or `library` runs only one of the two.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
@@ -635,7 +636,12 @@ fn main() {
             text.len() / 1024
         );
         let targets = targets(moves);
-        runtime.block_on(through_the_server(&text, &targets, 1_000));
-        in_the_library(&text);
+        let part = std::env::var("PPN_BENCH_PART").unwrap_or_default();
+        if part != "library" {
+            runtime.block_on(through_the_server(&text, &targets, 1_000));
+        }
+        if part != "server" {
+            in_the_library(&text);
+        }
     }
 }

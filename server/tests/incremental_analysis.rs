@@ -283,7 +283,7 @@ fn check_random_resplits(text: &str, seed: u64, edits: usize) -> usize {
                 continue;
             };
             let previous = split_movetext_resumable(&before, old.movetext.clone());
-            let (split, kept) = previous.resplit(&current, game.movetext.clone(), edit.start);
+            let (split, kept) = previous.resplit(&current, game.movetext.clone(), &edit);
             let fresh = split_movetext_resumable(&current, game.movetext.clone());
             assert_eq!(
                 split, fresh,
@@ -322,7 +322,12 @@ fn a_resumed_split_keeps_counting_brace_expansions_towards_the_cap() {
     let at = text.find("x 14").unwrap();
     let mut edited = text.clone();
     edited.replace_range(at..at + 1, "y");
-    let (split, kept) = previous.resplit(&edited, game.movetext.clone(), at);
+    let edit = TextEdit {
+        start: at,
+        old_end: at + 1,
+        new_end: at + 1,
+    };
+    let (split, kept) = previous.resplit(&edited, game.movetext.clone(), &edit);
     assert_eq!(kept, 12, "the split resumes at `13.`");
     assert_eq!(split, split_movetext_resumable(&edited, game.movetext));
     let last = split.moves.last().unwrap();

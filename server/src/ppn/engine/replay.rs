@@ -508,7 +508,7 @@ fn update_game(
         0 => Cow::Borrowed(&old.split),
         delta => Cow::Owned(old.split.shifted(delta)),
     };
-    let (split, kept) = old_split.resplit(new_text, source.movetext.clone(), edit.start);
+    let (split, kept) = old_split.resplit(new_text, source.movetext.clone(), edit);
     let unchanged = kept
         + old_split.moves[kept..]
             .iter()
