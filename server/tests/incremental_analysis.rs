@@ -458,6 +458,38 @@ fn an_edit_that_leaves_the_board_alike_stops_replaying_where_it_is_the_same_agai
 }
 
 #[test]
+fn moves_numbered_twice_are_reported_where_they_are_after_an_edit() {
+    let mut text = long_game(300);
+    for (after, duplicate) in [("120. ", "7. S@h8 "), ("250. ", "120. *h8 ")] {
+        let at = text.find(after).unwrap();
+        text.insert_str(at, duplicate);
+    }
+    let mut analysis = DocumentAnalysis::new(text.clone());
+    let duplicates = |analysis: &DocumentAnalysis| {
+        analysis.replay.games[0]
+            .movetext_diagnostics
+            .iter()
+            .filter(|d| d.code == "duplicate-move-number")
+            .count()
+    };
+    assert_eq!(duplicates(&analysis), 2);
+    for (needle, skip, old_len, new) in [
+        ("{note}", 1, 0, "typed "),
+        ("60. ", 4, 1, "Z"),
+        ("7. S@h8", 3, 0, "x"),
+        ("119. ", 0, 0, "119... a2-a3 "),
+        ("200. ", 0, 5, "7. "),
+    ] {
+        let at = text.find(needle).unwrap() + skip;
+        let (edited, edit) = edited(&text, at, old_len, new);
+        let updated = analysis.update(edited.clone(), &edit);
+        compare(needle, &updated, &DocumentAnalysis::new(edited.clone()));
+        (text, analysis) = (edited, updated);
+    }
+    assert_eq!(duplicates(&analysis), 3);
+}
+
+#[test]
 fn a_game_moved_by_an_edit_before_it_is_then_edited_itself() {
     let first = "---\n...\n1. S@b2\n";
     let second = "---\n...\n1. S@b2 2. M@c3 3. b2-b4 {x} 4. *c3\n";

@@ -408,6 +408,12 @@ impl ResumableSplit {
         resume.extend_from_slice(&self.resume[..kept]);
         resume.extend(part.resume);
         resume.extend_from_slice(&self.resume[cut..]);
+        let window_moves = kept..kept + (cut - kept);
+        let same_labels = moves.len() == self.moves.len()
+            && self.moves[window_moves.clone()]
+                .iter()
+                .zip(&moves[window_moves])
+                .all(|(old, new)| old.label == new.label);
         let mut split = ResumableSplit {
             moves,
             problems,
@@ -415,7 +421,39 @@ impl ResumableSplit {
             movetext_end: movetext.end,
             resume,
         };
-        report_duplicate_labels(&split.moves, &mut split.problems);
+        if same_labels {
+            // Every move has the same labels before it as it had: the same MoveNumbers are
+            // used twice, at the moves' new places.
+            for problem in self
+                .problems
+                .iter()
+                .filter(|problem| problem.code == MovetextProblemCode::DuplicateMoveNumber)
+            {
+                let range = if problem.range.start < label.start {
+                    problem.range.clone()
+                } else if problem.range.start >= old_cut_label.start {
+                    shift(&problem.range)
+                } else {
+                    let index = (kept..cut).find(|&index| {
+                        let old = &self.moves[index];
+                        old.label_source
+                            .clone()
+                            .unwrap_or_else(|| old.source.clone())
+                            == problem.range
+                    })?;
+                    let new = &split.moves[index];
+                    new.label_source
+                        .clone()
+                        .unwrap_or_else(|| new.source.clone())
+                };
+                split.problems.push(MovetextProblem {
+                    range,
+                    ..problem.clone()
+                });
+            }
+        } else {
+            report_duplicate_labels(&split.moves, &mut split.problems);
+        }
         Some((split, kept))
     }
 
