@@ -161,7 +161,7 @@ impl NotationDocument for DocumentAnalysis {
     }
 
     fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
-        let mut tokens = crate::ide::semantic_tokens::semantic_tokens(self);
+        let mut tokens = crate::ide::semantic_tokens::semantic_tokens_in(self, range.clone());
         tokens.retain(|token| token.range.end > range.start && token.range.start < range.end);
         tokens
     }

@@ -28,10 +28,29 @@ fn kind_of_node(kind: &str) -> Option<TokenKind> {
 
 /// Every token of the document in order; none overlaps another or spans a line end.
 pub fn semantic_tokens(analysis: &DocumentAnalysis) -> Vec<SemanticToken> {
+    semantic_tokens_in(analysis, 0..analysis.text.len())
+}
+
+/// The tokens that overlap `range`: those [`semantic_tokens`] gives there, found without
+/// looking at the rest of the document (the parts of the tree on other lines are skipped).
+pub fn semantic_tokens_in(analysis: &DocumentAnalysis, range: Range<usize>) -> Vec<SemanticToken> {
     let text = &analysis.text;
+    // Whole lines: a token is cut at line ends, so what lies on other lines cannot change
+    // the tokens of these.
+    let lines = &analysis.line_index;
+    let first_line = lines.line_of(range.start.min(text.len()));
+    let last_line = lines.line_of(range.end.min(text.len()));
+    let wanted = lines.line_range(text, first_line).start
+        ..lines
+            .line_range(text, last_line + 1)
+            .start
+            .max(lines.line_range(text, last_line).end);
     let mut spans = Vec::new();
-    collect(analysis.tree.root_node(), None, &mut spans);
+    collect(analysis.tree.root_node(), None, &wanted, &mut spans);
     for game in games(analysis) {
+        if game.source.range.end < wanted.start || game.source.range.start > wanted.end {
+            continue;
+        }
         if let Some(metadata) = &game.source.metadata {
             metadata_spans(text, metadata.clone(), &mut spans);
         }
@@ -65,6 +84,7 @@ pub fn semantic_tokens(analysis: &DocumentAnalysis) -> Vec<SemanticToken> {
 fn collect(
     node: Node<'_>,
     inherited: Option<TokenKind>,
+    wanted: &Range<usize>,
     spans: &mut Vec<(Range<usize>, TokenKind)>,
 ) {
     if node.is_error() || node.is_missing() || node.kind() == "metadata" {
@@ -79,7 +99,9 @@ fn collect(
                 spans.push((at..child.start_byte(), kind));
             }
         }
-        collect(child, kind, spans);
+        if child.end_byte() >= wanted.start && child.start_byte() <= wanted.end {
+            collect(child, kind, wanted, spans);
+        }
         at = at.max(child.end_byte());
     }
     if let Some(kind) = kind {
@@ -214,6 +236,24 @@ mod tests {
                 ("b3", Variable),
             ]
         );
+    }
+
+    #[test]
+    fn the_tokens_of_a_range_are_those_of_the_whole_document_there() {
+        let text = "---\nEvent: 🂡\nMacros:\n  x: S@a1\n...\n1. 🂡@b2 {🁣\n🁣 long} 2. t@{b,d}{2..4} ;\r\n\
+                    3. ^a2-a3 `x'\n4. b2-c3 {one\ntwo\nthree} 5. *c3\n---\n...\n1. S@a1\n";
+        let analysis = DocumentAnalysis::new(text.to_string());
+        let all = semantic_tokens(&analysis);
+        let offsets: Vec<usize> = (0..=text.len()).filter(|&at| text.is_char_boundary(at)).collect();
+        for (index, &start) in offsets.iter().enumerate() {
+            for &end in offsets[index..].iter().step_by(3) {
+                let mut want = all.clone();
+                want.retain(|token| token.range.end > start && token.range.start < end);
+                let mut got = semantic_tokens_in(&analysis, start..end);
+                got.retain(|token| token.range.end > start && token.range.start < end);
+                assert_eq!(got, want, "{start}..{end}");
+            }
+        }
     }
 
     #[test]

@@ -508,7 +508,8 @@ fn update_game(
         0 => Cow::Borrowed(&old.split),
         delta => Cow::Owned(old.split.shifted(delta)),
     };
-    let (split, kept) = old_split.resplit(new_text, source.movetext.clone(), edit);
+    let (split, kept, in_step_from) =
+        old_split.resplit_in_step(new_text, source.movetext.clone(), edit);
     let unchanged = kept
         + old_split.moves[kept..]
             .iter()
@@ -534,16 +535,21 @@ fn update_game(
     // again, the old chunks from there on hold for the new text.
     let moves_delta = split.moves.len() as isize - old_split.moves.len() as isize;
     let bytes_delta = new_text.len() as isize - old_text.len() as isize;
-    let same_from = split.moves.len()
-        - split
-            .moves
-            .iter()
-            .rev()
-            .zip(old_split.moves.iter().rev())
-            .take_while(|(after, before)| {
-                before.source.start >= edit.old_end && same_move_moved(before, after, bytes_delta)
-            })
-            .count();
+    let same_from = if in_step_from < split.moves.len() {
+        in_step_from
+    } else {
+        split.moves.len()
+            - split
+                .moves
+                .iter()
+                .rev()
+                .zip(old_split.moves.iter().rev())
+                .take_while(|(after, before)| {
+                    before.source.start >= edit.old_end
+                        && same_move_moved(before, after, bytes_delta)
+                })
+                .count()
+    };
     for (index, record) in split.moves.iter().enumerate().skip(resume_at) {
         if index >= same_from.max(unchanged + 1) {
             let old_index = index.saturating_add_signed(-moves_delta);

@@ -236,9 +236,25 @@ impl ResumableSplit {
         movetext: Range<usize>,
         edit: &TextEdit,
     ) -> (ResumableSplit, usize) {
+        let (split, kept, _) = self.resplit_in_step(new_text, movetext, edit);
+        (split, kept)
+    }
+
+    /// [`ResumableSplit::resplit`], and the index from which the new moves are this split's
+    /// moves moved along (the number of moves when the split was not back in step).
+    pub fn resplit_in_step(
+        &self,
+        new_text: &str,
+        movetext: Range<usize>,
+        edit: &TextEdit,
+    ) -> (ResumableSplit, usize, usize) {
         match self.try_resplit(new_text, movetext.clone(), edit) {
             Some(resumed) => resumed,
-            None => (split_movetext_resumable(new_text, movetext), 0),
+            None => {
+                let split = split_movetext_resumable(new_text, movetext);
+                let count = split.moves.len();
+                (split, 0, count)
+            }
         }
     }
 
@@ -247,7 +263,7 @@ impl ResumableSplit {
         new_text: &str,
         movetext: Range<usize>,
         edit: &TextEdit,
-    ) -> Option<(ResumableSplit, usize)> {
+    ) -> Option<(ResumableSplit, usize, usize)> {
         let unchanged_before = edit.start;
         if self.movetext_start != movetext.start {
             return None;
@@ -307,7 +323,8 @@ impl ResumableSplit {
             resume,
         };
         report_duplicate_labels(&split.moves, &mut split.problems);
-        Some((split, kept))
+        let count = split.moves.len();
+        Some((split, kept, count))
     }
 
     /// The split when only the stretch from move `kept` (whose MoveNumber is `label`) to a
@@ -322,7 +339,7 @@ impl ResumableSplit {
         kept: usize,
         label: &Range<usize>,
         start: &SplitStart,
-    ) -> Option<(ResumableSplit, usize)> {
+    ) -> Option<(ResumableSplit, usize, usize)> {
         let delta = edit.new_end as isize - edit.old_end as isize;
         if movetext.end.checked_add_signed(-delta)? != self.movetext_end {
             return None;
@@ -396,6 +413,7 @@ impl ResumableSplit {
                 },
             ));
         }
+        let part_moves = part.moves.len();
         let mut moves = Vec::with_capacity(self.moves.len() + part.moves.len());
         moves.extend(self.moves[..kept].iter().cloned());
         moves.extend(part.moves.into_iter().map(Arc::new));
@@ -408,6 +426,7 @@ impl ResumableSplit {
         resume.extend_from_slice(&self.resume[..kept]);
         resume.extend(part.resume);
         resume.extend_from_slice(&self.resume[cut..]);
+        let in_step_from = kept + part_moves;
         let window_moves = kept..kept + (cut - kept);
         let same_labels = moves.len() == self.moves.len()
             && self.moves[window_moves.clone()]
@@ -454,7 +473,7 @@ impl ResumableSplit {
         } else {
             report_duplicate_labels(&split.moves, &mut split.problems);
         }
-        Some((split, kept))
+        Some((split, kept, in_step_from))
     }
 
     /// The same split of the same movetext moved by `delta` bytes in the file.
