@@ -11,9 +11,13 @@
 //!   one analysis keeps.
 //!
 //! Medians of repeated runs; each line shows the target and whether it is met.
-//! `PPN_BENCH_PART=server` or `library` runs only one of the two.
+//! `PPN_BENCH_PART=server` or `library` runs only one of the two; `PPN_BENCH_EDITS` sets
+//! how many edits come before the memory is read (1,000). `PPN_BENCH_WRITE=FOLDER` only
+//! writes the generated games there (`generated-N.ppn`), for timing the CLI on them.
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
+
+use mimalloc::MiMalloc;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -29,15 +33,15 @@ mod common;
 use common::TestClient;
 
 /// Counts the bytes currently allocated (tree-sitter's too), to measure what an analysis
-/// keeps alive.
+/// keeps alive; allocates with mimalloc, as the `ppn-ls` binary does.
 struct CountingAllocator;
 
 static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
 
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded unchanged to the system allocator.
-        let pointer = unsafe { System.alloc(layout) };
+        // SAFETY: forwarded unchanged to the server's allocator.
+        let pointer = unsafe { MiMalloc.alloc(layout) };
         if !pointer.is_null() {
             ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
         }
@@ -46,13 +50,13 @@ unsafe impl GlobalAlloc for CountingAllocator {
 
     unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
         // SAFETY: `pointer` came from `alloc` above with this layout.
-        unsafe { System.dealloc(pointer, layout) };
+        unsafe { MiMalloc.dealloc(pointer, layout) };
         ALLOCATED.fetch_sub(layout.size(), Ordering::Relaxed);
     }
 
     unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: forwarded unchanged to the system allocator.
-        let moved = unsafe { System.realloc(pointer, layout, new_size) };
+        // SAFETY: forwarded unchanged to the server's allocator.
+        let moved = unsafe { MiMalloc.realloc(pointer, layout, new_size) };
         if !moved.is_null() {
             ALLOCATED.fetch_sub(layout.size(), Ordering::Relaxed);
             ALLOCATED.fetch_add(new_size, Ordering::Relaxed);
@@ -607,6 +611,12 @@ fn in_the_library(text: &str) {
         });
         drop(kept);
         report(&format!("replay update, {}", typing.name), took, None);
+        let mut kept = Vec::new();
+        let took = measure(|| {
+            kept.push(analysis.update(edited.clone(), &edit));
+        });
+        drop(kept);
+        report(&format!("analysis update, {}", typing.name), took, None);
     }
     let tokens = measure(|| {
         std::hint::black_box(ppn_ls::ide::semantic_tokens::semantic_tokens(&analysis));
@@ -633,6 +643,14 @@ fn main() {
         .enable_all()
         .build()
         .expect("a tokio runtime");
+    if let Ok(folder) = std::env::var("PPN_BENCH_WRITE") {
+        for moves in sizes {
+            let path = std::path::Path::new(&folder).join(format!("generated-{moves}.ppn"));
+            std::fs::write(&path, generate_game(moves, 7)).expect("the game is written");
+            println!("{}", path.display());
+        }
+        return;
+    }
     for moves in sizes {
         let text = generate_game(moves, 7);
         println!(
@@ -642,7 +660,11 @@ fn main() {
         let targets = targets(moves);
         let part = std::env::var("PPN_BENCH_PART").unwrap_or_default();
         if part != "library" {
-            runtime.block_on(through_the_server(&text, &targets, 1_000));
+            let edits = std::env::var("PPN_BENCH_EDITS")
+                .ok()
+                .and_then(|edits| edits.parse().ok())
+                .unwrap_or(1_000);
+            runtime.block_on(through_the_server(&text, &targets, edits));
         }
         if part != "server" {
             in_the_library(&text);

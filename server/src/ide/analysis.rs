@@ -9,7 +9,9 @@ use crate::ide::check::diagnostics_of;
 use crate::model::line_index::LineIndex;
 pub use crate::ppn::engine::replay::TextEdit;
 use crate::ppn::engine::replay::{replay_document, Replay, ReplayedGame, ReplayedState};
+use crate::ppn::notation::document::{split_games, GameSource};
 use crate::ppn::syntax;
+use std::sync::OnceLock;
 
 /// The text with its syntax tree, its replay (every game's states) and its diagnostics.
 #[derive(Debug)]
@@ -19,6 +21,8 @@ pub struct DocumentAnalysis {
     pub tree: tree_sitter::Tree,
     pub replay: Replay,
     pub diagnostics: Vec<Diagnostic>,
+    /// The games of the text, cut on first use: every editor request needs them.
+    game_sources: OnceLock<Vec<GameSource>>,
 }
 
 impl DocumentAnalysis {
@@ -46,6 +50,7 @@ impl DocumentAnalysis {
             tree,
             replay,
             diagnostics,
+            game_sources: OnceLock::new(),
         }
     }
 
@@ -58,7 +63,13 @@ impl DocumentAnalysis {
             replay: Replay::default(),
             text,
             diagnostics,
+            game_sources: OnceLock::new(),
         }
+    }
+
+    /// The games of the text, as [`split_games`] cuts them.
+    pub fn game_sources(&self) -> &[GameSource] {
+        self.game_sources.get_or_init(|| split_games(&self.text))
     }
 
     /// The game holding `offset`, and the state after the move there if there is one.

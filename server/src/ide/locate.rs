@@ -13,7 +13,7 @@ use crate::model::piece::Piece;
 use crate::ppn::engine::replay::ReplayedGame;
 use crate::ppn::engine::state::GameState;
 use crate::ppn::engine::{TokenElement, TokenPart};
-use crate::ppn::notation::document::{split_games, GameSource};
+use crate::ppn::notation::document::GameSource;
 use crate::ppn::notation::macros::macro_references;
 use crate::ppn::notation::metadata::scalar_text;
 use std::sync::Arc;
@@ -103,8 +103,10 @@ impl<'a> GameAt<'a> {
 
 /// Every game of the analysed document, with its replay.
 pub fn games(analysis: &DocumentAnalysis) -> Vec<GameAt<'_>> {
-    split_games(&analysis.text)
-        .into_iter()
+    analysis
+        .game_sources()
+        .iter()
+        .cloned()
         .zip(&analysis.replay.games)
         .enumerate()
         .map(|(index, (source, game))| GameAt {

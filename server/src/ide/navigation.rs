@@ -138,8 +138,18 @@ pub struct MacroAt<'a> {
 pub fn macro_at(analysis: &DocumentAnalysis, offset: usize) -> Option<MacroAt<'_>> {
     let text = &analysis.text;
     let game = game_at(analysis, offset)?;
-    let found = macro_uses_and_keys(text, &game)
+    // Only the moves around the offset can have a macro use there.
+    let moves = game.moves();
+    let after = moves.partition_point(|record| record.source.start <= offset);
+    let near = &moves[after.saturating_sub(16)..after];
+    let found = metadata_macro_keys(text, &game)
         .into_iter()
+        .chain(
+            metadata_macro_uses(text, &game)
+                .into_iter()
+                .chain(macro_uses_in_moves(text, near))
+                .map(|found| (found.name, found.range)),
+        )
         .find(|(_, range)| touches(range, offset))?;
     Some(MacroAt {
         game,

@@ -93,16 +93,35 @@ fn collect(
     let kind = kind_of_node(node.kind()).or(inherited);
     let mut at = node.start_byte();
     let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
+    // A long movetext has one child per item: skip those before the wanted lines without
+    // visiting them (the ones before end before `wanted.start`, a line start).
+    let mut more = if at < wanted.start && node.child_count() > 16 {
+        at = wanted.start;
+        cursor.goto_first_child_for_byte(wanted.start).is_some()
+    } else {
+        cursor.goto_first_child()
+    };
+    while more {
+        let child = cursor.node();
+        if child.start_byte() > wanted.end {
+            // What follows is on later lines.
+            if let Some(kind) = kind {
+                if child.start_byte() > at {
+                    spans.push((at..child.start_byte(), kind));
+                }
+            }
+            return;
+        }
         if let Some(kind) = kind {
             if child.start_byte() > at {
                 spans.push((at..child.start_byte(), kind));
             }
         }
-        if child.end_byte() >= wanted.start && child.start_byte() <= wanted.end {
+        if child.end_byte() >= wanted.start {
             collect(child, kind, wanted, spans);
         }
         at = at.max(child.end_byte());
+        more = cursor.goto_next_sibling();
     }
     if let Some(kind) = kind {
         if node.end_byte() > at {
@@ -240,11 +259,15 @@ mod tests {
 
     #[test]
     fn the_tokens_of_a_range_are_those_of_the_whole_document_there() {
-        let text = "---\nEvent: 🂡\nMacros:\n  x: S@a1\n...\n1. 🂡@b2 {🁣\n🁣 long} 2. t@{b,d}{2..4} ;\r\n\
-                    3. ^a2-a3 `x'\n4. b2-c3 {one\ntwo\nthree} 5. *c3\n---\n...\n1. S@a1\n";
+        let text =
+            "---\nEvent: 🂡\nMacros:\n  x: S@a1\n...\n1. 🂡@b2 {🁣\n🁣 long} 2. t@{b,d}{2..4} ;\r\n\
+                    3. ^a2-a3 `x'\n4. b2-c3 {one\ntwo\nthree} 5. *c3\n6. c3-d4 7. d4-e5 {x}\n\
+                    8. e5:f6 9. *f6 10. S@a1 {y\nz} 11. a1-b1 12. ?S-a2\n---\n...\n1. S@a1\n";
         let analysis = DocumentAnalysis::new(text.to_string());
         let all = semantic_tokens(&analysis);
-        let offsets: Vec<usize> = (0..=text.len()).filter(|&at| text.is_char_boundary(at)).collect();
+        let offsets: Vec<usize> = (0..=text.len())
+            .filter(|&at| text.is_char_boundary(at))
+            .collect();
         for (index, &start) in offsets.iter().enumerate() {
             for &end in offsets[index..].iter().step_by(3) {
                 let mut want = all.clone();
