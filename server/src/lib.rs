@@ -9,3 +9,4 @@ pub mod ide;
 pub mod lsp;
 pub mod model;
 pub mod ppn;
+pub mod render;

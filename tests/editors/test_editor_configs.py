@@ -31,6 +31,22 @@ class HelixTest(unittest.TestCase):
         self.assertEqual(language["grammar"], "ppn")
         self.assertEqual(language["block-comment-tokens"], {"start": "{", "end": "}"})
         self.assertEqual(language["auto-pairs"], {"(": ")", "{": "}", "[": "]", "`": "'"})
+        # Markdown's ```ppn blocks find the language by this.
+        self.assertRegex("ppn", language["injection-regex"])
+        self.assertNotRegex("ppnx", language["injection-regex"])
+
+    def test_readme_names_helix_keys_for_games(self):
+        readme = (EDITORS / "helix" / "README.md").read_text(encoding="utf-8")
+        textobjects = (
+            EDITORS / "helix" / "runtime" / "queries" / "ppn" / "textobjects.scm"
+        ).read_text(encoding="utf-8")
+        self.assertIn("(game) @class.around", textobjects)
+        # In Helix `]c` is the next comment; classes (games here) are `]t` and `mat`.
+        for text in (readme, textobjects):
+            self.assertIn("]t", text)
+            self.assertIn("mat", text)
+            self.assertNotRegex(text, r"`\]c` (goes|jumps) to the next game")
+        self.assertNotIn("Not yet here", readme)
 
     def test_language_server(self):
         self.assertEqual(
@@ -77,6 +93,14 @@ class NeovimTest(unittest.TestCase):
         readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
         self.assertIn("vim.lsp.enable('ppn_ls')", readme)
         self.assertIn("nvim-lspconfig", readme)
+        self.assertNotIn("Not yet here", readme)
+
+    def test_readme_shows_the_example_the_end_to_end_test_runs(self):
+        readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
+        example = (EDITORS / "neovim" / "example" / "init.lua").read_text(encoding="utf-8")
+        self.assertIn(example, readme)
+        for setting in ("virtual_text = true", "vim.lsp.completion.enable", "vim.lsp.inlay_hint.enable"):
+            self.assertIn(setting, example)
 
     @unittest.skipIf(shutil.which("lua") is None, "lua is not installed")
     def test_lua_files_evaluate_to_the_expected_values(self):
@@ -178,3 +202,50 @@ class VscodeManifestTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+ROOT = EDITORS.parent
+BINARY = ROOT / "target" / "debug" / SERVER_COMMAND
+
+
+class BoardUnderTheCursorTest(unittest.TestCase):
+    """Helix's key bindings and Neovim's :PpnBoard for the board under the cursor."""
+
+    def setUp(self):
+        with open(EDITORS / "helix" / "board-keys.toml", "rb") as file:
+            self.keys = tomllib.load(file)["keys"]["normal"]["space"]
+
+    def expand(self, command, line, column):
+        self.assertTrue(command.startswith(":sh "), command)
+        return (
+            command[len(":sh "):]
+            .replace(SERVER_COMMAND, str(BINARY), 1)
+            .replace("%{buffer_name}", "examples/tablut-short.ppn")
+            .replace("%{cursor_line}", str(line))
+            .replace("%{cursor_column}", str(column))
+        )
+
+    def test_helix_bindings_render_the_move_at_the_cursor(self):
+        prefix = ":sh ppn-ls render %{buffer_name} --at %{cursor_line}:%{cursor_column}"
+        self.assertEqual(self.keys["b"], prefix)
+        self.assertTrue(self.keys["B"].startswith(prefix + " -o "), self.keys["B"])
+
+    @unittest.skipIf(not BINARY.exists(), "ppn-ls is not built (cargo build -p ppn-ls)")
+    def test_helix_bindings_run(self):
+        lines = (ROOT / "examples" / "tablut-short.ppn").read_text(encoding="utf-8").splitlines()
+        line = next(i for i, text in enumerate(lines, 1) if text.startswith("1."))
+        text = subprocess.run(
+            self.expand(self.keys["b"], line, 1), shell=True, cwd=ROOT,
+            capture_output=True, text=True, check=True,
+        ).stdout
+        self.assertTrue(text.startswith("--- 1. "), text)
+        picture = self.expand(self.keys["B"], line, 1).replace("xdg-open", "true")
+        subprocess.run(picture, shell=True, cwd=ROOT, check=True)
+        self.assertTrue(Path("/tmp/ppn-board.svg").read_text(encoding="utf-8").startswith("<svg "))
+
+    def test_neovim_command_asks_the_server_for_the_picture(self):
+        plugin = (EDITORS / "neovim" / "plugin" / "ppn_board.lua").read_text(encoding="utf-8")
+        self.assertIn("nvim_create_user_command('PpnBoard'", plugin)
+        self.assertIn("'ppn/render'", plugin)
+        readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
+        self.assertIn(":PpnBoard", readme)
