@@ -565,6 +565,15 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
     client.shutdown_and_exit().await;
 }
 
+/// The bytes `make` leaves allocated while its result lives.
+fn heap_of<T>(make: impl FnOnce() -> Box<T>) -> usize {
+    let before = ALLOCATED.load(Ordering::Relaxed);
+    let made = make();
+    let heap = ALLOCATED.load(Ordering::Relaxed).saturating_sub(before);
+    drop(made);
+    heap
+}
+
 /// The same in the library, without the protocol.
 fn in_the_library(text: &str) {
     let before = ALLOCATED.load(Ordering::Relaxed);
@@ -580,6 +589,18 @@ fn in_the_library(text: &str) {
         "heap of one analysis",
         mebibytes(heap)
     );
+    for (name, heap) in [
+        (
+            "of which: syntax tree",
+            heap_of(|| Box::new(syntax::parse(text, None))),
+        ),
+        (
+            "of which: replay",
+            heap_of(|| Box::new(replay_document(text))),
+        ),
+    ] {
+        println!("  {name:<42} {:>9.1} MiB", mebibytes(heap));
+    }
     let open = measure(|| {
         std::hint::black_box(DocumentAnalysis::new(std::hint::black_box(
             text.to_string(),
@@ -629,6 +650,9 @@ fn in_the_library(text: &str) {
 }
 
 fn main() {
+    // As the `ppn-ls` binary does (see its `main`): mimalloc's `mi_option_purge_delay` at 0.
+    // SAFETY: setting an option before any thread is started.
+    unsafe { libmimalloc_sys::mi_option_set(15, 0) };
     tree_sitter_allocations::count();
     let sizes: Vec<usize> = std::env::var("PPN_BENCH_MOVES")
         .ok()
