@@ -8,4 +8,5 @@ pub mod diagnostic;
 pub mod ide;
 pub mod lsp;
 pub mod model;
+pub mod otn;
 pub mod ppn;
