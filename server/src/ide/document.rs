@@ -20,7 +20,8 @@ pub fn analyze(path: Option<&Path>, text: String) -> Box<dyn NotationDocument> {
 /// The analysis of `text` read as `format`.
 pub fn analyze_as(format: Format, text: String) -> Box<dyn NotationDocument> {
     match format {
-        Format::Ppn | Format::Otn | Format::AnnoFen | Format::Xay | Format::Fen | Format::Wxf => {
+        Format::Otn => Box::new(crate::otn::document::OtnDocument::new(text)),
+        Format::Ppn | Format::AnnoFen | Format::Xay | Format::Fen | Format::Wxf => {
             Box::new(DocumentAnalysis::new(text))
         }
     }

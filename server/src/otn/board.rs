@@ -173,8 +173,7 @@ impl PieceSet {
             PieceSet::DEFENDERS => "defending men".to_string(),
             _ if self.0 == 1 << 9 => "the king".to_string(),
             _ => {
-                let letters: Vec<String> =
-                    self.letters().chars().map(|c| c.to_string()).collect();
+                let letters: Vec<String> = self.letters().chars().map(|c| c.to_string()).collect();
                 letters.join(", ")
             }
         }
@@ -316,7 +315,11 @@ pub struct ParsedPosition {
 
 /// Reads a position record at `offset` of the document; problems become diagnostics on the
 /// exact characters. Never fails: what cannot be read is skipped.
-pub fn parse_position(text: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> ParsedPosition {
+pub fn parse_position(
+    text: &str,
+    offset: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> ParsedPosition {
     let mut rows = Vec::new();
     let body = text.strip_prefix('/');
     let (body, body_start) = match body {
@@ -367,7 +370,10 @@ pub fn parse_position(text: &str, offset: usize, diagnostics: &mut Vec<Diagnosti
                     diagnostics.push(Diagnostic::error(
                         range.start + j..range.start + j + digits,
                         "position-syntax",
-                        format!("`{}` is not a number of empty squares (1 to {MAX_DIM})", &row_text[j..j + digits]),
+                        format!(
+                            "`{}` is not a number of empty squares (1 to {MAX_DIM})",
+                            &row_text[j..j + digits]
+                        ),
                     ));
                 } else {
                     squares.extend(std::iter::repeat_n(None, count));
@@ -481,8 +487,14 @@ mod tests {
         let parsed = parse_position(record, 0, &mut diagnostics);
         let board = parsed.board(7, false, &mut diagnostics);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
-        assert_eq!(board.get(Square::parse("d4").unwrap()).unwrap().letter(), 'K');
-        assert_eq!(board.get(Square::parse("d1").unwrap()).unwrap().letter(), 't');
+        assert_eq!(
+            board.get(Square::parse("d4").unwrap()).unwrap().letter(),
+            'K'
+        );
+        assert_eq!(
+            board.get(Square::parse("d1").unwrap()).unwrap().letter(),
+            't'
+        );
         assert_eq!(board.position_record(), record);
     }
 
@@ -491,8 +503,14 @@ mod tests {
         let mut diagnostics = Vec::new();
         let parsed = parse_position("/t2/3/2T/", 0, &mut diagnostics);
         let board = parsed.board(3, true, &mut diagnostics);
-        assert_eq!(board.get(Square::parse("a3").unwrap()).unwrap().letter(), 't');
-        assert_eq!(board.get(Square::parse("c1").unwrap()).unwrap().letter(), 'T');
+        assert_eq!(
+            board.get(Square::parse("a3").unwrap()).unwrap().letter(),
+            't'
+        );
+        assert_eq!(
+            board.get(Square::parse("c1").unwrap()).unwrap().letter(),
+            'T'
+        );
         assert_eq!(board.position_record(), "/2T/3/t2/");
     }
 
@@ -502,7 +520,10 @@ mod tests {
         let mut diagnostics = Vec::new();
         let parsed = parse_position(text, 10, &mut diagnostics);
         let _ = parsed.board(7, false, &mut diagnostics);
-        let codes: Vec<_> = diagnostics.iter().map(|d| (d.code, d.range.clone())).collect();
+        let codes: Vec<_> = diagnostics
+            .iter()
+            .map(|d| (d.code, d.range.clone()))
+            .collect();
         assert!(codes.contains(&("unknown-man", 16..17)), "{codes:?}");
         assert!(codes.contains(&("row-length", 11..14)), "{codes:?}");
         assert!(codes.iter().any(|(code, _)| *code == "row-count"));

@@ -7,9 +7,7 @@
 //! Boards are slices of square codes (see [`super::board`]); every function is pure.
 
 use super::board::{other_side, side_name, Man, PieceSet, Square, TaflMan, TaflSide};
-use super::rules::{
-    Berserk, Escape, Jump, KingArmed, KingStrength, Rules, Shieldwall, Space,
-};
+use super::rules::{Berserk, Escape, Jump, KingArmed, KingStrength, Rules, Shieldwall, Space};
 
 const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
 
@@ -159,7 +157,13 @@ pub fn destinations(rules: &Rules, cells: &[u8], from: usize) -> Vec<(usize, boo
 }
 
 /// Where a jump from `from` in `direction` lands, if the man may make it.
-fn jump_target(rules: &Rules, cells: &[u8], man: Man, from: usize, direction: (i32, i32)) -> Option<usize> {
+fn jump_target(
+    rules: &Rules,
+    cells: &[u8],
+    man: Man,
+    from: usize,
+    direction: (i32, i32),
+) -> Option<usize> {
     jump_check(rules, cells, man, from, direction).ok()
 }
 
@@ -176,11 +180,18 @@ fn jump_check(
     }
     let over = step(rules, from, direction).ok_or("the jump leaves the board")?;
     let to = step(rules, over, direction).ok_or("the jump leaves the board")?;
-    let jumped = man_at(cells, over).ok_or_else(|| format!("there is no man on {} to jump over", square(rules, over)))?;
+    let jumped = man_at(cells, over)
+        .ok_or_else(|| format!("there is no man on {} to jump over", square(rules, over)))?;
     if jumped.side == man.side {
-        return Err(format!("{} is a friend: only enemy men are jumped", square(rules, over)));
+        return Err(format!(
+            "{} is a friend: only enemy men are jumped",
+            square(rules, over)
+        ));
     }
-    if matches!(jumped.kind, TaflMan::King | TaflMan::Knight | TaflMan::Commander) {
+    if matches!(
+        jumped.kind,
+        TaflMan::King | TaflMan::Knight | TaflMan::Commander
+    ) {
         return Err(format!("{} cannot be jumped over", jumped.describe()));
     }
     if cells[to] != 0 {
@@ -234,7 +245,11 @@ fn stop_reason(rules: &Rules, man: Man, index: usize) -> String {
     let space = rules.space(index);
     let slot = space.slot().unwrap_or(0);
     if rules.stoppable[slot] == PieceSet::NONE {
-        format!("no man may stop on the {} ({}s:)", space.name(), space.key())
+        format!(
+            "no man may stop on the {} ({}s:)",
+            space.name(),
+            space.key()
+        )
     } else if !rules.stoppable[slot].contains(man) {
         format!(
             "only {} may stop on the {} ({}s: {})",
@@ -380,7 +395,14 @@ fn is_commander_like(man: Option<Man>) -> bool {
 }
 
 /// Whether the king on `at`, next to the mover on `to`, is captured.
-fn king_captured(rules: &Rules, cells: &[u8], king: Man, at: usize, to: usize, far: Option<usize>) -> bool {
+fn king_captured(
+    rules: &Rules,
+    cells: &[u8],
+    king: Man,
+    at: usize,
+    to: usize,
+    far: Option<usize>,
+) -> bool {
     let strong = match rules.king_strength {
         KingStrength::Strong => true,
         KingStrength::StrongCenter => near_center(rules, at),
@@ -433,7 +455,8 @@ pub fn apply(rules: &Rules, cells: &mut [u8], from: usize, to: usize) -> Outcome
     let mut captured: Vec<usize> = Vec::new();
     if jump && jump_mode(rules, mover) == Jump::Capturing {
         if let Some(over) = over {
-            if man_at(cells, over).is_some_and(|m| m.side != mover.side && m.kind != TaflMan::Guard) {
+            if man_at(cells, over).is_some_and(|m| m.side != mover.side && m.kind != TaflMan::Guard)
+            {
                 captured.push(over);
             }
         }
@@ -460,7 +483,9 @@ pub fn apply(rules: &Rules, cells: &mut [u8], from: usize, to: usize) -> Outcome
             } else {
                 far.is_some_and(|f| hostile(rules, cells, f, victim))
             };
-            let linnaean = !taken && rules.linnaean && linnaean_capture(rules, cells, mover, victim, next, far);
+            let linnaean = !taken
+                && rules.linnaean
+                && linnaean_capture(rules, cells, mover, victim, next, far);
             if (taken || linnaean) && !captured.contains(&next) {
                 captured.push(next);
             }
@@ -493,11 +518,21 @@ pub fn apply(rules: &Rules, cells: &mut [u8], from: usize, to: usize) -> Outcome
 
 /// A defender next to the king on the throne, the king's three other sides held by
 /// attackers, is captured against the throne.
-fn linnaean_capture(rules: &Rules, cells: &[u8], mover: Man, victim: Man, at: usize, throne: Option<usize>) -> bool {
+fn linnaean_capture(
+    rules: &Rules,
+    cells: &[u8],
+    mover: Man,
+    victim: Man,
+    at: usize,
+    throne: Option<usize>,
+) -> bool {
     let Some(throne) = throne else {
         return false;
     };
-    if mover.side != TaflSide::Attackers || victim.side != TaflSide::Defenders || !is_center(rules, throne) {
+    if mover.side != TaflSide::Attackers
+        || victim.side != TaflSide::Defenders
+        || !is_center(rules, throne)
+    {
         return false;
     }
     if !man_at(cells, throne).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders) {
@@ -544,27 +579,32 @@ fn shieldwall_captures(rules: &Rules, cells: &[u8], mover: Man, to: usize) -> Ve
     };
     // The run of enemies pinned against the edge, starting next to `start` and going
     // `along`; `Some(run)` if it is closed at its far end.
-    let run = |start: usize, along: (i32, i32), inward: (i32, i32)| -> Option<(Vec<usize>, usize)> {
-        let mut men = Vec::new();
-        let mut at = start;
-        loop {
-            at = step(rules, at, along)?;
-            match man_at(cells, at) {
-                Some(man) if man.side != side => {
-                    let pin = step(rules, at, inward)?;
-                    if !man_at(cells, pin).is_some_and(|m| m.side == side && m.kind != TaflMan::Guard) {
-                        return None;
+    let run =
+        |start: usize, along: (i32, i32), inward: (i32, i32)| -> Option<(Vec<usize>, usize)> {
+            let mut men = Vec::new();
+            let mut at = start;
+            loop {
+                at = step(rules, at, along)?;
+                match man_at(cells, at) {
+                    Some(man) if man.side != side => {
+                        let pin = step(rules, at, inward)?;
+                        if !man_at(cells, pin)
+                            .is_some_and(|m| m.side == side && m.kind != TaflMan::Guard)
+                        {
+                            return None;
+                        }
+                        men.push(at);
                     }
-                    men.push(at);
+                    _ => return (closes(at) && men.len() >= 2).then_some((men, at)),
                 }
-                _ => return (closes(at) && men.len() >= 2).then_some((men, at)),
             }
-        }
-    };
+        };
     let mut take = |men: Vec<usize>| {
         for index in men {
             let man = man_at(cells, index);
-            if man.is_some_and(|m| !matches!(m.kind, TaflMan::King | TaflMan::Guard)) && !captured.contains(&index) {
+            if man.is_some_and(|m| !matches!(m.kind, TaflMan::King | TaflMan::Guard))
+                && !captured.contains(&index)
+            {
                 captured.push(index);
             }
         }
@@ -616,7 +656,12 @@ fn shieldwall_captures(rules: &Rules, cells: &[u8], mover: Man, to: usize) -> Ve
 
 /// The side that moves next after `mover` moved `to` with `outcome`, and the berserking
 /// man's square if the same side moves again.
-pub fn berserk_continuation(rules: &Rules, cells: &[u8], to: usize, outcome: &Outcome) -> Option<usize> {
+pub fn berserk_continuation(
+    rules: &Rules,
+    cells: &[u8],
+    to: usize,
+    outcome: &Outcome,
+) -> Option<usize> {
     if outcome.captures.is_empty() || rules.berserk == Berserk::None {
         return None;
     }
@@ -624,7 +669,9 @@ pub fn berserk_continuation(rules: &Rules, cells: &[u8], to: usize, outcome: &Ou
     let continues = match rules.berserk {
         Berserk::None => false,
         Berserk::Move => !moves.is_empty(),
-        Berserk::Capture => moves.iter().any(|(target, _)| captures_something(rules, cells, to, *target)),
+        Berserk::Capture => moves
+            .iter()
+            .any(|(target, _)| captures_something(rules, cells, to, *target)),
     };
     continues.then_some(to)
 }
@@ -636,9 +683,9 @@ pub fn captures_something(rules: &Rules, cells: &[u8], from: usize, to: usize) -
 }
 
 fn defender_king(cells: &[u8]) -> Option<usize> {
-    cells
-        .iter()
-        .position(|code| Man::from_code(*code).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders))
+    cells.iter().position(|code| {
+        Man::from_code(*code).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders)
+    })
 }
 
 /// Whether the king on `index` stands where he escapes.
@@ -651,7 +698,13 @@ fn escaped(rules: &Rules, index: usize) -> bool {
 
 /// Who has won after a move by `mover`, the board now being `cells`; `had_king` tells
 /// whether the defenders had a king before the move. Repetitions are the replay's business.
-pub fn verdict(rules: &Rules, cells: &[u8], mover: TaflSide, had_king: bool, berserk_pending: bool) -> Option<Verdict> {
+pub fn verdict(
+    rules: &Rules,
+    cells: &[u8],
+    mover: TaflSide,
+    had_king: bool,
+    berserk_pending: bool,
+) -> Option<Verdict> {
     let king = defender_king(cells);
     if had_king && king.is_none() {
         return Some(Verdict::Win(TaflSide::Attackers, Reason::KingCaptured));
@@ -690,7 +743,8 @@ pub fn verdict(rules: &Rules, cells: &[u8], mover: TaflSide, had_king: bool, ber
 
 pub fn side_can_move(rules: &Rules, cells: &[u8], side: TaflSide) -> bool {
     (0..cells.len()).any(|index| {
-        man_at(cells, index).is_some_and(|m| m.side == side) && !destinations(rules, cells, index).is_empty()
+        man_at(cells, index).is_some_and(|m| m.side == side)
+            && !destinations(rules, cells, index).is_empty()
     })
 }
 
@@ -772,7 +826,8 @@ fn edge_fort(rules: &Rules, cells: &[u8], king: usize) -> bool {
             None => true,
             Some(n) if inside[n] => !hostile(rules, cells, n, man),
             Some(n) => {
-                !hostile(rules, cells, n, man) && (cells[n] != 0 || !can_stop(rules, attacker, Space::Plain, n))
+                !hostile(rules, cells, n, man)
+                    && (cells[n] != 0 || !can_stop(rules, attacker, Space::Plain, n))
             }
         };
         [[(0, 1), (0, -1)], [(1, 0), (-1, 0)]]

@@ -9,7 +9,10 @@
 //! (to and from PPN).
 
 pub mod board;
+pub mod convert;
+pub mod document;
 pub mod engine;
+pub mod features;
 pub mod moves;
 pub mod replay;
 pub mod rules;

@@ -171,7 +171,10 @@ fn parse_move_record(word: &str, offset: usize) -> Result<MoveRecord, (Range<usi
     let mut i = 0;
     let at = |i: usize, len: usize| offset + i..offset + (i + len).min(word.len()).max(i);
     let here = |i: usize| {
-        let len = word[i.min(word.len())..].chars().next().map_or(0, char::len_utf8);
+        let len = word[i.min(word.len())..]
+            .chars()
+            .next()
+            .map_or(0, char::len_utf8);
         offset + i..offset + i + len
     };
     let mut mover = None;
@@ -188,7 +191,9 @@ fn parse_move_record(word: &str, offset: usize) -> Result<MoveRecord, (Range<usi
     let Some((from, len)) = Square::parse_prefix(&word[i..]) else {
         return Err((
             here(i),
-            format!("`{word}` is not a move record: a move reads like `e5-e8`, `Ke1-a1` or `e5-e8xe9`"),
+            format!(
+                "`{word}` is not a move record: a move reads like `e5-e8`, `Ke1-a1` or `e5-e8xe9`"
+            ),
         ));
     };
     let from_range = at(i, len);
@@ -223,7 +228,10 @@ fn parse_move_record(word: &str, offset: usize) -> Result<MoveRecord, (Range<usi
     };
     let kind_range = at(kind_start, i - kind_start);
     let Some((to, len)) = Square::parse_prefix(&word[i..]) else {
-        return Err((here(i), format!("expected the square {} moves to", from.name())));
+        return Err((
+            here(i),
+            format!("expected the square {} moves to", from.name()),
+        ));
     };
     let to_range = at(i, len);
     i += len;
@@ -243,7 +251,10 @@ fn parse_move_record(word: &str, offset: usize) -> Result<MoveRecord, (Range<usi
                 }
             }
             let Some((square, len)) = Square::parse_prefix(&word[i..]) else {
-                return Err((here(i), "expected a captured square (e.g. `e9` or `Ke9`)".to_string()));
+                return Err((
+                    here(i),
+                    "expected a captured square (e.g. `e9` or `Ke9`)".to_string(),
+                ));
             };
             i += len;
             captures.push(CaptureRecord {
@@ -342,7 +353,9 @@ mod tests {
     #[test]
     fn bad_records_point_at_the_problem() {
         let bad = |word: &str| match parse_move_word(word, 10) {
-            MoveWord::Bad { problem, message, .. } => (problem, message),
+            MoveWord::Bad {
+                problem, message, ..
+            } => (problem, message),
             other => panic!("{word}: {other:?}"),
         };
         assert_eq!(bad("e5e8").0, 12..13);

@@ -152,7 +152,14 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         FileKind::Empty => (None, None),
         FileKind::Rules => {
             let range = file.body.clone().unwrap_or(0..0);
-            (Some(parse_rules(&text[range.clone()], range.start, &mut diagnostics)), Some(range))
+            (
+                Some(parse_rules(
+                    &text[range.clone()],
+                    range.start,
+                    &mut diagnostics,
+                )),
+                Some(range),
+            )
         }
         FileKind::Position => {
             let range = file.body.clone().unwrap_or(0..0);
@@ -238,6 +245,8 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
             board: rules.start.cells.clone(),
             side: start_side,
             address: AddressMove { turn: 1, letter: 0 },
+            first_address: Some(AddressMove { turn: 1, letter: 0 }),
+            start_moved: None,
             history: Vec::new(),
             berserker: None,
             start_ref: 0,
@@ -254,7 +263,10 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         if turn.address.line.is_main() {
             continue;
         }
-        match groups.iter_mut().find(|(path, _)| *path == turn.address.line) {
+        match groups
+            .iter_mut()
+            .find(|(path, _)| *path == turn.address.line)
+        {
             Some((_, turns)) => turns.push(i),
             None => groups.push((turn.address.line.clone(), vec![i])),
         }
@@ -299,12 +311,26 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
                 ));
                 continue;
             };
-            let before = root_index - 1;
+            // As OpenTafl reads them: a variation off a main-line move replaces that move;
+            // a variation off a variation's move follows it (and replaces the next one).
+            let nested = !parent_path.is_main();
+            let before = if nested { root_index } else { root_index - 1 };
             let cells = rules.dim * rules.dim;
+            // A variation's turns count from 1, its first move keeping its root's letter.
+            let address = AddressMove {
+                turn: 1,
+                letter: root.letter,
+            };
             let start = StartFrom {
                 board: parent_line.board(before, cells).to_vec(),
                 side: parent_line.plies[before].next_side,
-                address: root,
+                address,
+                first_address: (!nested).then_some(address),
+                start_moved: if nested {
+                    parent_line.plies[root_index].moved
+                } else {
+                    None
+                },
                 history: history(&lines, parent, before),
                 berserker: parent_line.plies[before].berserker,
                 start_ref: if before == 0 {
@@ -375,7 +401,12 @@ fn history(lines: &[Line], line: usize, index: usize) -> Vec<u64> {
 struct StartFrom {
     board: Vec<u8>,
     side: TaflSide,
+    /// The address of state 0.
     address: AddressMove,
+    /// The address of the first move, when it is not the one after state 0's.
+    first_address: Option<AddressMove>,
+    /// The move state 0 stands for (the root move a nested variation follows).
+    start_moved: Option<(Man, u16, u16)>,
     /// Hashes of the positions before the start (for repetitions).
     history: Vec<u64>,
     berserker: Option<u16>,
@@ -404,7 +435,8 @@ pub fn position_hash(cells: &[u8], side: TaflSide, berserker: Option<u16>) -> u6
         word[..chunk.len()].copy_from_slice(chunk);
         mix(u64::from_le_bytes(word));
     }
-    mix(u64::from(side == TaflSide::Defenders) | (u64::from(berserker.map_or(u16::MAX, |b| b)) << 8));
+    mix(u64::from(side == TaflSide::Defenders)
+        | (u64::from(berserker.map_or(u16::MAX, |b| b)) << 8));
     hash
 }
 
@@ -440,7 +472,7 @@ impl Player<'_> {
             address: start.address,
             range: 0..0,
             comment: None,
-            moved: None,
+            moved: start.start_moved,
             captures: 0..0,
             next_side: start.side,
             berserker: start.berserker,
@@ -508,7 +540,11 @@ impl Player<'_> {
                 ));
             }
             previous_turn = Some(written);
-            let comments = turn.commentary.as_ref().map(|c| c.parts.clone()).unwrap_or_default();
+            let comments = turn
+                .commentary
+                .as_ref()
+                .map(|c| c.parts.clone())
+                .unwrap_or_default();
             let mut real_moves = 0usize;
             let mut placeholders = 0usize;
             for (word_position, word) in turn.moves.iter().enumerate() {
@@ -540,7 +576,10 @@ impl Player<'_> {
                             self.diagnostics.push(Diagnostic::warning(
                                 range.clone(),
                                 "move-after-end",
-                                format!("the {} resign here, yet the record goes on", side_name(last)),
+                                format!(
+                                    "the {} resign here, yet the record goes on",
+                                    side_name(last)
+                                ),
                             ));
                         }
                     }
@@ -567,11 +606,27 @@ impl Player<'_> {
                                 );
                             }
                         }
-                        let comment = comments.get(real_moves).cloned().filter(|c| !self.text[c.clone()].trim().is_empty());
+                        let comment = comments
+                            .get(real_moves)
+                            .cloned()
+                            .filter(|c| !self.text[c.clone()].trim().is_empty());
                         let is_first_of_turn = real_moves == 0 && placeholders == 0;
-                        self.play_move(&mut line, record, comment, &mut counts, turn_position, is_first_of_turn, start_side, &start);
+                        self.play_move(
+                            &mut line,
+                            record,
+                            comment,
+                            &mut counts,
+                            turn_position,
+                            is_first_of_turn,
+                            start_side,
+                            &start,
+                        );
                         if ended.is_none() {
-                            ended = line.plies.last().and_then(|p| p.verdict).map(|v| (line.plies.len() - 1, v));
+                            ended = line
+                                .plies
+                                .last()
+                                .and_then(|p| p.verdict)
+                                .map(|v| (line.plies.len() - 1, v));
                         }
                         move_count += 1;
                         real_moves += 1;
@@ -579,14 +634,17 @@ impl Player<'_> {
                 }
             }
             if turn_position == 0 && !path.is_main() && real_moves + placeholders > 0 {
-                let expected = usize::from(start.address.letter);
+                let expected = line
+                    .plies
+                    .get(1)
+                    .filter(|p| p.address.turn == 1)
+                    .map_or(placeholders, |p| usize::from(p.address.letter));
                 if placeholders != expected {
                     self.diagnostics.push(Diagnostic::warning(
                         turn.address.range.clone(),
                         "variation-placeholders",
                         format!(
-                            "this variation replaces move {}, the {} move of its turn: write {} `.....` before its first move",
-                            start.address.name(),
+                            "this variation's first move is the {} move of its turn: write {} `.....` before it",
                             ordinal(expected + 1),
                             expected
                         ),
@@ -619,13 +677,12 @@ impl Player<'_> {
         let prev_address = line.plies[previous].address;
         // This move's address: a new turn when the side that starts turns moves after the
         // other side has.
-        let address = if previous == 0 && line.path.is_main() {
-            AddressMove { turn: 1, letter: 0 }
-        } else if previous == 0 {
-            start.address
+        let address = if let Some(first) = start.first_address.filter(|_| previous == 0) {
+            first
         } else {
             let last_mover = line.plies[previous].moved.map(|(m, _, _)| m.side);
-            let new_turn = side == start_side && berserker.is_none() && last_mover != Some(start_side);
+            let new_turn =
+                side == start_side && berserker.is_none() && last_mover != Some(start_side);
             if new_turn {
                 AddressMove {
                     turn: prev_address.turn + 1,
@@ -681,7 +738,11 @@ impl Player<'_> {
                     self.ply_diagnostics.push(Diagnostic::error(
                         record.from.1.clone(),
                         "illegal-move",
-                        format!("{label} {}: there is no man on {}", record.movement(), from_square.name()),
+                        format!(
+                            "{label} {}: there is no man on {}",
+                            record.movement(),
+                            from_square.name()
+                        ),
                     ));
                     playable = false;
                 }
@@ -720,10 +781,13 @@ impl Player<'_> {
                             reason = Some(why.clone());
                         }
                     }
-                    if reason.is_none() && berserker.is_some() && rules.berserk == super::rules::Berserk::Capture
+                    if reason.is_none()
+                        && berserker.is_some()
+                        && rules.berserk == super::rules::Berserk::Capture
                         && !engine::captures_something(rules, &before, from, to)
                     {
-                        reason = Some("a berserk man moves again only to capture (ber:c)".to_string());
+                        reason =
+                            Some("a berserk man moves again only to capture (ber:c)".to_string());
                     }
                     let physical = before[to] == 0 && from != to;
                     match reason {
@@ -791,7 +855,10 @@ impl Player<'_> {
             ));
         }
         let next_berserker = if playable {
-            moved.and_then(|(_, _, to)| engine::berserk_continuation(rules, &after, usize::from(to), &outcome).map(|b| b as u16))
+            moved.and_then(|(_, _, to)| {
+                engine::berserk_continuation(rules, &after, usize::from(to), &outcome)
+                    .map(|b| b as u16)
+            })
         } else {
             None
         };
@@ -801,11 +868,17 @@ impl Player<'_> {
         } else {
             super::board::other_side(mover_side)
         };
-        let had_king = before
-            .iter()
-            .any(|c| Man::from_code(*c).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders));
+        let had_king = before.iter().any(|c| {
+            Man::from_code(*c).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders)
+        });
         let mut verdict = if playable {
-            engine::verdict(rules, &after, mover_side, had_king, next_berserker.is_some())
+            engine::verdict(
+                rules,
+                &after,
+                mover_side,
+                had_king,
+                next_berserker.is_some(),
+            )
         } else {
             None
         };
@@ -816,10 +889,13 @@ impl Player<'_> {
             verdict = match rules.threefold {
                 super::rules::Threefold::Ignore => None,
                 super::rules::Threefold::Draw => Some(Verdict::Draw(Reason::Repetition)),
-                super::rules::Threefold::MoverLoses => {
-                    Some(Verdict::Win(super::board::other_side(mover_side), Reason::Repetition))
+                super::rules::Threefold::MoverLoses => Some(Verdict::Win(
+                    super::board::other_side(mover_side),
+                    Reason::Repetition,
+                )),
+                super::rules::Threefold::MoverWins => {
+                    Some(Verdict::Win(mover_side, Reason::Repetition))
                 }
-                super::rules::Threefold::MoverWins => Some(Verdict::Win(mover_side, Reason::Repetition)),
             };
         }
         // The info symbol against the board.
@@ -829,8 +905,12 @@ impl Player<'_> {
             }
         }
         let captures_start = line.captures.len() as u32;
-        line.captures
-            .extend(outcome.captures.iter().map(|(index, man)| (*index as u16, *man)));
+        line.captures.extend(
+            outcome
+                .captures
+                .iter()
+                .map(|(index, man)| (*index as u16, *man)),
+        );
         line.boards.extend_from_slice(&after);
         line.plies.push(Ply {
             address,
@@ -854,7 +934,10 @@ impl Player<'_> {
             .map(|(index, man)| (Square::of_index(*index, dim), *man))
             .collect();
         for written in &record.captures {
-            match computed.iter().find(|(square, _)| *square == written.square) {
+            match computed
+                .iter()
+                .find(|(square, _)| *square == written.square)
+            {
                 None => self.ply_diagnostics.push(Diagnostic::error(
                     written.range.clone(),
                     "capture-not-made",
@@ -906,7 +989,11 @@ impl Player<'_> {
             Diagnostic::warning(
                 record.range.clone(),
                 "missing-capture",
-                format!("{label} {} captures {} (not written)", record.movement(), names.join(" and ")),
+                format!(
+                    "{label} {} captures {} (not written)",
+                    record.movement(),
+                    names.join(" and ")
+                ),
             )
             .with_fix(Fix {
                 title: format!("Write the capture: {addition}"),
@@ -929,7 +1016,10 @@ impl Player<'_> {
             Info::KingCaptured => matches!(verdict, Some(Verdict::Win(_, Reason::KingCaptured))),
             Info::KingEscaped => matches!(
                 verdict,
-                Some(Verdict::Win(TaflSide::Defenders, Reason::KingEscaped | Reason::EdgeFort))
+                Some(Verdict::Win(
+                    TaflSide::Defenders,
+                    Reason::KingEscaped | Reason::EdgeFort
+                ))
             ),
             Info::Threat => {
                 engine::king_threatened(rules, after, next_side)
@@ -941,7 +1031,11 @@ impl Player<'_> {
             self.ply_diagnostics.push(Diagnostic::warning(
                 range,
                 "info-mismatch",
-                format!("`{}` says {}, but the board disagrees", info.symbol(), info.meaning()),
+                format!(
+                    "`{}` says {}, but the board disagrees",
+                    info.symbol(),
+                    info.meaning()
+                ),
             ));
         }
     }
@@ -954,14 +1048,17 @@ impl Player<'_> {
         if let Some(tag) = self.file.tag(text, "result") {
             let value = text[tag.value.clone()].trim();
             let last = main.plies.len() - 1;
-            let verdict = main.verdict_at(last).map(|(i, v)| (main.label(i), v)).or_else(|| {
-                main.resigned.as_ref().map(|(side, _)| {
-                    (
-                        "the resignation".to_string(),
-                        Verdict::Win(super::board::other_side(*side), Reason::Resigned),
-                    )
-                })
-            });
+            let verdict = main
+                .verdict_at(last)
+                .map(|(i, v)| (main.label(i), v))
+                .or_else(|| {
+                    main.resigned.as_ref().map(|(side, _)| {
+                        (
+                            "the resignation".to_string(),
+                            Verdict::Win(super::board::other_side(*side), Reason::Resigned),
+                        )
+                    })
+                });
             match value {
                 "1" | "-1" | "0" | "?" => {
                     if let Some((at, verdict)) = verdict {
@@ -994,9 +1091,9 @@ impl Player<'_> {
             if value == "0a" || value == "0" {
                 continue;
             }
-            let known = lines.iter().any(|line| {
-                (1..line.plies.len()).any(|i| line.label(i) == value)
-            });
+            let known = lines
+                .iter()
+                .any(|line| (1..line.plies.len()).any(|i| line.label(i) == value));
             if !known {
                 self.diagnostics.push(Diagnostic::warning(
                     tag.value.clone(),

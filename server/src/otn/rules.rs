@@ -183,12 +183,7 @@ impl Rules {
                 PieceSet::ATTACKERS,
             ],
             hostile_empty_center: PieceSet::ALL,
-            passable: [
-                KING_ONLY,
-                PieceSet::ALL,
-                PieceSet::ALL,
-                PieceSet::DEFENDERS,
-            ],
+            passable: [KING_ONLY, PieceSet::ALL, PieceSet::ALL, PieceSet::DEFENDERS],
             stoppable: [KING_ONLY, KING_ONLY, PieceSet::ALL, PieceSet::DEFENDERS],
             reenter: [PieceSet::ALL; 4],
             shieldwall: Shieldwall::None,
@@ -239,7 +234,11 @@ impl Rules {
                 let _ = write!(out, " {key}:{value}");
             }
         };
-        put("esc", escape_letter(self.escape).into(), escape_letter(defaults.escape).into());
+        put(
+            "esc",
+            escape_letter(self.escape).into(),
+            escape_letter(defaults.escape).into(),
+        );
         put("surf", yes_no(self.surround_fatal).into(), "y".into());
         put("atkf", yes_no(self.attackers_first).into(), "y".into());
         put("tfr", threefold_letter(self.threefold).into(), "d".into());
@@ -247,12 +246,15 @@ impl Rules {
         put("ks", strength_letter(self.king_strength).into(), "s".into());
         for (i, key) in JUMP_KEYS.iter().enumerate() {
             if let Some(key) = key {
-                put(key, jump_letter(self.jumps[i]).into(), jump_letter(defaults.jumps[i]).into());
+                put(
+                    key,
+                    jump_letter(self.jumps[i]).into(),
+                    jump_letter(defaults.jumps[i]).into(),
+                );
             }
         }
-        let squares = |list: &[Square]| -> String {
-            list.iter().map(|s| format!("{},", s.name())).collect()
-        };
+        let squares =
+            |list: &[Square]| -> String { list.iter().map(|s| format!("{},", s.name())).collect() };
         put("cor", squares(&self.corners), squares(&defaults.corners));
         put("cen", squares(&self.centers), squares(&defaults.centers));
         put("afor", squares(&self.attacker_forts), String::new());
@@ -261,12 +263,32 @@ impl Rules {
         put("spd", speed, "-1".into());
         for (space, slot) in SLOTS {
             let prefix = space.key();
-            put(&format!("{prefix}p"), self.passable[slot].letters(), defaults.passable[slot].letters());
-            put(&format!("{prefix}s"), self.stoppable[slot].letters(), defaults.stoppable[slot].letters());
-            put(&format!("{prefix}h"), self.hostile[slot].letters(), defaults.hostile[slot].letters());
-            put(&format!("{prefix}re"), self.reenter[slot].letters(), defaults.reenter[slot].letters());
+            put(
+                &format!("{prefix}p"),
+                self.passable[slot].letters(),
+                defaults.passable[slot].letters(),
+            );
+            put(
+                &format!("{prefix}s"),
+                self.stoppable[slot].letters(),
+                defaults.stoppable[slot].letters(),
+            );
+            put(
+                &format!("{prefix}h"),
+                self.hostile[slot].letters(),
+                defaults.hostile[slot].letters(),
+            );
+            put(
+                &format!("{prefix}re"),
+                self.reenter[slot].letters(),
+                defaults.reenter[slot].letters(),
+            );
         }
-        put("cenhe", self.hostile_empty_center.letters(), defaults.hostile_empty_center.letters());
+        put(
+            "cenhe",
+            self.hostile_empty_center.letters(),
+            defaults.hostile_empty_center.letters(),
+        );
         put("sw", shieldwall_letter(self.shieldwall).into(), "n".into());
         put("swf", yes_no(self.shieldwall_flank).into(), "y".into());
         put("efe", yes_no(self.edge_fort).into(), "n".into());
@@ -287,7 +309,14 @@ const SLOTS: [(Space, usize); 4] = [
 ];
 
 /// The jump key of each kind, in OTN order `t c n k m g`.
-const JUMP_KEYS: [Option<&str>; 6] = [None, Some("cj"), Some("nj"), Some("kj"), Some("mj"), Some("gj")];
+const JUMP_KEYS: [Option<&str>; 6] = [
+    None,
+    Some("cj"),
+    Some("nj"),
+    Some("kj"),
+    Some("mj"),
+    Some("gj"),
+];
 
 pub fn default_corners(dim: usize) -> Vec<Square> {
     let last = dim.saturating_sub(1);
@@ -411,7 +440,10 @@ pub struct KeyInfo {
 const YES_NO: &[(&str, &str)] = &[("y", "yes"), ("n", "no")];
 const JUMPS: &[(&str, &str)] = &[
     ("n", "no jumps"),
-    ("r", "restricted: only to or from the centre, a corner or a friendly fort"),
+    (
+        "r",
+        "restricted: only to or from the centre, a corner or a friendly fort",
+    ),
     ("j", "over an enemy man, without capturing"),
     ("c", "over an enemy man, capturing it"),
 ];
@@ -461,8 +493,15 @@ macro_rules! space_keys {
 
 const CORNER_KEYS: [KeyInfo; 4] = space_keys!("cor", "corner", "K", "K", "tcnkmgTCNKMG");
 const CENTER_KEYS: [KeyInfo; 4] = space_keys!("cen", "centre", "tcnkmgTCNKMG", "K", "tcnkmg");
-const AFORT_KEYS: [KeyInfo; 4] = space_keys!("afor", "attackers' fort", "tcnkmgTCNKMG", "tcnkmgTCNKMG", "TCNKMG");
-const DFORT_KEYS: [KeyInfo; 4] = space_keys!("dfor", "defenders' fort", "TCNKMG", "TCNKMG", "tcnkmg");
+const AFORT_KEYS: [KeyInfo; 4] = space_keys!(
+    "afor",
+    "attackers' fort",
+    "tcnkmgTCNKMG",
+    "tcnkmgTCNKMG",
+    "TCNKMG"
+);
+const DFORT_KEYS: [KeyInfo; 4] =
+    space_keys!("dfor", "defenders' fort", "TCNKMG", "TCNKMG", "tcnkmg");
 
 const MAIN_KEYS: &[KeyInfo] = &[
     KeyInfo {
@@ -519,8 +558,14 @@ const MAIN_KEYS: &[KeyInfo] = &[
         values: ValueKind::Choice(&[
             ("y", "yes, as hammer and anvil"),
             ("n", "no"),
-            ("a", "anvil only: men are captured against him, he does not capture by moving"),
-            ("h", "hammer only: he captures by moving, men are not captured against him"),
+            (
+                "a",
+                "anvil only: men are captured against him, he does not capture by moving",
+            ),
+            (
+                "h",
+                "hammer only: he captures by moving, men are not captured against him",
+            ),
         ]),
         default: "y",
     },
@@ -531,7 +576,10 @@ const MAIN_KEYS: &[KeyInfo] = &[
         values: ValueKind::Choice(&[
             ("s", "strong: surrounded on four sides"),
             ("c", "strong on or next to the centre, weak elsewhere"),
-            ("m", "middleweight: every square next to him hostile, the edge does not protect"),
+            (
+                "m",
+                "middleweight: every square next to him hostile, the edge does not protect",
+            ),
             ("w", "weak: between two enemies, like any man"),
             ("y", "strong (older form of s)"),
             ("n", "weak (older form of w)"),
@@ -760,7 +808,11 @@ pub fn parse_rules(text: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>)
     let mut position_diagnostics = Vec::new();
     let parsed_start = start_entry.map(|entry| {
         (
-            parse_position(slice(&entry.value), entry.value.start, &mut position_diagnostics),
+            parse_position(
+                slice(&entry.value),
+                entry.value.start,
+                &mut position_diagnostics,
+            ),
             slice(&entry.key) == "starti",
         )
     });
@@ -895,7 +947,11 @@ fn apply_entry(
         if let Some(close) = closest_key(key) {
             let _ = write!(message, " (did you mean `{close}`?)");
         }
-        return Err(Diagnostic::warning(entry.key.clone(), "unknown-rules-key", message));
+        return Err(Diagnostic::warning(
+            entry.key.clone(),
+            "unknown-rules-key",
+            message,
+        ));
     };
     let bad_choice = || {
         Diagnostic::error(
@@ -1147,7 +1203,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
         let mut current = vec![i + 1];
         for (j, cb) in b.iter().enumerate() {
             let cost = usize::from(ca != *cb);
-            current.push((previous[j] + cost).min(previous[j + 1] + 1).min(current[j] + 1));
+            current.push(
+                (previous[j] + cost)
+                    .min(previous[j + 1] + 1)
+                    .min(current[j] + 1),
+            );
         }
         previous = current;
     }
@@ -1176,7 +1236,10 @@ mod tests {
         assert_eq!(rules.shieldwall, Shieldwall::Strong);
         assert!(rules.edge_fort);
         assert_eq!(rules.start.men().count(), 37);
-        assert_eq!(rules.space(Square::parse("f6").unwrap().index(11)), Space::Center);
+        assert_eq!(
+            rules.space(Square::parse("f6").unwrap().index(11)),
+            Space::Center
+        );
         assert_eq!(rules.space(0), Space::Corner);
         assert_eq!(parsed.entries.len(), 5);
     }
@@ -1196,7 +1259,17 @@ mod tests {
         assert_eq!(r.threefold, Threefold::MoverLoses);
         assert_eq!(r.king_armed, KingArmed::Hammer);
         assert_eq!(r.king_strength, KingStrength::Middleweight);
-        assert_eq!(r.jumps, [Jump::None, Jump::Capturing, Jump::Plain, Jump::Restricted, Jump::Capturing, Jump::Plain]);
+        assert_eq!(
+            r.jumps,
+            [
+                Jump::None,
+                Jump::Capturing,
+                Jump::Plain,
+                Jump::Restricted,
+                Jump::Capturing,
+                Jump::Plain
+            ]
+        );
         assert_eq!(r.speed[0], Some(2));
         assert_eq!(r.speed[6], Some(3));
         assert_eq!(r.corners.len(), 2);
@@ -1206,7 +1279,10 @@ mod tests {
         assert_eq!(r.shieldwall, Shieldwall::Weak);
         assert!(!r.shieldwall_flank && r.edge_fort && r.linnaean);
         assert_eq!(r.berserk, Berserk::Move);
-        assert_eq!(r.space(Square::parse("a4").unwrap().index(7)), Space::AttackerFort);
+        assert_eq!(
+            r.space(Square::parse("a4").unwrap().index(7)),
+            Space::AttackerFort
+        );
         // Written back and read again, the rules are the same.
         let again = read(&r.to_otn());
         assert!(again.1.is_empty(), "{:?}", again.1);
@@ -1236,8 +1312,13 @@ mod tests {
         assert!(found.contains(&("unknown-rules-key", "foo")), "{found:?}");
         assert!(found.contains(&("invalid-rules-value", "q")), "{found:?}");
         assert!(found.contains(&("rules-order", "atkf")), "{found:?}");
-        assert!(found.iter().any(|(code, text)| *code == "rules-order" && text.starts_with("esc")));
-        let ks = diagnostics.iter().find(|d| d.message.starts_with("ks:q")).unwrap();
+        assert!(found
+            .iter()
+            .any(|(code, text)| *code == "rules-order" && text.starts_with("esc")));
+        let ks = diagnostics
+            .iter()
+            .find(|d| d.message.starts_with("ks:q"))
+            .unwrap();
         assert!(ks.message.contains("`m` (middleweight"), "{}", ks.message);
     }
 
@@ -1249,12 +1330,19 @@ mod tests {
         assert!(codes.contains(&"missing-start"));
         assert_eq!(parsed.rules.dim, 11);
         let (parsed, _) = read("start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/");
-        assert_eq!(parsed.rules.dim, 7, "the start position's rows give the size");
+        assert_eq!(
+            parsed.rules.dim, 7,
+            "the start position's rows give the size"
+        );
     }
 
     #[test]
     fn misspelt_keys_get_a_suggestion() {
         let (_, diagnostics) = read("dim:7 atfk:n start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/");
-        assert!(diagnostics[0].message.contains("did you mean `atkf`"), "{}", diagnostics[0].message);
+        assert!(
+            diagnostics[0].message.contains("did you mean `atkf`"),
+            "{}",
+            diagnostics[0].message
+        );
     }
 }

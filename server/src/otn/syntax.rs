@@ -116,7 +116,10 @@ pub struct OtnFile {
 
 impl OtnFile {
     pub fn tag(&self, text: &str, name: &str) -> Option<&Tag> {
-        self.tags.iter().rev().find(|tag| &text[tag.name.clone()] == name)
+        self.tags
+            .iter()
+            .rev()
+            .find(|tag| &text[tag.name.clone()] == name)
     }
 }
 
@@ -128,7 +131,9 @@ pub fn parse_file(text: &str) -> OtnFile {
     let kind = match first {
         None => FileKind::Empty,
         Some((_, '/')) => FileKind::Position,
-        Some((i, _)) if text[i..].starts_with("dim:") || looks_like_rules(&text[i..]) => FileKind::Rules,
+        Some((i, _)) if text[i..].starts_with("dim:") || looks_like_rules(&text[i..]) => {
+            FileKind::Rules
+        }
         Some(_) => FileKind::GameRecord,
     };
     match kind {
@@ -238,7 +243,9 @@ pub fn parse_record_from(text: &str, start: usize, mut state: ParseState) -> Otn
         let content_end = i + text[i..line_stop].trim_end().len();
         if state.in_moves && !file.turns.is_empty() {
             let range = i..content_end;
-            if !file.turns.last().is_some_and(|t| t.commentary.is_some()) && is_all_moves(text, range.clone()) {
+            if !file.turns.last().is_some_and(|t| t.commentary.is_some())
+                && is_all_moves(text, range.clone())
+            {
                 file.diagnostics.push(Diagnostic::warning(
                     range.clone(),
                     "moves-without-turn-number",
@@ -269,7 +276,10 @@ fn is_all_moves(text: &str, range: Range<usize>) -> bool {
     let mut any = false;
     for (start, word) in words(text, range) {
         any = true;
-        if !matches!(parse_move_word(word, start), MoveWord::Move(_) | MoveWord::Resign(_)) {
+        if !matches!(
+            parse_move_word(word, start),
+            MoveWord::Move(_) | MoveWord::Resign(_)
+        ) {
             return false;
         }
     }
@@ -364,9 +374,16 @@ fn words(text: &str, range: Range<usize>) -> impl Iterator<Item = (usize, &str)>
         .filter(|(_, word)| !word.is_empty())
 }
 
-fn read_turn(text: &str, start: usize, line_stop: usize, diagnostics: &mut Vec<Diagnostic>) -> Turn {
+fn read_turn(
+    text: &str,
+    start: usize,
+    line_stop: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Turn {
     // The moves stop at the end of the line or where commentary opens.
-    let stop = text[start..line_stop].find('[').map_or(line_stop, |n| start + n);
+    let stop = text[start..line_stop]
+        .find('[')
+        .map_or(line_stop, |n| start + n);
     let number_end = text[start..stop]
         .find([' ', '\t'])
         .map_or(stop, |n| start + n);
@@ -380,8 +397,15 @@ fn read_turn(text: &str, start: usize, line_stop: usize, diagnostics: &mut Vec<D
         end = word_end;
     }
     for word in &moves {
-        if let MoveWord::Bad { problem, message, .. } = word {
-            diagnostics.push(Diagnostic::error(problem.clone(), "move-syntax", message.clone()));
+        if let MoveWord::Bad {
+            problem, message, ..
+        } = word
+        {
+            diagnostics.push(Diagnostic::error(
+                problem.clone(),
+                "move-syntax",
+                message.clone(),
+            ));
         }
     }
     Turn {
@@ -396,7 +420,11 @@ fn read_turn(text: &str, start: usize, line_stop: usize, diagnostics: &mut Vec<D
 pub fn parse_address(word: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> TurnAddress {
     let range = offset..offset + word.len();
     let bad = |diagnostics: &mut Vec<Diagnostic>, message: &str| {
-        diagnostics.push(Diagnostic::error(range.clone(), "turn-number-syntax", message.to_string()));
+        diagnostics.push(Diagnostic::error(
+            range.clone(),
+            "turn-number-syntax",
+            message.to_string(),
+        ));
     };
     let body = word.strip_suffix('.').unwrap_or(word);
     let mut elements = Vec::new();
@@ -405,7 +433,9 @@ pub fn parse_address(word: &str, offset: usize, diagnostics: &mut Vec<Diagnostic
         let number: Option<u32> = part[..digits].parse().ok();
         let letter = match &part[digits..] {
             "" => None,
-            l if l.len() == 1 && l.as_bytes()[0].is_ascii_lowercase() => Some(l.as_bytes()[0] - b'a'),
+            l if l.len() == 1 && l.as_bytes()[0].is_ascii_lowercase() => {
+                Some(l.as_bytes()[0] - b'a')
+            }
             _ => {
                 bad(
                     diagnostics,
@@ -470,7 +500,9 @@ pub fn parse_address(word: &str, offset: usize, diagnostics: &mut Vec<Diagnostic
     if elements.len() % 2 == 0 {
         bad(
             diagnostics,
-            &format!("`{word}` ends with a variation number: a variation's turns read like `7a.1.1a.`"),
+            &format!(
+                "`{word}` ends with a variation number: a variation's turns read like `7a.1.1a.`"
+            ),
         );
     }
     let (turn, letter) = elements.last().copied().unwrap_or((0, None));
@@ -484,7 +516,10 @@ pub fn parse_address(word: &str, offset: usize, diagnostics: &mut Vec<Diagnostic
     if !path.is_empty() && letter.is_none() {
         bad(
             diagnostics,
-            &format!("the turns of a variation carry a letter: `{}{turn}a.`", LinePath(path.clone()).prefix()),
+            &format!(
+                "the turns of a variation carry a letter: `{}{turn}a.`",
+                LinePath(path.clone()).prefix()
+            ),
         );
     }
     TurnAddress {
@@ -556,7 +591,11 @@ mod tests {
     fn stray_text_and_unclosed_brackets_are_reported() {
         let text = "hello there\n[rules:dim:7\n";
         let file = parse_file(text);
-        let codes: Vec<_> = file.diagnostics.iter().map(|d| (d.code, d.range.clone())).collect();
+        let codes: Vec<_> = file
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.range.clone()))
+            .collect();
         assert!(codes.contains(&("unexpected-text", 0..11)), "{codes:?}");
         assert!(codes.contains(&("unclosed-bracket", 12..13)), "{codes:?}");
     }
@@ -565,15 +604,27 @@ mod tests {
     fn unnumbered_moves_after_a_turn_are_flagged() {
         let text = "[rules:dim:7 start:/7/7/7/7/7/7/7/]\n1. a1-a2 b1-b2\n[x]\nc1-c2 d1-d2\n";
         let file = parse_file(text);
-        assert!(file.diagnostics.iter().any(|d| d.code == "extra-commentary"));
+        assert!(file
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "extra-commentary"));
         let text = "[rules:dim:7 start:/7/7/7/7/7/7/7/]\n1. a1-a2 b1-b2\nc1-c2 d1-d2\n";
         let file = parse_file(text);
-        assert!(file.diagnostics.iter().any(|d| d.code == "moves-without-turn-number"), "{:?}", file.diagnostics);
+        assert!(
+            file.diagnostics
+                .iter()
+                .any(|d| d.code == "moves-without-turn-number"),
+            "{:?}",
+            file.diagnostics
+        );
     }
 
     #[test]
     fn rules_and_position_files() {
-        assert_eq!(parse_file("dim:7 start:/7/7/7/7/7/7/7/\n").kind, FileKind::Rules);
+        assert_eq!(
+            parse_file("dim:7 start:/7/7/7/7/7/7/7/\n").kind,
+            FileKind::Rules
+        );
         assert_eq!(parse_file("  /3t3/3t3/\n").kind, FileKind::Position);
         assert_eq!(parse_file("\n\n").kind, FileKind::Empty);
         assert_eq!(parse_file("atkf:n dim:7").kind, FileKind::Rules);
