@@ -11,7 +11,8 @@ use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::board::piece_json;
 use crate::ide::locate::{game_at, games, touches};
 use crate::model::document::{
-    GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef,
+    ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef,
+    Target,
 };
 use crate::model::edit::TextEdit;
 use crate::model::features::{Completion, Fold, InlayHint, SemanticToken, Symbol};
@@ -200,6 +201,61 @@ impl NotationDocument for DocumentAnalysis {
         }
         out.write_all(b"]}\n")
     }
+
+    fn conversions(&self) -> Vec<Target> {
+        if self.replay.games.iter().any(|game| tafl_game(game).is_some()) {
+            vec![Target::Otn]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn convert(&self, target: Target) -> Result<String, ConvertError> {
+        if target != Target::Otn {
+            return Err(ConvertError(format!(
+                "a PPN file converts to otn (tafl games only), not to {}",
+                target.name()
+            )));
+        }
+        let game = self
+            .replay
+            .games
+            .iter()
+            .find_map(tafl_game)
+            .ok_or_else(|| ConvertError("no tafl game (GameType Tablut or Brandubh) to convert".to_string()))?;
+        crate::otn::convert::from_ppn(&game)
+    }
+}
+
+/// A game as the OTN converter reads it, if it is a tafl game.
+fn tafl_game(game: &ReplayedGame) -> Option<crate::otn::convert::PpnTaflGame> {
+    use crate::ppn::notation::metadata::scalar_text;
+    let metadata = &game.metadata;
+    let name = |value: &serde_yaml::Value| {
+        scalar_text(value)
+            .or_else(|| value.get("Name").and_then(scalar_text))
+            .map(|n| n.trim().to_lowercase().replace([' ', '-'], "_"))
+    };
+    let setup = metadata.get("SetUp").or_else(|| metadata.get("GameType")).and_then(name);
+    let otn_rules = metadata.get("OtnRules").and_then(scalar_text);
+    if !crate::otn::convert::is_tafl_game(setup.as_deref(), otn_rules.is_some()) {
+        return None;
+    }
+    let values = metadata
+        .mapping
+        .iter()
+        .filter_map(|(key, value)| Some((scalar_text(key)?, scalar_text(value)?)))
+        .collect();
+    Some(crate::otn::convert::PpnTaflGame {
+        setup,
+        otn_rules,
+        metadata: values,
+        states: game
+            .states
+            .iter()
+            .map(|state| (user_label(&state.label), state.pieces().to_vec()))
+            .collect(),
+    })
 }
 
 /// The board of state `index` of `game`, with what the move leading to it changed.
