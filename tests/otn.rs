@@ -8,9 +8,9 @@ use std::process::Command;
 use ppn_ls::ide::document::{analyze_as, hover};
 use ppn_ls::model::document::{NotationDocument, Target};
 use ppn_ls::model::format::Format;
+use ppn_ls::otn::board::TaflSide;
 use ppn_ls::otn::document::OtnDocument;
 use ppn_ls::otn::engine::{Reason, Verdict};
-use ppn_ls::otn::board::TaflSide;
 
 /// The rules of the `hnefatafl` crate's `rules::COPENHAGEN` preset the games were checked
 /// with: attackers first, corners hostile to soldiers only, strong shieldwalls closed by
@@ -18,7 +18,9 @@ use ppn_ls::otn::board::TaflSide;
 pub const COPENHAGEN: &str = "dim:11 name:Copenhagen atkf:y tfr:w corh:tT sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/otn").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/otn")
+        .join(name)
 }
 
 fn opentafl_records() -> Vec<(String, String)> {
@@ -46,7 +48,11 @@ fn opentafl_replays_replay_without_a_problem() {
     let mut moves = 0;
     for (name, text) in records {
         let document = OtnDocument::new(text);
-        let found: Vec<_> = document.diagnostics().iter().map(|d| format!("{}: {}", d.code, d.message)).collect();
+        let found: Vec<_> = document
+            .diagnostics()
+            .iter()
+            .map(|d| format!("{}: {}", d.code, d.message))
+            .collect();
         assert!(found.is_empty(), "{name}: {found:#?}");
         moves += document.main_line(0).len().saturating_sub(1);
     }
@@ -60,21 +66,31 @@ fn opentafl_replays_end_as_their_results_say() {
         let text = &records.iter().find(|(n, _)| n == name).unwrap().1;
         let document = OtnDocument::new(text.clone());
         let line = &document.replay.lines[0];
-        line.verdict_at(line.plies.len() - 1).map(|(i, v)| (line.label(i), v))
+        line.verdict_at(line.plies.len() - 1)
+            .map(|(i, v)| (line.label(i), v))
     };
     // The capture puzzle's solution takes the king (`xKc4`).
     assert_eq!(
         verdict("Ard-Ri-Capture-Puzzle.otg"),
-        Some(("2a".to_string(), Verdict::Win(TaflSide::Attackers, Reason::KingCaptured)))
+        Some((
+            "2a".to_string(),
+            Verdict::Win(TaflSide::Attackers, Reason::KingCaptured)
+        ))
     );
     // The escape puzzles end with the king on the edge (edge escape).
     assert_eq!(
         verdict("Ard-Ri-Escape-Puzzle-2.otg"),
-        Some(("12b".to_string(), Verdict::Win(TaflSide::Defenders, Reason::KingEscaped)))
+        Some((
+            "12b".to_string(),
+            Verdict::Win(TaflSide::Defenders, Reason::KingEscaped)
+        ))
     );
     assert_eq!(
         verdict("Fetlar-Escape-Puzzle.otg"),
-        Some(("11a".to_string(), Verdict::Win(TaflSide::Defenders, Reason::KingEscaped)))
+        Some((
+            "11a".to_string(),
+            Verdict::Win(TaflSide::Defenders, Reason::KingEscaped)
+        ))
     );
     // Resigned games end without a verdict on the board.
     assert_eq!(verdict("realgamelog.otg"), None);
@@ -105,9 +121,16 @@ fn variations_have_their_own_states_and_addresses() {
     // Hovering a variation's move shows its own board.
     let offset = text.find("Kc3-a3 b2-a2").unwrap();
     let shown = hover(&document, offset).unwrap();
-    assert!(shown.markdown.contains("3a.2.1a.1.2a"), "{}", shown.markdown);
+    assert!(
+        shown.markdown.contains("3a.2.1a.1.2a"),
+        "{}",
+        shown.markdown
+    );
     let at = document.move_at(offset, false).unwrap();
-    assert!(at.state.index > document.main_line(0).len(), "a state of its own");
+    assert!(
+        at.state.index > document.main_line(0).len(),
+        "a state of its own"
+    );
     let scene = document.scene(at.state).unwrap();
     let king = scene
         .pieces
@@ -163,8 +186,17 @@ fn every_recorded_copenhagen_capture_is_the_engine_s() {
             .collect();
         assert!(wrong.is_empty(), "game {}: {wrong:#?}\n{line}", games + 1);
         // ... and the only capture the record leaves out is the king's.
-        for missing in document.diagnostics().iter().filter(|d| d.code == "missing-capture") {
-            assert!(missing.message.contains("the king on"), "game {}: {}", games + 1, missing.message);
+        for missing in document
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code == "missing-capture")
+        {
+            assert!(
+                missing.message.contains("the king on"),
+                "game {}: {}",
+                games + 1,
+                missing.message
+            );
         }
         let main = &document.replay.lines[0];
         captures += main.captures.len();
@@ -174,7 +206,11 @@ fn every_recorded_copenhagen_capture_is_the_engine_s() {
             match verdict {
                 Verdict::Win(_, Reason::Repetition) | Verdict::Draw(_) => {}
                 Verdict::Win(side, _) => {
-                    let expected = if side == TaflSide::Attackers { "Black" } else { "White" };
+                    let expected = if side == TaflSide::Attackers {
+                        "Black"
+                    } else {
+                        "White"
+                    };
                     assert_eq!(outcome, expected, "game {}: {verdict:?}\n{line}", games + 1);
                     verdicts += 1;
                 }
@@ -185,14 +221,21 @@ fn every_recorded_copenhagen_capture_is_the_engine_s() {
     assert_eq!(games, 1752);
     assert!(captures > 10_000, "{captures}");
     eprintln!("{games} games, {captures} captures, {verdicts} verdicts");
-    assert_eq!(verdicts, 372, "games the engine ends, each with the recorded winner");
+    assert_eq!(
+        verdicts, 372,
+        "games the engine ends, each with the recorded winner"
+    );
 }
 
 #[test]
 fn the_cli_checks_and_replays_records() {
     let binary = env!("CARGO_BIN_EXE_ppn-ls");
     let folder = data("opentafl");
-    let output = Command::new(binary).arg("--check").arg(&folder).output().unwrap();
+    let output = Command::new(binary)
+        .arg("--check")
+        .arg(&folder)
+        .output()
+        .unwrap();
     assert_eq!(String::from_utf8_lossy(&output.stdout), "");
     assert_eq!(output.status.code(), Some(0));
     let output = Command::new(binary)
@@ -203,7 +246,10 @@ fn the_cli_checks_and_replays_records() {
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let game = &json["games"][0];
     assert_eq!(game["format"], "otn");
-    assert!(game["rules"].as_str().unwrap().starts_with("dim:7 name:Ard_Ri"));
+    assert!(game["rules"]
+        .as_str()
+        .unwrap()
+        .starts_with("dim:7 name:Ard_Ri"));
     let states = game["states"].as_array().unwrap();
     assert_eq!(states[0]["move"], "start");
     assert_eq!(states[0]["position"], "/1t5/2t4/2T4/tTKt3/2tT3/t6/Tt1t3/");
@@ -228,7 +274,11 @@ fn conversion_to_ppn_keeps_every_board() {
         let document = OtnDocument::new(text);
         let ppn = document.convert(Target::Ppn).unwrap();
         let converted = analyze_as(Format::Ppn, ppn.clone());
-        let errors: Vec<_> = converted.diagnostics().iter().map(|d| d.message.clone()).collect();
+        let errors: Vec<_> = converted
+            .diagnostics()
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
         assert!(errors.is_empty(), "{name}: {errors:?}\n{ppn}");
         let back = converted.convert(Target::Otn).unwrap();
         let again = OtnDocument::new(back.clone());
@@ -238,7 +288,10 @@ fn conversion_to_ppn_keeps_every_board() {
         let round: Vec<String> = (0..again.replay.lines[0].plies.len())
             .map(|i| again.position(0, i))
             .collect();
-        assert_eq!(original, round, "{name}: the round trip keeps every board\n{back}");
+        assert_eq!(
+            original, round,
+            "{name}: the round trip keeps every board\n{back}"
+        );
         let ppn_states = converted.main_line(0).len();
         assert!(ppn_states >= original.len(), "{name}");
     }

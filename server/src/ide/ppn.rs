@@ -11,8 +11,7 @@ use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::board::piece_json;
 use crate::ide::locate::{game_at, games, touches};
 use crate::model::document::{
-    ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef,
-    Target,
+    ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef, Target,
 };
 use crate::model::edit::TextEdit;
 use crate::model::features::{Completion, Fold, InlayHint, SemanticToken, Symbol};
@@ -203,7 +202,12 @@ impl NotationDocument for DocumentAnalysis {
     }
 
     fn conversions(&self) -> Vec<Target> {
-        if self.replay.games.iter().any(|game| tafl_game(game).is_some()) {
+        if self
+            .replay
+            .games
+            .iter()
+            .any(|game| tafl_game(game).is_some())
+        {
             vec![Target::Otn]
         } else {
             Vec::new()
@@ -222,7 +226,9 @@ impl NotationDocument for DocumentAnalysis {
             .games
             .iter()
             .find_map(tafl_game)
-            .ok_or_else(|| ConvertError("no tafl game (GameType Tablut or Brandubh) to convert".to_string()))?;
+            .ok_or_else(|| {
+                ConvertError("no tafl game (GameType Tablut or Brandubh) to convert".to_string())
+            })?;
         crate::otn::convert::from_ppn(&game)
     }
 }
@@ -236,7 +242,10 @@ fn tafl_game(game: &ReplayedGame) -> Option<crate::otn::convert::PpnTaflGame> {
             .or_else(|| value.get("Name").and_then(scalar_text))
             .map(|n| n.trim().to_lowercase().replace([' ', '-'], "_"))
     };
-    let setup = metadata.get("SetUp").or_else(|| metadata.get("GameType")).and_then(name);
+    let setup = metadata
+        .get("SetUp")
+        .or_else(|| metadata.get("GameType"))
+        .and_then(name);
     let otn_rules = metadata.get("OtnRules").and_then(scalar_text);
     if !crate::otn::convert::is_tafl_game(setup.as_deref(), otn_rules.is_some()) {
         return None;

@@ -293,7 +293,7 @@ pub fn check_move(rules: &Rules, cells: &[u8], from: usize, to: usize) -> Result
     }
     let origin = rules.space(from);
     // A jump: two squares over an adjacent man.
-    if distance == 2 {
+    if distance == 2 && jump_mode(rules, man) != Jump::None {
         let over = step(rules, from, direction).unwrap_or(from);
         if cells[over] != 0 {
             return jump_check(rules, cells, man, from, direction).map(|_| true);
