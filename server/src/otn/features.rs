@@ -107,7 +107,7 @@ pub fn hover(document: &OtnDocument, offset: usize) -> Option<NotationHover> {
                     Some(info) => {
                         let mut out = format!("**{key}**: {}\n\n{}", info.title, info.doc);
                         if let ValueKind::Choice(choices) = info.values {
-                            out.push_str("\n");
+                            out.push('\n');
                             for (letter, meaning) in choices {
                                 let _ = write!(out, "\n- `{letter}`: {meaning}");
                             }

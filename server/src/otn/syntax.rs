@@ -243,7 +243,7 @@ pub fn parse_record_from(text: &str, start: usize, mut state: ParseState) -> Otn
         let content_end = i + text[i..line_stop].trim_end().len();
         if state.in_moves && !file.turns.is_empty() {
             let range = i..content_end;
-            if !file.turns.last().is_some_and(|t| t.commentary.is_some())
+            if file.turns.last().is_none_or(|t| t.commentary.is_none())
                 && is_all_moves(text, range.clone())
             {
                 file.diagnostics.push(Diagnostic::warning(
@@ -365,7 +365,7 @@ fn read_tag(text: &str, range: Range<usize>, inner: Range<usize>, file: &mut Otn
 fn words(text: &str, range: Range<usize>) -> impl Iterator<Item = (usize, &str)> {
     let slice = &text[range.clone()];
     slice
-        .split(|c: char| c == ' ' || c == '\t')
+        .split([' ', '\t'])
         .scan(range.start, |offset, word| {
             let start = *offset;
             *offset += word.len() + 1;
