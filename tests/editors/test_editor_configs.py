@@ -22,9 +22,13 @@ class HelixTest(unittest.TestCase):
         with open(EDITORS / "helix" / "languages.toml", "rb") as file:
             self.config = tomllib.load(file)
 
+    def by_name(self, table, name):
+        (found,) = [entry for entry in self.config[table] if entry["name"] == name]
+        return found
+
     def test_language_entry(self):
-        (language,) = self.config["language"]
-        self.assertEqual(language["name"], "ppn")
+        self.assertEqual([entry["name"] for entry in self.config["language"]], ["ppn", "otn"])
+        language = self.by_name("language", "ppn")
         self.assertEqual(language["scope"], "source.ppn")
         self.assertEqual(language["file-types"], ["ppn"])
         self.assertEqual(language["language-servers"], [SERVER_COMMAND])
@@ -37,9 +41,19 @@ class HelixTest(unittest.TestCase):
             self.config["language-server"], {SERVER_COMMAND: {"command": SERVER_COMMAND}}
         )
 
+    def test_otn_language_entry(self):
+        language = self.by_name("language", "otn")
+        self.assertEqual(language["scope"], "source.otn")
+        self.assertEqual(language["file-types"], ["otg", "otn"])
+        self.assertEqual(language["language-servers"], [SERVER_COMMAND])
+        self.assertEqual(language["grammar"], "otn")
+        grammar = self.by_name("grammar", "otn")
+        self.assertEqual(grammar["source"]["subpath"], "tree-sitter-otn")
+        self.assertEqual(grammar["source"]["git"], self.by_name("grammar", "ppn")["source"]["git"])
+        self.assertTrue((EDITORS / "helix" / "runtime" / "queries" / "otn" / "highlights.scm").is_file())
+
     def test_grammar_source_is_a_marked_placeholder(self):
-        (grammar,) = self.config["grammar"]
-        self.assertEqual(grammar["name"], "ppn")
+        grammar = self.by_name("grammar", "ppn")
         source = grammar["source"]
         self.assertEqual(source["subpath"], "tree-sitter-ppn")
         self.assertIn("REPLACE", source["git"])
@@ -66,12 +80,18 @@ class NeovimTest(unittest.TestCase):
     def test_lsp_config_fields(self):
         self.assertRegex(self.lsp, r"(?m)^return \{")
         self.assertEqual(lua_string_list(self.lsp, "cmd"), [SERVER_COMMAND])
-        self.assertEqual(lua_string_list(self.lsp, "filetypes"), ["ppn"])
+        self.assertEqual(lua_string_list(self.lsp, "filetypes"), ["ppn", "otn"])
         self.assertEqual(lua_string_list(self.lsp, "root_markers"), [".git"])
 
     def test_ftdetect_maps_the_extension(self):
         self.assertIn("vim.filetype.add", self.ftdetect)
         self.assertRegex(self.ftdetect, r"\bppn\s*=\s*'ppn'")
+
+    def test_ftdetect_maps_the_opentafl_extensions(self):
+        ftdetect = (EDITORS / "neovim" / "ftdetect" / "otn.lua").read_text(encoding="utf-8")
+        self.assertRegex(ftdetect, r"\botg\s*=\s*'otn'")
+        self.assertRegex(ftdetect, r"\botn\s*=\s*'otn'")
+        self.assertTrue((EDITORS / "neovim" / "queries" / "otn" / "highlights.scm").is_file())
 
     def test_readme_enables_the_config_by_its_file_name(self):
         readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
@@ -112,7 +132,7 @@ print('ppn=' .. tostring(added.extension.ppn))
             result.stdout.splitlines(),
             [
                 "cmd=ppn-ls",
-                "filetypes=ppn",
+                "filetypes=ppn,otn",
                 "root_markers=.git",
                 "keys=cmd,filetypes,root_markers",
                 "ppn=ppn",
@@ -133,10 +153,16 @@ class VscodeManifestTest(unittest.TestCase):
         self.contributes = self.manifest["contributes"]
 
     def test_language_and_grammar_files_exist_and_agree(self):
-        (language,) = self.contributes["languages"]
+        language, otn = self.contributes["languages"]
         self.assertEqual(language["id"], "ppn")
         self.assertEqual(language["extensions"], [".ppn"])
-        (grammar,) = self.contributes["grammars"]
+        self.assertEqual(otn["id"], "otn")
+        self.assertEqual(otn["extensions"], [".otg", ".otn"])
+        grammar, otn_grammar = self.contributes["grammars"]
+        self.assertEqual(otn_grammar["language"], "otn")
+        tm_otn = json.loads((self.root / otn_grammar["path"]).read_text(encoding="utf-8"))
+        self.assertEqual(tm_otn["scopeName"], otn_grammar["scopeName"])
+        self.assertTrue((self.root / otn["configuration"]).is_file())
         self.assertEqual(grammar["language"], "ppn")
         self.assertEqual(grammar["scopeName"], "source.ppn")
         tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
@@ -149,7 +175,7 @@ class VscodeManifestTest(unittest.TestCase):
         self.assertEqual(pairs, {("{", "}"), ("(", ")"), ("[", "]"), ("`", "'")})
 
     def test_metadata_is_embedded_yaml(self):
-        (grammar,) = self.contributes["grammars"]
+        grammar = self.contributes["grammars"][0]
         self.assertEqual(grammar["embeddedLanguages"], {"meta.embedded.block.yaml": "yaml"})
         tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
         metadata = tm_language["repository"]["metadata"]

@@ -18,6 +18,9 @@ timeout 600 npx --no-install vscode-tmgrammar-test \
   --grammar ./syntaxes/ppn.tmLanguage.json \
   --grammar ./test/grammars/yaml-stub.tmLanguage.json \
   'test/grammar/*.test.ppn'
+timeout 600 npx --no-install vscode-tmgrammar-test \
+  --grammar ./syntaxes/otn.tmLanguage.json \
+  'test/grammar/*.test.otg'
 
 step "tsc"
 rm -rf out
@@ -39,6 +42,8 @@ needed = [
     'extension/package.json',
     'extension/language-configuration.json',
     'extension/syntaxes/ppn.tmLanguage.json',
+    'extension/syntaxes/otn.tmLanguage.json',
+    'extension/language-configuration-otn.json',
     'extension/out/src/extension.js',
     'extension/node_modules/vscode-languageclient/node.js',
 ]

@@ -17,6 +17,11 @@ const METHOD_NOT_FOUND = -32601;
 /** Cursor moves closer together than this are answered once. */
 const FOLLOW_DELAY_MS = 120;
 
+/** The languages whose files the panel follows: PPN and OpenTafl records. */
+export function isBoardLanguage(languageId: string): boolean {
+  return languageId === 'ppn' || languageId === 'otn';
+}
+
 export class BoardPanel implements vscode.Disposable {
   private static current: BoardPanel | undefined;
 
@@ -41,7 +46,7 @@ export class BoardPanel implements vscode.Disposable {
       );
       BoardPanel.current = new BoardPanel(panel, getClient);
     }
-    if (editor && editor.document.languageId === 'ppn') {
+    if (editor && isBoardLanguage(editor.document.languageId)) {
       BoardPanel.current.lastEditor = editor;
     }
     BoardPanel.current.scheduleUpdate(0);
@@ -70,13 +75,13 @@ export class BoardPanel implements vscode.Disposable {
         }
       }),
       vscode.window.onDidChangeTextEditorSelection((event) => {
-        if (event.textEditor.document.languageId === 'ppn') {
+        if (isBoardLanguage(event.textEditor.document.languageId)) {
           this.lastEditor = event.textEditor;
           this.scheduleUpdate(FOLLOW_DELAY_MS);
         }
       }),
       vscode.window.onDidChangeActiveTextEditor((editor) => {
-        if (editor && editor.document.languageId === 'ppn') {
+        if (editor && isBoardLanguage(editor.document.languageId)) {
           this.lastEditor = editor;
           this.scheduleUpdate(0);
         }
@@ -102,7 +107,7 @@ export class BoardPanel implements vscode.Disposable {
   private async update(): Promise<void> {
     const editor = this.lastEditor;
     if (!editor || editor.document.isClosed) {
-      this.showBody(renderMessageBody('Open a .ppn file and put the cursor on a move.'));
+      this.showBody(renderMessageBody('Open a .ppn or .otg file and put the cursor on a move.'));
       return;
     }
     const client = this.getClient();

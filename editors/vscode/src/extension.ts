@@ -1,4 +1,4 @@
-// Starts ppn-ls for .ppn files and registers the PPN commands.
+// Starts ppn-ls for .ppn, .otg and .otn files and registers the PPN commands.
 
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
@@ -61,6 +61,8 @@ async function startServer(): Promise<void> {
     documentSelector: [
       { scheme: 'file', language: 'ppn' },
       { scheme: 'untitled', language: 'ppn' },
+      { scheme: 'file', language: 'otn' },
+      { scheme: 'untitled', language: 'otn' },
     ],
     outputChannel,
   };
