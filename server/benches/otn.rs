@@ -52,7 +52,11 @@ fn long_record(moves: usize) -> String {
     let rules = COPENHAGEN.replace("tfr:w", "tfr:i");
     let mut text = format!("[rules:{rules}]\n\n");
     for turn in 0..moves / 2 {
-        let pair = if turn % 2 == 0 { "a4-b4 f4-f3" } else { "b4-a4 f3-f4" };
+        let pair = if turn % 2 == 0 {
+            "a4-b4 f4-f3"
+        } else {
+            "b4-a4 f3-f4"
+        };
         text.push_str(&format!("{}. {pair}\n", turn + 1));
     }
     text
@@ -91,10 +95,20 @@ fn main() {
     let text = long_record(10_000);
     let (open, _) = time(|| OtnDocument::new(text.clone()));
     let document = OtnDocument::new(text.clone());
-    assert!(document.diagnostics.is_empty(), "{:?}", &document.diagnostics[..1]);
+    assert!(
+        document.diagnostics.is_empty(),
+        "{:?}",
+        &document.diagnostics[..1]
+    );
     assert_eq!(document.replay.lines[0].plies.len(), 10_001);
-    println!("otn open: a 10,000-move record in {:.2} ms", open.as_secs_f64() * 1e3);
-    for (name, at) in [("near the end", text.len() - 4), ("near the start", text.find("1. a4").unwrap_or(0) + 1)] {
+    println!(
+        "otn open: a 10,000-move record in {:.2} ms",
+        open.as_secs_f64() * 1e3
+    );
+    for (name, at) in [
+        ("near the end", text.len() - 4),
+        ("near the start", text.find("1. a4").unwrap_or(0) + 1),
+    ] {
         // One character replaced: the digit of a turn number or a square stays a digit.
         let mut edited = text.clone();
         let old = edited.as_bytes()[at];

@@ -1,6 +1,7 @@
 //! OTN's answers to the notation contract ([`NotationDocument`]): one analysed revision of
 //! an `.otg` or `.otn` file, its states as scenes, and its editor features.
 
+use std::collections::HashMap;
 use std::io;
 use std::ops::Range;
 
@@ -341,20 +342,19 @@ impl OtnDocument {
         Ok(())
     }
 
-    fn variation_symbols(&self, parent: usize, index: usize) -> Vec<Symbol> {
-        self.replay
-            .lines
-            .iter()
-            .enumerate()
-            .filter(|(_, line)| {
-                line.parent
-                    .is_some_and(|(p, before)| p == parent && before + 1 == index)
-            })
-            .map(|(l, line)| self.line_symbol(l, line))
-            .collect()
+    /// The variations of each move: `(parent line, index of the move replaced)` → lines.
+    fn children(&self) -> HashMap<(usize, usize), Vec<usize>> {
+        let mut children: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+        for (l, line) in self.replay.lines.iter().enumerate() {
+            if let Some((parent, before)) = line.parent {
+                children.entry((parent, before + 1)).or_default().push(l);
+            }
+        }
+        children
     }
 
-    fn line_symbol(&self, l: usize, line: &Line) -> Symbol {
+    /// Where a variation is written: from its first turn to its last turn's commentary.
+    fn line_range(&self, line: &Line) -> Range<usize> {
         let first = line
             .turns
             .first()
@@ -365,10 +365,15 @@ impl OtnDocument {
                 .as_ref()
                 .map_or(turn.range.end, |c| c.range.end)
         });
-        let range = match (first, last) {
+        match (first, last) {
             (Some(first), Some(last)) => first.start..last.max(first.end),
             _ => 0..0,
-        };
+        }
+    }
+
+    fn line_symbol(&self, l: usize, children: &HashMap<(usize, usize), Vec<usize>>) -> Symbol {
+        let line = &self.replay.lines[l];
+        let range = self.line_range(line);
         let selection = line
             .turns
             .first()
@@ -383,11 +388,15 @@ impl OtnDocument {
             kind: SymbolKind::Variation,
             range,
             selection,
-            children: self.move_symbols(l),
+            children: self.move_symbols(l, children),
         }
     }
 
-    fn move_symbols(&self, l: usize) -> Vec<Symbol> {
+    fn move_symbols(
+        &self,
+        l: usize,
+        children: &HashMap<(usize, usize), Vec<usize>>,
+    ) -> Vec<Symbol> {
         let line = &self.replay.lines[l];
         (1..line.plies.len())
             .map(|index| {
@@ -398,7 +407,15 @@ impl OtnDocument {
                     kind: SymbolKind::Move,
                     range: ply.range.clone(),
                     selection: ply.range.clone(),
-                    children: self.variation_symbols(l, index),
+                    children: children
+                        .get(&(l, index))
+                        .map(|lines| {
+                            lines
+                                .iter()
+                                .map(|c| self.line_symbol(*c, children))
+                                .collect()
+                        })
+                        .unwrap_or_default(),
                 }
             })
             .collect()
@@ -503,16 +520,16 @@ impl NotationDocument for OtnDocument {
             kind: SymbolKind::Game,
             range: game.range.clone(),
             selection: game.selection.clone(),
-            children: self.move_symbols(0),
+            children: self.move_symbols(0, &self.children()),
         }]
     }
 
     fn folds(&self) -> Vec<Fold> {
         let mut folds = Vec::new();
         let line_of = |offset: usize| self.line_index.line_of(offset);
-        for (l, line) in self.replay.lines.iter().enumerate().skip(1) {
-            let symbol = self.line_symbol(l, line);
-            let (start, end) = (line_of(symbol.range.start), line_of(symbol.range.end));
+        for line in self.replay.lines.iter().skip(1) {
+            let range = self.line_range(line);
+            let (start, end) = (line_of(range.start), line_of(range.end));
             if end > start {
                 folds.push(Fold {
                     start_line: start,

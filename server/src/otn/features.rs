@@ -226,7 +226,7 @@ pub fn completions(document: &OtnDocument, offset: usize) -> Vec<Completion> {
     // In the rules string: keys, or a key's values.
     if let Some(range) = rules_range.filter(|r| contains(r, offset)) {
         let word_start = before[range.start..]
-            .rfind(|c: char| c.is_whitespace())
+            .rfind(|c: char| c.is_ascii_whitespace())
             .map_or(range.start, |i| range.start + i + 1);
         let word = &text[word_start..offset];
         return match word.split_once(':') {

@@ -13,6 +13,10 @@ use super::rules::{parse_rules, ParsedRules, Rules};
 use super::syntax::{AddressMove, FileKind, LinePath, OtnFile};
 use crate::diagnostic::{Diagnostic, Fix};
 
+/// How deep variations may nest (a variation of a variation of ...): deeper ones are
+/// reported and not replayed, so that nothing recurses on the input's depth.
+pub const MAX_NESTING: usize = 32;
+
 /// One state of a line: the board after a move (or the line's start).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ply {
@@ -271,7 +275,19 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
             None => groups.push((turn.address.line.clone(), vec![i])),
         }
     }
-    let mut pending: Vec<(LinePath, Vec<usize>)> = groups;
+    let (deep, mut pending): (Vec<_>, Vec<_>) = groups
+        .into_iter()
+        .partition(|(path, _)| path.0.len() > MAX_NESTING);
+    for (path, turns) in deep {
+        player.diagnostics.push(Diagnostic::error(
+            file.turns[turns[0]].address.range.clone(),
+            "variation-too-deep",
+            format!(
+                "{}: variations nest at most {MAX_NESTING} deep; this one is not replayed",
+                path.prefix()
+            ),
+        ));
+    }
     loop {
         let mut progressed = false;
         let mut still = Vec::new();
@@ -388,13 +404,20 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
 
 /// The position hashes of a line's states up to `index`, its ancestors' included.
 fn history(lines: &[Line], line: usize, index: usize) -> Vec<u64> {
-    let this = &lines[line];
-    let mut hashes = match this.parent {
-        Some((parent, before)) => history(lines, parent, before),
-        None => Vec::new(),
-    };
-    let skip = usize::from(this.parent.is_some());
-    hashes.extend(this.plies[skip..=index].iter().map(|p| p.hash));
+    // From the line up to the main line, then the hashes from the main line down.
+    let mut chain = vec![(line, index)];
+    while let Some(&(at, _)) = chain.last() {
+        match lines[at].parent {
+            Some(parent) => chain.push(parent),
+            None => break,
+        }
+    }
+    let mut hashes = Vec::new();
+    for &(at, upto) in chain.iter().rev() {
+        let this = &lines[at];
+        let skip = usize::from(this.parent.is_some());
+        hashes.extend(this.plies[skip..=upto].iter().map(|p| p.hash));
+    }
     hashes
 }
 
@@ -508,11 +531,15 @@ impl Player<'_> {
             let written = turn.address.turn;
             // Turn numbers: one after the other.
             if let Some(previous) = previous_turn {
-                if written > previous + 1 {
-                    let missing = if written == previous + 2 {
-                        format!("turn {} is missing", previous + 1)
+                if u64::from(written) > u64::from(previous) + 1 {
+                    let missing = if u64::from(written) == u64::from(previous) + 2 {
+                        format!("turn {} is missing", u64::from(previous) + 1)
                     } else {
-                        format!("turns {} to {} are missing", previous + 1, written - 1)
+                        format!(
+                            "turns {} to {} are missing",
+                            u64::from(previous) + 1,
+                            written - 1
+                        )
                     };
                     self.diagnostics.push(Diagnostic::error(
                         turn.address.range.clone(),
@@ -685,7 +712,7 @@ impl Player<'_> {
                 side == start_side && berserker.is_none() && last_mover != Some(start_side);
             if new_turn {
                 AddressMove {
-                    turn: prev_address.turn + 1,
+                    turn: prev_address.turn.saturating_add(1),
                     letter: 0,
                 }
             } else {

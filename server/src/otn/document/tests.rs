@@ -457,3 +457,74 @@ fn updates_equal_fresh_analyses() {
         }
     }
 }
+
+#[test]
+fn hostile_input_is_reported_not_fatal() {
+    let mut address = String::from("1a.");
+    for _ in 0..40 {
+        address.push_str("1.1a.");
+    }
+    let text = record(&format!(
+        "1. d2-e2 d3-d2\n{address} d2-c2\n4294967295. a4-a3\n"
+    ));
+    let doc = document(&text);
+    let found = codes(&doc);
+    assert!(
+        found.iter().any(|(code, _)| *code == "variation-too-deep"),
+        "{found:?}"
+    );
+    assert!(
+        found.iter().any(|(code, _)| *code == "missing-turn"),
+        "{found:?}"
+    );
+    assert_eq!(doc.symbols()[0].children.len(), 3);
+    // Any text, every feature at every offset: answers, never a panic.
+    for text in [
+        "[é:ü]\n1. é5-e6 ☃ Kd4\u{3000}-d5\n[☃|☃]\n",
+        "dim:7 \u{3000}ks: start:/3t3/",
+        "/ü/3t3/",
+        "[rules:dim:99 start:/99/]\n1. z99-z1\n",
+    ] {
+        let doc = document(text);
+        for offset in (0..=text.len()).filter(|o| text.is_char_boundary(*o)) {
+            let _ = doc.hover(offset);
+            let _ = doc.completions(offset);
+            let _ = doc.move_at(offset, true);
+        }
+        let _ = doc.semantic_tokens(0..text.len());
+        let _ = doc.inlay_hints(0..text.len());
+        let _ = (doc.symbols(), doc.folds());
+        assert!(!doc.diagnostics.is_empty(), "{text}");
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Random text after a valid rules tag, and a random edit of it: the analysis never
+        /// panics, and the updated analysis equals a fresh one.
+        #[test]
+        fn random_edits_update_like_fresh_analyses(
+            body in "([0-9]{1,2}[a-b.]{0,3} |[a-g][1-7][-^=][a-g][1-7](x[a-g][1-7])? |\\[[a-z|]{0,6}\\]|\n|\\.\\.\\.\\.\\. ){0,40}",
+            at in 0usize..400,
+            remove in 0usize..6,
+            insert in "[a-g1-7 .\n\\[\\]x-]{0,4}",
+        ) {
+            let text = record(&body);
+            let base = OtnDocument::new(text.clone());
+            let start = (record("").len() + at % (body.len() + 1)).min(text.len());
+            let end = (start + remove).min(text.len());
+            let new_text = format!("{}{}{}", &text[..start], insert, &text[end..]);
+            let edit = TextEdit { start, old_end: end, new_end: start + insert.len() };
+            let updated = base.updated(new_text.clone(), &edit);
+            let fresh = OtnDocument::new(new_text);
+            prop_assert_eq!(&updated.diagnostics, &fresh.diagnostics);
+            prop_assert_eq!(&updated.replay, &fresh.replay);
+            prop_assert_eq!(&updated.file.turns, &fresh.file.turns);
+        }
+    }
+}
