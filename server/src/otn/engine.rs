@@ -705,7 +705,22 @@ pub fn verdict(
     had_king: bool,
     berserk_pending: bool,
 ) -> Option<Verdict> {
-    let king = defender_king(cells);
+    // One pass: the defenders' king and how many men each side has.
+    let mut king = None;
+    let (mut attackers, mut defenders) = (0usize, 0usize);
+    for (index, code) in cells.iter().enumerate() {
+        if let Some(man) = Man::from_code(*code) {
+            match man.side {
+                TaflSide::Attackers => attackers += 1,
+                TaflSide::Defenders => {
+                    defenders += 1;
+                    if man.is_king() && king.is_none() {
+                        king = Some(index);
+                    }
+                }
+            }
+        }
+    }
     if had_king && king.is_none() {
         return Some(Verdict::Win(TaflSide::Attackers, Reason::KingCaptured));
     }
@@ -714,16 +729,10 @@ pub fn verdict(
             return Some(Verdict::Win(TaflSide::Defenders, Reason::KingEscaped));
         }
     }
-    let count = |side: TaflSide| {
-        cells
-            .iter()
-            .filter(|code| Man::from_code(**code).is_some_and(|m| m.side == side))
-            .count()
-    };
-    if count(TaflSide::Defenders) == 0 {
+    if defenders == 0 {
         return Some(Verdict::Win(TaflSide::Attackers, Reason::AllCaptured));
     }
-    if count(TaflSide::Attackers) == 0 {
+    if attackers == 0 {
         return Some(Verdict::Win(TaflSide::Defenders, Reason::AllCaptured));
     }
     if rules.edge_fort && king.is_some_and(|k| edge_fort(rules, cells, k)) {
@@ -743,28 +752,61 @@ pub fn verdict(
 
 pub fn side_can_move(rules: &Rules, cells: &[u8], side: TaflSide) -> bool {
     (0..cells.len()).any(|index| {
-        man_at(cells, index).is_some_and(|m| m.side == side)
-            && !destinations(rules, cells, index).is_empty()
+        man_at(cells, index).is_some_and(|m| m.side == side) && can_move(rules, cells, index)
     })
 }
 
-/// No defender can reach an edge square: every path from the edge meets an attacker.
+/// Whether the man on `from` has a legal move (what `destinations` finds, without
+/// listing them).
+fn can_move(rules: &Rules, cells: &[u8], from: usize) -> bool {
+    let Some(man) = man_at(cells, from) else {
+        return false;
+    };
+    let origin = rules.space(from);
+    let limit = speed(rules, man);
+    for direction in DIRECTIONS {
+        let mut at = from;
+        let mut distance = 0;
+        while let Some(next) = step(rules, at, direction) {
+            distance += 1;
+            if cells[next] != 0
+                || !can_pass(rules, man, origin, next)
+                || limit.is_some_and(|limit| distance > limit)
+            {
+                break;
+            }
+            if can_stop(rules, man, origin, next) {
+                return true;
+            }
+            at = next;
+        }
+        if jump_target(rules, cells, man, from, direction).is_some() {
+            return true;
+        }
+    }
+    false
+}
+
+/// No defender can reach an edge square: every path from a defender to the edge meets an
+/// attacker. (Searched from the defenders, which usually reach an edge in a few steps.)
 fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
     let mut seen = vec![false; cells.len()];
-    let mut stack: Vec<usize> = (0..cells.len()).filter(|i| on_edge(rules, *i)).collect();
+    let mut stack: Vec<usize> = (0..cells.len())
+        .filter(|i| man_at(cells, *i).is_some_and(|m| m.side == TaflSide::Defenders))
+        .collect();
     while let Some(index) = stack.pop() {
         if seen[index] {
             continue;
         }
         seen[index] = true;
-        match man_at(cells, index) {
-            Some(man) if man.side == TaflSide::Attackers => continue,
-            Some(_) => return false,
-            None => {}
+        if on_edge(rules, index) {
+            return false;
         }
         for direction in DIRECTIONS {
             if let Some(next) = step(rules, index, direction) {
-                if !seen[next] {
+                if !seen[next]
+                    && !man_at(cells, next).is_some_and(|m| m.side == TaflSide::Attackers)
+                {
                     stack.push(next);
                 }
             }
