@@ -51,6 +51,7 @@ end
 local run_opentafl
 
 local function run()
+  run_opentafl()
   local path = vim.fn.tempname() .. '.ppn'
   vim.fn.writefile(lines, path)
   vim.cmd.edit(path)
@@ -145,7 +146,6 @@ local function run()
   end, 50)
   check('a new broken move is flagged where it is', flagged, vim.inspect(vim.diagnostic.get(bufnr)))
 
-  run_opentafl()
   finish()
 end
 
@@ -162,6 +162,11 @@ run_opentafl = function()
   }, path)
   vim.cmd.edit(path)
   local bufnr = vim.api.nvim_get_current_buf()
+  -- Inside this scheduled callback Neovim may skip detection on `:edit` (it does for
+  -- .otg, not .otn); `:filetype detect` runs the same detection a user's `:edit` does.
+  if vim.bo[bufnr].filetype == '' then
+    vim.cmd('filetype detect')
+  end
   check('an .otg file is otn', vim.bo[bufnr].filetype == 'otn', vim.bo[bufnr].filetype)
   local attached = vim.wait(15000, function()
     return #vim.lsp.get_clients({ bufnr = bufnr, name = 'ppn_ls' }) > 0
