@@ -296,3 +296,42 @@ fn conversion_to_ppn_keeps_every_board() {
         assert!(ppn_states >= original.len(), "{name}");
     }
 }
+
+/// The Tablut game of the PPN specification, read as a PPN tafl game and converted to OTN:
+/// the engine agrees with every capture it writes, finds the one it leaves out, and ends the
+/// game where the specification's game ends, with the king captured.
+#[test]
+fn the_ppn_specification_s_tablut_game_converts_to_otn() {
+    let ppn = "---\nGameType: Tablut\n...\n\
+        1. a4-a3 1... c5-c3 2. d1-d3 2... e7-c7\n\
+        3. f1-f3;*e3 3... e4-e3;*d3 4. f9-f7 4... g5-g3;*f3\n\
+        5. h5-g5 5... d5-d1 6. d9-d3 6... f5-f1;*e1\n\
+        7. a3-b3;*c3 7... c7-c3;*d3 8. i4-e4;*e3 8... g3-e3;*e4\n\
+        9. i5-i4 9... e5-f5 10. i6-f6 10... f5-f4\n\
+        11. a5-a4 11... f4-g4 12. e2-g2 12... e3-g3\n\
+        13. f6-f4 13... e6-e4;*f4 14. f7-f4 14... g4-h4\n\
+        15. f4-g4;*h4\n";
+    let document = analyze_as(Format::Ppn, ppn.to_string());
+    assert_eq!(document.conversions(), [Target::Otn]);
+    let otn = document.convert(Target::Otn).unwrap();
+    assert!(otn.contains("15. f4-g4xKh4"), "{otn}");
+    let replayed = OtnDocument::new(otn.clone());
+    let found: Vec<(&str, String)> = replayed
+        .diagnostics()
+        .iter()
+        .map(|d| (d.code, d.message.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "missing-capture",
+            "15a f4-g4 captures a defending taflman on g3 (not written)".to_string()
+        )],
+        "{otn}"
+    );
+    let line = &replayed.replay.lines[0];
+    assert_eq!(
+        line.verdict_at(line.plies.len() - 1),
+        Some((29, Verdict::Win(TaflSide::Attackers, Reason::KingCaptured)))
+    );
+}

@@ -87,12 +87,20 @@ impl Man {
         self.kind == TaflMan::King
     }
 
-    /// `the attacking knight`, `the king`, `a defending taflman`.
+    /// `an attacking knight`, `the king`, `a defending taflman`.
     pub fn describe(self) -> String {
         if self.kind == TaflMan::King && self.side == TaflSide::Defenders {
             return "the king".to_string();
         }
-        format!("{} {}", side_adjective(self.side), self.kind.name())
+        let article = match self.side {
+            TaflSide::Attackers => "an",
+            TaflSide::Defenders => "a",
+        };
+        format!(
+            "{article} {} {}",
+            side_adjective(self.side),
+            self.kind.name()
+        )
     }
 }
 

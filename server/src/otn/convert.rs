@@ -352,9 +352,16 @@ pub fn from_ppn(game: &PpnTaflGame) -> Result<String, ConvertError> {
     } else {
         TaflSide::Defenders
     };
-    let mut turn = 0u32;
-    let mut last_side: Option<TaflSide> = None;
-    let mut line = String::new();
+    // The moves: one man to an empty square, with what left the board at the same time or
+    // in the sub-moves right after it (`f1-f3;*e3`).
+    struct Played {
+        mover: Man,
+        from: usize,
+        to: usize,
+        jump: bool,
+        captured: Vec<(Square, Man)>,
+    }
+    let mut played: Vec<Played> = Vec::new();
     for pair in boards[start_at..].windows(2) {
         let ((_, before), (label, after)) = (&pair[0], &pair[1]);
         let changed: Vec<usize> = (0..before.len())
@@ -368,6 +375,27 @@ pub fn from_ppn(game: &PpnTaflGame) -> Result<String, ConvertError> {
             .copied()
             .filter(|i| before[*i] == 0)
             .collect();
+        let taken = |skip: &[usize]| -> Vec<(Square, Man)> {
+            changed
+                .iter()
+                .copied()
+                .filter(|i| !skip.contains(i))
+                .filter_map(|i| Man::from_code(before[i]).map(|m| (Square::of_index(i, dim), m)))
+                .collect()
+        };
+        if arrived.is_empty() {
+            match played.last_mut() {
+                Some(last) => {
+                    last.captured.extend(taken(&[]));
+                    continue;
+                }
+                None => {
+                    return Err(ConvertError(format!(
+                        "{label}: men leave the board before any move"
+                    )))
+                }
+            }
+        }
         let [to] = arrived[..] else {
             return Err(ConvertError(format!(
                 "{label}: not a tafl move (a move takes one man to an empty square)"
@@ -385,12 +413,32 @@ pub fn from_ppn(game: &PpnTaflGame) -> Result<String, ConvertError> {
                     Square::of_index(to, dim).name()
                 ))
             })?;
-        let captured: Vec<(Square, Man)> = changed
-            .iter()
-            .copied()
-            .filter(|i| *i != to && *i != from)
-            .filter_map(|i| Man::from_code(before[i]).map(|m| (Square::of_index(i, dim), m)))
-            .collect();
+        let (fx, fy) = (from % dim, from / dim);
+        let (tx, ty) = (to % dim, to / dim);
+        let distance = fx.abs_diff(tx).max(fy.abs_diff(ty));
+        let jump = distance == 2 && {
+            let over = ((fy + ty) / 2) * dim + (fx + tx) / 2;
+            before[over] != 0
+        };
+        played.push(Played {
+            mover,
+            from,
+            to,
+            jump,
+            captured: taken(&[to, from]),
+        });
+    }
+    let mut turn = 0u32;
+    let mut last_side: Option<TaflSide> = None;
+    let mut line = String::new();
+    for Played {
+        mover,
+        from,
+        to,
+        jump,
+        captured,
+    } in played
+    {
         let berserk = last_side == Some(mover.side);
         if mover.side == start_side && last_side.is_some_and(|s| s != start_side) || turn == 0 {
             if turn > 0 {
@@ -401,13 +449,6 @@ pub fn from_ppn(game: &PpnTaflGame) -> Result<String, ConvertError> {
             turn += 1;
             let _ = write!(line, "{turn}. ");
         }
-        let (fx, fy) = (from % dim, from / dim);
-        let (tx, ty) = (to % dim, to / dim);
-        let distance = fx.abs_diff(tx).max(fy.abs_diff(ty));
-        let jump = distance == 2 && {
-            let over = ((fy + ty) / 2) * dim + (fx + tx) / 2;
-            before[over] != 0
-        };
         let letter = if mover.kind == TaflMan::Taflman {
             String::new()
         } else {
