@@ -776,17 +776,23 @@ impl Player<'_> {
                 Some(man) => {
                     if let Some((written, range)) = &record.mover {
                         if *written != man {
-                            self.ply_diagnostics.push(Diagnostic::error(
-                                range.clone(),
-                                "mover-mismatch",
-                                format!(
-                                    "`{}` says {} moves, but {} holds {}",
-                                    written.letter(),
-                                    written.describe(),
-                                    from_square.name(),
-                                    man.describe()
-                                ),
-                            ));
+                            self.ply_diagnostics.push(
+                                Diagnostic::error(
+                                    range.clone(),
+                                    "mover-mismatch",
+                                    format!(
+                                        "`{}` says {} moves, but {} holds {}",
+                                        written.letter(),
+                                        written.describe(),
+                                        from_square.name(),
+                                        man.describe()
+                                    ),
+                                )
+                                .with_fix(Fix {
+                                    title: format!("Write `{}`", man_letter(man)),
+                                    edits: vec![(range.clone(), man_letter(man))],
+                                }),
+                            );
                         }
                     }
                     let mut reason = None;
@@ -960,34 +966,58 @@ impl Player<'_> {
             .iter()
             .map(|(index, man)| (Square::of_index(*index, dim), *man))
             .collect();
-        for written in &record.captures {
+        let count = record.captures.len();
+        for (position, written) in record.captures.iter().enumerate() {
             match computed
                 .iter()
                 .find(|(square, _)| *square == written.square)
             {
-                None => self.ply_diagnostics.push(Diagnostic::error(
-                    written.range.clone(),
-                    "capture-not-made",
-                    format!(
-                        "{label} {} does not capture on {}",
-                        record.movement(),
-                        written.square.name()
-                    ),
-                )),
+                None => {
+                    // The fix takes the square out of the record, with its separator.
+                    let removed = if count == 1 {
+                        record.captures_range.clone()
+                    } else if position + 1 < count {
+                        written.range.start..record.captures[position + 1].range.start
+                    } else {
+                        record.captures[position - 1].range.end..written.range.end
+                    };
+                    self.ply_diagnostics.push(
+                        Diagnostic::error(
+                            written.range.clone(),
+                            "capture-not-made",
+                            format!(
+                                "{label} {} does not capture on {}",
+                                record.movement(),
+                                written.square.name()
+                            ),
+                        )
+                        .with_fix(Fix {
+                            title: format!("Remove the capture on {}", written.square.name()),
+                            edits: vec![(removed, String::new())],
+                        }),
+                    )
+                }
                 Some((_, man)) => {
                     if let Some(letter) = written.man {
                         if letter != *man {
-                            self.ply_diagnostics.push(Diagnostic::warning(
-                                written.range.clone(),
-                                "capture-mismatch",
-                                format!(
-                                    "`{}` says {} is captured on {}, but it is {}",
-                                    letter.letter(),
-                                    letter.describe(),
-                                    written.square.name(),
-                                    man.describe()
-                                ),
-                            ));
+                            let letter_range = written.range.start..written.range.start + 1;
+                            self.ply_diagnostics.push(
+                                Diagnostic::warning(
+                                    written.range.clone(),
+                                    "capture-mismatch",
+                                    format!(
+                                        "`{}` says {} is captured on {}, but it is {}",
+                                        letter.letter(),
+                                        letter.describe(),
+                                        written.square.name(),
+                                        man.describe()
+                                    ),
+                                )
+                                .with_fix(Fix {
+                                    title: format!("Write `{}`", man_letter(*man)),
+                                    edits: vec![(letter_range, man_letter(*man))],
+                                }),
+                            );
                         }
                     }
                 }
@@ -1055,15 +1085,21 @@ impl Player<'_> {
             Info::EscapeRoute => engine::king_can_escape(rules, after),
         };
         if !holds {
-            self.ply_diagnostics.push(Diagnostic::warning(
-                range,
-                "info-mismatch",
-                format!(
-                    "`{}` says {}, but the board disagrees",
-                    info.symbol(),
-                    info.meaning()
-                ),
-            ));
+            self.ply_diagnostics.push(
+                Diagnostic::warning(
+                    range.clone(),
+                    "info-mismatch",
+                    format!(
+                        "`{}` says {}, but the board disagrees",
+                        info.symbol(),
+                        info.meaning()
+                    ),
+                )
+                .with_fix(Fix {
+                    title: format!("Remove `{}`", info.symbol()),
+                    edits: vec![(range, String::new())],
+                }),
+            );
         }
     }
 
@@ -1139,6 +1175,15 @@ impl Player<'_> {
                 ));
             }
         }
+    }
+}
+
+/// The letter a record writes for a moving or captured man: none for a plain taflman.
+fn man_letter(man: Man) -> String {
+    if man.kind == super::board::TaflMan::Taflman {
+        String::new()
+    } else {
+        man.letter().to_string()
     }
 }
 

@@ -528,3 +528,48 @@ mod properties {
         }
     }
 }
+
+/// Applies every diagnostic's first fix, from the end of the text backwards.
+fn apply_fixes(text: &str, document: &OtnDocument) -> String {
+    let mut edits: Vec<(Range<usize>, String)> = document
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.fixes.first())
+        .flat_map(|fix| fix.edits.clone())
+        .collect();
+    edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+    let mut fixed = text.to_string();
+    for (range, insert) in edits {
+        fixed.replace_range(range, &insert);
+    }
+    fixed
+}
+
+#[test]
+fn quick_fixes_repair_what_the_record_gets_wrong() {
+    // A wrong mover letter, captures that do not happen (one of two, and a lone one), a
+    // wrong captured man's letter, a capture left out, an info symbol that does not hold.
+    let text =
+        record("1. Kg4-g3 d5-f5xd1\n2. g3-e3 f5-f6-\n3. b4-b3 f6-f5\n4. b3-c3xc1/d3 f5-f6\n");
+    let doc = document(&text);
+    let found: Vec<&str> = doc.diagnostics.iter().map(|d| d.code).collect();
+    for code in ["mover-mismatch", "capture-not-made", "info-mismatch"] {
+        assert!(found.contains(&code), "{code}: {found:?}");
+    }
+    assert!(
+        doc.diagnostics.iter().all(|d| !d.fixes.is_empty()),
+        "{:?}",
+        doc.diagnostics
+    );
+    let fixed = apply_fixes(&text, &doc);
+    assert_eq!(
+        fixed,
+        record("1. g4-g3 d5-f5\n2. g3-e3 f5-f6\n3. b4-b3 f6-f5\n4. b3-c3xd3 f5-f6\n")
+    );
+    assert!(document(&fixed).diagnostics.is_empty());
+    // A captured man named with the wrong letter.
+    let text = record("1. g4-g3 d5-f5\n2. g3-e3 f5-f6\n3. b4-b3 f6-f5\n4. b3-c3xKd3 f5-f6\n");
+    let doc = document(&text);
+    assert_eq!(doc.diagnostics[0].code, "capture-mismatch");
+    assert!(document(&apply_fixes(&text, &doc)).diagnostics.is_empty());
+}
