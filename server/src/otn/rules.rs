@@ -134,7 +134,7 @@ pub struct Rules {
     pub centers: Vec<Square>,
     pub attacker_forts: Vec<Square>,
     pub defender_forts: Vec<Square>,
-    /// By [`Space::slot`]: corners, centre (occupied), attackers' fort, defenders' fort.
+    /// By slot: corners, centre (occupied), attackers' fort, defenders' fort.
     pub hostile: [PieceSet; 4],
     pub hostile_empty_center: PieceSet,
     pub passable: [PieceSet; 4],
