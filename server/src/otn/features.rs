@@ -163,8 +163,58 @@ pub fn hover(document: &OtnDocument, offset: usize) -> Option<NotationHover> {
             }
         }
     }
+    // A turn's number: which line of play, and the board after the turn.
+    if let Some(turn) = document
+        .file
+        .turns
+        .iter()
+        .find(|t| contains(&t.address.range, offset))
+    {
+        let line_name = if turn.address.line.is_main() {
+            "the main line".to_string()
+        } else {
+            let (parent, root) = turn.address.line.parent().unwrap_or_default();
+            format!(
+                "variation {}, off {}{}",
+                turn.address.line.prefix(),
+                parent.prefix(),
+                root.name()
+            )
+        };
+        let last = document
+            .replay
+            .by_offset
+            .iter()
+            .filter(|(range, _, _)| range.start >= turn.range.start && range.end <= turn.range.end)
+            .last()
+            .cloned();
+        return Some(NotationHover {
+            range: turn.address.range.clone(),
+            markdown: format!("**Turn {}** of {line_name}", turn.address.turn),
+            board: last.map(|(_, line, index)| HoverBoard {
+                state: document.state_ref(line, index),
+                label: document.replay.lines[line].label(index),
+                marked: None,
+            }),
+        });
+    }
     // A tag.
     for tag in &document.file.tags {
+        if contains(&tag.value, offset) && &text[tag.name.clone()] == "result" {
+            let value = text[tag.value.clone()].trim();
+            let meaning = match value {
+                "1" => "the attackers win",
+                "-1" => "the defenders win",
+                "0" => "a draw",
+                "?" => "another result, or none yet",
+                _ => "not a result: 1, -1, 0 or ?",
+            };
+            return Some(NotationHover {
+                range: tag.value.clone(),
+                markdown: format!("**result** `{value}`: {meaning}"),
+                board: None,
+            });
+        }
         if contains(&tag.name, offset) {
             let name = &text[tag.name.clone()];
             let markdown = match TAGS.iter().find(|(tag, _)| *tag == name) {

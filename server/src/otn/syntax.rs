@@ -32,7 +32,7 @@ pub struct Tag {
 }
 
 /// One element of a move address: a move (`12b`: turn 12, letter b) or a variation number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AddressMove {
     pub turn: u32,
     /// 0 for `a`.

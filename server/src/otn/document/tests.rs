@@ -573,3 +573,24 @@ fn quick_fixes_repair_what_the_record_gets_wrong() {
     assert_eq!(doc.diagnostics[0].code, "capture-mismatch");
     assert!(document(&apply_fixes(&text, &doc)).diagnostics.is_empty());
 }
+
+#[test]
+fn hover_on_turn_numbers_and_the_result() {
+    let text = format!("[result:-1]\n[rules:{BRANDUBH}]\n\n1. d2-e2 d3-d2\n1a.1.1a. d2-c2\n");
+    let doc = document(&text);
+    let shown = hover(&doc, text.find("1. d2").unwrap()).unwrap();
+    assert!(
+        shown.markdown.starts_with("**Turn 1** of the main line"),
+        "{}",
+        shown.markdown
+    );
+    assert!(
+        shown.markdown.contains("**1b**"),
+        "the board after the turn: {}",
+        shown.markdown
+    );
+    let shown = doc.hover(text.find("1a.1.").unwrap()).unwrap();
+    assert_eq!(shown.markdown, "**Turn 1** of variation 1a.1., off 1a");
+    let shown = doc.hover(text.find("-1]").unwrap()).unwrap();
+    assert_eq!(shown.markdown, "**result** `-1`: the defenders win");
+}
