@@ -185,8 +185,7 @@ pub fn hover(document: &OtnDocument, offset: usize) -> Option<NotationHover> {
             .replay
             .by_offset
             .iter()
-            .filter(|(range, _, _)| range.start >= turn.range.start && range.end <= turn.range.end)
-            .last()
+            .rfind(|(range, _, _)| range.start >= turn.range.start && range.end <= turn.range.end)
             .cloned();
         return Some(NotationHover {
             range: turn.address.range.clone(),
