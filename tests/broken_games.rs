@@ -91,7 +91,7 @@ fn an_unknown_game_names_the_closest_ones() {
     assert_eq!(diagnostics[0].code, "unknown-game");
     assert_eq!(&text[diagnostics[0].range.clone()], "Tablutt");
     assert!(
-        diagnostics[0].message.contains("tablut"),
+        diagnostics[0].message.contains("did you mean `Tablut`"),
         "{}",
         diagnostics[0].message
     );

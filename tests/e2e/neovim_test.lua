@@ -4,10 +4,12 @@
 -- Prints one line per check and "N passed, M failed"; exits 1 on any failure.
 
 local root = vim.fn.getcwd()
-vim.opt.runtimepath:prepend(root .. '/editors/neovim')
 vim.cmd('filetype on')
+-- The set-up the README gives, with the path of this clone.
+local example = table.concat(vim.fn.readfile(root .. '/editors/neovim/example/init.lua'), '\n')
+example = example:gsub('/path/to/ppn%-ls', root)
+assert(load(example, 'editors/neovim/example/init.lua'))()
 vim.cmd('runtime! ftdetect/*.lua')
-vim.lsp.enable('ppn_ls')
 
 local passed, failed = 0, 0
 local function say(line)
@@ -65,6 +67,13 @@ local function run()
   if not attached then
     return finish()
   end
+
+  -- What the README's set-up turns on for Neovim 0.11.
+  check('nvim is 0.11 or later', vim.fn.has('nvim-0.11') == 1, vim.inspect(vim.version()))
+  check('diagnostics show their text', vim.diagnostic.config().virtual_text == true,
+    vim.inspect(vim.diagnostic.config().virtual_text))
+  check('<C-x><C-o> asks the server', vim.bo[bufnr].omnifunc == 'v:lua.vim.lsp.omnifunc', vim.bo[bufnr].omnifunc)
+  check('inlay hints are on', vim.lsp.inlay_hint.is_enabled({ bufnr = bufnr }))
 
   -- Diagnostics for the broken move, at its line and column.
   local got = vim.wait(15000, function()

@@ -35,6 +35,22 @@ class HelixTest(unittest.TestCase):
         self.assertEqual(language["grammar"], "ppn")
         self.assertEqual(language["block-comment-tokens"], {"start": "{", "end": "}"})
         self.assertEqual(language["auto-pairs"], {"(": ")", "{": "}", "[": "]", "`": "'"})
+        # Markdown's ```ppn blocks find the language by this.
+        self.assertRegex("ppn", language["injection-regex"])
+        self.assertNotRegex("ppnx", language["injection-regex"])
+
+    def test_readme_names_helix_keys_for_games(self):
+        readme = (EDITORS / "helix" / "README.md").read_text(encoding="utf-8")
+        textobjects = (
+            EDITORS / "helix" / "runtime" / "queries" / "ppn" / "textobjects.scm"
+        ).read_text(encoding="utf-8")
+        self.assertIn("(game) @class.around", textobjects)
+        # In Helix `]c` is the next comment; classes (games here) are `]t` and `mat`.
+        for text in (readme, textobjects):
+            self.assertIn("]t", text)
+            self.assertIn("mat", text)
+            self.assertNotRegex(text, r"`\]c` (goes|jumps) to the next game")
+        self.assertNotIn("Not yet here", readme)
 
     def test_language_server(self):
         self.assertEqual(
@@ -97,6 +113,14 @@ class NeovimTest(unittest.TestCase):
         readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
         self.assertIn("vim.lsp.enable('ppn_ls')", readme)
         self.assertIn("nvim-lspconfig", readme)
+        self.assertNotIn("Not yet here", readme)
+
+    def test_readme_shows_the_example_the_end_to_end_test_runs(self):
+        readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
+        example = (EDITORS / "neovim" / "example" / "init.lua").read_text(encoding="utf-8")
+        self.assertIn(example, readme)
+        for setting in ("virtual_text = true", "vim.lsp.completion.enable", "vim.lsp.inlay_hint.enable"):
+            self.assertIn(setting, example)
 
     @unittest.skipIf(shutil.which("lua") is None, "lua is not installed")
     def test_lua_files_evaluate_to_the_expected_values(self):

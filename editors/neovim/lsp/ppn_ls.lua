@@ -2,7 +2,7 @@
 --- ppn-ls: language server for Portable Piecepack Notation (PPN) and OpenTafl
 --- Notation (OTN: .otg and .otn files).
 ---
---- Install the `ppn-ls` binary (e.g. `cargo install --path server` from the
+--- Install the `ppn-ls` binary (e.g. `cargo install --path server --locked` from the
 --- repository) and make sure it is on your `PATH`, or set `cmd` to its full path.
 ---
 --- With no arguments `ppn-ls` speaks the Language Server Protocol over stdio.

@@ -1,195 +1,56 @@
-//! `ppn-ls --check`: the editor's diagnostics as a CI lint.
+//! `ppn-ls check`: the editor's diagnostics as a CI lint, written file by file as each is
+//! analysed, so memory holds one file at a time and output starts at once.
 
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 
-use super::{print_out, read_input, CheckFormat, EXIT_USAGE};
+use serde_json::json;
+
+use super::output::{display_path, io_message, Palette, Style};
+use super::paths;
+use super::snippet::{snippet, ColumnIndex, Position};
+use super::{read_input, report_error, report_warning, CheckFormat, EXIT_USAGE};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ide::document::analyze;
-use crate::model::format::Format;
-use crate::model::line_index::{ColumnUnit, LineIndex};
 
-pub fn run(paths: &[PathBuf], format: CheckFormat, deny_warnings: bool) -> i32 {
-    let files = match collect_files(paths) {
-        Ok(files) => files,
-        Err(message) => {
-            eprintln!("ppn-ls: {message}");
-            return EXIT_USAGE;
-        }
-    };
-    let mut reports = Vec::new();
-    let mut io_failed = false;
-    for file in &files {
-        match read_input(file) {
-            Ok(text) => {
-                let path = (file.as_os_str() != "-").then_some(file.as_path());
-                let diagnostics = analyze(path, text.clone()).diagnostics().to_vec();
-                reports.push(FileReport {
-                    path: display_path(file),
-                    text,
-                    diagnostics,
-                });
-            }
-            Err(err) => {
-                eprintln!("ppn-ls: {}: {err}", display_path(file));
-                io_failed = true;
-            }
-        }
-    }
-    let output = match format {
-        CheckFormat::Human => render_human(&reports),
-        CheckFormat::Json => render_json(&reports),
-        CheckFormat::Github => render_github(&reports),
-    };
-    print_out(&output);
-    if io_failed {
-        return EXIT_USAGE;
-    }
-    let failing = |d: &Diagnostic| {
-        d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning)
-    };
-    if reports.iter().any(|r| r.diagnostics.iter().any(&failing)) {
-        1
-    } else {
-        0
-    }
+pub struct Options {
+    pub paths: Vec<PathBuf>,
+    pub format: CheckFormat,
+    pub deny_warnings: bool,
+    pub color: bool,
 }
 
-struct FileReport {
-    path: String,
-    text: String,
-    diagnostics: Vec<Diagnostic>,
+/// What was found, for the summary line and the exit code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub errors: usize,
+    pub warnings: usize,
+    pub files: usize,
 }
 
-fn display_path(path: &Path) -> String {
-    if path.as_os_str() == "-" {
-        "<stdin>".to_string()
-    } else {
-        path.display().to_string()
-    }
-}
-
-/// Expand directories into the files ppn-ls reads (sorted, so output is stable).
-fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.as_os_str() == "-" {
-            files.push(path.clone());
-        } else if path.is_dir() {
-            let mut found = Vec::new();
-            walk_known_files(path, &mut found)
-                .map_err(|err| format!("{}: {err}", path.display()))?;
-            found.sort();
-            files.extend(found);
-        } else if path.exists() {
-            files.push(path.clone());
-        } else {
-            return Err(format!("{}: no such file or directory", path.display()));
-        }
-    }
-    Ok(files)
-}
-
-fn walk_known_files(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk_known_files(&path, found)?;
-        } else if path
-            .extension()
-            .and_then(|ext| ext.to_str())
-            .is_some_and(Format::is_known_extension)
-        {
-            found.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// One diagnostic located by one-based line and character column.
-struct Located<'a> {
-    diagnostic: &'a Diagnostic,
-    start_line: usize,
-    start_col: usize,
-    end_line: usize,
-    end_col: usize,
-}
-
-fn locate<'a>(report: &'a FileReport, index: &LineIndex) -> Vec<Located<'a>> {
-    report
-        .diagnostics
-        .iter()
-        .map(|diagnostic| {
-            let start = index.position(&report.text, diagnostic.range.start, ColumnUnit::Chars);
-            let end = index.position(&report.text, diagnostic.range.end, ColumnUnit::Chars);
-            Located {
-                diagnostic,
-                start_line: start.line + 1,
-                start_col: start.col + 1,
-                end_line: end.line + 1,
-                end_col: end.col + 1,
-            }
-        })
-        .collect()
-}
-
-fn render_human(reports: &[FileReport]) -> String {
-    let mut out = String::new();
-    let (mut errors, mut warnings) = (0, 0);
-    for report in reports {
-        let index = LineIndex::new(&report.text);
-        for located in locate(report, &index) {
-            let d = located.diagnostic;
-            match d.severity {
-                Severity::Error => errors += 1,
-                Severity::Warning => warnings += 1,
+impl Tally {
+    fn count(&mut self, diagnostics: &[Diagnostic]) {
+        for diagnostic in diagnostics {
+            match diagnostic.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
                 Severity::Information => {}
             }
-            let _ = writeln!(
-                out,
-                "{}:{}:{}: {}[{}]: {}",
-                report.path,
-                located.start_line,
-                located.start_col,
-                d.severity.name(),
-                d.code,
-                d.message
-            );
-            let line_range = index.line_range(&report.text, located.start_line - 1);
-            let line_text = &report.text[line_range.clone()];
-            let gutter = located.start_line.to_string();
-            let pad = " ".repeat(gutter.len());
-            let caret_len = if located.end_line == located.start_line {
-                located.end_col.saturating_sub(located.start_col).max(1)
-            } else {
-                (line_text.chars().count() + 1)
-                    .saturating_sub(located.start_col)
-                    .max(1)
-            };
-            // Tabs are kept in the caret line so the caret lines up under them.
-            let lead: String = line_text
-                .chars()
-                .take(located.start_col - 1)
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
-            let _ = writeln!(out, "{pad} |");
-            let _ = writeln!(out, "{gutter} | {line_text}");
-            let _ = writeln!(out, "{pad} | {lead}{}", "^".repeat(caret_len));
         }
     }
-    if errors + warnings > 0 {
-        let _ = writeln!(
-            out,
+
+    /// `1 error, 0 warnings in 3 files`.
+    pub fn summary(&self) -> String {
+        format!(
             "{} error{}, {} warning{} in {} file{}",
-            errors,
-            plural(errors),
-            warnings,
-            plural(warnings),
-            reports.len(),
-            plural(reports.len())
-        );
+            self.errors,
+            plural(self.errors),
+            self.warnings,
+            plural(self.warnings),
+            self.files,
+            plural(self.files)
+        )
     }
-    out
 }
 
 fn plural(n: usize) -> &'static str {
@@ -200,54 +61,273 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn render_json(reports: &[FileReport]) -> String {
-    let mut items = Vec::new();
-    for report in reports {
-        let index = LineIndex::new(&report.text);
-        for located in locate(report, &index) {
-            let d = located.diagnostic;
-            items.push(serde_json::json!({
-                "path": report.path,
-                "line": located.start_line,
-                "column": located.start_col,
-                "end_line": located.end_line,
-                "end_column": located.end_col,
-                "severity": d.severity.name(),
-                "code": d.code,
-                "message": d.message,
-            }));
+pub fn run(options: &Options) -> i32 {
+    let collected = paths::collect(&options.paths);
+    let mut usage_failed = false;
+    for (path, why) in &collected.failures {
+        report_error(display_path(path), why);
+        usage_failed = true;
+    }
+    let mut tally = Tally::default();
+    for directory in &collected.empty_directories {
+        report_warning(display_path(directory), paths::empty_directory_message());
+        tally.warnings += 1;
+    }
+
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut report = Report::new(options.format, Palette::new(options.color));
+    let mut written = report.begin(&mut out);
+    for file in &collected.files {
+        if written.is_err() {
+            break;
+        }
+        let text = match read_input(file) {
+            Ok(text) => text,
+            Err(err) => {
+                report_error(display_path(file), io_message(&err));
+                usage_failed = true;
+                continue;
+            }
+        };
+        let path = (file.as_os_str() != "-").then_some(file.as_path());
+        let document = analyze(path, text);
+        let diagnostics = document.diagnostics();
+        tally.files += 1;
+        tally.count(diagnostics);
+        written = report.file(&mut out, &display_path(file), document.text(), diagnostics);
+    }
+    if written.is_ok() {
+        written = report.end(&mut out, &tally);
+    }
+    if let Err(err) = written.and_then(|()| out.flush()) {
+        // A reader that went away (`| head`) is not an error.
+        if err.kind() != io::ErrorKind::BrokenPipe {
+            report_error("standard output", io_message(&err));
+            return EXIT_USAGE;
         }
     }
-    let mut out = serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".to_string());
-    out.push('\n');
-    out
+    if usage_failed {
+        EXIT_USAGE
+    } else if tally.errors > 0 || (options.deny_warnings && tally.warnings > 0) {
+        1
+    } else {
+        0
+    }
 }
 
-fn render_github(reports: &[FileReport]) -> String {
-    let mut out = String::new();
-    for report in reports {
-        let index = LineIndex::new(&report.text);
-        for located in locate(report, &index) {
-            let d = located.diagnostic;
-            let level = match d.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Information => "notice",
-            };
-            let _ = writeln!(
-                out,
-                "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-                escape_property(&report.path),
-                located.start_line,
-                located.start_col,
-                located.end_line,
-                located.end_col,
-                escape_property(d.code),
-                escape_data(&d.message)
-            );
+/// Writes diagnostics in one format, file by file.
+pub struct Report {
+    format: CheckFormat,
+    palette: Palette,
+    json_items: usize,
+}
+
+impl Report {
+    pub fn new(format: CheckFormat, palette: Palette) -> Report {
+        Report {
+            format,
+            palette,
+            json_items: 0,
         }
     }
-    out
+
+    pub fn begin(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        match self.format {
+            CheckFormat::Json => out.write_all(b"["),
+            CheckFormat::Human | CheckFormat::Github => Ok(()),
+        }
+    }
+
+    /// The diagnostics of one file. Constant work per diagnostic, whatever the length of
+    /// its line.
+    pub fn file(
+        &mut self,
+        out: &mut dyn Write,
+        path: &str,
+        text: &str,
+        diagnostics: &[Diagnostic],
+    ) -> io::Result<()> {
+        if diagnostics.is_empty() {
+            return Ok(());
+        }
+        let index = ColumnIndex::new(text);
+        for diagnostic in diagnostics {
+            match self.format {
+                CheckFormat::Human => self.human(out, path, text, &index, diagnostic)?,
+                CheckFormat::Json => self.json(out, path, &index, diagnostic)?,
+                CheckFormat::Github => github(out, path, &index, diagnostic)?,
+            }
+        }
+        Ok(())
+    }
+
+    pub fn end(&mut self, out: &mut dyn Write, tally: &Tally) -> io::Result<()> {
+        match self.format {
+            CheckFormat::Human => writeln!(out, "{}", tally.summary()),
+            CheckFormat::Json if self.json_items == 0 => out.write_all(b"]\n"),
+            CheckFormat::Json => out.write_all(b"\n]\n"),
+            CheckFormat::Github => Ok(()),
+        }
+    }
+
+    fn human(
+        &self,
+        out: &mut dyn Write,
+        path: &str,
+        text: &str,
+        index: &ColumnIndex<'_>,
+        d: &Diagnostic,
+    ) -> io::Result<()> {
+        let paint = |style, text: &str| self.palette.paint(style, text);
+        let start = index.position(d.range.start);
+        let severity_style = match d.severity {
+            Severity::Error => Style::Error,
+            Severity::Warning => Style::Warning,
+            Severity::Information => Style::Info,
+        };
+        writeln!(
+            out,
+            "{}: {}: {}",
+            paint(
+                Style::Bold,
+                &format!("{path}:{}:{}", start.line, start.column)
+            ),
+            paint(
+                severity_style,
+                &format!("{}[{}]", d.severity.name(), d.code)
+            ),
+            paint(Style::Bold, &d.message)
+        )?;
+        let line = index.line_range(start.line);
+        let shown = snippet(text, line, d.range.clone());
+        let gutter = start.line.to_string();
+        let pad = " ".repeat(gutter.len());
+        let bar = paint(Style::Gutter, "|");
+        writeln!(out, "{pad} {bar}")?;
+        writeln!(
+            out,
+            "{} {bar} {}",
+            paint(Style::Gutter, &gutter),
+            shown.text
+        )?;
+        writeln!(
+            out,
+            "{pad} {bar} {}{}",
+            shown.lead,
+            paint(severity_style, &"^".repeat(shown.caret))
+        )?;
+        for related in &d.related {
+            let at = index.position(related.range.start);
+            writeln!(
+                out,
+                "{pad} {} {}: {path}:{}:{}: {}",
+                paint(Style::Gutter, "="),
+                paint(Style::Bold, "note"),
+                at.line,
+                at.column,
+                related.message
+            )?;
+        }
+        for fix in &d.fixes {
+            writeln!(
+                out,
+                "{pad} {} {}: {}",
+                paint(Style::Gutter, "="),
+                paint(Style::Help, "help"),
+                fix.title
+            )?;
+        }
+        Ok(())
+    }
+
+    fn json(
+        &mut self,
+        out: &mut dyn Write,
+        path: &str,
+        index: &ColumnIndex<'_>,
+        d: &Diagnostic,
+    ) -> io::Result<()> {
+        let span = |range: &std::ops::Range<usize>| {
+            let (start, end) = (index.position(range.start), index.position(range.end));
+            (start, end)
+        };
+        let (start, end) = span(&d.range);
+        let related: Vec<_> = d
+            .related
+            .iter()
+            .map(|related| {
+                let (start, end) = span(&related.range);
+                let mut item = located(start, end);
+                item["message"] = json!(related.message);
+                item
+            })
+            .collect();
+        let fixes: Vec<_> = d
+            .fixes
+            .iter()
+            .map(|fix| {
+                let edits: Vec<_> = fix
+                    .edits
+                    .iter()
+                    .map(|(range, text)| {
+                        let (start, end) = span(range);
+                        let mut item = located(start, end);
+                        item["text"] = json!(text);
+                        item
+                    })
+                    .collect();
+                json!({ "title": fix.title, "edits": edits })
+            })
+            .collect();
+        let mut item = located(start, end);
+        item["path"] = json!(path);
+        item["severity"] = json!(d.severity.name());
+        item["code"] = json!(d.code);
+        item["message"] = json!(d.message);
+        item["related"] = json!(related);
+        item["fixes"] = json!(fixes);
+        out.write_all(if self.json_items == 0 {
+            b"\n  "
+        } else {
+            b",\n  "
+        })?;
+        self.json_items += 1;
+        serde_json::to_writer(&mut *out, &item).map_err(io::Error::from)
+    }
+}
+
+fn located(start: Position, end: Position) -> serde_json::Value {
+    json!({
+        "line": start.line,
+        "column": start.column,
+        "end_line": end.line,
+        "end_column": end.column,
+    })
+}
+
+fn github(
+    out: &mut dyn Write,
+    path: &str,
+    index: &ColumnIndex<'_>,
+    d: &Diagnostic,
+) -> io::Result<()> {
+    let level = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Information => "notice",
+    };
+    let (start, end) = (index.position(d.range.start), index.position(d.range.end));
+    writeln!(
+        out,
+        "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+        escape_property(path),
+        start.line,
+        start.column,
+        end.line,
+        end.column,
+        escape_property(d.code),
+        escape_data(&d.message)
+    )
 }
 
 // GitHub workflow commands need these escapes or the annotation is cut short.
@@ -264,27 +344,33 @@ fn escape_property(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Fix;
 
-    fn report(text: &str, range: std::ops::Range<usize>) -> FileReport {
-        FileReport {
-            path: "game.ppn".into(),
-            text: text.into(),
-            diagnostics: vec![Diagnostic {
-                related: Vec::new(),
-                fixes: Vec::new(),
-                range,
-                severity: Severity::Error,
-                code: "no-piece",
-                message: "PieceId identifies no piece".into(),
-            }],
-        }
+    fn diagnostic(range: std::ops::Range<usize>) -> Diagnostic {
+        Diagnostic::error(range, "no-piece", "PieceId identifies no piece")
+    }
+
+    fn render(format: CheckFormat, text: &str, diagnostics: &[Diagnostic]) -> String {
+        let mut report = Report::new(format, Palette::new(false));
+        let mut out = Vec::new();
+        let mut tally = Tally {
+            files: 1,
+            ..Tally::default()
+        };
+        tally.count(diagnostics);
+        report.begin(&mut out).unwrap();
+        report
+            .file(&mut out, "game.ppn", text, diagnostics)
+            .unwrap();
+        report.end(&mut out, &tally).unwrap();
+        String::from_utf8(out).unwrap()
     }
 
     #[test]
     fn human_output_points_a_caret_at_the_range_counting_characters() {
         let text = "---\n...\n1. 🂡@b2 *b5\n";
         let start = text.find("b5").unwrap();
-        let out = render_human(&[report(text, start..start + 2)]);
+        let out = render(CheckFormat::Human, text, &[diagnostic(start..start + 2)]);
         let mut lines = out.lines();
         assert_eq!(
             lines.next(),
@@ -293,11 +379,69 @@ mod tests {
         assert_eq!(lines.next(), Some("  |"));
         assert_eq!(lines.next(), Some("3 | 1. 🂡@b2 *b5"));
         assert_eq!(lines.next(), Some("  |          ^^"));
+        assert_eq!(lines.next(), Some("1 error, 0 warnings in 1 file"));
+    }
+
+    #[test]
+    fn human_output_ends_with_a_summary_also_when_all_is_clean() {
+        let out = render(CheckFormat::Human, "1. S@a1\n", &[]);
+        assert_eq!(out, "0 errors, 0 warnings in 1 file\n");
+    }
+
+    #[test]
+    fn human_output_shows_related_places_and_fixes() {
+        let text = "1. b1*b3 2. S@a1\n";
+        let d = diagnostic(3..8)
+            .with_related(12..16, "the move this follows from")
+            .with_fix(Fix {
+                title: "write `b1:b3`".into(),
+                edits: vec![(5..6, ":".into())],
+            });
+        let out = render(CheckFormat::Human, text, &[d]);
+        assert!(
+            out.contains("  = note: game.ppn:1:13: the move this follows from\n"),
+            "{out}"
+        );
+        assert!(out.contains("  = help: write `b1:b3`\n"), "{out}");
+    }
+
+    #[test]
+    fn colours_mark_severity_and_caret() {
+        let mut report = Report::new(CheckFormat::Human, Palette::new(true));
+        let mut out = Vec::new();
+        report
+            .file(&mut out, "g.ppn", "1. *b5\n", &[diagnostic(4..6)])
+            .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("\x1b[1;31merror[no-piece]\x1b[0m"), "{out:?}");
+        assert!(out.contains("\x1b[1;31m^^\x1b[0m"), "{out:?}");
+    }
+
+    #[test]
+    fn a_diagnostic_on_a_huge_line_shows_a_window() {
+        let text = format!(
+            "1. {}*zz9 {}\n",
+            "S@a1 ".repeat(20_000),
+            "M@b2 ".repeat(20_000)
+        );
+        let at = text.find("zz9").unwrap();
+        let out = render(CheckFormat::Human, &text, &[diagnostic(at..at + 3)]);
+        assert!(out.len() < 600, "{} bytes", out.len());
+        assert!(out.contains(&format!("1:{}:", at + 1)), "{out}");
+        let shown = out.lines().nth(2).unwrap();
+        assert!(
+            shown.starts_with("1 | …") && shown.ends_with('…'),
+            "{shown}"
+        );
+        let caret = out.lines().nth(3).unwrap();
+        let caret_at = caret.chars().position(|c| c == '^').unwrap();
+        let under: String = shown.chars().skip(caret_at).take(3).collect();
+        assert_eq!(under, "zz9", "{shown}\n{caret}");
     }
 
     #[test]
     fn github_output_escapes_separators() {
-        let out = render_github(&[report("a: b,\n", 0..1)]);
+        let out = render(CheckFormat::Github, "a: b,\n", &[diagnostic(0..1)]);
         assert_eq!(
             out,
             "::error file=game.ppn,line=1,col=1,endLine=1,endColumn=2,title=no-piece::PieceId identifies no piece\n"
@@ -305,12 +449,19 @@ mod tests {
     }
 
     #[test]
-    fn json_output_has_one_based_positions() {
+    fn json_output_has_one_based_positions_and_fixes() {
         let text = "x\r\n\tab";
-        let out = render_json(&[report(text, 4..6)]);
+        let d = diagnostic(4..6).with_fix(Fix {
+            title: "t".into(),
+            edits: vec![(4..5, "c".into())],
+        });
+        let out = render(CheckFormat::Json, text, &[d, diagnostic(0..1)]);
         let value: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(value[0]["line"], 2);
         assert_eq!(value[0]["column"], 2);
         assert_eq!(value[0]["end_column"], 4);
+        assert_eq!(value[0]["fixes"][0]["edits"][0]["text"], "c");
+        assert_eq!(value[1]["line"], 1);
+        assert_eq!(render(CheckFormat::Json, text, &[]), "[]\n");
     }
 }

@@ -2,19 +2,23 @@
 
 use std::path::Path;
 
-use super::{print_out, read_input, EXIT_USAGE};
+use super::output::{display_path, io_message};
+use super::{print_out, read_input, report_error, EXIT_USAGE};
 use crate::ide::document::analyze;
 use crate::model::document::Target;
 
 pub fn run(file: &Path, to: &str, output: Option<&Path>) -> i32 {
     let Some(target) = Target::from_name(to) else {
-        eprintln!("ppn-ls: --to {to}: not a notation; choose ppn, otn, annofen, xay or wxf");
+        report_error(
+            format!("--to {to}"),
+            "not a notation; choose ppn, otn, annofen, xay or wxf",
+        );
         return EXIT_USAGE;
     };
     let text = match read_input(file) {
         Ok(text) => text,
         Err(err) => {
-            eprintln!("ppn-ls: {}: {err}", file.display());
+            report_error(display_path(file), io_message(&err));
             return EXIT_USAGE;
         }
     };
@@ -23,7 +27,7 @@ pub fn run(file: &Path, to: &str, output: Option<&Path>) -> i32 {
     let converted = match document.convert(target) {
         Ok(converted) => converted,
         Err(err) => {
-            eprintln!("ppn-ls: {}: {err}", file.display());
+            report_error(display_path(file), err);
             return 1;
         }
     };
@@ -31,7 +35,7 @@ pub fn run(file: &Path, to: &str, output: Option<&Path>) -> i32 {
         None => print_out(&converted),
         Some(output) => {
             if let Err(err) = std::fs::write(output, converted) {
-                eprintln!("ppn-ls: {}: {err}", output.display());
+                report_error(display_path(output), io_message(&err));
                 return EXIT_USAGE;
             }
         }

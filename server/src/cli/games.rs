@@ -1,4 +1,5 @@
-//! `ppn-ls games`: every game setup ppn-ls knows, with its systems and arguments.
+//! `ppn-ls games`: every game setup ppn-ls knows, with its systems and arguments as a PPN
+//! author writes them in `GameType`, and an example for each game.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -6,7 +7,7 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use super::{print_out, ReplayFormat};
-use crate::ppn::engine::setups::{known_games, GameInfo};
+use crate::ppn::engine::setups::{known_games, normalize_name, title_case, GameInfo};
 
 pub fn run(format: ReplayFormat) -> i32 {
     let games = games_by_name();
@@ -17,9 +18,14 @@ pub fn run(format: ReplayFormat) -> i32 {
     0
 }
 
+/// Every game by a name that can be typed (the reference also exports names, such as
+/// `12345ive`, that its own normalisation turns into another).
 fn games_by_name() -> BTreeMap<&'static str, Vec<GameInfo>> {
     let mut games: BTreeMap<&'static str, Vec<GameInfo>> = BTreeMap::new();
-    for game in known_games() {
+    for game in known_games()
+        .into_iter()
+        .filter(|game| normalize_name(game.name) == game.name)
+    {
         games.entry(game.name).or_default().push(game);
     }
     for systems in games.values_mut() {
@@ -28,26 +34,53 @@ fn games_by_name() -> BTreeMap<&'static str, Vec<GameInfo>> {
     games
 }
 
+/// The game's name as a player writes it: `Four Field Kono`; names that would not read
+/// back the same way (`12345ive`) are shown as they are.
+fn title(name: &str) -> String {
+    let titled = title_case(name);
+    if normalize_name(&titled) == name {
+        titled
+    } else {
+        name.to_string()
+    }
+}
+
+/// A `GameType` line that sets the game up: the plain name when the default (piecepack)
+/// system has it, else a mapping naming a system that does.
+fn example(name: &str, systems: &[GameInfo]) -> String {
+    let title = title(name);
+    if systems.iter().any(|g| g.system == "piecepack") {
+        format!("GameType: {title}")
+    } else {
+        let system = systems.first().map_or("piecepack", |g| g.system);
+        format!("GameType: {{Name: {title}, System: {system}}}")
+    }
+}
+
+fn arguments(game: &GameInfo) -> Vec<String> {
+    game.arguments
+        .iter()
+        .map(|a| format!("{}: {}", a.key(), a.ppn_default()))
+        .collect()
+}
+
 fn to_text(games: &BTreeMap<&'static str, Vec<GameInfo>>) -> String {
     let mut out = String::new();
     for (name, systems) in games {
-        let _ = write!(out, "{name}:");
+        let _ = write!(out, "{}:", title(name));
         for (i, game) in systems.iter().enumerate() {
             let _ = write!(out, "{} {}", if i == 0 { "" } else { ";" }, game.system);
-            if !game.arguments.is_empty() {
-                let arguments: Vec<String> = game
-                    .arguments
-                    .iter()
-                    .map(|a| format!("{} = {}", a.name, a.default))
-                    .collect();
+            let arguments = arguments(game);
+            if !arguments.is_empty() {
                 let _ = write!(out, " ({})", arguments.join(", "));
             }
         }
-        out.push('\n');
+        let _ = writeln!(out, "\n    {}", example(name, systems));
     }
     let _ = writeln!(
         out,
-        "{} games. Use them as `GameType: Name` or `SetUp: {{Name: ..., System: ..., Argument: value}}`.",
+        "{} games. Write `GameType: Name`, or a mapping to choose the system and set \
+         arguments: `GameType: {{Name: Tablut, System: piecepack, Die Width: 0.5}}`.",
         games.len()
     );
     out
@@ -57,18 +90,30 @@ fn to_json(games: &BTreeMap<&'static str, Vec<GameInfo>>) -> String {
     let list: Vec<_> = games
         .iter()
         .map(|(name, systems)| {
-            let systems: Vec<_> = systems
+            let entries: Vec<_> = systems
                 .iter()
                 .map(|game| {
                     let arguments: Vec<_> = game
                         .arguments
                         .iter()
-                        .map(|a| json!({ "name": a.name, "default": a.default }))
+                        .map(|a| {
+                            json!({
+                                "name": a.name,
+                                "key": a.key(),
+                                "default": a.ppn_default(),
+                                "reference_default": a.default,
+                            })
+                        })
                         .collect();
                     json!({ "system": game.system, "arguments": arguments })
                 })
                 .collect();
-            json!({ "name": name, "systems": systems })
+            json!({
+                "name": name,
+                "title": title(name),
+                "example": example(name, systems),
+                "systems": entries,
+            })
         })
         .collect();
     serde_json::Value::Array(list).to_string()
@@ -77,6 +122,7 @@ fn to_json(games: &BTreeMap<&'static str, Vec<GameInfo>>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ppn::engine::setups::{setup_from_metadata, SetupContext};
 
     #[test]
     fn lists_each_game_once_with_all_its_systems() {
@@ -90,9 +136,46 @@ mod tests {
             "{chess:?}"
         );
         let text = to_text(&games);
-        let tablut = text.lines().find(|l| l.starts_with("tablut:")).unwrap();
-        assert_eq!(tablut, "tablut: piecepack (die_width = 0.63)");
+        let mut lines = text.lines().skip_while(|l| !l.starts_with("Tablut:"));
+        assert_eq!(lines.next(), Some("Tablut: piecepack (Die Width: 0.63)"));
+        assert_eq!(lines.next(), Some("    GameType: Tablut"));
         let json: serde_json::Value = serde_json::from_str(&to_json(&games)).unwrap();
         assert_eq!(json.as_array().unwrap().len(), games.len());
+    }
+
+    #[test]
+    fn defaults_are_written_as_metadata_values() {
+        let text = to_text(&games_by_name());
+        let checkers = text
+            .lines()
+            .find(|l| l.starts_with("American Checkers:"))
+            .unwrap();
+        assert_eq!(
+            checkers,
+            "American Checkers: checker (Cell Width: 1 (2 under `MovetextParser: Checker` \
+             or `Chess`)); piecepack"
+        );
+        let alice = text
+            .lines()
+            .find(|l| l.starts_with("Alice Chess:"))
+            .unwrap();
+        assert_eq!(
+            alice,
+            "Alice Chess: piecepack (Has Subpack: false, Max Tiles: 24); stackpack (Max Tiles: 24)"
+        );
+        for r_syntax in ["NULL", "getOption", "c(\"", "24L", "FALSE"] {
+            assert!(!text.contains(r_syntax), "{r_syntax} in the listing");
+        }
+    }
+
+    #[test]
+    fn every_example_sets_its_game_up() {
+        for (name, systems) in games_by_name() {
+            let example = example(name, &systems);
+            let value = example.strip_prefix("GameType: ").unwrap();
+            let yaml: serde_yaml::Value = serde_yaml::from_str(value).unwrap();
+            let setup = setup_from_metadata(&yaml, &SetupContext::default());
+            assert!(setup.is_ok(), "{example}: {setup:?}");
+        }
     }
 }

@@ -1,13 +1,20 @@
-//! Command-line front end: `--check` for CI, `replay` to print board states.
+//! Command-line front end: `check` for CI, `replay` to print board states, `games`,
+//! `convert` and `migrate`.
 
 mod check;
 mod convert;
 mod games;
+mod migrate;
+mod output;
+mod paths;
 mod replay;
+mod snippet;
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub use output::ColorChoice;
 
 /// Exit code for a usage or I/O error.
 pub const EXIT_USAGE: i32 = 2;
@@ -17,21 +24,15 @@ pub const EXIT_USAGE: i32 = 2;
     name = "ppn-ls",
     version,
     about = "Language server, linter and replay tool for Portable Piecepack Notation (PPN)",
-    args_conflicts_with_subcommands = true
+    long_about = "Language server, linter and replay tool for Portable Piecepack Notation (PPN).\n\n\
+                  Without a command, ppn-ls speaks the Language Server Protocol on standard input \
+                  and output: that is how editors start it.",
+    after_help = "Examples:\n  ppn-ls check games/                 lint every file ppn-ls reads under games/\n  \
+                  ppn-ls replay game.ppn --move 12.   the board after move 12.\n  \
+                  ppn-ls games                        every game GameType knows\n  \
+                  ppn-ls migrate old.ppn -o new.ppn   rewrite an older PPN version's forms"
 )]
 struct Cli {
-    /// Lint PPN files, directories (searched for *.ppn) or `-` for standard input.
-    #[arg(long, value_name = "PATH", num_args = 1..)]
-    check: Option<Vec<PathBuf>>,
-
-    /// Output format of `--check`.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Human, requires = "check")]
-    format: CheckFormat,
-
-    /// With `--check`: exit 1 on warnings too.
-    #[arg(long, requires = "check")]
-    deny_warnings: bool,
-
     /// Speak the Language Server Protocol over standard input and output (the default).
     #[arg(long)]
     stdio: bool,
@@ -42,19 +43,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Replay every game of a file and print the board after every move.
-    Replay {
-        /// A .ppn file, or `-` for standard input.
-        file: PathBuf,
-        #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
-        format: ReplayFormat,
-        /// Only this game (1-based).
-        #[arg(long)]
-        game: Option<usize>,
-        /// Only the state after the move with this label (e.g. `12...`).
-        #[arg(long = "move", value_name = "LABEL")]
-        move_label: Option<String>,
-    },
+    /// Lint files and directories (`--check PATH...` does the same).
+    Check(CheckArgs),
+    /// Replay every game of files and directories and print the board after every move.
+    Replay(ReplayArgs),
     /// Write a file in another notation (`--to ppn`, `otn`, `annofen`, `xay`, `wxf`).
     Convert {
         /// The file to convert, or `-` for standard input (read as PPN).
@@ -66,11 +58,48 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
-    /// List every known game setup with its systems and arguments.
+    /// List every game `GameType` and `SetUp` know, with their systems and arguments.
     Games {
         #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
         format: ReplayFormat,
     },
+    /// Rewrite the forms of older PPN versions in the spelling of PPN 0.14.
+    Migrate(migrate::MigrateArgs),
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// Files, directories (searched for every format ppn-ls reads) or `-` for standard
+    /// input.
+    #[arg(value_name = "PATH", required = true)]
+    paths: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    format: CheckFormat,
+
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    deny_warnings: bool,
+
+    /// Colour the human output: `auto` colours it on a terminal unless `NO_COLOR` is set.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    color: ColorChoice,
+}
+
+#[derive(Args, Debug)]
+struct ReplayArgs {
+    /// Files, directories, or `-` for standard input.
+    #[arg(value_name = "PATH", required = true)]
+    paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
+    format: ReplayFormat,
+    /// Only this game of each file (1-based).
+    #[arg(long)]
+    game: Option<usize>,
+    /// Only the state after the move with this label (e.g. `12...`, `start`).
+    #[arg(long = "move", value_name = "LABEL")]
+    move_label: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -86,55 +115,161 @@ pub enum ReplayFormat {
     Text,
 }
 
+const SUBCOMMANDS: &[&str] = &["check", "replay", "convert", "games", "migrate", "help"];
+/// Options that take a value as the next argument, to tell values from commands.
+const OPTIONS_WITH_VALUES: &[&str] = &[
+    "--format", "--game", "--move", "--to", "--output", "-o", "--color",
+];
+
+/// The arguments as clap reads them: `--check` (the older spelling) becomes the `check`
+/// command wherever it is written, and options written before a command move after it,
+/// so `ppn-ls --check --format json FILE` and `ppn-ls --format json check FILE` both work.
+pub fn normalize_args(args: Vec<String>) -> Vec<String> {
+    let Some((program, rest)) = args.split_first() else {
+        return args;
+    };
+    let end = rest.iter().position(|a| a == "--").unwrap_or(rest.len());
+    let mut rest = rest.to_vec();
+    let check_flag = rest[..end]
+        .iter()
+        .position(|a| a == "--check" || a.starts_with("--check="));
+    if let Some(at) = check_flag {
+        let flag = rest.remove(at);
+        let mut front = vec!["check".to_string()];
+        if let Some(path) = flag.strip_prefix("--check=") {
+            front.push(path.to_string());
+        }
+        // Paths written right after `--check` stay right after the command.
+        rest.splice(at..at, front.iter().skip(1).cloned());
+        rest.insert(0, front.remove(0));
+        // Options before `--check` now sit after `check`, where the command reads them.
+    } else if let Some(command) = first_command(&rest) {
+        let moved: Vec<String> = rest.drain(..command).collect();
+        rest.splice(1..1, moved);
+    }
+    std::iter::once(program.clone()).chain(rest).collect()
+}
+
+/// Where the command is when only options come before it.
+fn first_command(args: &[String]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        if SUBCOMMANDS.contains(&arg.as_str()) {
+            return Some(i);
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            return None;
+        }
+        i += if OPTIONS_WITH_VALUES.contains(&arg.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    None
+}
+
 /// Run the command line and return the process exit code.
 pub fn run() -> i32 {
-    let cli = match Cli::try_parse() {
+    let args = normalize_args(std::env::args().collect());
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
             return if err.use_stderr() { EXIT_USAGE } else { 0 };
         }
     };
-    if let Some(paths) = cli.check {
-        return check::run(&paths, cli.format, cli.deny_warnings);
-    }
     match cli.command {
-        Some(Command::Replay {
-            file,
-            format,
-            game,
-            move_label,
-        }) => replay::run(&file, format, game, move_label.as_deref()),
+        Some(Command::Check(args)) => check::run(&check::Options {
+            paths: args.paths,
+            format: args.format,
+            deny_warnings: args.deny_warnings,
+            color: args.color.enabled_for_stdout(),
+        }),
+        Some(Command::Replay(args)) => replay::run(
+            &args.paths,
+            args.format,
+            args.game,
+            args.move_label.as_deref(),
+        ),
         Some(Command::Convert { file, to, output }) => convert::run(&file, &to, output.as_deref()),
         Some(Command::Games { format }) => games::run(format),
-        // No arguments, or `--stdio`: be the language server.
-        None => crate::lsp::run_stdio(),
+        Some(Command::Migrate(args)) => migrate::run(&args),
+        // No command, or `--stdio`: be the language server.
+        None => {
+            if !cli.stdio {
+                output::explain_language_server_on_a_terminal();
+            }
+            crate::lsp::run_stdio()
+        }
     }
 }
 
-/// Write to standard output; a reader that went away (`ppn-ls games | head`) is not an
-/// error worth a panic.
-pub(crate) fn print_out(text: &str) {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush());
-}
+pub(crate) use output::{print_out, read_input, report_error, report_warning};
 
-/// Read a file, or standard input for `-`.
-pub(crate) fn read_input(path: &std::path::Path) -> std::io::Result<String> {
-    if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)?;
-        Ok(text)
-    } else {
-        let bytes = std::fs::read(path)?;
-        String::from_utf8(bytes).map_err(|err| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("not UTF-8 text ({err})"),
-            )
-        })
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn normalized(args: &[&str]) -> Vec<String> {
+        let mut all = vec!["ppn-ls".to_string()];
+        all.extend(args.iter().map(|a| a.to_string()));
+        normalize_args(all)[1..].to_vec()
+    }
+
+    fn parses(args: &[&str]) -> Cli {
+        let mut all = vec!["ppn-ls".to_string()];
+        all.extend(args.iter().map(|a| a.to_string()));
+        Cli::try_parse_from(normalize_args(all)).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+    }
+
+    fn check_args(cli: Cli) -> CheckArgs {
+        match cli.command {
+            Some(Command::Check(args)) => args,
+            other => panic!("expected check, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn check_options_go_before_or_after_the_paths() {
+        for args in [
+            &["--check", "--format", "json", "a.ppn"][..],
+            &["--check", "a.ppn", "--format", "json"],
+            &["--format", "json", "--check", "a.ppn"],
+            &["--check=a.ppn", "--format=json"],
+            &["check", "a.ppn", "--format", "json"],
+            &["--format", "json", "check", "a.ppn"],
+        ] {
+            let parsed = check_args(parses(args));
+            assert_eq!(parsed.paths, [PathBuf::from("a.ppn")], "{args:?}");
+            assert_eq!(parsed.format, CheckFormat::Json, "{args:?}");
+        }
+        let both = check_args(parses(&["--deny-warnings", "--check", "a", "b"]));
+        assert!(both.deny_warnings);
+        assert_eq!(both.paths.len(), 2);
+    }
+
+    #[test]
+    fn only_leading_options_move_after_a_command() {
+        assert_eq!(
+            normalized(&["--format", "json", "replay", "a.ppn"]),
+            ["replay", "--format", "json", "a.ppn"]
+        );
+        // A file named like a command is a file.
+        assert_eq!(
+            normalized(&["replay", "games", "--move", "1."]),
+            ["replay", "games", "--move", "1."]
+        );
+        assert_eq!(
+            normalized(&["--check", "--", "--check"]),
+            ["check", "--", "--check"]
+        );
+    }
+
+    #[test]
+    fn no_command_is_the_language_server() {
+        let cli = parses(&[]);
+        assert!(cli.command.is_none());
+        assert!(parses(&["--stdio"]).stdio);
     }
 }

@@ -1,19 +1,71 @@
-//! `ppn-ls replay`: the board after every move, as JSON or as diagrams.
+//! `ppn-ls replay`: the board after every move, as JSON or as diagrams, for each file.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 
-use super::{print_out, read_input, ReplayFormat, EXIT_USAGE};
+use super::output::{display_path, io_message};
+use super::paths;
+use super::{read_input, report_error, report_warning, ReplayFormat, EXIT_USAGE};
 use crate::ide::board::render_board;
 use crate::ide::document::analyze;
 use crate::model::document::{LineState, NotationDocument};
 
-pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option<&str>) -> i32 {
+/// Exit code when a game is one the notation's reference implementation cannot read.
+const EXIT_UNREADABLE_GAME: i32 = 1;
+
+pub fn run(
+    paths_given: &[PathBuf],
+    format: ReplayFormat,
+    game: Option<usize>,
+    label: Option<&str>,
+) -> i32 {
+    let collected = paths::collect(paths_given);
+    let mut exit = 0;
+    for (path, why) in &collected.failures {
+        report_error(display_path(path), why);
+        exit = EXIT_USAGE;
+    }
+    for directory in &collected.empty_directories {
+        report_warning(display_path(directory), paths::empty_directory_message());
+    }
+    let several_files = collected.files.len() > 1;
+    let mut out = BufWriter::new(io::stdout().lock());
+    for file in &collected.files {
+        let outcome = replay_file(&mut out, file, format, game, label, several_files);
+        let code = match outcome {
+            Ok(code) => code,
+            Err(err) if err.kind() == io::ErrorKind::BrokenPipe => return exit,
+            Err(err) => {
+                report_error("standard output", io_message(&err));
+                EXIT_USAGE
+            }
+        };
+        exit = exit.max(code);
+    }
+    match out.flush() {
+        Err(err) if err.kind() != io::ErrorKind::BrokenPipe => {
+            report_error("standard output", io_message(&err));
+            EXIT_USAGE
+        }
+        _ => exit,
+    }
+}
+
+fn replay_file(
+    out: &mut dyn Write,
+    file: &Path,
+    format: ReplayFormat,
+    game: Option<usize>,
+    label: Option<&str>,
+    several_files: bool,
+) -> io::Result<i32> {
+    let name = display_path(file);
     let text = match read_input(file) {
         Ok(text) => text,
         Err(err) => {
-            eprintln!("ppn-ls: {}: {err}", file.display());
-            return EXIT_USAGE;
+            report_error(&name, io_message(&err));
+            return Ok(EXIT_USAGE);
         }
     };
     let path = (file.as_os_str() != "-").then_some(file);
@@ -21,31 +73,45 @@ pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option
     let games = document.games();
     if let Some(n) = game {
         if n == 0 || n > games.len() {
-            eprintln!("ppn-ls: --game {n}: the file has {} game(s)", games.len());
-            return EXIT_USAGE;
+            report_error(
+                &name,
+                format!(
+                    "--game {n}: the file has {} game{}",
+                    games.len(),
+                    if games.len() == 1 { "" } else { "s" }
+                ),
+            );
+            return Ok(EXIT_USAGE);
         }
     }
     let file_name = file
         .file_name()
         .map_or_else(|| "-".to_string(), |n| n.to_string_lossy().into_owned());
-    if format == ReplayFormat::Json && game.is_none() && label.is_none() {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let written = document
-            .write_replay_json(&file_name, None, &mut out)
-            .and_then(|()| std::io::Write::flush(&mut out));
-        return match written {
-            Ok(()) => 0,
-            // A reader that went away (`| head`) is not an error.
-            Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => 0,
-            Err(err) => {
-                eprintln!("ppn-ls: writing the replay: {err}");
-                EXIT_USAGE
-            }
-        };
-    }
-    let selected: Vec<(usize, Vec<LineState>)> = (0..games.len())
+
+    let chosen: Vec<usize> = (0..games.len())
         .filter(|i| game.is_none_or(|n| n == i + 1))
-        .map(|i| {
+        .collect();
+    let mut exit = 0;
+    for &index in &chosen {
+        if let Some(why) = document.game_error(index) {
+            report_error(
+                &name,
+                format!(
+                    "game {}: the reference implementation cannot read this game: {why}",
+                    index + 1
+                ),
+            );
+            exit = EXIT_UNREADABLE_GAME;
+        }
+    }
+
+    if format == ReplayFormat::Json && game.is_none() && label.is_none() {
+        document.write_replay_json(&file_name, None, out)?;
+        return Ok(exit);
+    }
+    let selected: Vec<(usize, Vec<LineState>)> = chosen
+        .iter()
+        .map(|&i| {
             let states = document
                 .main_line(i)
                 .into_iter()
@@ -56,8 +122,19 @@ pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option
         .collect();
     if let Some(label) = label {
         if selected.iter().all(|(_, states)| states.is_empty()) {
-            eprintln!("ppn-ls: --move {label}: no move has that label");
-            return EXIT_USAGE;
+            let labels: Vec<String> = chosen
+                .iter()
+                .flat_map(|&i| document.main_line(i))
+                .map(|state| state.label)
+                .collect();
+            report_error(
+                &name,
+                format!(
+                    "--move {label}: no move has that label; {}",
+                    describe_labels(&labels)
+                ),
+            );
+            return Ok(EXIT_USAGE);
         }
     }
     match format {
@@ -66,13 +143,37 @@ pub fn run(file: &Path, format: ReplayFormat, game: Option<usize>, label: Option
                 .iter()
                 .flat_map(|(_, states)| states.iter().map(|state| state.state))
                 .collect();
-            let mut out = Vec::new();
-            let _ = document.write_replay_json(&file_name, Some(&only), &mut out);
-            print_out(&String::from_utf8_lossy(&out));
+            document.write_replay_json(&file_name, Some(&only), out)?;
         }
-        ReplayFormat::Text => print_out(&to_text(&*document, &selected, games.len() > 1)),
+        ReplayFormat::Text => {
+            if several_files {
+                writeln!(out, "==> {name} <==")?;
+            }
+            out.write_all(to_text(&*document, &selected, games.len() > 1).as_bytes())?;
+        }
     }
-    0
+    Ok(exit)
+}
+
+/// The labels a `--move` can name, shortened when there are many: `the labels are start,
+/// 1., 1..., 2., …, 40. (81 in all)`.
+pub fn describe_labels(labels: &[String]) -> String {
+    const SHOWN_AT_EACH_END: usize = 8;
+    let mut unique: Vec<&str> = Vec::with_capacity(labels.len());
+    for label in labels {
+        if !unique.contains(&label.as_str()) {
+            unique.push(label);
+        }
+    }
+    match unique.len() {
+        0 => "the game has no moves".to_string(),
+        n if n <= 2 * SHOWN_AT_EACH_END + 1 => format!("the labels are {}", unique.join(", ")),
+        n => format!(
+            "the labels are {}, …, {} ({n} in all)",
+            unique[..SHOWN_AT_EACH_END].join(", "),
+            unique[n - SHOWN_AT_EACH_END..].join(", ")
+        ),
+    }
 }
 
 fn to_text(
@@ -101,4 +202,23 @@ fn to_text(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_listed_and_shortened_when_many() {
+        let few: Vec<String> = ["start", "1.", "1..."].map(String::from).to_vec();
+        assert_eq!(describe_labels(&few), "the labels are start, 1., 1...");
+        let many: Vec<String> = std::iter::once("start".to_string())
+            .chain((1..=40).map(|n| format!("{n}.")))
+            .collect();
+        assert_eq!(
+            describe_labels(&many),
+            "the labels are start, 1., 2., 3., 4., 5., 6., 7., …, 33., 34., 35., 36., 37., 38., \
+             39., 40. (41 in all)"
+        );
+    }
 }

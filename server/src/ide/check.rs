@@ -43,6 +43,7 @@ pub fn diagnostics_of(text: &str, tree: &tree_sitter::Tree, replay: &Replay) -> 
             })
             .cloned(),
     );
+    crate::ide::advice::refine(text, replay, &mut diagnostics);
     sort_diagnostics(&mut diagnostics);
     diagnostics
 }

@@ -210,10 +210,16 @@ fn metadata_completions(text: &str, game: &GameAt<'_>, offset: usize) -> Vec<Com
     match before.split_once(':') {
         None => {
             let key_start = line_start + indent;
-            let key_end = offset
+            let mut key_end = offset
                 + text[offset..end]
                     .find(|c: char| !c.is_alphanumeric())
                     .unwrap_or(end - offset);
+            // A key already followed by its `:` (completing `Game` in `GameType: Chess`):
+            // replace the colon too, so the completion's own `: ` is not doubled.
+            let after_key = &text[key_end..end];
+            if let Some(rest) = after_key.trim_start_matches([' ', '\t']).strip_prefix(':') {
+                key_end = end - rest.trim_start_matches([' ', '\t']).len();
+            }
             let replace = key_start..key_end;
             match parent.as_deref() {
                 None => METADATA_KEYS
@@ -306,7 +312,7 @@ fn setup_keys(game_name: Option<&str>, replace: &Range<usize>) -> Vec<Completion
             .map(|argument| {
                 (
                     title_case(argument.name),
-                    format!("setup argument (default {})", argument.default),
+                    format!("setup argument (default {})", argument.ppn_default()),
                 )
             })
             .collect();
@@ -440,6 +446,22 @@ mod tests {
         );
         assert_eq!(items[0].insert, "GameType: ");
         assert_eq!(items[0].replace, offset - 2..offset);
+    }
+
+    #[test]
+    fn completing_a_key_that_has_its_colon_keeps_one_colon() {
+        let text = "---\nGa|meType: Chess\n...\n";
+        let (items, _) = complete(text, "|");
+        let plain = text.replace('|', "");
+        let game_type = items.iter().find(|i| i.label == "GameType").unwrap();
+        let mut accepted = plain.clone();
+        accepted.replace_range(game_type.replace.clone(), &game_type.insert);
+        assert_eq!(accepted, "---\nGameType: Chess\n...\n");
+        let (items, _) = complete("---\nSetUp:\n  Name: Tablut\n  Se|:42\n...\n", "|");
+        let seed = items.iter().find(|i| i.label == "System").unwrap();
+        let mut accepted = "---\nSetUp:\n  Name: Tablut\n  Se:42\n...\n".to_string();
+        accepted.replace_range(seed.replace.clone(), &seed.insert);
+        assert_eq!(accepted, "---\nSetUp:\n  Name: Tablut\n  System: 42\n...\n");
     }
 
     #[test]

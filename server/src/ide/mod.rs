@@ -1,6 +1,7 @@
 //! Editor features as pure functions of a document's text: no LSP types here, so the
 //! command line and the language server always agree.
 
+pub mod advice;
 pub mod analysis;
 pub mod board;
 pub mod check;

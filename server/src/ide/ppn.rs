@@ -162,6 +162,10 @@ impl NotationDocument for DocumentAnalysis {
         crate::ide::navigation::references(self, offset, include_declaration)
     }
 
+    fn game_error(&self, game: usize) -> Option<String> {
+        reference_error(self.replay.games.get(game)?)
+    }
+
     fn write_replay_json(
         &self,
         file: &str,
@@ -178,7 +182,11 @@ impl NotationDocument for DocumentAnalysis {
             if !std::mem::take(&mut first_game) {
                 out.write_all(b",")?;
             }
-            out.write_all(b"{\"states\":[")?;
+            out.write_all(b"{")?;
+            if let Some(error) = reference_error(game) {
+                write!(out, "\"error\":{},", json!(error))?;
+            }
+            out.write_all(b"\"states\":[")?;
             let mut first_state = true;
             for (index, state) in game.states.iter().enumerate() {
                 if !wanted(number, index) {
@@ -265,6 +273,27 @@ fn tafl_game(game: &ReplayedGame) -> Option<crate::otn::convert::PpnTaflGame> {
             .map(|state| (user_label(&state.label), state.pieces().to_vec()))
             .collect(),
     })
+}
+
+/// The metadata problems on which the reference stops reading a game: YAML it cannot
+/// parse, a parser or setup it does not have, a setup argument the setup does not take
+/// (ppn-ls warns and goes on; the reference refuses the setup).
+const REFERENCE_STOPS_ON: &[&str] = &[
+    "yaml-error",
+    "metadata-not-mapping",
+    "unknown-movetext-parser",
+    "unknown-game",
+    "unknown-system",
+    "bad-setup",
+    "bad-setup-argument",
+    "unknown-setup-argument",
+];
+
+fn reference_error(game: &ReplayedGame) -> Option<String> {
+    game.metadata_diagnostics
+        .iter()
+        .find(|d| REFERENCE_STOPS_ON.contains(&d.code))
+        .map(|d| d.message.clone())
 }
 
 /// The board of state `index` of `game`, with what the move leading to it changed.
@@ -354,5 +383,22 @@ mod tests {
         assert_eq!(states[0]["move"], "SetupFn.");
         assert_eq!(states[1]["move"], "1.");
         assert_eq!(states[1]["pieces"][0]["piece_side"], "coin_back");
+        assert!(value["games"][0].get("error").is_none());
+    }
+
+    #[test]
+    fn a_game_the_reference_cannot_read_has_an_error_in_the_replay_json() {
+        let doc = document("---\nGameType: Chesss\n...\n1. S@b2\n---\nGameType: Chess\n...\n");
+        assert!(doc.game_error(0).is_some_and(|e| e.contains("Chesss")));
+        assert_eq!(doc.game_error(1), None);
+        let mut out = Vec::new();
+        doc.write_replay_json("a.ppn", None, &mut out).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert!(value["games"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown game"));
+        assert_eq!(value["games"][0]["states"].as_array().unwrap().len(), 2);
+        assert!(value["games"][1].get("error").is_none());
     }
 }

@@ -205,6 +205,15 @@ pub trait NotationDocument: Send + Sync + fmt::Debug {
         Vec::new()
     }
 
+    /// Why the notation's reference implementation cannot read game `game` at all (its
+    /// metadata does not parse, or names a parser or a setup the reference does not
+    /// have), if it cannot. `replay --format json` writes it as the game's `"error"` and
+    /// exits non-zero.
+    fn game_error(&self, game: usize) -> Option<String> {
+        let _ = game;
+        None
+    }
+
     /// The replay in the notation's JSON schema (`ppn-ls replay --format json`), written
     /// as it is made, so that a long game never sits whole in memory. `file` is the name
     /// to put in the output; with `only`, just those states (and the games that hold

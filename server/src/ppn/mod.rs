@@ -5,3 +5,4 @@
 pub mod engine;
 pub mod notation;
 pub mod syntax;
+pub mod versions;

@@ -16,7 +16,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 pub use crate::model::edit::TextEdit;
 use crate::model::piece::Piece;
 use crate::ppn::engine::setups::{
-    normalize_name, setup_from_metadata_seeded, Setup, SetupContext, SetupError,
+    describe_unknown_argument, normalize_name, setup_from_metadata_seeded, Setup, SetupContext,
+    SetupError,
 };
 use crate::ppn::engine::state::GameState;
 use crate::ppn::notation::document::{split_games_checked, DocumentProblem, GameSource};
@@ -435,6 +436,7 @@ impl GameSettings {
         }
         let context = SetupContext::for_parser(&parser.name, parser.cell_width);
 
+        let mut unknown_argument_diagnostics = Vec::new();
         let setup_key = ["SetUp", "GameType"]
             .into_iter()
             .find(|key| metadata.get(key).is_some());
@@ -447,11 +449,8 @@ impl GameSettings {
                         Ok(setup) => break setup,
                         // The reference refuses such a setup; the board is still clear.
                         Err(SetupError::UnknownArgument { argument, accepted }) => {
-                            let err = SetupError::UnknownArgument {
-                                argument: argument.clone(),
-                                accepted,
-                            };
                             if !remove_argument(&mut value, &argument) {
+                                let err = SetupError::UnknownArgument { argument, accepted };
                                 problem(
                                     key,
                                     Severity::Error,
@@ -460,12 +459,8 @@ impl GameSettings {
                                 );
                                 break empty_setup();
                             }
-                            problem(
-                                key,
-                                Severity::Warning,
-                                "unknown-setup-argument",
-                                format!("{key}: {err}; it is ignored"),
-                            );
+                            unknown_argument_diagnostics
+                                .push(unknown_argument(text, metadata, key, &argument, &accepted));
                         }
                         Err(err) => {
                             let code = match &err {
@@ -524,12 +519,49 @@ impl GameSettings {
             ),
         }
 
+        diagnostics.extend(unknown_argument_diagnostics);
         GameSettings {
             setup,
             scale_factor,
             macros,
             options,
         }
+    }
+}
+
+/// A setup argument the setup does not take, on its key as written, with a did-you-mean
+/// and a quick fix when an accepted argument is close.
+fn unknown_argument(
+    text: &str,
+    metadata: &Metadata,
+    key: &str,
+    argument: &str,
+    accepted: &[String],
+) -> Diagnostic {
+    let written = metadata
+        .nested_keys(text, key)
+        .into_iter()
+        .find(|(_, written)| normalize_name(written.trim_matches(['"', '\''])) == argument);
+    let range = written
+        .as_ref()
+        .map(|(range, _)| range.clone())
+        .or_else(|| metadata.value_range(text, key))
+        .unwrap_or(0..0);
+    let shown = written
+        .as_ref()
+        .map_or(argument, |(_, written)| written.as_str());
+    let (message, suggestion) = describe_unknown_argument(shown, argument, accepted);
+    let diagnostic = Diagnostic::warning(
+        range.clone(),
+        "unknown-setup-argument",
+        format!("{key}: {message} ppn-ls ignores it; the reference refuses the setup."),
+    );
+    match (suggestion, written) {
+        (Some(suggested), Some(_)) => diagnostic.with_fix(crate::diagnostic::Fix {
+            title: format!("write `{suggested}`"),
+            edits: vec![(range, suggested)],
+        }),
+        _ => diagnostic,
     }
 }
 
@@ -645,12 +677,47 @@ mod tests {
             .map(|d| (d.code, d.severity))
             .collect();
         assert_eq!(found, [("unknown-setup-argument", Severity::Warning)]);
-        assert!(replay.diagnostics[0].message.contains("`colour`"));
+        assert!(replay.diagnostics[0].message.contains("`Colour`"));
+        assert_eq!(&text[replay.diagnostics[0].range.clone()], "Colour");
         let plain = replay_document("---\nGameType: Tablut\n...\n");
         assert_eq!(
             replay.games[0].states[0].pieces(),
             plain.games[0].states[0].pieces()
         );
+    }
+
+    #[test]
+    fn every_unknown_setup_argument_is_reported_on_its_key() {
+        let text =
+            "---\nSetUp:\n  Name: Rectangular Board\n  NRows: 5\n  Colour: red\n  NCols: 6\n...\n";
+        let replay = replay_document(text);
+        let found: Vec<_> = replay
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range.clone()]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("unknown-setup-argument", "Colour"),
+                ("unknown-setup-argument", "NCols"),
+                ("unknown-setup-argument", "NRows"),
+            ]
+        );
+        let rows = replay
+            .diagnostics
+            .iter()
+            .find(|d| d.message.contains("NRows"))
+            .unwrap();
+        assert!(
+            rows.message.contains("Did you mean `Nrows`?"),
+            "{}",
+            rows.message
+        );
+        assert_eq!(rows.fixes[0].edits[0].1, "Nrows");
+        let flow = "---\nGameType: {Name: Tablut, Colour: red}\n...\n";
+        let replay = replay_document(flow);
+        assert_eq!(&flow[replay.diagnostics[0].range.clone()], "Colour");
     }
 
     #[test]

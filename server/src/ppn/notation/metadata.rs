@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use serde_yaml::{Mapping, Value};
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 
 /// The parsed metadata of one game, with where it came from.
 #[derive(Clone, Debug, Default)]
@@ -14,8 +14,16 @@ pub struct Metadata {
     pub source: Option<Range<usize>>,
 }
 
+/// The largest metadata block read, in bytes. Real metadata is a few hundred bytes; a
+/// cap keeps a hostile block from costing the YAML parser seconds on every keystroke.
+pub const MAX_METADATA_BYTES: usize = 64 * 1024;
+/// The deepest nesting of `[` and `{` read: the YAML parser recurses on it.
+pub const MAX_METADATA_DEPTH: usize = 64;
+
 /// Parse a metadata block. A YAML error or a block that is not a mapping gives an error
-/// diagnostic and empty metadata, so the movetext is still replayed.
+/// diagnostic and empty metadata, so the movetext is still replayed. A block over
+/// [`MAX_METADATA_BYTES`] or nested deeper than [`MAX_METADATA_DEPTH`] is refused before
+/// the YAML parser sees it.
 pub fn parse_metadata(
     file_text: &str,
     source: Option<Range<usize>>,
@@ -25,36 +33,25 @@ pub fn parse_metadata(
     };
     let yaml = &file_text[range.clone()];
     let mut diagnostics = Vec::new();
-    let mapping = match serde_yaml::from_str::<Value>(yaml) {
-        Ok(Value::Mapping(mapping)) => mapping,
-        Ok(Value::Null) => Mapping::new(),
-        Ok(_) => {
-            diagnostics.push(Diagnostic {
-                related: Vec::new(),
-                fixes: Vec::new(),
-                range: trimmed(yaml, range.clone()),
-                severity: Severity::Error,
-                code: "metadata-not-mapping",
-                message:
-                    "metadata must be a YAML mapping of keys to values (e.g. `GameType: Tablut`)"
-                        .to_string(),
-            });
-            Mapping::new()
-        }
-        Err(err) => {
-            let at = err
-                .location()
-                .map_or(range.start, |loc| range.start + loc.index().min(yaml.len()));
-            let end = next_char_end(file_text, at).min(range.end.max(at));
-            diagnostics.push(Diagnostic {
-                related: Vec::new(),
-                fixes: Vec::new(),
-                range: at..end,
-                severity: Severity::Error,
-                code: "yaml-error",
-                message: format!("metadata is not valid YAML: {}", yaml_message(&err)),
-            });
-            Mapping::new()
+    let mapping = if let Some(refused) = refuse_before_parsing(file_text, &range) {
+        diagnostics.push(refused);
+        Mapping::new()
+    } else {
+        match serde_yaml::from_str::<Value>(yaml) {
+            Ok(Value::Mapping(mapping)) => mapping,
+            Ok(Value::Null) => Mapping::new(),
+            Ok(_) => {
+                diagnostics.push(Diagnostic::error(
+                    trimmed(yaml, range.clone()),
+                    "metadata-not-mapping",
+                    "metadata must be a YAML mapping of keys to values (e.g. `GameType: Tablut`)",
+                ));
+                Mapping::new()
+            }
+            Err(err) => {
+                diagnostics.push(yaml_error(file_text, &range, &err));
+                Mapping::new()
+            }
         }
     };
     (
@@ -66,13 +63,193 @@ pub fn parse_metadata(
     )
 }
 
-/// serde_yaml appends "at line X column Y"; the diagnostic's range already says where.
-fn yaml_message(err: &serde_yaml::Error) -> String {
-    let text = err.to_string();
-    match text.find(" at line ") {
-        Some(cut) => text[..cut].to_string(),
-        None => text,
+/// A block too large or too deeply nested for the YAML parser, as a diagnostic.
+fn refuse_before_parsing(file_text: &str, range: &Range<usize>) -> Option<Diagnostic> {
+    let yaml = &file_text[range.clone()];
+    if yaml.len() > MAX_METADATA_BYTES {
+        let first_line_end = yaml.find(['\n', '\r']).unwrap_or(yaml.len());
+        return Some(Diagnostic::error(
+            range.start..range.start + first_line_end.max(1).min(yaml.len()),
+            "metadata-too-large",
+            format!(
+                "this metadata block is {} bytes; ppn-ls reads at most {MAX_METADATA_BYTES} \
+                 (is a `...` line missing after the metadata?)",
+                yaml.len()
+            ),
+        ));
     }
+    let too_deep = flow_nesting_past(yaml, MAX_METADATA_DEPTH)?;
+    Some(Diagnostic::error(
+        range.start + too_deep..range.start + too_deep + 1,
+        "metadata-too-deep",
+        format!(
+            "`[` and `{{` nest more than {MAX_METADATA_DEPTH} deep here; ppn-ls reads no deeper"
+        ),
+    ))
+}
+
+/// Where `[`/`{` first nest deeper than `limit` (outside quotes and comments), if they do.
+fn flow_nesting_past(yaml: &str, limit: usize) -> Option<usize> {
+    let bytes = yaml.as_bytes();
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match quote {
+            Some(b'"') if b == b'\\' => i += 1,
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'"' | b'\'' => quote = Some(b),
+                b'#' if i == 0 || bytes[i - 1].is_ascii_whitespace() => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > limit {
+                        return Some(i);
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A YAML error where its cause is: an unclosed quote or bracket at its opening, a
+/// duplicate key at its second copy (with the first as related information).
+fn yaml_error(file_text: &str, range: &Range<usize>, err: &serde_yaml::Error) -> Diagnostic {
+    let yaml = &file_text[range.clone()];
+    let text = err.to_string();
+    let failed_at = err
+        .location()
+        .map_or(range.start, |loc| range.start + loc.index().min(yaml.len()));
+    let point = |at: usize| at..next_char_end(file_text, at).min(range.end.max(at));
+
+    if let Some(key) = duplicate_key(&text) {
+        let mapping_start = err.location().map_or(0, |loc| loc.index().min(yaml.len()));
+        if let Some((first, second)) = duplicate_key_ranges(yaml, mapping_start, &key) {
+            return Diagnostic::error(
+                range.start + second.start..range.start + second.end,
+                "yaml-error",
+                format!("metadata is not valid YAML: the key `{key}` is written twice"),
+            )
+            .with_related(
+                range.start + first.start..range.start + first.end,
+                format!("`{key}` is first written here"),
+            );
+        }
+    }
+
+    let problem = text.split(" at line ").next().unwrap_or(&text).to_string();
+    if let Some((context, line, column)) = context_mark(&text) {
+        let opening = offset_of(yaml, line, column).map(|at| range.start + at);
+        let what = match context.as_str() {
+            "while scanning a quoted scalar" => Some("the quote opened here is never closed"),
+            "while parsing a flow sequence" => Some("the `[` opened here is never closed"),
+            "while parsing a flow mapping" => Some("the `{` opened here is never closed"),
+            _ => None,
+        };
+        if let (Some(opening), Some(what)) = (opening, what) {
+            return Diagnostic::error(
+                point(opening),
+                "yaml-error",
+                format!("metadata is not valid YAML: {what} ({problem})"),
+            )
+            .with_related(point(failed_at), "where the YAML reader gave up");
+        }
+    }
+    Diagnostic::error(
+        point(failed_at),
+        "yaml-error",
+        format!("metadata is not valid YAML: {problem}"),
+    )
+}
+
+/// `duplicate entry with key "GameType"` → `GameType`.
+fn duplicate_key(message: &str) -> Option<String> {
+    let rest = &message[message.find("duplicate entry with key ")? + 25..];
+    let rest = rest.strip_prefix('"')?;
+    Some(rest[..rest.find('"')?].to_string())
+}
+
+/// The first two block-mapping lines at the indentation of the mapping starting at
+/// `mapping_start` (a byte offset of `yaml`) that write `key:`.
+fn duplicate_key_ranges(
+    yaml: &str,
+    mapping_start: usize,
+    key: &str,
+) -> Option<(Range<usize>, Range<usize>)> {
+    let line_start = yaml[..mapping_start].rfind('\n').map_or(0, |i| i + 1);
+    let indent = mapping_start - line_start;
+    let mut found = Vec::new();
+    let mut offset = line_start;
+    for line in yaml[line_start..].split_inclusive('\n') {
+        let this_indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        let content = line.trim();
+        if this_indent < indent && !content.is_empty() && !content.starts_with('#') {
+            break;
+        }
+        if this_indent == indent {
+            let entry = &line[indent..];
+            let written = [key.to_string(), format!("\"{key}\""), format!("'{key}'")]
+                .into_iter()
+                .find(|k| {
+                    entry.starts_with(k.as_str())
+                        && entry[k.len()..]
+                            .trim_start_matches([' ', '\t'])
+                            .starts_with(':')
+                });
+            if let Some(written) = written {
+                let start = offset + indent;
+                found.push(start..start + written.len());
+                if found.len() == 2 {
+                    let second = found.pop()?;
+                    return Some((found.pop()?, second));
+                }
+            }
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// `..., while scanning a quoted scalar at line 1 column 11` → the context and its
+/// one-based line and column.
+fn context_mark(message: &str) -> Option<(String, usize, usize)> {
+    let context_start = message.find(", while ")? + 2;
+    let context_text = &message[context_start..];
+    let at = context_text.find(" at line ")?;
+    let context = context_text[..at].to_string();
+    let mut numbers = context_text[at + 9..].split(" column ");
+    let line = numbers.next()?.trim().parse().ok()?;
+    let column = numbers
+        .next()?
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()?;
+    Some((context, line, column))
+}
+
+/// The byte offset of a one-based line and character column.
+fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
+    let mut start = 0;
+    for _ in 1..line {
+        start += text[start..].find('\n')? + 1;
+    }
+    let line_text = &text[start..];
+    let within = line_text
+        .char_indices()
+        .nth(column.checked_sub(1)?)
+        .map_or(line_text.len(), |(i, _)| i);
+    Some(start + within)
 }
 
 fn next_char_end(text: &str, at: usize) -> usize {
@@ -135,6 +312,86 @@ impl Metadata {
     }
 }
 
+impl Metadata {
+    /// The keys of the mapping written as `parent`'s value, as a block or a flow mapping
+    /// (`{Name: Tablut, Colour: red}`), each with its byte range in the file, as written.
+    pub fn nested_keys(&self, file_text: &str, parent: &str) -> Vec<(Range<usize>, String)> {
+        let Some(value) = self.value_range(file_text, parent) else {
+            return Vec::new();
+        };
+        let text = &file_text[value.clone()];
+        if let Some(inner) = text.strip_prefix('{') {
+            return flow_keys(inner, value.start + 1);
+        }
+        let line_start = file_text[..value.start]
+            .rfind(['\n', '\r'])
+            .map_or(0, |i| i + 1);
+        let indent = value.start - line_start;
+        let mut keys = Vec::new();
+        let mut offset = value.start;
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            let (lead, entry) = if i == 0 {
+                (0, line)
+            } else {
+                let body = line.trim_start_matches([' ', '\t']);
+                (line.len() - body.len(), body)
+            };
+            if i == 0 || lead == indent {
+                if let Some(key) = key_of(entry) {
+                    keys.push((offset + lead..offset + lead + key.len(), key.to_string()));
+                }
+            }
+            offset += line.len();
+        }
+        keys
+    }
+}
+
+/// The key written at the start of `entry` (`Key: value`), if any.
+fn key_of(entry: &str) -> Option<&str> {
+    let colon = entry.find(':')?;
+    let key = entry[..colon].trim_end();
+    let unquoted = key.trim_matches(['"', '\'']);
+    let plain = !unquoted.is_empty()
+        && !unquoted.starts_with(['#', '-', '{', '['])
+        && !unquoted.contains(['{', '}', '[', ']', ',']);
+    plain.then_some(key)
+}
+
+/// The keys of a flow mapping's entries, `inner` being its text after the `{`.
+fn flow_keys(inner: &str, inner_start: usize) -> Vec<(Range<usize>, String)> {
+    let mut keys = Vec::new();
+    let mut depth = 0usize;
+    let mut entry_start = 0;
+    let mut quote = None;
+    let bytes = inner.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'"' | b'\'' => quote = Some(b),
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' if depth > 0 => depth -= 1,
+                b',' | b'}' if depth == 0 => {
+                    let entry = &inner[entry_start..i];
+                    let body = entry.trim_start();
+                    if let Some(key) = key_of(body) {
+                        let start = inner_start + entry_start + (entry.len() - body.len());
+                        keys.push((start..start + key.len(), key.to_string()));
+                    }
+                    entry_start = i + 1;
+                    if b == b'}' {
+                        break;
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    keys
+}
+
 /// A YAML scalar as text, the way R's yaml reader would hand it to the parser.
 pub fn scalar_text(value: &Value) -> Option<String> {
     match value {
@@ -178,6 +435,96 @@ mod tests {
             "error at line {line_of_error}: {:?}",
             diags[0]
         );
+    }
+
+    #[test]
+    fn an_unclosed_quote_is_reported_at_the_quote() {
+        let text = "---\nGameType: \"Chess\nEvent: x\n...\n";
+        let (_, diags) = parse(text);
+        assert_eq!(diags[0].code, "yaml-error");
+        assert_eq!(diags[0].range.start, text.find('"').unwrap());
+        assert!(
+            diags[0].message.contains("never closed"),
+            "{}",
+            diags[0].message
+        );
+        assert_eq!(diags[0].related.len(), 1);
+    }
+
+    #[test]
+    fn an_unclosed_bracket_is_reported_at_the_bracket() {
+        let text = "---\nSetUp: {Name: Tablut\nEvent: x\n...\n";
+        let (_, diags) = parse(text);
+        assert_eq!(diags[0].range.start, text.find('{').unwrap());
+        assert!(
+            diags[0].message.contains("`{` opened here"),
+            "{}",
+            diags[0].message
+        );
+    }
+
+    #[test]
+    fn a_duplicate_key_is_reported_at_its_second_copy() {
+        let text = "---\nGameType: Chess\nEvent: x\nGameType: Tablut\n...\n";
+        let (_, diags) = parse(text);
+        let second = text.rfind("GameType").unwrap();
+        assert_eq!(diags[0].range, second..second + 8);
+        assert_eq!(
+            diags[0].related[0].range.start,
+            text.find("GameType").unwrap()
+        );
+        let nested = "---\nSetUp:\n  Name: Tablut\n  Seed: 1\n  Name: Chess\n...\n";
+        let (_, diags) = parse(nested);
+        let second = nested.rfind("Name").unwrap();
+        assert_eq!(diags[0].range, second..second + 4, "{:?}", diags[0]);
+    }
+
+    #[test]
+    fn huge_or_deeply_nested_metadata_is_refused_before_parsing() {
+        let deep = format!(
+            "---\nSetUp: {}{}\n...\n",
+            "{a: ".repeat(100_000),
+            "}".repeat(100_000)
+        );
+        let started = std::time::Instant::now();
+        let (meta, diags) = parse(&deep);
+        assert!(meta.mapping.is_empty());
+        assert_eq!(diags.len(), 1);
+        // Over the size cap first; under it, the depth cap answers.
+        assert_eq!(diags[0].code, "metadata-too-large");
+        let nested = format!("---\nSetUp: {}{}\n...\n", "[".repeat(70), "]".repeat(70));
+        let (_, diags) = parse(&nested);
+        assert_eq!(diags[0].code, "metadata-too-deep");
+        assert_eq!(
+            diags[0].range.start,
+            nested.find('[').unwrap() + MAX_METADATA_DEPTH
+        );
+        let quoted = format!("---\nEvent: \"{}\"\n...\n", "[".repeat(70));
+        assert!(parse(&quoted).1.is_empty());
+        // Refusing is linear: the whole check of 500 KB takes milliseconds, not seconds.
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
+    fn nested_keys_are_found_as_written() {
+        let text = "---\nSetUp:\n  Name: Tablut\n  NRows: 5\n  Sub:\n    Deep: 1\nEvent: x\n...\n";
+        let (meta, _) = parse(text);
+        let keys: Vec<_> = meta
+            .nested_keys(text, "SetUp")
+            .into_iter()
+            .map(|(range, key)| (text[range].to_string(), key))
+            .collect();
+        let names: Vec<_> = keys.iter().map(|(_, k)| k.as_str()).collect();
+        assert_eq!(names, ["Name", "NRows", "Sub"]);
+        assert!(keys.iter().all(|(written, key)| written == key));
+        let flow = "---\nGameType: {Name: Tablut, Colour: red, \"Seed\": 3}\n...\n";
+        let (meta, _) = parse(flow);
+        let names: Vec<_> = meta
+            .nested_keys(flow, "GameType")
+            .into_iter()
+            .map(|(range, _)| &flow[range])
+            .collect();
+        assert_eq!(names, ["Name", "Colour", "\"Seed\""]);
     }
 
     #[test]

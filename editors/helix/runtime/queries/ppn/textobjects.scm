@@ -1,5 +1,5 @@
-; Games are the "classes" of a PPN file and moves its "functions": `]c` jumps to the next
-; game, `maf` selects a move.
+; Games are the "classes" (Helix's type definitions) of a PPN file and moves its
+; "functions": `]t` jumps to the next game, `mat` selects a game, `maf` a move.
 (game) @class.around
 
 (movetext) @class.inside

@@ -147,7 +147,18 @@ impl fmt::Display for SetupError {
             } => {
                 write!(f, "unknown game `{name}` for system `{system}`")?;
                 if !suggestions.is_empty() {
-                    write!(f, "; did you mean {}?", suggestions.join(", "))?;
+                    let titled: Vec<String> = suggestions
+                        .iter()
+                        .map(|name| {
+                            let title = title_case(name);
+                            if normalize_name(&title) == *name {
+                                format!("`{title}`")
+                            } else {
+                                format!("`{name}`")
+                            }
+                        })
+                        .collect();
+                    write!(f, "; did you mean {}?", titled.join(", "))?;
                 }
                 Ok(())
             }
@@ -192,6 +203,106 @@ pub struct ArgumentInfo {
     pub default: &'static str,
 }
 
+impl ArgumentInfo {
+    /// The key as a PPN author writes it in `SetUp`/`GameType`: `Has Subpack`,
+    /// `Max Tiles`, `Nrows` (each reads back as the argument's name).
+    pub fn key(&self) -> String {
+        title_case(self.name)
+    }
+
+    /// The default as a PPN author would write the value (`24`, `false`, `Basic`),
+    /// with what an unset value means.
+    pub fn ppn_default(&self) -> String {
+        ppn_value(self.name, self.default)
+    }
+}
+
+/// `four_field_kono` as `Four Field Kono`.
+pub fn title_case(snake: &str) -> String {
+    snake
+        .split('_')
+        .map(|word| {
+            let mut chars = word.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A default written in R (`24L`, `FALSE`, `NULL`, `c("Basic", "Free")`,
+/// `getOption(...)`) as a metadata value.
+fn ppn_value(name: &str, default: &str) -> String {
+    const DEALT_AT_RANDOM: &[&str] = &["seed", "tiles", "coins", "dice", "pawns", "pips"];
+    let default = default.trim();
+    if default.starts_with("getOption(") {
+        let value = default
+            .trim_end_matches(')')
+            .rsplit(',')
+            .next()
+            .unwrap_or("1")
+            .trim();
+        return format!("{value} (2 under `MovetextParser: Checker` or `Chess`)");
+    }
+    if default == "NULL" {
+        return if DEALT_AT_RANDOM.contains(&name) {
+            "random".to_string()
+        } else {
+            "none".to_string()
+        };
+    }
+    if let Some(list) = default
+        .strip_prefix("c(")
+        .and_then(|rest| rest.strip_suffix(')'))
+    {
+        let choices: Vec<String> = list.split(',').map(|c| unquote(c.trim())).collect();
+        return match choices.split_first() {
+            Some((first, [])) => first.clone(),
+            Some((first, rest)) => format!("{first} (or {})", rest.join(", ")),
+            None => String::new(),
+        };
+    }
+    if let Some(other) = default.strip_suffix(" * scale_factor") {
+        let factor = other.trim().trim_end_matches(".0");
+        let key = title_case("scale_factor");
+        return if factor == "1" {
+            format!("same as {key}")
+        } else {
+            format!("{factor} × {key}")
+        };
+    }
+    if known_argument_name(default) {
+        return format!("same as {}", title_case(default));
+    }
+    match default {
+        "TRUE" => return "true".to_string(),
+        "FALSE" => return "false".to_string(),
+        "(face up)" => return "face".to_string(),
+        _ => {}
+    }
+    if let Some(integer) = default.strip_suffix('L') {
+        if integer.parse::<i64>().is_ok() {
+            return integer.to_string();
+        }
+    }
+    unquote(default)
+}
+
+fn unquote(text: &str) -> String {
+    text.strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .unwrap_or(text)
+        .to_string()
+}
+
+fn known_argument_name(text: &str) -> bool {
+    games::catalogue()
+        .iter()
+        .any(|game| game.arguments.iter().any(|(name, _)| *name == text))
+}
+
 /// A known setup.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameInfo {
@@ -218,6 +329,54 @@ pub fn known_games() -> Vec<GameInfo> {
             })
         })
         .collect()
+}
+
+/// An argument the setup does not take, in words: `written` is the key as the file
+/// writes it, `argument` its normalised name. Returns the message and, when an accepted
+/// argument is close, the key to write instead.
+pub fn describe_unknown_argument(
+    written: &str,
+    argument: &str,
+    accepted: &[String],
+) -> (String, Option<String>) {
+    let key_of = |name: &str| title_case(name);
+    let squashed = |name: &str| name.replace('_', "");
+    let same_letters = accepted
+        .iter()
+        .find(|name| squashed(name) == squashed(argument))
+        .cloned();
+    let read_as_before = same_letters
+        .as_ref()
+        .is_some_and(|name| *name == written.to_lowercase().replace(' ', "_"));
+    let suggestion = same_letters
+        .or_else(|| {
+            names::closest(argument, accepted.iter().map(String::as_str))
+                .into_iter()
+                .next()
+        })
+        .map(|name| key_of(&name));
+    let mut message = format!("`{written}` is not an argument of this setup");
+    if argument != written.to_lowercase() {
+        message.push_str(&format!(" (it reads as `{argument}`)"));
+    }
+    message.push('.');
+    if let Some(key) = &suggestion {
+        message.push_str(&format!(" Did you mean `{key}`?"));
+        if read_as_before {
+            message.push_str(&format!(
+                " (PPN 0.5's tools only lower-cased names, so `{written}` was `{}` then; \
+                 since 2020 names split into words at capitals.)",
+                written.to_lowercase()
+            ));
+        }
+    }
+    if accepted.is_empty() {
+        message.push_str(" It takes no arguments.");
+    } else {
+        let keys: Vec<String> = accepted.iter().map(|name| key_of(name)).collect();
+        message.push_str(&format!(" It takes {}.", keys.join(", ")));
+    }
+    (message, suggestion)
 }
 
 /// The starting board of a game from its whole metadata mapping: `SetUp` if
@@ -470,8 +629,13 @@ mod tests {
     #[test]
     fn unknown_games_suggest_close_names() {
         match build("Tablutt") {
-            Err(SetupError::UnknownGame { suggestions, .. }) => {
+            Err(err @ SetupError::UnknownGame { .. }) => {
+                let SetupError::UnknownGame { suggestions, .. } = &err else {
+                    unreachable!()
+                };
                 assert_eq!(suggestions.first().map(String::as_str), Some("tablut"));
+                // Suggested as a player writes the name in `GameType`.
+                assert!(err.to_string().contains("did you mean `Tablut`"), "{err}");
             }
             other => panic!("expected an unknown game, got {other:?}"),
         }
@@ -548,6 +712,92 @@ mod tests {
         let marble = SetupContext::for_parser("Marble", None);
         let board = setup_from_metadata(&yaml("Board"), &marble);
         assert_eq!(board.map(|s| s.scale_factor), Ok(0.5));
+    }
+
+    #[test]
+    fn unknown_arguments_are_named_as_written_with_a_suggestion() {
+        let accepted: Vec<String> = ["nrows", "ncols", "x0", "y0", "max_tiles"]
+            .map(String::from)
+            .to_vec();
+        let (message, suggestion) = describe_unknown_argument("NRows", "n_rows", &accepted);
+        assert_eq!(suggestion.as_deref(), Some("Nrows"));
+        assert_eq!(
+            message,
+            "`NRows` is not an argument of this setup (it reads as `n_rows`). Did you mean \
+             `Nrows`? (PPN 0.5's tools only lower-cased names, so `NRows` was `nrows` then; \
+             since 2020 names split into words at capitals.) It takes Nrows, Ncols, X0, Y0, \
+             Max Tiles."
+        );
+        let (message, suggestion) = describe_unknown_argument("Max Tile", "max_tile", &accepted);
+        assert_eq!(suggestion.as_deref(), Some("Max Tiles"));
+        assert!(message.starts_with("`Max Tile` is not"), "{message}");
+        let (message, suggestion) = describe_unknown_argument("Colour", "colour", &[]);
+        assert_eq!(suggestion, None);
+        assert_eq!(
+            message,
+            "`Colour` is not an argument of this setup. It takes no arguments."
+        );
+    }
+
+    #[test]
+    fn the_domino_tiles_setup_takes_its_size() {
+        let ctx = SetupContext::for_parser("Domino", None);
+        let count = |text: &str| setup_from_metadata(&yaml(text), &ctx).map(|s| s.pieces.len());
+        assert_eq!(count("Tiles"), Ok(28));
+        assert_eq!(count("{Name: Tiles, N: 10}"), Ok(55));
+        assert_eq!(count("{Name: Tiles, N: 3}"), Ok(6));
+        let double_two = setup_from_metadata(&yaml("{Name: Tiles, N: 3}"), &ctx).unwrap();
+        let last = double_two.pieces.last().unwrap();
+        assert_eq!((last.suit, last.rank, last.x, last.y), (3, 3, 3.0, 1.5));
+        assert!(matches!(
+            setup_from_metadata(&yaml("{Name: Tiles, N: 1000}"), &ctx),
+            Err(SetupError::BadArgument { argument, .. }) if argument == "n"
+        ));
+    }
+
+    #[test]
+    fn argument_defaults_read_as_metadata_values() {
+        let default = |name: &'static str, default: &'static str| {
+            ArgumentInfo { name, default }.ppn_default()
+        };
+        assert_eq!(default("max_tiles", "24L"), "24");
+        assert_eq!(default("has_subpack", "FALSE"), "false");
+        assert_eq!(default("seed", "NULL"), "random");
+        assert_eq!(default("fen", "NULL"), "none");
+        assert_eq!(
+            default("variant", "c(\"Basic\", \"Free\")"),
+            "Basic (or Free)"
+        );
+        assert_eq!(default("variant", "\"vout\""), "vout");
+        assert_eq!(default("ncols", "nrows"), "same as Nrows");
+        assert_eq!(default("x0", "1.0 * scale_factor"), "same as Scale Factor");
+        assert_eq!(
+            default("cell_width", "getOption(\"ppdf.checker_cell_width\", 1)"),
+            "1 (2 under `MovetextParser: Checker` or `Chess`)"
+        );
+        assert_eq!(default("die_width", "0.63"), "0.63");
+        // Nothing R-like is left in any default.
+        for game in known_games() {
+            for argument in &game.arguments {
+                let shown = argument.ppn_default();
+                for r_syntax in ["NULL", "getOption", "c(", "\"", "TRUE", "FALSE"] {
+                    assert!(!shown.contains(r_syntax), "{}: {shown}", argument.name);
+                }
+                assert!(
+                    !(shown.ends_with('L') && shown[..shown.len() - 1].parse::<i64>().is_ok()),
+                    "{shown}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn argument_keys_read_back_as_their_names() {
+        for game in known_games() {
+            for argument in &game.arguments {
+                assert_eq!(normalize_name(&argument.key()), argument.name);
+            }
+        }
     }
 
     #[test]

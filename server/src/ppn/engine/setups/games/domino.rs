@@ -57,8 +57,20 @@ fn reveal_triangle_heads(rows: &mut [Row]) {
     }
 }
 
-pub(crate) fn tiles(_: &mut Env) -> Built {
-    Ok(domino_set(7).rows())
+/// The largest `n` of a double-(n-1) set whose tiles fit on a board (62 gives 1,953).
+const MAX_SET_SIZE: i32 = 62;
+
+pub(crate) fn tiles(env: &mut Env) -> Built {
+    let n = env.args.integer("n")?.unwrap_or(7);
+    if !(1..=MAX_SET_SIZE).contains(&n) {
+        return Err(bad(
+            "n",
+            &format!(
+                "must be between 1 and {MAX_SET_SIZE} (a double-(n-1) set has n(n+1)/2 tiles)"
+            ),
+        ));
+    }
+    Ok(domino_set(n).rows())
 }
 
 pub(crate) fn concentration(env: &mut Env) -> Built {

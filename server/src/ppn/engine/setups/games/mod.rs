@@ -442,7 +442,9 @@ pub(crate) fn catalogue() -> &'static [Game] {
         ),
         game(
             "piecepack",
-            &["12345ive"],
+            // The reference exports `12345ive`, which its own name normalisation turns
+            // into `12345_ive`: both names reach the setup here.
+            &["12345ive", "12345_ive"],
             NONE,
             pc::twelve_three_four_five_ive,
         ),
