@@ -9,6 +9,7 @@ use ppn_ls::ide::document::{analyze_as, hover};
 use ppn_ls::model::document::{NotationDocument, Target};
 use ppn_ls::model::format::Format;
 use ppn_ls::otn::board::TaflSide;
+use ppn_ls::otn::convert::{position_of, Layout};
 use ppn_ls::otn::document::OtnDocument;
 use ppn_ls::otn::engine::{Reason, Verdict};
 
@@ -338,4 +339,31 @@ fn the_ppn_specification_s_tablut_game_converts_to_otn() {
         line.verdict_at(line.plies.len() - 1),
         Some((29, Verdict::Win(TaflSide::Attackers, Reason::KingCaptured)))
     );
+    // And back to PPN: the same boards, one state per move instead of one per sub-move
+    // (the capture of g3 the original leaves out is made).
+    let again = analyze_as(Format::Ppn, replayed.convert(Target::Ppn).unwrap());
+    let boards = |document: &dyn NotationDocument| -> Vec<String> {
+        let mut boards: Vec<String> = document
+            .main_line(0)
+            .iter()
+            .map(|state| {
+                let scene = document.scene(state.state).unwrap();
+                position_of(&scene.pieces, 9, Layout::Tablut).unwrap()
+            })
+            .collect();
+        boards.dedup();
+        boards
+    };
+    let (before, after) = (boards(&*document), boards(&*again));
+    // Every board after a whole move is one of the original's, in order (the original
+    // also shows each move before its `;*` capture).
+    let mut rest = before.iter();
+    for board in &after[..after.len() - 1] {
+        assert!(
+            rest.any(|b| b == board),
+            "{board} is not among the original's boards"
+        );
+    }
+    assert_eq!(after.len(), 30);
+    assert_ne!(before.last(), after.last(), "g3 is captured at last");
 }
