@@ -594,3 +594,31 @@ fn hover_on_turn_numbers_and_the_result() {
     let shown = doc.hover(text.find("-1]").unwrap()).unwrap();
     assert_eq!(shown.markdown, "**result** `-1`: the defenders win");
 }
+
+#[test]
+fn threefold_repetition_follows_tfr() {
+    // OpenTafl's ThreefoldDrawTest and ThreefoldVictoryTest: two men shuttle; after the
+    // eighth move the start position stands for the third time, the defenders having moved
+    // into it.
+    let moves = "1. a4-a3 d3-c3\n2. a3-a4 c3-d3\n3. a4-a3 d3-c3\n4. a3-a4 c3-d3\n";
+    let verdict = |tfr: &str| {
+        let text =
+            format!("[rules:dim:7 tfr:{tfr} start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n{moves}");
+        let doc = document(&text);
+        assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+        let line = &doc.replay.lines[0];
+        line.verdict_at(line.plies.len() - 1)
+    };
+    use crate::otn::board::TaflSide;
+    use crate::otn::engine::{Reason, Verdict};
+    assert_eq!(verdict("d"), Some((8, Verdict::Draw(Reason::Repetition))));
+    assert_eq!(
+        verdict("w"),
+        Some((8, Verdict::Win(TaflSide::Attackers, Reason::Repetition)))
+    );
+    assert_eq!(
+        verdict("l"),
+        Some((8, Verdict::Win(TaflSide::Defenders, Reason::Repetition)))
+    );
+    assert_eq!(verdict("i"), None);
+}
