@@ -10,3 +10,4 @@ pub mod lsp;
 pub mod model;
 pub mod otn;
 pub mod ppn;
+pub mod render;

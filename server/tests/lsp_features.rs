@@ -138,10 +138,15 @@ async fn hover_on_a_piece_id_after_astral_glyphs() {
             "{encoding:?}"
         );
         assert_eq!(hover["contents"]["kind"], "markdown");
-        assert_eq!(
-            hover["contents"]["value"],
-            "**PieceId** `b2` names 1 piece here:\n\n- null of Suns tile, back up at b2"
+        let value = hover["contents"]["value"].as_str().unwrap_or_default();
+        assert!(
+            value.starts_with(
+                "**PieceId** `b2` names 1 piece here:\n\n- null of Suns tile, back up at b2\n\n\
+                 **Board before 3.**\n\n```text\n"
+            ),
+            "{value}"
         );
+        assert!(value.ends_with("```\nMarked: b2"), "{value}");
         // On the MoveNumber: the board after the move, with its changes.
         let three = nth("3. b2", 0);
         let hover = result(&mut client, "textDocument/hover", at(encoding, three)).await;
@@ -415,7 +420,8 @@ async fn board_at_the_cursor() {
             "{encoding:?}"
         );
         let text = board["text"].as_str().unwrap_or_default();
-        assert!(text.contains("\n3   ·   ·  T00  ·  3\n"), "{text}");
+        // The domino on c3 (its middle line) between the tiles on b2 and d2.
+        assert!(text.contains("\n3 ├─┰┤━├┰─┐\n"), "{text}");
         // In the metadata: the starting board, still empty.
         let start = result(&mut client, "ppn/boardAt", at(encoding, nth("Event", 0))).await;
         assert_eq!(start["label"], "start");
@@ -423,6 +429,44 @@ async fn board_at_the_cursor() {
         let unknown = result(
             &mut client,
             "ppn/boardAt",
+            json!({
+                "textDocument": { "uri": "file:///nowhere.ppn" },
+                "position": { "line": 0, "character": 0 }
+            }),
+        )
+        .await;
+        assert_eq!(unknown, Value::Null);
+        assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    }
+}
+
+#[tokio::test]
+async fn render_the_board_at_the_cursor() {
+    for encoding in Encoding::BOTH {
+        let mut client = open(encoding).await;
+        let board = result(&mut client, "ppn/render", at(encoding, nth("long", 0))).await;
+        assert_eq!(board["label"], "2.", "{encoding:?}");
+        let svg = board["svg"].as_str().unwrap_or_default();
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+            "{svg}"
+        );
+        assert_eq!(svg.matches("class=\"piece ").count(), 5, "{svg}");
+        for kind in ["card face", "coin back", "tile back", "tile face"] {
+            assert!(
+                svg.contains(&format!("class=\"piece {kind}\"")),
+                "{kind}: {svg}"
+            );
+        }
+        let mut params = at(encoding, nth("long", 0));
+        params["width"] = json!(300);
+        params["flip"] = json!(true);
+        let sized = result(&mut client, "ppn/render", params).await;
+        let sized = sized["svg"].as_str().unwrap_or_default();
+        assert!(sized.contains("width=\"300\""), "{sized}");
+        let unknown = result(
+            &mut client,
+            "ppn/render",
             json!({
                 "textDocument": { "uri": "file:///nowhere.ppn" },
                 "position": { "line": 0, "character": 0 }

@@ -10,6 +10,7 @@ local example = table.concat(vim.fn.readfile(root .. '/editors/neovim/example/in
 example = example:gsub('/path/to/ppn%-ls', root)
 assert(load(example, 'editors/neovim/example/init.lua'))()
 vim.cmd('runtime! ftdetect/*.lua')
+vim.cmd('runtime! plugin/ppn_board.lua')
 
 local passed, failed = 0, 0
 local function say(line)
@@ -93,11 +94,28 @@ local function run()
     position = { line = 3, character = 4 },
   })
   local hover_text = hover and hover.contents and (hover.contents.value or vim.inspect(hover.contents)) or ''
-  -- S@b2 drops the Suns coin back up: `cSn` in the diagram's b2 cell.
+  -- S@b2 drops the Suns coin back up: a coin showing the Suns on rank 2.
   check(
     'hover on a move shows the board',
-    hover_text:find('```', 1, true) ~= nil and hover_text:find('2   ·  cSn 2', 1, true) ~= nil,
+    hover_text:find('**Board 1.**', 1, true) ~= nil and hover_text:find('2 ☀⃝', 1, true) ~= nil,
     hover_text
+  )
+
+  -- :PpnBoard writes the picture of the board under the cursor and opens it.
+  local picture = vim.fn.tempname() .. '.svg'
+  vim.g.ppn_board_file = picture
+  vim.g.ppn_board_open = 'true'
+  vim.api.nvim_win_set_cursor(0, { 4, 4 })
+  vim.cmd('PpnBoard')
+  local drawn = vim.wait(15000, function()
+    return vim.g.ppn_board_last ~= nil and vim.fn.filereadable(picture) == 1
+  end, 50)
+  local svg = drawn and table.concat(vim.fn.readfile(picture), '\n') or ''
+  check(
+    ':PpnBoard opens the picture of the move under the cursor',
+    drawn and vim.g.ppn_board_last.label == '1.' and svg:find('<svg', 1, true) == 1
+      and svg:find('<title>null of Suns coin, back up</title>', 1, true) ~= nil,
+    vim.inspect(vim.g.ppn_board_last) .. ' ' .. svg:sub(1, 120)
   )
 
   -- Completion after a backtick lists the macros.

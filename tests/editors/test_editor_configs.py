@@ -228,3 +228,50 @@ class VscodeManifestTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+ROOT = EDITORS.parent
+BINARY = ROOT / "target" / "debug" / SERVER_COMMAND
+
+
+class BoardUnderTheCursorTest(unittest.TestCase):
+    """Helix's key bindings and Neovim's :PpnBoard for the board under the cursor."""
+
+    def setUp(self):
+        with open(EDITORS / "helix" / "board-keys.toml", "rb") as file:
+            self.keys = tomllib.load(file)["keys"]["normal"]["space"]
+
+    def expand(self, command, line, column):
+        self.assertTrue(command.startswith(":sh "), command)
+        return (
+            command[len(":sh "):]
+            .replace(SERVER_COMMAND, str(BINARY), 1)
+            .replace("%{buffer_name}", "examples/tablut-short.ppn")
+            .replace("%{cursor_line}", str(line))
+            .replace("%{cursor_column}", str(column))
+        )
+
+    def test_helix_bindings_render_the_move_at_the_cursor(self):
+        prefix = ":sh ppn-ls render %{buffer_name} --at %{cursor_line}:%{cursor_column}"
+        self.assertEqual(self.keys["b"], prefix)
+        self.assertTrue(self.keys["B"].startswith(prefix + " -o "), self.keys["B"])
+
+    @unittest.skipIf(not BINARY.exists(), "ppn-ls is not built (cargo build -p ppn-ls)")
+    def test_helix_bindings_run(self):
+        lines = (ROOT / "examples" / "tablut-short.ppn").read_text(encoding="utf-8").splitlines()
+        line = next(i for i, text in enumerate(lines, 1) if text.startswith("1."))
+        text = subprocess.run(
+            self.expand(self.keys["b"], line, 1), shell=True, cwd=ROOT,
+            capture_output=True, text=True, check=True,
+        ).stdout
+        self.assertTrue(text.startswith("--- 1. "), text)
+        picture = self.expand(self.keys["B"], line, 1).replace("xdg-open", "true")
+        subprocess.run(picture, shell=True, cwd=ROOT, check=True)
+        self.assertTrue(Path("/tmp/ppn-board.svg").read_text(encoding="utf-8").startswith("<svg "))
+
+    def test_neovim_command_asks_the_server_for_the_picture(self):
+        plugin = (EDITORS / "neovim" / "plugin" / "ppn_board.lua").read_text(encoding="utf-8")
+        self.assertIn("nvim_create_user_command('PpnBoard'", plugin)
+        self.assertIn("'ppn/render'", plugin)
+        readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
+        self.assertIn(":PpnBoard", readme)

@@ -1,13 +1,13 @@
-// The "PPN: Show Board" side panel: asks the server for the board at the cursor and
-// follows the cursor while the panel is open.
+// The "PPN: Show Board" side panel: asks the server for the picture of the board at the
+// cursor and follows the cursor while the panel is open.
 
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { LanguageClient, ResponseError } from 'vscode-languageclient/node';
 import {
-  BOARD_AT_METHOD,
-  BoardAtParams,
-  isBoardAtResult,
+  RENDER_METHOD,
+  RenderParams,
+  isRenderResult,
   renderBoardBody,
   renderMessageBody,
   renderPanelHtml,
@@ -118,28 +118,28 @@ export class BoardPanel implements vscode.Disposable {
     this.inFlight?.cancel();
     const cancellation = new vscode.CancellationTokenSource();
     this.inFlight = cancellation;
-    const params: BoardAtParams = {
+    const params: RenderParams = {
       textDocument: { uri: client.code2ProtocolConverter.asUri(editor.document.uri) },
       position: client.code2ProtocolConverter.asPosition(editor.selection.active),
     };
     try {
-      const result: unknown = await client.sendRequest(BOARD_AT_METHOD, params, cancellation.token);
+      const result: unknown = await client.sendRequest(RENDER_METHOD, params, cancellation.token);
       if (cancellation.token.isCancellationRequested) {
         return;
       }
       if (result === null || result === undefined) {
         this.showBody(renderBoardBody(null));
-      } else if (isBoardAtResult(result)) {
+      } else if (isRenderResult(result)) {
         this.showBody(renderBoardBody(result));
       } else {
-        this.showBody(renderMessageBody(`The server answered ${BOARD_AT_METHOD} with something that is not a board.`));
+        this.showBody(renderMessageBody(`The server answered ${RENDER_METHOD} with something that is not a board.`));
       }
     } catch (error) {
       if (cancellation.token.isCancellationRequested) {
         return;
       }
       if (error instanceof ResponseError && error.code === METHOD_NOT_FOUND) {
-        this.showBody(renderMessageBody(`This version of ppn-ls does not answer ${BOARD_AT_METHOD} yet.`));
+        this.showBody(renderMessageBody(`This version of ppn-ls does not answer ${RENDER_METHOD} yet.`));
       } else {
         const message = error instanceof Error ? error.message : String(error);
         this.showBody(renderMessageBody(`Could not get the board: ${message}`));

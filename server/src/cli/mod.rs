@@ -7,6 +7,7 @@ mod games;
 mod migrate;
 mod output;
 mod paths;
+mod render;
 mod replay;
 mod snippet;
 
@@ -29,6 +30,7 @@ pub const EXIT_USAGE: i32 = 2;
                   and output: that is how editors start it.",
     after_help = "Examples:\n  ppn-ls check games/                 lint every file ppn-ls reads under games/\n  \
                   ppn-ls replay game.ppn --move 12.   the board after move 12.\n  \
+                  ppn-ls render game.ppn -o end.png   a picture of the last board\n  \
                   ppn-ls games                        every game GameType knows\n  \
                   ppn-ls migrate old.ppn -o new.ppn   rewrite an older PPN version's forms"
 )]
@@ -65,6 +67,8 @@ enum Command {
     },
     /// Rewrite the forms of older PPN versions in the spelling of PPN 0.14.
     Migrate(migrate::MigrateArgs),
+    /// Draw a board as SVG, PNG or text, or a whole game as an animated GIF or SVG.
+    Render(RenderArgs),
 }
 
 #[derive(Args, Debug)]
@@ -100,6 +104,54 @@ struct ReplayArgs {
     /// Only the state after the move with this label (e.g. `12...`, `start`).
     #[arg(long = "move", value_name = "LABEL")]
     move_label: Option<String>,
+    /// Text: after the starting board, only what each move changed.
+    #[arg(long)]
+    changes: bool,
+    /// Text: ASCII characters only.
+    #[arg(long)]
+    ascii: bool,
+}
+
+#[derive(Args, Debug)]
+struct RenderArgs {
+    /// The file to draw, or `-` for standard input.
+    file: PathBuf,
+    /// Where to write: .svg, .png, .txt, or .gif with --animate (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// What to write (default: from the output's extension; text without one).
+    #[arg(long, value_parser = ["svg", "png", "gif", "text"])]
+    format: Option<String>,
+    /// The game (1-based; default 1).
+    #[arg(long)]
+    game: Option<usize>,
+    /// The board after the move with this label (default: the game's last board).
+    #[arg(long = "move", value_name = "LABEL", conflicts_with = "at")]
+    move_label: Option<String>,
+    /// The board after the move at (or last before) this position of the file, 1-based.
+    #[arg(long, value_name = "LINE[:COLUMN]")]
+    at: Option<String>,
+    /// The picture's width in pixels.
+    #[arg(long, value_name = "PIXELS")]
+    size: Option<u32>,
+    /// Seen from the other side of the table.
+    #[arg(long)]
+    flip: bool,
+    /// Do not outline what the move changed.
+    #[arg(long)]
+    no_changes: bool,
+    /// No files and ranks on the edges.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// Every board of the game, one frame per move (.gif or .svg).
+    #[arg(long)]
+    animate: bool,
+    /// How long each frame of an animation shows, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    frame_time: u32,
+    /// Text: ASCII characters only.
+    #[arg(long)]
+    ascii: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -191,7 +243,26 @@ pub fn run() -> i32 {
             args.format,
             args.game,
             args.move_label.as_deref(),
+            replay::TextStyle {
+                changes: args.changes,
+                ascii: args.ascii,
+            },
         ),
+        Some(Command::Render(args)) => render::run(&render::RenderRequest {
+            file: args.file,
+            game: args.game,
+            move_label: args.move_label,
+            at: args.at,
+            output: args.output,
+            format: args.format,
+            width: args.size,
+            flip: args.flip,
+            no_changes: args.no_changes,
+            no_coordinates: args.no_coordinates,
+            animate: args.animate,
+            frame_ms: args.frame_time,
+            ascii: args.ascii,
+        }),
         Some(Command::Convert { file, to, output }) => convert::run(&file, &to, output.as_deref()),
         Some(Command::Games { format }) => games::run(format),
         Some(Command::Migrate(args)) => migrate::run(&args),

@@ -7,9 +7,19 @@ use std::path::{Path, PathBuf};
 use super::output::{display_path, io_message};
 use super::paths;
 use super::{read_input, report_error, report_warning, ReplayFormat, EXIT_USAGE};
-use crate::ide::board::render_board;
+use crate::ide::board::{describe_piece, location_name};
 use crate::ide::document::analyze;
 use crate::model::document::{LineState, NotationDocument};
+use crate::model::scene::Scene;
+use crate::render::text::{diagram, TextOptions};
+
+/// How `replay --format text` draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TextStyle {
+    /// After the starting board, only what each move changed.
+    pub changes: bool,
+    pub ascii: bool,
+}
 
 /// Exit code when a game is one the notation's reference implementation cannot read.
 const EXIT_UNREADABLE_GAME: i32 = 1;
@@ -19,6 +29,7 @@ pub fn run(
     format: ReplayFormat,
     game: Option<usize>,
     label: Option<&str>,
+    style: TextStyle,
 ) -> i32 {
     let collected = paths::collect(paths_given);
     let mut exit = 0;
@@ -32,7 +43,7 @@ pub fn run(
     let several_files = collected.files.len() > 1;
     let mut out = BufWriter::new(io::stdout().lock());
     for file in &collected.files {
-        let outcome = replay_file(&mut out, file, format, game, label, several_files);
+        let outcome = replay_file(&mut out, file, format, game, label, several_files, style);
         let code = match outcome {
             Ok(code) => code,
             Err(err) if err.kind() == io::ErrorKind::BrokenPipe => return exit,
@@ -59,6 +70,7 @@ fn replay_file(
     game: Option<usize>,
     label: Option<&str>,
     several_files: bool,
+    style: TextStyle,
 ) -> io::Result<i32> {
     let name = display_path(file);
     let text = match read_input(file) {
@@ -149,7 +161,8 @@ fn replay_file(
             if several_files {
                 writeln!(out, "==> {name} <==")?;
             }
-            out.write_all(to_text(&*document, &selected, games.len() > 1).as_bytes())?;
+            let text = to_text(&*document, &selected, games.len() > 1, style);
+            out.write_all(text.as_bytes())?;
         }
     }
     Ok(exit)
@@ -180,7 +193,12 @@ fn to_text(
     document: &dyn NotationDocument,
     games: &[(usize, Vec<LineState>)],
     several_games: bool,
+    style: TextStyle,
 ) -> String {
+    let options = TextOptions {
+        ascii: style.ascii,
+        ..TextOptions::default()
+    };
     let mut out = String::new();
     for (number, states) in games {
         if several_games {
@@ -196,10 +214,42 @@ fn to_text(
             }
             out.push('\n');
             if let Some(scene) = document.scene(state.state) {
-                out.push_str(&render_board(&scene.pieces));
+                if style.changes && state.state.index > 0 {
+                    out.push_str(&changes(&scene));
+                } else {
+                    out.push_str(&diagram(&scene, &options));
+                }
             }
             out.push('\n');
         }
+    }
+    out
+}
+
+/// What a move changed, in words: the pieces it moved, added or turned, and the cells it
+/// emptied.
+fn changes(scene: &Scene) -> String {
+    let mut out = String::new();
+    for &index in &scene.highlighted {
+        if let Some(piece) = scene.pieces.get(index) {
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                location_name(piece.x, piece.y),
+                describe_piece(piece)
+            );
+        }
+    }
+    if !scene.vacated.is_empty() {
+        let cells: Vec<String> = scene
+            .vacated
+            .iter()
+            .map(|&(x, y)| location_name(x, y))
+            .collect();
+        let _ = writeln!(out, "  emptied: {}", cells.join(", "));
+    }
+    if out.is_empty() {
+        out.push_str("  (nothing changed)\n");
     }
     out
 }

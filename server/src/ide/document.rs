@@ -7,10 +7,12 @@ use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, Fix};
 use crate::ide::analysis::DocumentAnalysis;
-use crate::ide::board::render_board;
-use crate::model::document::{NotationDocument, StateRef};
+use crate::model::document::{HoverBoard, NotationDocument, StateRef};
 use crate::model::format::Format;
 use crate::model::piece::Piece;
+use crate::model::scene::Scene;
+use crate::render::svg::{svg, SvgOptions};
+use crate::render::text::{diagram, TextOptions};
 
 /// The analysis of `text`, read in the format its path and content say.
 pub fn analyze(path: Option<&Path>, text: String) -> Box<dyn NotationDocument> {
@@ -55,21 +57,50 @@ pub fn hover(document: &dyn NotationDocument, offset: usize) -> Option<HoverInfo
     let found = document.hover(offset)?;
     let mut markdown = found.markdown;
     if let Some(board) = &found.board {
-        if let Some(scene) = document.scene(board.state) {
+        if let Some(scene) = hover_scene(document, board) {
             if !markdown.is_empty() {
-                markdown.push_str("\n\n");
+                markdown = format!("{}\n\n", markdown.trim_end());
             }
+            let options = TextOptions {
+                changes: board.marked.is_none(),
+                ..TextOptions::default()
+            };
             markdown.push_str(&format!(
-                "**{}**\n\n```text\n{}```",
+                "**Board {}**\n\n```text\n{}```",
                 board.label,
-                render_board(&scene.pieces)
+                diagram(&scene, &options)
             ));
+            if let Some(marked) = board.marked.as_deref().filter(|m| !m.is_empty()) {
+                let mut names: Vec<String> = Vec::new();
+                for piece in marked.iter().filter_map(|&i| scene.pieces.get(i)) {
+                    let name = crate::ide::board::location_name(piece.x, piece.y);
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                markdown.push_str(&format!("\nMarked: {}", names.join(", ")));
+            }
         }
     }
     Some(HoverInfo {
         range: found.range,
         markdown,
     })
+}
+
+/// The scene a hover board shows: the pieces it marks emphasised instead of the move's
+/// changes.
+pub fn hover_scene(document: &dyn NotationDocument, board: &HoverBoard) -> Option<Scene> {
+    let mut scene = document.scene(board.state)?;
+    if let Some(marked) = &board.marked {
+        scene.highlighted = marked
+            .iter()
+            .copied()
+            .filter(|&i| i < scene.pieces.len())
+            .collect();
+        scene.vacated.clear();
+    }
+    Some(scene)
 }
 
 /// The board of the move under (or last before) a position.
@@ -90,8 +121,50 @@ pub fn board_at(document: &dyn NotationDocument, offset: usize) -> Option<BoardA
     Some(BoardAt {
         label: at.label,
         state: at.state,
-        text: render_board(&scene.pieces),
+        text: diagram(&scene, &TextOptions::default()),
         pieces: scene.pieces,
+    })
+}
+
+/// A picture of the board after the move under (or last before) an offset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderedBoard {
+    pub label: String,
+    pub state: StateRef,
+    pub svg: String,
+}
+
+/// The picture of the board after the move under (or last before) `offset`, its label as
+/// the caption; `None` outside every game.
+pub fn render_at(
+    document: &dyn NotationDocument,
+    offset: usize,
+    options: &SvgOptions,
+) -> Option<RenderedBoard> {
+    let at = document.move_at(offset, true)?;
+    let scene = document.scene(at.state)?;
+    let caption = document
+        .main_line(at.state.game)
+        .into_iter()
+        .find(|state| state.state == at.state)
+        .map_or_else(
+            || at.label.clone(),
+            |state| {
+                if state.text.is_empty() {
+                    state.label
+                } else {
+                    format!("{} {}", state.label, state.text)
+                }
+            },
+        );
+    let options = SvgOptions {
+        caption: Some(caption),
+        ..options.clone()
+    };
+    Some(RenderedBoard {
+        label: at.label,
+        state: at.state,
+        svg: svg(&scene, &options),
     })
 }
 
@@ -109,4 +182,61 @@ pub fn quick_fixes(
         })
         .flat_map(|diagnostic| diagnostic.fixes.iter().map(move |fix| (diagnostic, fix)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TIC_TAC_TOE: &str = "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n\
+                               1. S@b2 1... M@a2\n2. b2-c1 2... *a2\n";
+
+    fn document() -> Box<dyn NotationDocument> {
+        analyze(None, TIC_TAC_TOE.to_string())
+    }
+
+    #[test]
+    fn a_move_hover_draws_the_board_after_it() {
+        let at = TIC_TAC_TOE.find("2. b2-c1").unwrap();
+        let shown = hover(&*document(), at).unwrap();
+        let expected = "**Move 2.** `b2-c1`\n\n\
+            - Moved null of Suns coin, back up from b2 to c1\n\n\
+            **Board 2.**\n\n```text\n";
+        assert!(shown.markdown.starts_with(expected), "{}", shown.markdown);
+        // The tile centred on b2 (back up: a grid), the coins on a2 and c1.
+        assert!(shown.markdown.contains("\n2 ☾⃝━╋━┥\n"), "{}", shown.markdown);
+        assert!(shown.markdown.contains("\n1 └─┸─☀⃝\n"), "{}", shown.markdown);
+    }
+
+    #[test]
+    fn a_piece_id_hover_marks_what_it_names() {
+        let at = TIC_TAC_TOE.find("2. b2-c1").unwrap() + 3;
+        let shown = hover(&*document(), at).unwrap();
+        assert!(
+            shown.markdown.contains("**Board before 2.**"),
+            "{}",
+            shown.markdown
+        );
+        assert!(
+            shown.markdown.ends_with("```\nMarked: b2"),
+            "{}",
+            shown.markdown
+        );
+    }
+
+    #[test]
+    fn render_at_draws_the_move_under_the_cursor() {
+        let document = document();
+        let at = TIC_TAC_TOE.find("*a2").unwrap();
+        let found = render_at(&*document, at, &SvgOptions::default()).unwrap();
+        assert_eq!(found.label, "2...");
+        assert!(found.svg.starts_with("<svg "), "{}", found.svg);
+        // Two pieces left: the tile and the coin of Suns.
+        assert_eq!(found.svg.matches("class=\"piece ").count(), 2);
+        assert!(found
+            .svg
+            .contains("<title>null of Suns coin, back up</title>"));
+        let before_any_move = render_at(&*document, 0, &SvgOptions::default()).unwrap();
+        assert_eq!(before_any_move.label, "start");
+    }
 }

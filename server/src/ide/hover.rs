@@ -1,8 +1,9 @@
 //! Hover: what the thing under the cursor means, in words and diagrams (Markdown).
 //!
-//! - a move or its MoveNumber: the board after the move and what the move changed;
+//! - a move or its MoveNumber: what the move changed, with the board after it;
 //! - a PieceSpec: the piece it describes, with every assumption made;
-//! - a PieceId: the pieces it names just before its token is played;
+//! - a PieceId: the pieces it names just before its token is played, marked on the board
+//!   before the move;
 //! - a macro: its value and where it is defined;
 //! - the `GameType` / `SetUp` value: the game and its starting board.
 
@@ -17,6 +18,8 @@ use crate::ide::board::{describe_piece, location_name, render_board};
 use crate::ide::completion::METADATA_KEYS;
 use crate::ide::locate::{covers, element_at, game_at, move_at, GameAt};
 use crate::ide::navigation::{macro_at, macro_info, MacroOrigin};
+use crate::ide::ppn::user_label;
+use crate::model::document::{HoverBoard, StateRef};
 use crate::model::piece::Piece;
 use crate::ppn::engine::replay::UNSEEDED_SETUP_SEED;
 use crate::ppn::engine::setups::{
@@ -31,10 +34,12 @@ use crate::ppn::notation::piece_id::PieceId;
 use crate::ppn::notation::piece_spec::PieceSpec;
 
 /// What to show, and the text it is about.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct HoverInfo {
     pub range: Range<usize>,
     pub markdown: String,
+    /// The board to draw below the text (the editor draws it, as it draws every board).
+    pub board: Option<HoverBoard>,
 }
 
 /// Lists of pieces longer than this are cut, saying how many were left out.
@@ -47,6 +52,7 @@ pub fn hover(analysis: &DocumentAnalysis, offset: usize) -> Option<HoverInfo> {
         return Some(HoverInfo {
             markdown: macro_markdown(text, &found.game, &found.name),
             range: found.range,
+            board: None,
         });
     }
     let game = game_at(analysis, offset)?;
@@ -57,23 +63,28 @@ pub fn hover(analysis: &DocumentAnalysis, offset: usize) -> Option<HoverInfo> {
         return matches!(key.as_str(), "GameType" | "SetUp").then(|| HoverInfo {
             markdown: setup_markdown(&game, &key),
             range,
+            board: None,
         });
     }
     let moves = game.moves();
     if let Some(element) = element_at(text, &game, moves, offset) {
         let written = text.get(element.range.clone()).unwrap_or_default();
-        let markdown = match &element.part {
-            TokenPart::PieceSpec(spec) => Some(spec_markdown(written, spec, &element.state)),
-            TokenPart::PieceId { id, text: submove } => {
-                Some(piece_id_markdown(written, id, submove, &element.state))
+        let found = match &element.part {
+            TokenPart::PieceSpec(spec) => {
+                Some((spec_markdown(written, spec, &element.state), None))
             }
+            TokenPart::PieceId { id, text: submove } => Some((
+                piece_id_markdown(written, id, submove, &element.state),
+                named_on_board_before(&game, moves, offset, id, submove, &element.state),
+            )),
             // A destination is best explained by the board after the move.
             TokenPart::Location(_) => None,
         };
-        if let Some(markdown) = markdown {
+        if let Some((markdown, board)) = found {
             return Some(HoverInfo {
                 range: element.range,
                 markdown,
+                board,
             });
         }
     }
@@ -82,6 +93,44 @@ pub fn hover(analysis: &DocumentAnalysis, offset: usize) -> Option<HoverInfo> {
     Some(HoverInfo {
         markdown: move_markdown(&game, record, index),
         range: record.source.clone(),
+        board: Some(HoverBoard {
+            state: StateRef {
+                game: game.index,
+                index: index + 1,
+            },
+            label: user_label(&record.label),
+            marked: None,
+        }),
+    })
+}
+
+/// The board before the move holding a PieceId, with the pieces it names marked (found
+/// by what they are and where they lie, as the move's earlier tokens may have moved them).
+fn named_on_board_before(
+    game: &GameAt<'_>,
+    moves: &[std::sync::Arc<MoveRecord>],
+    offset: usize,
+    id: &PieceId,
+    submove: &str,
+    state: &GameState,
+) -> Option<HoverBoard> {
+    let index = move_at(moves, offset)?;
+    let before = game.game.states.get(index)?;
+    let named = state.identify(id, submove).ok()?;
+    let marked: Vec<usize> = before
+        .pieces()
+        .iter()
+        .enumerate()
+        .filter(|(_, piece)| named.contains(piece))
+        .map(|(i, _)| i)
+        .collect();
+    Some(HoverBoard {
+        state: StateRef {
+            game: game.index,
+            index,
+        },
+        label: format!("before {}", user_label(&moves[index].label)),
+        marked: Some(marked),
     })
 }
 
@@ -106,6 +155,7 @@ fn metadata_key_hover(text: &str, game: &GameAt<'_>, offset: usize) -> Option<Ho
     Some(HoverInfo {
         range,
         markdown: format!("**Metadata** `{name}`: {about}"),
+        board: None,
     })
 }
 
@@ -299,17 +349,11 @@ fn move_markdown(game: &GameAt<'_>, record: &MoveRecord, index: usize) -> String
     };
     let changes = move_changes(&before.state, after);
     if changes.is_empty() {
-        out.push_str("The board does not change.\n\n");
+        out.push_str("The board does not change.\n");
     } else {
         let capitalised: Vec<String> = changes.iter().map(|c| capitalise(c)).collect();
         bullet_list(&mut out, &capitalised);
-        out.push('\n');
     }
-    let _ = write!(
-        out,
-        "Board after the move:\n\n{}",
-        board_block(after.pieces())
-    );
     out
 }
 
@@ -440,24 +484,41 @@ mod tests {
                                1. S@b2 1... M@a2 {? (1... M@a1)}\n2. b2-c1 2... *a2\n";
 
     #[test]
-    fn a_move_shows_its_changes_and_the_board_after_it() {
+    fn a_move_shows_its_changes_and_names_the_board_after_it() {
         let shown = hover_on(TIC_TAC_TOE, "2. b2-c1", 0);
         let start = TIC_TAC_TOE.find("2. b2-c1").unwrap();
         assert_eq!(shown.range, start..start + "2. b2-c1".len());
-        let expected = "**Move 2.** `b2-c1`\n\n\
-            - Moved null of Suns coin, back up from b2 to c1\n\n\
-            Board after the move:\n\n```text\n";
-        assert!(shown.markdown.starts_with(expected), "{}", shown.markdown);
-        // Row 2: the tile on b2 (back up) and the coin of Moons on a2; row 1: the coin on c1.
+        assert_eq!(
+            shown.markdown,
+            "**Move 2.** `b2-c1`\n\n- Moved null of Suns coin, back up from b2 to c1\n"
+        );
+        // States: start, setup., 1., 1..., 2.: the board after move 2. is state 4.
+        assert_eq!(
+            shown.board,
+            Some(HoverBoard {
+                state: StateRef { game: 0, index: 4 },
+                label: "2.".to_string(),
+                marked: None,
+            })
+        );
+    }
+
+    #[test]
+    fn a_piece_id_marks_the_pieces_it_names_on_the_board_before_its_move() {
+        let shown = hover_on(TIC_TAC_TOE, "2. b2-c1", 3);
         assert!(
-            shown.markdown.contains("\n2  cMn tSn  ·  2\n"),
+            shown.markdown.starts_with("**PieceId** `b2` names 1 piece"),
             "{}",
             shown.markdown
         );
-        assert!(
-            shown.markdown.contains("\n1   ·   ·  cSn 1\n"),
-            "{}",
-            shown.markdown
+        // Before move 2. (state 3) the coin of Suns (piece 1) is the top piece on b2.
+        assert_eq!(
+            shown.board,
+            Some(HoverBoard {
+                state: StateRef { game: 0, index: 3 },
+                label: "before 2.".to_string(),
+                marked: Some(vec![1]),
+            })
         );
     }
 
@@ -488,7 +549,7 @@ mod tests {
         assert!(
             flip.markdown.starts_with(
                 "**Move 2.** `+b2`\n\n- Turned null of Suns tile, back up into null of Suns \
-                 tile, face up at b2\n\n"
+                 tile, face up at b2\n"
             ),
             "{}",
             flip.markdown
@@ -497,7 +558,7 @@ mod tests {
         assert!(
             turn.markdown.starts_with(
                 "**Move 3.** `b2@>90`\n\n- Turned null of Suns tile, face up into null of \
-                 Suns tile, face up, rotated 270° at b2\n\n"
+                 Suns tile, face up, rotated 270° at b2\n"
             ),
             "{}",
             turn.markdown

@@ -136,7 +136,7 @@ impl NotationDocument for DocumentAnalysis {
         crate::ide::hover::hover(self, offset).map(|found| NotationHover {
             range: found.range,
             markdown: found.markdown,
-            board: None,
+            board: found.board,
         })
     }
 

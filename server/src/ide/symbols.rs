@@ -29,7 +29,7 @@ pub fn document_symbols(analysis: &DocumentAnalysis) -> Vec<Symbol> {
                 .moves()
                 .iter()
                 .map(|record| Symbol {
-                    name: record.label.clone(),
+                    name: crate::ide::ppn::user_label(&record.label),
                     detail: Some(match record.comment.is_empty() {
                         true => record.text.clone(),
                         false => format!("{} {{{}}}", record.text, record.comment),
@@ -103,6 +103,18 @@ mod tests {
         assert_eq!(second.detail, None);
         assert_eq!(second.range, second_start..text.len() - 2);
         assert_eq!(second.children.len(), 1);
+    }
+
+    #[test]
+    fn moves_before_the_first_move_number_are_called_setup() {
+        let analysis = DocumentAnalysis::new("---\n...\nS@e5 1. e5-e4\n".to_string());
+        let symbols = document_symbols(&analysis);
+        let names: Vec<&str> = symbols[0]
+            .children
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect();
+        assert_eq!(names, ["setup", "1."]);
     }
 
     #[test]

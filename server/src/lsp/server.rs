@@ -40,7 +40,7 @@ use super::encoding::{text_offset, text_position, PositionEncoding};
 use super::{uri_path, Analysis, Analyzer, SessionEnd};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ide::board::piece_json;
-use crate::ide::document::{board_at, hover, quick_fixes};
+use crate::ide::document::{board_at, hover, quick_fixes, render_at};
 use crate::model::document::NotationDocument;
 use crate::model::features::TokenKind;
 use crate::model::features::{CompletionKind, FoldKind, Symbol, SymbolKind as PpnSymbolKind};
@@ -48,6 +48,22 @@ use crate::model::features::{CompletionKind, FoldKind, Symbol, SymbolKind as Ppn
 /// The custom request for the board at a position: `{textDocument, position}` in, the
 /// move's label, its diagram and its pieces out (`null` outside any game).
 pub const BOARD_AT_METHOD: &str = "ppn/boardAt";
+
+/// The custom request for the picture of the board at a position: `ppn/boardAt`'s
+/// parameters (and optionally `flip`, `width`) in, `{label, svg}` out (`null` outside any
+/// game).
+pub const RENDER_METHOD: &str = "ppn/render";
+
+/// `ppn/render`'s parameters.
+#[derive(Debug, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RenderParams {
+    #[serde(flatten)]
+    at: TextDocumentPositionParams,
+    #[serde(default)]
+    flip: bool,
+    width: Option<u32>,
+}
 
 /// Serve one client over `input` and `output` until it exits.
 pub async fn serve<I, O>(input: I, output: O, analyzer: Analyzer) -> SessionEnd
@@ -69,6 +85,7 @@ where
         }),
     })
     .custom_method(BOARD_AT_METHOD, Backend::board_at)
+    .custom_method(RENDER_METHOD, Backend::render)
     .finish();
     Server::new(input, output, socket).serve(service).await;
     if shutdown_requested.load(Ordering::SeqCst) {
@@ -605,6 +622,25 @@ impl Backend {
                 "text": board.text,
                 "pieces": board.pieces.iter().map(piece_json).collect::<Vec<_>>(),
             }),
+            None => Value::Null,
+        })
+    }
+}
+
+impl Backend {
+    /// `ppn/render`: the picture of the board after the move under (or last before) the
+    /// position.
+    async fn render(&self, params: RenderParams) -> Result<Value> {
+        let Some((analysis, offset)) = self.state.analysis_at(&params.at).await else {
+            return Ok(Value::Null);
+        };
+        let options = crate::render::svg::SvgOptions {
+            flip: params.flip,
+            width: params.width,
+            ..crate::render::svg::SvgOptions::default()
+        };
+        Ok(match render_at(&*analysis.document, offset, &options) {
+            Some(board) => json!({ "label": board.label, "svg": board.svg }),
             None => Value::Null,
         })
     }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
-import { BoardAtParams, BoardAtResult } from '../../src/board';
+import { RenderParams, RenderResult } from '../../src/board';
 import { fakeEditor, installFakeVscode } from './fakeVscode';
 
 const fake = installFakeVscode();
@@ -8,11 +8,11 @@ const fake = installFakeVscode();
 const { BoardPanel, isBoardLanguage } = require('../../src/boardPanel') as typeof import('../../src/boardPanel');
 const { ResponseError } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
 
-type Answer = (params: BoardAtParams) => Promise<unknown>;
+type Answer = (params: RenderParams) => Promise<unknown>;
 
 interface Request {
   method: string;
-  params: BoardAtParams;
+  params: RenderParams;
 }
 
 function fakeClient(answer: Answer, running = true) {
@@ -23,7 +23,7 @@ function fakeClient(answer: Answer, running = true) {
       asUri: (uri: { toString(): string }) => uri.toString(),
       asPosition: (position: { line: number; character: number }) => ({ line: position.line, character: position.character }),
     },
-    sendRequest: (method: string, params: BoardAtParams) => {
+    sendRequest: (method: string, params: RenderParams) => {
       requests.push({ method, params });
       return answer(params);
     },
@@ -31,11 +31,10 @@ function fakeClient(answer: Answer, running = true) {
   return { client, requests };
 }
 
-function board(label: string): BoardAtResult {
+function board(label: string): RenderResult {
   return {
     label,
-    pieces: [{ piece_side: 'coin_face', suit: 1, rank: 3, cfg: 'piecepack', x: 2, y: 1, angle: 0 }],
-    text: `diagram after ${label}`,
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48"><title>after ${label}</title></svg>\n`,
   };
 }
 
@@ -54,15 +53,16 @@ test('opening the panel asks for the board at the cursor and shows it', async ()
   await settle();
   assert.deepEqual(requests, [
     {
-      method: 'ppn/boardAt',
+      method: 'ppn/render',
       params: { textDocument: { uri: 'file:///games/tablut.ppn' }, position: { line: 3, character: 5 } },
     },
   ]);
   const panel = fake.panels.at(-1)!;
   const body = panel.bodies.at(-1)!;
   assert.match(body, /<h2>After 3\.<\/h2>/);
-  assert.match(body, /<svg class="board"/);
-  assert.match(body, /diagram after 3\./);
+  assert.match(body, /<img class="board" alt="The board after 3\." src="data:image\/svg\+xml;base64,/);
+  const picture = Buffer.from(body.match(/base64,([^"]*)"/)![1], 'base64').toString('utf8');
+  assert.match(picture, /<title>after 3\.<\/title>/);
   assert.match(panel.webview.html, /Loading the board/);
 });
 
@@ -122,14 +122,14 @@ test('an answer that arrives after a newer request is dropped', async () => {
   assert.equal(bodies.filter((body) => /After 1\./.test(body)).length, 0);
 });
 
-test('a server without ppn/boardAt and a stopped server are explained', async () => {
+test('a server without ppn/render and a stopped server are explained', async () => {
   fake.activeTextEditor = fakeEditor('file:///games/a.ppn', 'ppn', { line: 0, character: 0 });
   const missing = fakeClient(async () => {
-    throw new ResponseError(-32601, 'Unhandled method ppn/boardAt');
+    throw new ResponseError(-32601, 'Unhandled method ppn/render');
   });
   BoardPanel.show(() => missing.client as never);
   await settle();
-  assert.match(fake.panels.at(-1)!.bodies.at(-1)!, /does not answer ppn\/boardAt yet/);
+  assert.match(fake.panels.at(-1)!.bodies.at(-1)!, /does not answer ppn\/render yet/);
   BoardPanel.disposeCurrent();
 
   const stopped = fakeClient(async () => board('1.'), false);
@@ -141,7 +141,7 @@ test('a server without ppn/boardAt and a stopped server are explained', async ()
 
 test('an answer of the wrong shape is reported, not drawn', async () => {
   fake.activeTextEditor = fakeEditor('file:///games/a.ppn', 'ppn', { line: 0, character: 0 });
-  const { client } = fakeClient(async () => ({ label: '1.', pieces: 'none' }));
+  const { client } = fakeClient(async () => ({ label: '1.', pieces: [], text: 'an old server' }));
   BoardPanel.show(() => client as never);
   await settle();
   assert.match(fake.panels.at(-1)!.bodies.at(-1)!, /not a board/);
