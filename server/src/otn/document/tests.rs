@@ -585,7 +585,7 @@ fn hover_on_turn_numbers_and_the_result() {
         shown.markdown
     );
     assert!(
-        shown.markdown.contains("**1b**"),
+        shown.markdown.contains("**Board 1b**"),
         "the board after the turn: {}",
         shown.markdown
     );
