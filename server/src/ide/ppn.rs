@@ -212,14 +212,25 @@ impl NotationDocument for DocumentAnalysis {
     }
 
     fn conversions(&self) -> Vec<Target> {
-        if self.xiangqi_games().is_empty() {
-            Vec::new()
-        } else {
-            vec![Target::Wxf]
+        let mut targets = Vec::new();
+        if !self.xiangqi_games().is_empty() {
+            targets.push(Target::Wxf);
         }
+        if self
+            .replay
+            .games
+            .iter()
+            .any(|game| tafl_game(game).is_some())
+        {
+            targets.push(Target::Otn);
+        }
+        targets
     }
 
     fn convert(&self, target: Target) -> Result<String, ConvertError> {
+        if target == Target::Otn {
+            return self.tafl_to_otn();
+        }
         let games = self.xiangqi_games();
         match (target, games.as_slice()) {
             (Target::Wxf, [game]) => {
@@ -246,7 +257,7 @@ impl NotationDocument for DocumentAnalysis {
                 several.len()
             ))),
             _ => Err(ConvertError(format!(
-                "a ppn file cannot be converted to {}",
+                "a ppn file converts to wxf (xiangqi games) or otn (tafl games), not to {}",
                 target.name()
             ))),
         }
@@ -254,6 +265,19 @@ impl NotationDocument for DocumentAnalysis {
 }
 
 impl DocumentAnalysis {
+    /// The first tafl game written as an OpenTafl record.
+    fn tafl_to_otn(&self) -> Result<String, ConvertError> {
+        let game = self
+            .replay
+            .games
+            .iter()
+            .find_map(tafl_game)
+            .ok_or_else(|| {
+                ConvertError("no tafl game (GameType Tablut or Brandubh) to convert".to_string())
+            })?;
+        crate::otn::convert::from_ppn(&game)
+    }
+
     /// The games PPN's library sets up as xiangqi, which convert to WXF records.
     fn xiangqi_games(&self) -> Vec<&ReplayedGame> {
         self.replay
@@ -271,6 +295,40 @@ impl DocumentAnalysis {
             })
             .collect()
     }
+}
+
+/// A game as the OTN converter reads it, if it is a tafl game.
+fn tafl_game(game: &ReplayedGame) -> Option<crate::otn::convert::PpnTaflGame> {
+    use crate::ppn::notation::metadata::scalar_text;
+    let metadata = &game.metadata;
+    let name = |value: &serde_yaml::Value| {
+        scalar_text(value)
+            .or_else(|| value.get("Name").and_then(scalar_text))
+            .map(|n| n.trim().to_lowercase().replace([' ', '-'], "_"))
+    };
+    let setup = metadata
+        .get("SetUp")
+        .or_else(|| metadata.get("GameType"))
+        .and_then(name);
+    let otn_rules = metadata.get("OtnRules").and_then(scalar_text);
+    if !crate::otn::convert::is_tafl_game(setup.as_deref(), otn_rules.is_some()) {
+        return None;
+    }
+    let values = metadata
+        .mapping
+        .iter()
+        .filter_map(|(key, value)| Some((scalar_text(key)?, scalar_text(value)?)))
+        .collect();
+    Some(crate::otn::convert::PpnTaflGame {
+        setup,
+        otn_rules,
+        metadata: values,
+        states: game
+            .states
+            .iter()
+            .map(|state| (user_label(&state.label), state.pieces().to_vec()))
+            .collect(),
+    })
 }
 
 /// The metadata problems on which the reference stops reading a game: YAML it cannot
