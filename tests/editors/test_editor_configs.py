@@ -22,8 +22,19 @@ class HelixTest(unittest.TestCase):
         with open(EDITORS / "helix" / "languages.toml", "rb") as file:
             self.config = tomllib.load(file)
 
+    def language(self, name):
+        return self.by_name("language", name)
+
+    def by_name(self, table, name):
+        (found,) = [entry for entry in self.config[table] if entry["name"] == name]
+        return found
+
     def test_language_entry(self):
-        (language,) = self.config["language"]
+        self.assertEqual(
+            [entry["name"] for entry in self.config["language"]],
+            ["ppn", "otn", "annofen", "xiangqi-fen", "wxf", "xay"],
+        )
+        language = self.language("ppn")
         self.assertEqual(language["name"], "ppn")
         self.assertEqual(language["scope"], "source.ppn")
         self.assertEqual(language["file-types"], ["ppn"])
@@ -53,9 +64,38 @@ class HelixTest(unittest.TestCase):
             self.config["language-server"], {SERVER_COMMAND: {"command": SERVER_COMMAND}}
         )
 
+    def test_xiangqi_setup_languages(self):
+        expected = {
+            "annofen": ("xiangqi", ["annofen"]),
+            "xiangqi-fen": ("xiangqi", ["fen"]),
+            "wxf": ("xiangqi", ["wxf"]),
+            "xay": ("yaml", ["xay"]),
+        }
+        for name, (grammar, file_types) in expected.items():
+            language = self.language(name)
+            self.assertEqual(language["grammar"], grammar, name)
+            self.assertEqual(language["file-types"], file_types, name)
+            self.assertEqual(language["language-servers"], [SERVER_COMMAND], name)
+            queries = EDITORS / "helix" / "runtime" / "queries" / name / "highlights.scm"
+            inherited = "yaml" if grammar == "yaml" else "xiangqi"
+            self.assertIn(f"; inherits: {inherited}", queries.read_text(encoding="utf-8"), name)
+        (xiangqi,) = [g for g in self.config["grammar"] if g["name"] == "xiangqi"]
+        self.assertEqual(xiangqi["source"]["subpath"], "tree-sitter-xiangqi")
+        self.assertTrue((EDITORS / "helix" / "runtime" / "queries" / "xiangqi" / "highlights.scm").is_file())
+
+    def test_otn_language_entry(self):
+        language = self.by_name("language", "otn")
+        self.assertEqual(language["scope"], "source.otn")
+        self.assertEqual(language["file-types"], ["otg", "otn"])
+        self.assertEqual(language["language-servers"], [SERVER_COMMAND])
+        self.assertEqual(language["grammar"], "otn")
+        grammar = self.by_name("grammar", "otn")
+        self.assertEqual(grammar["source"]["subpath"], "tree-sitter-otn")
+        self.assertEqual(grammar["source"]["git"], self.by_name("grammar", "ppn")["source"]["git"])
+        self.assertTrue((EDITORS / "helix" / "runtime" / "queries" / "otn" / "highlights.scm").is_file())
+
     def test_grammar_source_is_a_marked_placeholder(self):
-        (grammar,) = self.config["grammar"]
-        self.assertEqual(grammar["name"], "ppn")
+        grammar = self.by_name("grammar", "ppn")
         source = grammar["source"]
         self.assertEqual(source["subpath"], "tree-sitter-ppn")
         self.assertIn("REPLACE", source["git"])
@@ -82,12 +122,29 @@ class NeovimTest(unittest.TestCase):
     def test_lsp_config_fields(self):
         self.assertRegex(self.lsp, r"(?m)^return \{")
         self.assertEqual(lua_string_list(self.lsp, "cmd"), [SERVER_COMMAND])
-        self.assertEqual(lua_string_list(self.lsp, "filetypes"), ["ppn"])
+        self.assertEqual(
+            lua_string_list(self.lsp, "filetypes"),
+            ["ppn", "otn", "annofen", "xay", "fen", "wxf"],
+        )
         self.assertEqual(lua_string_list(self.lsp, "root_markers"), [".git"])
 
     def test_ftdetect_maps_the_extension(self):
         self.assertIn("vim.filetype.add", self.ftdetect)
         self.assertRegex(self.ftdetect, r"\bppn\s*=\s*'ppn'")
+
+    def test_xiangqi_ftdetect_maps_the_extensions_and_parsers(self):
+        ftdetect = (EDITORS / "neovim" / "ftdetect" / "xiangqi.lua").read_text(encoding="utf-8")
+        for extension in ("annofen", "xay", "fen", "wxf"):
+            self.assertRegex(ftdetect, rf"\b{extension}\s*=\s*'{extension}'")
+        self.assertIn("register('xiangqi', { 'annofen', 'fen', 'wxf' })", ftdetect)
+        self.assertIn("register('yaml', 'xay')", ftdetect)
+        self.assertTrue((EDITORS / "neovim" / "queries" / "xiangqi" / "highlights.scm").is_file())
+
+    def test_ftdetect_maps_the_opentafl_extensions(self):
+        ftdetect = (EDITORS / "neovim" / "ftdetect" / "otn.lua").read_text(encoding="utf-8")
+        self.assertRegex(ftdetect, r"\botg\s*=\s*'otn'")
+        self.assertRegex(ftdetect, r"\botn\s*=\s*'otn'")
+        self.assertTrue((EDITORS / "neovim" / "queries" / "otn" / "highlights.scm").is_file())
 
     def test_readme_enables_the_config_by_its_file_name(self):
         readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
@@ -136,7 +193,7 @@ print('ppn=' .. tostring(added.extension.ppn))
             result.stdout.splitlines(),
             [
                 "cmd=ppn-ls",
-                "filetypes=ppn",
+                "filetypes=ppn,otn,annofen,xay,fen,wxf",
                 "root_markers=.git",
                 "keys=cmd,filetypes,root_markers",
                 "ppn=ppn",
@@ -157,10 +214,16 @@ class VscodeManifestTest(unittest.TestCase):
         self.contributes = self.manifest["contributes"]
 
     def test_language_and_grammar_files_exist_and_agree(self):
-        (language,) = self.contributes["languages"]
+        (language,) = [entry for entry in self.contributes["languages"] if entry["id"] == "ppn"]
         self.assertEqual(language["id"], "ppn")
         self.assertEqual(language["extensions"], [".ppn"])
-        (grammar,) = self.contributes["grammars"]
+        (otn,) = [entry for entry in self.contributes["languages"] if entry["id"] == "otn"]
+        self.assertEqual(otn["extensions"], [".otg", ".otn"])
+        (otn_grammar,) = [entry for entry in self.contributes["grammars"] if entry["language"] == "otn"]
+        tm_otn = json.loads((self.root / otn_grammar["path"]).read_text(encoding="utf-8"))
+        self.assertEqual(tm_otn["scopeName"], otn_grammar["scopeName"])
+        self.assertTrue((self.root / otn["configuration"]).is_file())
+        (grammar,) = [entry for entry in self.contributes["grammars"] if entry["language"] == "ppn"]
         self.assertEqual(grammar["language"], "ppn")
         self.assertEqual(grammar["scopeName"], "source.ppn")
         tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
@@ -172,8 +235,28 @@ class VscodeManifestTest(unittest.TestCase):
         pairs = {(pair["open"], pair["close"]) for pair in configuration["autoClosingPairs"]}
         self.assertEqual(pairs, {("{", "}"), ("(", ")"), ("[", "]"), ("`", "'")})
 
+    def test_xiangqi_setup_languages_and_grammars(self):
+        expected = {
+            "annofen": ".annofen",
+            "xay": ".xay",
+            "xiangqi-fen": ".fen",
+            "wxf": ".wxf",
+        }
+        for language_id, extension in expected.items():
+            (language,) = [e for e in self.contributes["languages"] if e["id"] == language_id]
+            self.assertEqual(language["extensions"], [extension])
+            self.assertTrue((self.root / language["configuration"]).is_file(), language_id)
+            (grammar,) = [e for e in self.contributes["grammars"] if e["language"] == language_id]
+            tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
+            self.assertEqual(tm_language["scopeName"], grammar["scopeName"])
+            self.assertEqual(grammar["scopeName"], f"source.{language_id}")
+        for menu in self.contributes["menus"].values():
+            for item in menu:
+                if item["command"] == "ppn.showBoard":
+                    self.assertIn("wxf", item["when"])
+
     def test_metadata_is_embedded_yaml(self):
-        (grammar,) = self.contributes["grammars"]
+        (grammar,) = [entry for entry in self.contributes["grammars"] if entry["language"] == "ppn"]
         self.assertEqual(grammar["embeddedLanguages"], {"meta.embedded.block.yaml": "yaml"})
         tm_language = json.loads((self.root / grammar["path"]).read_text(encoding="utf-8"))
         metadata = tm_language["repository"]["metadata"]

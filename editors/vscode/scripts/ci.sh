@@ -9,8 +9,9 @@ step() { printf '\n== %s\n' "$*"; }
 step "npm ci"
 npm ci --no-audit --no-fund
 
-step "the grammar is up to date with scripts/build-grammar.mjs"
+step "the grammars are up to date with scripts/build-grammar.mjs and scripts/build-xiangqi-grammars.mjs"
 node scripts/build-grammar.mjs --check
+node scripts/build-xiangqi-grammars.mjs --check
 
 step "TextMate grammar tests"
 # A malformed assertion line can send the test tool into a very long regex search.
@@ -18,6 +19,14 @@ timeout 600 npx --no-install vscode-tmgrammar-test \
   --grammar ./syntaxes/ppn.tmLanguage.json \
   --grammar ./test/grammars/yaml-stub.tmLanguage.json \
   'test/grammar/*.test.ppn'
+timeout 600 npx --no-install vscode-tmgrammar-test \
+  --grammar ./syntaxes/annofen.tmLanguage.json \
+  --grammar ./syntaxes/xiangqi-fen.tmLanguage.json \
+  --grammar ./syntaxes/wxf.tmLanguage.json \
+  --grammar ./syntaxes/xay.tmLanguage.json \
+  --grammar ./syntaxes/otn.tmLanguage.json \
+  'test/grammar/*.test.annofen' 'test/grammar/*.test.fen' 'test/grammar/*.test.wxf' 'test/grammar/*.test.xay' \
+  'test/grammar/*.test.otg'
 
 step "tsc"
 rm -rf out
@@ -39,6 +48,11 @@ needed = [
     'extension/package.json',
     'extension/language-configuration.json',
     'extension/syntaxes/ppn.tmLanguage.json',
+    'extension/syntaxes/annofen.tmLanguage.json',
+    'extension/syntaxes/wxf.tmLanguage.json',
+    'extension/xiangqi-language-configuration.json',
+    'extension/syntaxes/otn.tmLanguage.json',
+    'extension/language-configuration-otn.json',
     'extension/out/src/extension.js',
     'extension/node_modules/vscode-languageclient/node.js',
 ]

@@ -12,10 +12,16 @@ import {
   renderMessageBody,
   renderPanelHtml,
 } from './board';
+import { isServedLanguage } from './languages';
 
 const METHOD_NOT_FOUND = -32601;
 /** Cursor moves closer together than this are answered once. */
 const FOLLOW_DELAY_MS = 120;
+
+/** The languages whose files the panel follows: every language the server reads. */
+export function isBoardLanguage(languageId: string): boolean {
+  return isServedLanguage(languageId);
+}
 
 export class BoardPanel implements vscode.Disposable {
   private static current: BoardPanel | undefined;
@@ -41,7 +47,7 @@ export class BoardPanel implements vscode.Disposable {
       );
       BoardPanel.current = new BoardPanel(panel, getClient);
     }
-    if (editor && editor.document.languageId === 'ppn') {
+    if (editor && isServedLanguage(editor.document.languageId)) {
       BoardPanel.current.lastEditor = editor;
     }
     BoardPanel.current.scheduleUpdate(0);
@@ -70,13 +76,13 @@ export class BoardPanel implements vscode.Disposable {
         }
       }),
       vscode.window.onDidChangeTextEditorSelection((event) => {
-        if (event.textEditor.document.languageId === 'ppn') {
+        if (isServedLanguage(event.textEditor.document.languageId)) {
           this.lastEditor = event.textEditor;
           this.scheduleUpdate(FOLLOW_DELAY_MS);
         }
       }),
       vscode.window.onDidChangeActiveTextEditor((editor) => {
-        if (editor && editor.document.languageId === 'ppn') {
+        if (editor && isServedLanguage(editor.document.languageId)) {
           this.lastEditor = editor;
           this.scheduleUpdate(0);
         }
@@ -102,7 +108,7 @@ export class BoardPanel implements vscode.Disposable {
   private async update(): Promise<void> {
     const editor = this.lastEditor;
     if (!editor || editor.document.isClosed) {
-      this.showBody(renderMessageBody('Open a .ppn file and put the cursor on a move.'));
+      this.showBody(renderMessageBody('Open a .ppn, .otg or xiangqi-setup file and put the cursor on a move.'));
       return;
     }
     const client = this.getClient();

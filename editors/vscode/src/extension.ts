@@ -1,8 +1,10 @@
-// Starts ppn-ls for .ppn files and registers the PPN commands.
+// Starts ppn-ls for .ppn, OpenTafl (.otg, .otn) and xiangqi-setup files and registers the
+// PPN commands.
 
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 import { BoardPanel } from './boardPanel';
+import { SERVED_LANGUAGES } from './languages';
 import { isExecutableFile, resolveServerPath, serverNotFoundMessage } from './serverPath';
 
 let client: LanguageClient | undefined;
@@ -58,10 +60,10 @@ async function startServer(): Promise<void> {
     debug: { command, args, transport: TransportKind.stdio },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [
-      { scheme: 'file', language: 'ppn' },
-      { scheme: 'untitled', language: 'ppn' },
-    ],
+    documentSelector: SERVED_LANGUAGES.flatMap((language) => [
+      { scheme: 'file', language },
+      { scheme: 'untitled', language },
+    ]),
     outputChannel,
   };
   const newClient = new LanguageClient('ppn', 'PPN Language Server', serverOptions, clientOptions);

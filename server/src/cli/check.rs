@@ -12,6 +12,7 @@ use super::snippet::{snippet, ColumnIndex, Position};
 use super::{read_input, report_error, report_warning, CheckFormat, EXIT_USAGE};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ide::document::analyze;
+use crate::model::format::Format;
 
 pub struct Options {
     pub paths: Vec<PathBuf>,
@@ -94,7 +95,11 @@ pub fn run(options: &Options) -> i32 {
         let diagnostics = document.diagnostics();
         tally.files += 1;
         tally.count(diagnostics);
-        written = report.file(&mut out, &display_path(file), document.text(), diagnostics);
+        written = report
+            .read_as(&mut out, &display_path(file), document.format())
+            .and_then(|()| {
+                report.file(&mut out, &display_path(file), document.text(), diagnostics)
+            });
     }
     if written.is_ok() {
         written = report.end(&mut out, &tally);
@@ -135,6 +140,22 @@ impl Report {
         match self.format {
             CheckFormat::Json => out.write_all(b"["),
             CheckFormat::Human | CheckFormat::Github => Ok(()),
+        }
+    }
+
+    /// Among the xiangqi-setup formats a file's content decides which it is, so the human
+    /// report says which it read: `position.fen: read as annoFEN`.
+    pub fn read_as(&mut self, out: &mut dyn Write, path: &str, format: Format) -> io::Result<()> {
+        let title = match format {
+            Format::AnnoFen => "annoFEN",
+            Format::Xay => "XAY",
+            Format::Fen => "xiangqi FEN",
+            Format::Wxf => "a WXF record",
+            Format::Ppn | Format::Otn => return Ok(()),
+        };
+        match self.format {
+            CheckFormat::Human => writeln!(out, "{path}: read as {title}"),
+            CheckFormat::Json | CheckFormat::Github => Ok(()),
         }
     }
 
@@ -364,6 +385,25 @@ mod tests {
             .unwrap();
         report.end(&mut out, &tally).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn human_output_says_which_xiangqi_format_a_file_was_read_in() {
+        let mut out = Vec::new();
+        let mut report = Report::new(CheckFormat::Human, Palette::new(false));
+        report
+            .read_as(&mut out, "position.fen", Format::AnnoFen)
+            .unwrap();
+        report.read_as(&mut out, "game.ppn", Format::Ppn).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "position.fen: read as annoFEN\n"
+        );
+        let mut json = Vec::new();
+        Report::new(CheckFormat::Json, Palette::new(false))
+            .read_as(&mut json, "position.fen", Format::Xay)
+            .unwrap();
+        assert!(json.is_empty());
     }
 
     #[test]

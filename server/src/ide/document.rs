@@ -11,8 +11,10 @@ use crate::model::document::{HoverBoard, NotationDocument, StateRef};
 use crate::model::format::Format;
 use crate::model::piece::Piece;
 use crate::model::scene::Scene;
+use crate::otn::document::OtnDocument;
 use crate::render::svg::{svg, SvgOptions};
 use crate::render::text::{diagram, TextOptions};
+use crate::xiangqi::XiangqiDocument;
 
 /// The analysis of `text`, read in the format its path and content say.
 pub fn analyze(path: Option<&Path>, text: String) -> Box<dyn NotationDocument> {
@@ -22,8 +24,10 @@ pub fn analyze(path: Option<&Path>, text: String) -> Box<dyn NotationDocument> {
 /// The analysis of `text` read as `format`.
 pub fn analyze_as(format: Format, text: String) -> Box<dyn NotationDocument> {
     match format {
-        Format::Ppn | Format::Otn | Format::AnnoFen | Format::Xay | Format::Fen | Format::Wxf => {
-            Box::new(DocumentAnalysis::new(text))
+        Format::Ppn => Box::new(DocumentAnalysis::new(text)),
+        Format::Otn => Box::new(OtnDocument::new(text)),
+        Format::AnnoFen | Format::Xay | Format::Fen | Format::Wxf => {
+            Box::new(XiangqiDocument::new(format, text))
         }
     }
 }

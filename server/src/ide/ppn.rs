@@ -11,7 +11,7 @@ use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::board::piece_json;
 use crate::ide::locate::{game_at, games, touches};
 use crate::model::document::{
-    GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef,
+    ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef, Target,
 };
 use crate::model::edit::TextEdit;
 use crate::model::features::{Completion, Fold, InlayHint, SemanticToken, Symbol};
@@ -19,6 +19,8 @@ use crate::model::format::Format;
 use crate::model::line_index::LineIndex;
 use crate::model::scene::Scene;
 use crate::ppn::engine::replay::ReplayedGame;
+use crate::ppn::engine::setups::normalize_name;
+use crate::ppn::notation::metadata::scalar_text;
 use crate::ppn::notation::movetext::{BEFORE_FIRST_MOVE_NUMBER_LABEL, SETUP_LABEL};
 
 /// What users call a state: `start` for the starting board and `setup` for moves written
@@ -241,6 +243,124 @@ impl NotationDocument for DocumentAnalysis {
         }
         out.write_all(b"]}\n")
     }
+
+    fn conversions(&self) -> Vec<Target> {
+        let mut targets = Vec::new();
+        if !self.xiangqi_games().is_empty() {
+            targets.push(Target::Wxf);
+        }
+        if self
+            .replay
+            .games
+            .iter()
+            .any(|game| tafl_game(game).is_some())
+        {
+            targets.push(Target::Otn);
+        }
+        targets
+    }
+
+    fn convert(&self, target: Target) -> Result<String, ConvertError> {
+        if target == Target::Otn {
+            return self.tafl_to_otn();
+        }
+        let games = self.xiangqi_games();
+        match (target, games.as_slice()) {
+            (Target::Wxf, [game]) => {
+                let name = ["Event", "GameType"]
+                    .into_iter()
+                    .find_map(|key| game.metadata.get(key).and_then(scalar_text))
+                    .unwrap_or_else(|| "Xiangqi".to_string());
+                let states: Vec<_> = game.states().collect();
+                let setup = states
+                    .iter()
+                    .take_while(|state| state.label.starts_with(SETUP_LABEL))
+                    .count();
+                crate::xiangqi::convert::wxf_of_ppn_game(
+                    &name,
+                    states.iter().map(|state| state.pieces()),
+                    setup,
+                )
+            }
+            (Target::Wxf, []) => Err(ConvertError(
+                "the file has no xiangqi game (`GameType: Xiangqi`) to write as WXF".into(),
+            )),
+            (Target::Wxf, several) => Err(ConvertError(format!(
+                "the file has {} xiangqi games; a WXF record holds one",
+                several.len()
+            ))),
+            _ => Err(ConvertError(format!(
+                "a ppn file converts to wxf (xiangqi games) or otn (tafl games), not to {}",
+                target.name()
+            ))),
+        }
+    }
+}
+
+impl DocumentAnalysis {
+    /// The first tafl game written as an OpenTafl record.
+    fn tafl_to_otn(&self) -> Result<String, ConvertError> {
+        let game = self
+            .replay
+            .games
+            .iter()
+            .find_map(tafl_game)
+            .ok_or_else(|| {
+                ConvertError("no tafl game (GameType Tablut or Brandubh) to convert".to_string())
+            })?;
+        crate::otn::convert::from_ppn(&game)
+    }
+
+    /// The games PPN's library sets up as xiangqi, which convert to WXF records.
+    fn xiangqi_games(&self) -> Vec<&ReplayedGame> {
+        self.replay
+            .games
+            .iter()
+            .filter(|game| {
+                ["GameType", "SetUp"].into_iter().any(|key| {
+                    game.metadata
+                        .get(key)
+                        .and_then(scalar_text)
+                        .is_some_and(|name| {
+                            matches!(normalize_name(&name).as_str(), "xiangqi" | "chinese_chess")
+                        })
+                })
+            })
+            .collect()
+    }
+}
+
+/// A game as the OTN converter reads it, if it is a tafl game.
+fn tafl_game(game: &ReplayedGame) -> Option<crate::otn::convert::PpnTaflGame> {
+    use crate::ppn::notation::metadata::scalar_text;
+    let metadata = &game.metadata;
+    let name = |value: &serde_yaml::Value| {
+        scalar_text(value)
+            .or_else(|| value.get("Name").and_then(scalar_text))
+            .map(|n| n.trim().to_lowercase().replace([' ', '-'], "_"))
+    };
+    let setup = metadata
+        .get("SetUp")
+        .or_else(|| metadata.get("GameType"))
+        .and_then(name);
+    let otn_rules = metadata.get("OtnRules").and_then(scalar_text);
+    if !crate::otn::convert::is_tafl_game(setup.as_deref(), otn_rules.is_some()) {
+        return None;
+    }
+    let values = metadata
+        .mapping
+        .iter()
+        .filter_map(|(key, value)| Some((scalar_text(key)?, scalar_text(value)?)))
+        .collect();
+    Some(crate::otn::convert::PpnTaflGame {
+        setup,
+        otn_rules,
+        metadata: values,
+        states: game
+            .states()
+            .map(|state| (user_label(&state.label), state.pieces().to_vec()))
+            .collect(),
+    })
 }
 
 /// The metadata problems on which the reference stops reading a game: YAML it cannot

@@ -5,7 +5,7 @@ import { fakeEditor, installFakeVscode } from './fakeVscode';
 
 const fake = installFakeVscode();
 // Loaded after the fake is installed, so that they see it as `vscode`.
-const { BoardPanel } = require('../../src/boardPanel') as typeof import('../../src/boardPanel');
+const { BoardPanel, isBoardLanguage } = require('../../src/boardPanel') as typeof import('../../src/boardPanel');
 const { ResponseError } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
 
 type Answer = (params: RenderParams) => Promise<unknown>;
@@ -86,6 +86,26 @@ test('the panel follows the cursor in PPN files only', async () => {
   assert.equal(requests.length, 2);
 });
 
+test('the panel follows the cursor in xiangqi-setup files too', async () => {
+  const editor = fakeEditor('file:///games/a.ppn', 'ppn', { line: 0, character: 0 });
+  fake.activeTextEditor = editor;
+  const { client, requests } = fakeClient(async () => board('1.'));
+  BoardPanel.show(() => client as never);
+  await settle();
+  for (const [uri, language] of [
+    ['file:///games/game.wxf', 'wxf'],
+    ['file:///games/position.annofen', 'annofen'],
+    ['file:///games/position.xay', 'xay'],
+    ['file:///games/position.fen', 'xiangqi-fen'],
+  ]) {
+    const xiangqi = fakeEditor(uri, language, { line: 4, character: 2 });
+    fake.selectionChanged.fire({ textEditor: xiangqi });
+    await settle();
+    assert.equal(requests.at(-1)!.params.textDocument.uri, uri);
+  }
+  assert.equal(requests.length, 5);
+});
+
 test('a burst of cursor moves sends one request for the last position', async () => {
   const editor = fakeEditor('file:///games/a.ppn', 'ppn', { line: 0, character: 0 });
   fake.activeTextEditor = editor;
@@ -164,4 +184,10 @@ test('a page that reports ready gets the latest board again; closing the panel s
   fake.selectionChanged.fire({ textEditor: editor });
   await settle();
   assert.equal(requests.length, 1);
+});
+
+test('the panel follows PPN and OpenTafl files only', () => {
+  assert.ok(isBoardLanguage('ppn'));
+  assert.ok(isBoardLanguage('otn'));
+  assert.ok(!isBoardLanguage('yaml'));
 });

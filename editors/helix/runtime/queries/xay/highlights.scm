@@ -1,0 +1,2 @@
+; XAY files are YAML.
+; inherits: yaml

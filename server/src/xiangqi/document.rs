@@ -1,0 +1,620 @@
+//! A xiangqi-setup file analysed: read in its format, its position checked, its WXF moves
+//! played, and the answers of the notation contract ([`NotationDocument`]).
+
+use std::io;
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde_json::json;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::document::{
+    ConvertError, GameSummary, HoverBoard, LineState, MoveAt, NotationDocument, NotationHover,
+    StateRef, Target,
+};
+use crate::model::edit::TextEdit;
+use crate::model::features::{
+    Completion, Fold, FoldKind, HintKind, InlayHint, SemanticToken, Symbol, SymbolKind,
+};
+use crate::model::format::Format;
+use crate::model::games::{xiangqi_board, xiangqi_piece};
+use crate::model::line_index::LineIndex;
+use crate::model::scene::{Annotation, Scene};
+
+use super::annofen::{read_annofen, read_fen};
+use super::annotation::Code;
+use super::board::{Board, Side};
+use super::notation::{ResolveError, Which};
+use super::parsed::Parsed;
+use super::placement::check_position;
+use super::position::{AtomKind, Position};
+use super::replay::{move_number, play, side_of, Outcome, Played};
+use super::wxf::read_wxf;
+use super::xay::read_xay;
+
+/// One analysed revision of a xiangqi-setup file.
+#[derive(Debug)]
+pub struct XiangqiDocument {
+    text: String,
+    line_index: LineIndex,
+    pub(crate) parsed: Parsed,
+    pub(crate) start: Arc<Board>,
+    pub(crate) first: Side,
+    pub(crate) played: Vec<Played>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn read(format: Format, text: &str) -> Parsed {
+    match format {
+        Format::AnnoFen => read_annofen(text),
+        Format::Xay => read_xay(text),
+        Format::Wxf => read_wxf(text),
+        _ => read_fen(text),
+    }
+}
+
+impl XiangqiDocument {
+    /// Read `text` as `format` (one of the four xiangqi-setup formats; anything else is
+    /// read as plain FEN).
+    pub fn new(format: Format, text: String) -> XiangqiDocument {
+        let parsed = read(format, &text);
+        XiangqiDocument::from_parsed(text, parsed, None)
+    }
+
+    /// Build the analysis, reusing the moves of `previous` that the new text still starts
+    /// with.
+    fn from_parsed(
+        text: String,
+        parsed: Parsed,
+        previous: Option<&XiangqiDocument>,
+    ) -> XiangqiDocument {
+        let start = Arc::new(parsed.start.board());
+        let first = parsed.start.side_to_move.unwrap_or(Side::Red);
+        let mut played = Vec::new();
+        if let Some(previous) = previous {
+            if previous.start == start && previous.first == first {
+                let same = previous
+                    .parsed
+                    .moves
+                    .iter()
+                    .zip(&parsed.moves)
+                    .take_while(|(old, new)| old.text == new.text)
+                    .count();
+                played.extend_from_slice(&previous.played[..same.min(previous.played.len())]);
+            }
+        }
+        play(&start, first, &parsed.moves, &mut played);
+        let mut document = XiangqiDocument {
+            line_index: LineIndex::new(&text),
+            text,
+            parsed,
+            start,
+            first,
+            played,
+            diagnostics: Vec::new(),
+        };
+        document.diagnostics = document.collect_diagnostics();
+        document
+    }
+
+    fn collect_diagnostics(&self) -> Vec<Diagnostic> {
+        let mut out = self.parsed.diagnostics.clone();
+        if self.parsed.position_range.is_some() {
+            out.extend(check_position(&self.parsed.start));
+        }
+        out.extend(self.move_diagnostics());
+        out.sort_by(|a, b| {
+            (a.range.start, a.range.end, a.severity).cmp(&(b.range.start, b.range.end, b.severity))
+        });
+        out.dedup();
+        out
+    }
+
+    fn move_diagnostics(&self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        let moves = &self.parsed.moves;
+        // Some software writes every move in upper case; lower case for Black's moves is
+        // then a sign of the other convention, under which case must follow the side.
+        let case_follows_side = moves.iter().any(|m| m.parsed.is_some_and(|p| p.lower_case));
+        for (index, (written, played)) in moves.iter().zip(&self.played).enumerate() {
+            let range = written.range.clone();
+            let who = played.side.name();
+            let text = &written.text;
+            match &played.outcome {
+                Outcome::Legal | Outcome::Unreadable => {}
+                Outcome::LooseTandem => out.push(Diagnostic::warning(
+                    range.clone(),
+                    "wxf-tandem",
+                    format!(
+                        "`{text}`: `{}` names the front or rear one of two pieces on one file, but no file holds two; read as the {} one, as xiangqi-setup does",
+                        if written.parsed.is_some_and(|p| p.which == Which::Front) { "+" } else { "-" },
+                        if written.parsed.is_some_and(|p| p.which == Which::Front) { "most advanced" } else { "least advanced" },
+                    ),
+                )),
+                Outcome::Illegal(error) | Outcome::Unresolved(error) => {
+                    let code = match error {
+                        ResolveError::NoPiece(_) => "wxf-no-piece",
+                        ResolveError::Ambiguous(..) => "wxf-ambiguous-move",
+                        ResolveError::Illegal { reason, .. } if reason.is_about_check() => "wxf-leaves-check",
+                        _ => "wxf-illegal-move",
+                    };
+                    let mut message = format!("`{text}` ({who}): {error}");
+                    if let ResolveError::Illegal { from, to, .. } = error {
+                        message.push_str(&format!(" (from {from} to {to}; played anyway)"));
+                    }
+                    if let Outcome::Unresolved(_) = played.outcome {
+                        message.push_str("; the move is skipped");
+                    }
+                    out.push(Diagnostic::error(range.clone(), code, message));
+                }
+            }
+            if let Some(parsed) = &written.parsed {
+                let letter_side = if parsed.lower_case {
+                    Side::Black
+                } else {
+                    Side::Red
+                };
+                let wrong_case = parsed.kind.is_some()
+                    && letter_side != played.side
+                    && (parsed.lower_case || case_follows_side);
+                if wrong_case {
+                    out.push(Diagnostic::warning(
+                        range.start..range.start + 1,
+                        "wxf-side-to-move",
+                        format!(
+                            "it is {who}'s turn (moves alternate), but `{text}` is written in {} case, as {}'s moves are",
+                            if parsed.lower_case { "lower" } else { "upper" },
+                            letter_side.name()
+                        ),
+                    ));
+                }
+            }
+            if let Some((number, number_range)) = &written.number {
+                let expected = move_number(self.first, index);
+                let red_opens = played.side == Side::Red || index == 0;
+                if *number as usize != expected && red_opens {
+                    out.push(Diagnostic::warning(
+                        number_range.clone(),
+                        "wxf-move-number",
+                        format!("this is move {expected} (moves are counted in pairs, Red's then Black's), not {number}"),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// The label of state `index` (0 = the start).
+    pub fn state_label(&self, index: usize) -> String {
+        if index == 0 {
+            return "start".to_string();
+        }
+        let side = side_of(self.first, index - 1);
+        let number = move_number(self.first, index - 1);
+        match side {
+            Side::Red => format!("{number}."),
+            Side::Black => format!("{number}..."),
+        }
+    }
+
+    pub fn board_at_state(&self, index: usize) -> Option<&Board> {
+        if index == 0 {
+            Some(&self.start)
+        } else {
+            self.played.get(index - 1).map(|played| &*played.board)
+        }
+    }
+
+    /// The index of the move whose text holds `offset` (just past its end counts).
+    pub fn move_index(&self, offset: usize) -> Option<usize> {
+        let moves = &self.parsed.moves;
+        let after = moves.partition_point(|m| m.range.end < offset);
+        moves
+            .get(after)
+            .filter(|m| {
+                m.range.start <= offset || m.number.as_ref().is_some_and(|n| n.1.start <= offset)
+            })
+            .map(|_| after)
+    }
+
+    pub fn start_position(&self) -> &Position {
+        &self.parsed.start
+    }
+
+    pub fn played(&self) -> &[Played] {
+        &self.played
+    }
+
+    pub fn written_moves(&self) -> &[super::parsed::WrittenMove] {
+        &self.parsed.moves
+    }
+
+    pub fn first_side(&self) -> Side {
+        self.first
+    }
+
+    /// Describe move `index` in words: `Red horse h0–g2, captures Black cannon`.
+    pub fn move_description(&self, index: usize) -> String {
+        let Some(played) = self.played.get(index) else {
+            return String::new();
+        };
+        let mut text = match (played.mover, played.from, played.to) {
+            (Some(mover), Some(from), Some(to)) => format!("{} {from}–{to}", mover.describe()),
+            _ => format!("{} does not move", played.side.name()),
+        };
+        if let Some(captured) = played.captured {
+            text.push_str(&format!(", captures the {}", captured.describe()));
+        }
+        text
+    }
+}
+
+/// The scene of a position: the board, its men in the order written, its annotations.
+pub fn position_scene(position: &Position) -> Scene {
+    let mut scene = Scene {
+        pieces: vec![xiangqi_board()],
+        ..Scene::default()
+    };
+    for atom in &position.atoms {
+        match atom.kind {
+            AtomKind::Man(man) => scene.pieces.push(xiangqi_piece(
+                man.side,
+                man.kind,
+                u32::from(atom.point.file),
+                u32::from(atom.point.rank),
+            )),
+            AtomKind::Code(code) => match code {
+                Code::Arrow { .. } => {
+                    if let Some(end) = code.arrow_end(atom.point) {
+                        scene.annotations.push(Annotation::Arrow {
+                            from: atom.point.scene_xy(),
+                            to: end.scene_xy(),
+                        });
+                    }
+                }
+                Code::Marker { shape, meaning } => scene.annotations.push(Annotation::Marker {
+                    at: atom.point.scene_xy(),
+                    shape,
+                    color: meaning.color(),
+                }),
+            },
+        }
+    }
+    scene
+}
+
+/// The scene of a board after a move (men in point order).
+fn board_scene(board: &Board, played: Option<&Played>) -> Scene {
+    let mut scene = Scene {
+        pieces: vec![xiangqi_board()],
+        ..Scene::default()
+    };
+    for (point, man) in board.men() {
+        if played.is_some_and(|p| p.to == Some(point) && p.mover.is_some()) {
+            scene.highlighted.push(scene.pieces.len());
+        }
+        scene.pieces.push(xiangqi_piece(
+            man.side,
+            man.kind,
+            u32::from(point.file),
+            u32::from(point.rank),
+        ));
+    }
+    if let Some(from) = played.and_then(|p| p.from.filter(|_| p.mover.is_some())) {
+        scene.vacated.push(from.scene_xy());
+    }
+    scene
+}
+
+/// One state of `replay --format json`, its fields in the documented order.
+#[derive(serde::Serialize)]
+struct StateJson {
+    #[serde(rename = "move")]
+    label: String,
+    fen: String,
+    annotations: Vec<AnnotationJson>,
+}
+
+#[derive(serde::Serialize)]
+struct AnnotationJson {
+    square: String,
+    code: String,
+}
+
+/// The annotations of a position for JSON: `{"square": "b9", "code": "a+1-2"}`.
+fn annotations_json(position: &Position) -> Vec<AnnotationJson> {
+    position
+        .codes()
+        .map(|(atom, code)| AnnotationJson {
+            square: atom.point.name(),
+            code: code.text(),
+        })
+        .collect()
+}
+
+impl NotationDocument for XiangqiDocument {
+    fn format(&self) -> Format {
+        self.parsed.format
+    }
+
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn line_index(&self) -> &LineIndex {
+        &self.line_index
+    }
+
+    fn update(&self, text: String, edit: &TextEdit) -> Box<dyn NotationDocument> {
+        let _ = edit;
+        let parsed = read(self.parsed.format, &text);
+        Box::new(XiangqiDocument::from_parsed(text, parsed, Some(self)))
+    }
+
+    fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    fn games(&self) -> Vec<GameSummary> {
+        let content = super::parsed::trimmed(&self.text, 0..self.text.len());
+        vec![GameSummary {
+            name: self.parsed.name.clone(),
+            range: if content.is_empty() {
+                0..self.text.len()
+            } else {
+                content
+            },
+            selection: self.parsed.selection.clone(),
+            start: StateRef { game: 0, index: 0 },
+        }]
+    }
+
+    fn main_line(&self, game: usize) -> Vec<LineState> {
+        if game != 0 {
+            return Vec::new();
+        }
+        let mut states = vec![LineState {
+            label: "start".to_string(),
+            text: String::new(),
+            comment: String::new(),
+            range: None,
+            state: StateRef { game: 0, index: 0 },
+        }];
+        for (index, written) in self.parsed.moves.iter().enumerate() {
+            states.push(LineState {
+                label: self.state_label(index + 1),
+                text: written.text.clone(),
+                comment: String::new(),
+                range: Some(written.range.clone()),
+                state: StateRef {
+                    game: 0,
+                    index: index + 1,
+                },
+            });
+        }
+        states
+    }
+
+    fn move_at(&self, offset: usize, or_before: bool) -> Option<MoveAt> {
+        let index = match self.move_index(offset) {
+            Some(index) => index + 1,
+            None if or_before => self
+                .parsed
+                .moves
+                .iter()
+                .rposition(|m| m.range.start <= offset)
+                .map_or(0, |index| index + 1),
+            None => return None,
+        };
+        Some(MoveAt {
+            label: self.state_label(index),
+            range: index
+                .checked_sub(1)
+                .and_then(|i| self.parsed.moves.get(i))
+                .map(|m| m.range.clone()),
+            state: StateRef { game: 0, index },
+        })
+    }
+
+    fn scene(&self, state: StateRef) -> Option<Scene> {
+        if state.game != 0 {
+            return None;
+        }
+        if state.index == 0 {
+            return Some(position_scene(&self.parsed.start));
+        }
+        let played = self.played.get(state.index - 1)?;
+        Some(board_scene(&played.board, Some(played)))
+    }
+
+    fn symbols(&self) -> Vec<Symbol> {
+        let children = self
+            .parsed
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(index, written)| Symbol {
+                name: self.state_label(index + 1),
+                detail: Some(written.text.clone()),
+                kind: SymbolKind::Move,
+                range: written
+                    .number
+                    .as_ref()
+                    .map_or(written.range.start, |n| n.1.start)
+                    ..written.range.end,
+                selection: written.range.clone(),
+                children: Vec::new(),
+            })
+            .collect();
+        let game = &self.games()[0];
+        vec![Symbol {
+            name: game.name.clone(),
+            detail: Some(self.parsed.format.name().to_string()),
+            kind: SymbolKind::Game,
+            range: game.range.clone(),
+            selection: game.selection.clone(),
+            children,
+        }]
+    }
+
+    fn folds(&self) -> Vec<Fold> {
+        let mut folds: Vec<Fold> = self
+            .parsed
+            .folds
+            .iter()
+            .filter_map(|(range, comment)| {
+                let start_line = self.line_index.line_of(range.start);
+                let end_line = self
+                    .line_index
+                    .line_of(range.end.saturating_sub(1).max(range.start));
+                (end_line > start_line).then_some(Fold {
+                    start_line,
+                    end_line,
+                    kind: if *comment {
+                        FoldKind::Comment
+                    } else {
+                        FoldKind::Region
+                    },
+                })
+            })
+            .collect();
+        folds.sort_by_key(|fold| (fold.start_line, fold.end_line));
+        folds
+    }
+
+    fn hover(&self, offset: usize) -> Option<NotationHover> {
+        super::features::hover(self, offset)
+    }
+
+    fn completions(&self, offset: usize) -> Vec<Completion> {
+        super::features::completions(self, offset)
+    }
+
+    fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
+        let mut tokens: Vec<SemanticToken> = self
+            .parsed
+            .tokens
+            .iter()
+            .filter(|token| token.range.end > range.start && token.range.start < range.end)
+            .cloned()
+            .collect();
+        tokens.sort_by_key(|token| (token.range.start, token.range.end));
+        let mut disjoint: Vec<SemanticToken> = Vec::with_capacity(tokens.len());
+        for token in tokens {
+            if disjoint
+                .last()
+                .is_none_or(|last| last.range.end <= token.range.start)
+            {
+                disjoint.push(token);
+            }
+        }
+        disjoint
+    }
+
+    fn inlay_hints(&self, range: Range<usize>) -> Vec<InlayHint> {
+        self.parsed
+            .moves
+            .iter()
+            .zip(&self.played)
+            .filter(|(written, _)| {
+                written.range.end >= range.start && written.range.end <= range.end
+            })
+            .filter_map(|(written, played)| {
+                let captured = played.captured?;
+                Some(InlayHint {
+                    offset: written.range.end,
+                    label: format!("×{}", captured.letter()),
+                    kind: HintKind::Capture,
+                    tooltip: Some(format!("captures the {}", captured.describe())),
+                })
+            })
+            .collect()
+    }
+
+    fn write_replay_json(
+        &self,
+        file: &str,
+        only: Option<&[StateRef]>,
+        out: &mut dyn io::Write,
+    ) -> io::Result<()> {
+        let wanted = |index| only.is_none_or(|only| only.contains(&StateRef { game: 0, index }));
+        write!(out, "{{\"file\":{},\"games\":[", json!(file))?;
+        let count = self.played.len() + 1;
+        if (0..count).any(wanted) {
+            write!(
+                out,
+                "{{\"format\":{},\"states\":[",
+                json!(self.parsed.format.name())
+            )?;
+            let mut first = true;
+            for index in (0..count).filter(|&i| wanted(i)) {
+                if !std::mem::take(&mut first) {
+                    out.write_all(b",")?;
+                }
+                let (label, fen, annotations) = if index == 0 {
+                    (
+                        "start".to_string(),
+                        self.start.fen_field(),
+                        annotations_json(&self.parsed.start),
+                    )
+                } else {
+                    let text = self
+                        .parsed
+                        .moves
+                        .get(index - 1)
+                        .map_or_else(String::new, |written| written.text.clone());
+                    let board = self
+                        .board_at_state(index)
+                        .map(Board::fen_field)
+                        .unwrap_or_default();
+                    (text, board, Vec::new())
+                };
+                serde_json::to_writer(
+                    &mut *out,
+                    &StateJson {
+                        label,
+                        fen,
+                        annotations,
+                    },
+                )?;
+            }
+            out.write_all(b"]}")?;
+        }
+        out.write_all(b"]}\n")
+    }
+
+    fn conversions(&self) -> Vec<Target> {
+        super::convert::conversions(self)
+    }
+
+    fn convert(&self, target: Target) -> Result<String, ConvertError> {
+        super::convert::convert(self, target)
+    }
+}
+
+impl XiangqiDocument {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+
+    pub fn hover_board(&self, index: usize) -> HoverBoard {
+        HoverBoard {
+            state: StateRef { game: 0, index },
+            label: if index == 0 {
+                "start".to_string()
+            } else {
+                format!(
+                    "{} {}",
+                    self.state_label(index),
+                    self.parsed
+                        .moves
+                        .get(index - 1)
+                        .map_or("", |m| m.text.as_str())
+                )
+            },
+            marked: None,
+        }
+    }
+}

@@ -1,0 +1,557 @@
+//! The rules of xiangqi: how each piece moves, what blocks it, check and the flying
+//! general, as pure functions of a [`Board`].
+
+use std::fmt;
+
+use super::board::{Board, Kind, Man, Point, Side};
+
+/// Whether `point` is in `side`'s palace (files d..f, the side's first three ranks).
+pub fn in_palace(side: Side, point: Point) -> bool {
+    (3..=5).contains(&point.file) && side.rank_from_home(point.rank) <= 2
+}
+
+/// The five points an advisor can stand on.
+pub fn is_advisor_point(side: Side, point: Point) -> bool {
+    in_palace(side, point) && (point.file + side.rank_from_home(point.rank)) % 2 == 1
+}
+
+/// The seven points an elephant can stand on.
+pub fn is_elephant_point(side: Side, point: Point) -> bool {
+    let home = side.rank_from_home(point.rank);
+    matches!((point.file, home), (2 | 6, 0) | (0 | 4 | 8, 2) | (2 | 6, 4))
+}
+
+/// Why a move breaks the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    NoPiece(Point),
+    NotYourPiece {
+        side: Side,
+    },
+    OwnPiece {
+        at: Point,
+        man: Man,
+    },
+    NotAStep {
+        kind: Kind,
+        how: &'static str,
+    },
+    LeavesPalace {
+        kind: Kind,
+    },
+    CrossesRiver,
+    ElephantEye(Point),
+    HorseLeg(Point),
+    Blocked {
+        kind: Kind,
+        at: Point,
+    },
+    CannonNeedsScreen,
+    CannonScreens(usize),
+    SoldierBackwards,
+    SoldierSidewaysBeforeRiver,
+    /// The move leaves the mover's general attacked by the piece on this point.
+    LeavesInCheck {
+        by: Point,
+        attacker: Man,
+    },
+    /// The move opens the file between the two generals.
+    GeneralsFace {
+        file: u8,
+    },
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Illegal::NoPiece(at) => write!(f, "there is no piece on {at}"),
+            Illegal::NotYourPiece { side } => write!(f, "it is {}'s turn", side.name()),
+            Illegal::OwnPiece { at, man } => {
+                write!(f, "{at} holds a {} of the same side", man.kind.name())
+            }
+            Illegal::NotAStep { kind, how } => write!(f, "a {} moves {how}", kind.name()),
+            Illegal::LeavesPalace { kind } => {
+                write!(f, "a {} may not leave the palace", kind.name())
+            }
+            Illegal::CrossesRiver => f.write_str("an elephant may not cross the river"),
+            Illegal::ElephantEye(at) => {
+                write!(f, "the elephant's eye is blocked: {at} is occupied")
+            }
+            Illegal::HorseLeg(at) => write!(f, "the horse's leg is blocked: {at} is occupied"),
+            Illegal::Blocked { kind, at } => {
+                write!(f, "the {} is blocked by the piece on {at}", kind.name())
+            }
+            Illegal::CannonNeedsScreen => {
+                f.write_str("a cannon captures only by jumping over exactly one piece, and there is none between")
+            }
+            Illegal::CannonScreens(count) => write!(
+                f,
+                "a cannon captures by jumping over exactly one piece, and there are {count} between"
+            ),
+            Illegal::SoldierBackwards => f.write_str("a soldier never moves backwards"),
+            Illegal::SoldierSidewaysBeforeRiver => {
+                f.write_str("a soldier moves sideways only after crossing the river")
+            }
+            Illegal::LeavesInCheck { by, attacker } => write!(
+                f,
+                "it leaves its own general in check from the {} on {by}",
+                attacker.kind.name()
+            ),
+            Illegal::GeneralsFace { file } => write!(
+                f,
+                "it leaves the two generals facing each other on file {} with nothing between (flying general)",
+                char::from(b'a' + file)
+            ),
+        }
+    }
+}
+
+impl Illegal {
+    /// Whether the piece may move so on an empty board: a rule of check, not of movement.
+    pub fn is_about_check(&self) -> bool {
+        matches!(
+            self,
+            Illegal::LeavesInCheck { .. } | Illegal::GeneralsFace { .. }
+        )
+    }
+}
+
+fn delta(from: Point, to: Point) -> (i32, i32) {
+    (
+        i32::from(to.file) - i32::from(from.file),
+        i32::from(to.rank) - i32::from(from.rank),
+    )
+}
+
+/// The points strictly between two points of one file or rank.
+fn between(from: Point, to: Point) -> impl Iterator<Item = Point> {
+    let (dx, dy) = delta(from, to);
+    let steps = dx.abs().max(dy.abs());
+    let (sx, sy) = (dx.signum(), dy.signum());
+    (1..steps).filter_map(move |i| from.offset(sx * i, sy * i))
+}
+
+/// Whether `man`, standing on `from`, may move to `to` by its own movement on `board`,
+/// check aside (`to` may hold an opponent, which is then captured).
+pub fn check_movement(board: &Board, man: Man, from: Point, to: Point) -> Result<(), Illegal> {
+    if let Some(there) = board.get(to) {
+        if there.side == man.side {
+            return Err(Illegal::OwnPiece { at: to, man: there });
+        }
+    }
+    let (dx, dy) = delta(from, to);
+    let (adx, ady) = (dx.abs(), dy.abs());
+    let kind = man.kind;
+    match kind {
+        Kind::General => {
+            if adx + ady != 1 {
+                return Err(Illegal::NotAStep {
+                    kind,
+                    how: "one point along a file or a rank",
+                });
+            }
+            if !in_palace(man.side, to) {
+                return Err(Illegal::LeavesPalace { kind });
+            }
+        }
+        Kind::Advisor => {
+            if adx != 1 || ady != 1 {
+                return Err(Illegal::NotAStep {
+                    kind,
+                    how: "one point diagonally",
+                });
+            }
+            if !in_palace(man.side, to) {
+                return Err(Illegal::LeavesPalace { kind });
+            }
+        }
+        Kind::Elephant => {
+            if adx != 2 || ady != 2 {
+                return Err(Illegal::NotAStep {
+                    kind,
+                    how: "two points diagonally",
+                });
+            }
+            if !man.side.own_half(to.rank) {
+                return Err(Illegal::CrossesRiver);
+            }
+            if let Some(eye) = from.offset(dx / 2, dy / 2) {
+                if board.get(eye).is_some() {
+                    return Err(Illegal::ElephantEye(eye));
+                }
+            }
+        }
+        Kind::Horse => {
+            if !((adx == 1 && ady == 2) || (adx == 2 && ady == 1)) {
+                return Err(Illegal::NotAStep {
+                    kind,
+                    how: "one point along a file or rank, then one diagonally outwards",
+                });
+            }
+            let leg = if adx == 2 {
+                from.offset(dx.signum(), 0)
+            } else {
+                from.offset(0, dy.signum())
+            };
+            if let Some(leg) = leg {
+                if board.get(leg).is_some() {
+                    return Err(Illegal::HorseLeg(leg));
+                }
+            }
+        }
+        Kind::Chariot => {
+            if dx != 0 && dy != 0 {
+                return Err(Illegal::NotAStep {
+                    kind,
+                    how: "along a file or a rank",
+                });
+            }
+            if let Some(at) = between(from, to).find(|p| board.get(*p).is_some()) {
+                return Err(Illegal::Blocked { kind, at });
+            }
+        }
+        Kind::Cannon => {
+            if dx != 0 && dy != 0 {
+                return Err(Illegal::NotAStep {
+                    kind,
+                    how: "along a file or a rank",
+                });
+            }
+            let screens: Vec<Point> = between(from, to)
+                .filter(|p| board.get(*p).is_some())
+                .collect();
+            match (board.get(to).is_some(), screens.len()) {
+                (false, 0) | (true, 1) => {}
+                (false, _) => {
+                    return Err(Illegal::Blocked {
+                        kind,
+                        at: screens[0],
+                    })
+                }
+                (true, 0) => return Err(Illegal::CannonNeedsScreen),
+                (true, count) => return Err(Illegal::CannonScreens(count)),
+            }
+        }
+        Kind::Soldier => {
+            let forward = dy * man.side.forward();
+            if forward < 0 {
+                return Err(Illegal::SoldierBackwards);
+            }
+            if adx + ady != 1 {
+                return Err(Illegal::NotAStep {
+                    kind,
+                    how: "one point forwards (or sideways after crossing the river)",
+                });
+            }
+            if adx == 1 && man.side.own_half(from.rank) {
+                return Err(Illegal::SoldierSidewaysBeforeRiver);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the two generals stand on one file with nothing between them.
+pub fn generals_facing(board: &Board) -> Option<u8> {
+    let red = board.general(Side::Red)?;
+    let black = board.general(Side::Black)?;
+    (red.file == black.file && between(red, black).all(|p| board.get(p).is_none()))
+        .then_some(red.file)
+}
+
+/// A piece of `side`'s opponent that attacks `side`'s general, if any.
+pub fn checker(board: &Board, side: Side) -> Option<(Point, Man)> {
+    let general = board.general(side)?;
+    board.men().find(|(point, man)| {
+        man.side != side
+            && man.kind != Kind::General
+            && check_movement(board, *man, *point, general).is_ok()
+    })
+}
+
+/// Whether `side`'s general is attacked (the facing generals count as check).
+pub fn in_check(board: &Board, side: Side) -> bool {
+    checker(board, side).is_some() || generals_facing(board).is_some()
+}
+
+/// Whether the man on `from` may move to `to`: its movement, then whether it leaves its
+/// own general in check or the generals facing each other.
+pub fn check_move(board: &Board, from: Point, to: Point) -> Result<(), Illegal> {
+    let man = board.get(from).ok_or(Illegal::NoPiece(from))?;
+    check_movement(board, man, from, to)?;
+    let mut after = board.clone();
+    after.put(to, Some(man));
+    after.put(from, None);
+    if let Some(file) = generals_facing(&after) {
+        return Err(Illegal::GeneralsFace { file });
+    }
+    if let Some((by, attacker)) = checker(&after, man.side) {
+        return Err(Illegal::LeavesInCheck { by, attacker });
+    }
+    Ok(())
+}
+
+/// The points a man may reach by its movement alone (check aside), in point order.
+pub fn reachable(board: &Board, from: Point) -> Vec<Point> {
+    let Some(man) = board.get(from) else {
+        return Vec::new();
+    };
+    let candidates: Vec<Point> = match man.kind {
+        Kind::Chariot | Kind::Cannon => Point::all()
+            .filter(|p| (p.file == from.file) != (p.rank == from.rank))
+            .collect(),
+        _ => {
+            let steps: &[(i32, i32)] = match man.kind {
+                Kind::General | Kind::Soldier => &[(1, 0), (-1, 0), (0, 1), (0, -1)],
+                Kind::Advisor => &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
+                Kind::Elephant => &[(2, 2), (2, -2), (-2, 2), (-2, -2)],
+                _ => &[
+                    (1, 2),
+                    (2, 1),
+                    (2, -1),
+                    (1, -2),
+                    (-1, -2),
+                    (-2, -1),
+                    (-2, 1),
+                    (-1, 2),
+                ],
+            };
+            steps
+                .iter()
+                .filter_map(|(dx, dy)| from.offset(*dx, *dy))
+                .collect()
+        }
+    };
+    candidates
+        .into_iter()
+        .filter(|to| check_movement(board, man, from, *to).is_ok())
+        .collect()
+}
+
+/// Every legal move of `side`.
+pub fn legal_moves(board: &Board, side: Side) -> Vec<(Point, Point)> {
+    board
+        .men()
+        .filter(|(_, man)| man.side == side)
+        .flat_map(|(from, _)| {
+            reachable(board, from)
+                .into_iter()
+                .filter(move |to| check_move(board, from, *to).is_ok())
+                .map(move |to| (from, to))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(name: &str) -> Point {
+        Point::parse(name).unwrap()
+    }
+
+    fn board(men: &[(&str, char)]) -> Board {
+        let mut board = Board::default();
+        for (point, letter) in men {
+            board.put(p(point), Man::from_letter(*letter));
+        }
+        board
+    }
+
+    fn movement(board: &Board, from: &str, to: &str) -> Result<(), Illegal> {
+        let man = board.get(p(from)).unwrap();
+        check_movement(board, man, p(from), p(to))
+    }
+
+    #[test]
+    fn palace_advisor_and_elephant_points() {
+        let palace: Vec<_> = Point::all()
+            .filter(|&q| in_palace(Side::Black, q))
+            .map(Point::name)
+            .collect();
+        assert_eq!(
+            palace,
+            ["d7", "e7", "f7", "d8", "e8", "f8", "d9", "e9", "f9"]
+        );
+        let advisors: Vec<_> = Point::all()
+            .filter(|&q| is_advisor_point(Side::Red, q))
+            .map(Point::name)
+            .collect();
+        assert_eq!(advisors, ["d0", "f0", "e1", "d2", "f2"]);
+        let elephants: Vec<_> = Point::all()
+            .filter(|&q| is_elephant_point(Side::Black, q))
+            .map(Point::name)
+            .collect();
+        assert_eq!(elephants, ["c5", "g5", "a7", "e7", "i7", "c9", "g9"]);
+    }
+
+    #[test]
+    fn the_general_steps_inside_its_palace() {
+        let b = board(&[("e0", 'K'), ("e2", 'k')]);
+        assert_eq!(movement(&b, "e0", "e1"), Ok(()));
+        assert_eq!(movement(&b, "e0", "d0"), Ok(()));
+        assert!(matches!(
+            movement(&b, "e0", "d1"),
+            Err(Illegal::NotAStep { .. })
+        ));
+        let edge = board(&[("d0", 'K')]);
+        assert_eq!(
+            movement(&edge, "d0", "c0"),
+            Err(Illegal::LeavesPalace {
+                kind: Kind::General
+            })
+        );
+    }
+
+    #[test]
+    fn the_advisor_steps_diagonally_inside_its_palace() {
+        let b = board(&[("d0", 'A'), ("e1", 'a')]);
+        assert_eq!(movement(&b, "d0", "e1"), Ok(()));
+        let b = board(&[("d2", 'A')]);
+        assert_eq!(
+            movement(&b, "d2", "c3"),
+            Err(Illegal::LeavesPalace {
+                kind: Kind::Advisor
+            })
+        );
+        assert!(matches!(
+            movement(&b, "d2", "d1"),
+            Err(Illegal::NotAStep { .. })
+        ));
+    }
+
+    #[test]
+    fn the_elephant_needs_a_free_eye_and_stays_home() {
+        let b = board(&[("c0", 'E')]);
+        assert_eq!(movement(&b, "c0", "e2"), Ok(()));
+        let blocked = board(&[("c0", 'E'), ("d1", 'p')]);
+        assert_eq!(
+            movement(&blocked, "c0", "e2"),
+            Err(Illegal::ElephantEye(p("d1")))
+        );
+        let river = board(&[("c4", 'E')]);
+        assert_eq!(movement(&river, "c4", "e6"), Err(Illegal::CrossesRiver));
+        let black = board(&[("c5", 'e')]);
+        assert_eq!(movement(&black, "c5", "a3"), Err(Illegal::CrossesRiver));
+        assert!(matches!(
+            movement(&b, "c0", "d1"),
+            Err(Illegal::NotAStep { .. })
+        ));
+    }
+
+    #[test]
+    fn the_horse_is_blocked_at_its_leg() {
+        let b = board(&[("b0", 'H')]);
+        assert_eq!(movement(&b, "b0", "c2"), Ok(()));
+        assert_eq!(movement(&b, "b0", "d1"), Ok(()));
+        let legged = board(&[("b0", 'H'), ("b1", 'P')]);
+        assert_eq!(
+            movement(&legged, "b0", "c2"),
+            Err(Illegal::HorseLeg(p("b1")))
+        );
+        assert_eq!(movement(&legged, "b0", "d1"), Ok(()));
+        let side_leg = board(&[("b0", 'H'), ("c0", 'e')]);
+        assert_eq!(
+            movement(&side_leg, "b0", "d1"),
+            Err(Illegal::HorseLeg(p("c0")))
+        );
+        assert!(matches!(
+            movement(&b, "b0", "b2"),
+            Err(Illegal::NotAStep { .. })
+        ));
+    }
+
+    #[test]
+    fn the_chariot_slides_until_blocked() {
+        let b = board(&[("a0", 'R'), ("a5", 'p'), ("a7", 'p')]);
+        assert_eq!(movement(&b, "a0", "a5"), Ok(()));
+        assert_eq!(movement(&b, "a0", "i0"), Ok(()));
+        assert_eq!(
+            movement(&b, "a0", "a7"),
+            Err(Illegal::Blocked {
+                kind: Kind::Chariot,
+                at: p("a5")
+            })
+        );
+        assert!(matches!(
+            movement(&b, "a0", "b1"),
+            Err(Illegal::NotAStep { .. })
+        ));
+        let own = board(&[("a0", 'R'), ("a3", 'P')]);
+        assert!(matches!(
+            movement(&own, "a0", "a3"),
+            Err(Illegal::OwnPiece { .. })
+        ));
+    }
+
+    #[test]
+    fn the_cannon_captures_over_exactly_one_screen() {
+        let b = board(&[("b2", 'C'), ("b5", 'p'), ("b7", 'h'), ("b9", 'r')]);
+        assert_eq!(movement(&b, "b2", "b4"), Ok(()));
+        assert_eq!(movement(&b, "b2", "b7"), Ok(()));
+        assert_eq!(movement(&b, "b2", "b5"), Err(Illegal::CannonNeedsScreen));
+        assert_eq!(movement(&b, "b2", "b9"), Err(Illegal::CannonScreens(2)));
+        assert_eq!(
+            movement(&b, "b2", "b6"),
+            Err(Illegal::Blocked {
+                kind: Kind::Cannon,
+                at: p("b5")
+            })
+        );
+    }
+
+    #[test]
+    fn the_soldier_goes_forwards_and_sideways_after_the_river() {
+        let b = board(&[("c3", 'P'), ("c6", 'p'), ("e5", 'P'), ("e4", 'p')]);
+        assert_eq!(movement(&b, "c3", "c4"), Ok(()));
+        assert_eq!(movement(&b, "c3", "c2"), Err(Illegal::SoldierBackwards));
+        assert_eq!(
+            movement(&b, "c3", "d3"),
+            Err(Illegal::SoldierSidewaysBeforeRiver)
+        );
+        assert_eq!(movement(&b, "e5", "f5"), Ok(()));
+        assert_eq!(movement(&b, "c6", "c5"), Ok(()));
+        assert_eq!(movement(&b, "c6", "c7"), Err(Illegal::SoldierBackwards));
+        assert_eq!(movement(&b, "e4", "d4"), Ok(()));
+        assert!(matches!(
+            movement(&b, "c3", "c5"),
+            Err(Illegal::NotAStep { .. })
+        ));
+    }
+
+    #[test]
+    fn checks_and_the_flying_general() {
+        let b = board(&[("e0", 'K'), ("e9", 'k'), ("e4", 'P'), ("d9", 'r')]);
+        assert!(!in_check(&b, Side::Red));
+        assert_eq!(
+            check_move(&b, p("e4"), p("e5")),
+            Ok(()),
+            "the soldier still screens"
+        );
+        assert_eq!(
+            check_move(&b, p("e0"), p("d0")),
+            Err(Illegal::LeavesInCheck {
+                by: p("d9"),
+                attacker: Man::from_letter('r').unwrap()
+            })
+        );
+        let open = board(&[("e0", 'K'), ("e9", 'k'), ("e4", 'p')]);
+        assert_eq!(
+            check_move(&open, p("e4"), p("d4")),
+            Err(Illegal::GeneralsFace { file: 4 })
+        );
+        let facing = board(&[("e0", 'K'), ("e9", 'k')]);
+        assert!(in_check(&facing, Side::Red));
+        assert_eq!(generals_facing(&facing), Some(4));
+        let horse = board(&[("e0", 'K'), ("d9", 'k'), ("f2", 'h')]);
+        assert_eq!(checker(&horse, Side::Red).map(|(at, _)| at), Some(p("f2")));
+        let legged = board(&[("e0", 'K'), ("d9", 'k'), ("f2", 'h'), ("f1", 'A')]);
+        assert_eq!(checker(&legged, Side::Red), None);
+    }
+
+    #[test]
+    fn the_opening_position_has_forty_four_moves() {
+        assert_eq!(legal_moves(&Board::initial(), Side::Red).len(), 44);
+        assert_eq!(legal_moves(&Board::initial(), Side::Black).len(), 44);
+    }
+}

@@ -1,0 +1,488 @@
+//! The editor features of xiangqi-setup files, through the notation contract and the
+//! generic `ide` paths every notation shares.
+
+use crate::ide::document::{analyze, board_at, hover, quick_fixes, reanalyze};
+use crate::model::document::{NotationDocument, StateRef};
+use crate::model::edit::TextEdit;
+use crate::model::features::{FoldKind, SymbolKind, TokenKind};
+use crate::model::scene::{Annotation, MarkColor, MarkShape};
+use std::path::Path;
+
+fn open(name: &str, text: &str) -> Box<dyn NotationDocument> {
+    analyze(Some(Path::new(name)), text.to_string())
+}
+
+const ANNOFEN: &str = "# Copyright\n# last two moves\nv1 r[<bm><a+1-2>]bakabnr/9/1c[<pm>n]4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2[<pm>C]2[<bm><a-3+0>]1/9/RNBAKABNR\n";
+
+const PLAYOK: &str = "FORMAT  WXF\r\nRED     jugador rojo ; 1200 ;;\r\nBLACK   jugador negro ; 1240 ;;\r\nSTART{\r\n 1. P3+1 c8.7   2. E7+5 c2.5   3. H2+3 h2+3\r\n 4. H8+6 r1.2   5. H3+4 h8+9   6. C2+4 r9+1\r\n 7. C2.5 a4+5\r\n}END\r\n";
+
+#[test]
+fn hover_on_an_arrow_says_where_it_points_and_shows_the_board() {
+    let doc = open("a.annofen", ANNOFEN);
+    let at = ANNOFEN.find("a+1-2").unwrap() + 2;
+    let found = hover(&*doc, at).unwrap();
+    assert_eq!(found.range, at - 2..at + 3);
+    assert!(
+        found
+            .markdown
+            .starts_with("**`a+1-2`** — an arrow from b9 to c7"),
+        "{}",
+        found.markdown
+    );
+    assert!(
+        found.markdown.contains("```text"),
+        "the board is drawn below"
+    );
+    let position = hover(&*doc, ANNOFEN.find("/9/").unwrap() + 1).unwrap();
+    assert!(
+        position.markdown.starts_with("**annoFEN position**"),
+        "{}",
+        position.markdown
+    );
+    assert!(
+        position.markdown.contains("Arrows: b9→c7, h2→e2"),
+        "the board below draws the annotations: {}",
+        position.markdown
+    );
+    let piece = ANNOFEN.find("n]").unwrap();
+    let found = doc.hover(piece).unwrap();
+    assert_eq!(
+        found.markdown,
+        "**`n`** — the Black horse on c7 (`n` is an alias of H (as in knight))"
+    );
+    let board = found.board.unwrap();
+    let scene = doc.scene(board.state).unwrap();
+    let marked = board.marked.unwrap();
+    assert_eq!(
+        (scene.pieces[marked[0]].x, scene.pieces[marked[0]].y),
+        (3.0, 8.0)
+    );
+}
+
+#[test]
+fn the_scene_carries_the_annotations() {
+    let doc = open("a.annofen", ANNOFEN);
+    let scene = doc.scene(StateRef { game: 0, index: 0 }).unwrap();
+    assert_eq!(scene.pieces.len(), 33, "the board and 32 men");
+    assert_eq!(scene.pieces[0].kind, crate::model::piece::PieceKind::Board);
+    assert_eq!(scene.annotations.len(), 6);
+    assert_eq!(
+        scene.annotations[0],
+        Annotation::Marker {
+            at: (2.0, 10.0),
+            shape: MarkShape::Blank,
+            color: MarkColor::Blue
+        }
+    );
+    assert_eq!(
+        scene.annotations[1],
+        Annotation::Arrow {
+            from: (2.0, 10.0),
+            to: (3.0, 8.0)
+        }
+    );
+    assert!(matches!(
+        scene.annotations[2],
+        Annotation::Marker {
+            shape: MarkShape::Piece,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn hover_on_a_wxf_move_shows_the_board_after_it() {
+    let doc = open("g.wxf", PLAYOK);
+    let at = PLAYOK.find("c2.5").unwrap();
+    let found = doc.hover(at + 1).unwrap();
+    assert_eq!(found.range, at..at + 4);
+    assert_eq!(found.markdown, "**2... `c2.5`** — Black cannon b7–e7");
+    let board = found.board.unwrap();
+    assert_eq!(board.state, StateRef { game: 0, index: 4 });
+    let scene = doc.scene(board.state).unwrap();
+    let moved: Vec<_> = scene
+        .highlighted
+        .iter()
+        .map(|&i| (scene.pieces[i].x, scene.pieces[i].y))
+        .collect();
+    assert_eq!(moved, [(5.0, 8.0)]);
+    assert_eq!(scene.vacated, [(2.0, 8.0)]);
+    let capture = PLAYOK.find("C2.5").unwrap();
+    assert!(doc
+        .hover(capture)
+        .unwrap()
+        .markdown
+        .contains("captures the Black soldier"));
+    let header = doc.hover(PLAYOK.find("BLACK").unwrap() + 1).unwrap();
+    assert!(
+        header.markdown.starts_with("**BLACK** — Black's player"),
+        "{}",
+        header.markdown
+    );
+    assert!(header.board.is_none());
+}
+
+#[test]
+fn the_board_panel_follows_the_moves() {
+    let doc = open("g.wxf", PLAYOK);
+    let start = board_at(&*doc, 0).unwrap();
+    assert_eq!(start.label, "start");
+    assert_eq!(start.pieces.len(), 33);
+    let between = PLAYOK.find("   2.").unwrap() + 1;
+    assert_eq!(board_at(&*doc, between).unwrap().label, "1...");
+    let end = board_at(&*doc, PLAYOK.len()).unwrap();
+    assert_eq!(end.label, "7...");
+}
+
+#[test]
+fn check_and_checkmate_are_told_in_the_hover() {
+    let text = "FORMAT WXF\nFEN 3k5/9/9/9/9/9/9/9/9/4K3R r\nSTART{\n 1. R1+9\n}END\n";
+    let doc = open("m.wxf", text);
+    assert!(doc.diagnostics().is_empty(), "{:?}", doc.diagnostics());
+    let found = doc.hover(text.find("R1+9").unwrap()).unwrap();
+    assert!(found.markdown.ends_with("Check."), "{}", found.markdown);
+    let mate = "FORMAT WXF\nFEN 3k5/4R4/9/9/9/9/9/9/9/4K3R r\nSTART{\n 1. R1+9\n}END\n";
+    let doc = open("m.wxf", mate);
+    let found = doc.hover(mate.find("R1+9").unwrap()).unwrap();
+    assert!(
+        found.markdown.ends_with("Checkmate: Black has no move."),
+        "{}",
+        found.markdown
+    );
+}
+
+#[test]
+fn completion_offers_codes_letters_and_legal_moves() {
+    let text = "v1 r[<a+1-";
+    let doc = open("a.annofen", text);
+    let codes = doc.completions(text.len());
+    assert!(
+        codes
+            .iter()
+            .any(|c| c.label == "a+1-2" && c.replace == (6..text.len())),
+        "{codes:?}"
+    );
+    assert!(codes
+        .iter()
+        .all(|c| c.label.starts_with('a') || c.label.len() == 2));
+    let letters = doc.completions(4);
+    assert!(letters
+        .iter()
+        .any(|c| c.label == "K" && c.detail.as_deref() == Some("Red general")));
+    assert!(letters.iter().any(|c| c.label == "<pm>"));
+    let xay = "version: '1'\nsetup: [\n  [[r, p], []],\n]\n";
+    let doc = open("a.xay", xay);
+    let in_cell = doc.completions(xay.find("p]").unwrap() + 1);
+    let p = xay.find("p]").unwrap();
+    assert!(in_cell
+        .iter()
+        .any(|c| c.label == "pm" && c.replace == (p..p + 1)));
+    assert!(in_cell.iter().any(|c| c.label == "H"));
+    let typing = "version: '1'\nsetup: [\n  [[r, ";
+    let doc = open("a.xay", typing);
+    assert!(
+        !doc.completions(typing.len()).is_empty(),
+        "a cell being typed still completes"
+    );
+    let wxf = "FORMAT WXF\nSTART{\n 1. P3+1 \n}END\n";
+    let doc = open("g.wxf", wxf);
+    let moves = doc.completions(wxf.find(" \n}").unwrap() + 1);
+    assert_eq!(moves.len(), 44, "Black's 44 replies");
+    assert!(moves
+        .iter()
+        .any(|c| c.label == "c8.7" && c.detail.as_deref() == Some("Black cannon h7–g7")));
+    let first = doc.completions(wxf.find("P3+1").unwrap() + 2);
+    assert!(
+        first
+            .iter()
+            .any(|c| c.label == "P3+1" && c.replace.len() == 2),
+        "completes the move being typed"
+    );
+}
+
+#[test]
+fn symbols_and_folds_of_a_wxf_game() {
+    let doc = open("g.wxf", PLAYOK);
+    let symbols = doc.symbols();
+    assert_eq!(symbols.len(), 1);
+    assert_eq!(symbols[0].name, "jugador rojo – jugador negro");
+    assert_eq!(symbols[0].kind, SymbolKind::Game);
+    assert_eq!(symbols[0].children.len(), 14);
+    assert_eq!(symbols[0].children[1].name, "1...");
+    assert_eq!(symbols[0].children[1].detail.as_deref(), Some("c8.7"));
+    let folds = doc.folds();
+    assert_eq!(
+        folds
+            .iter()
+            .map(|f| (f.start_line, f.end_line))
+            .collect::<Vec<_>>(),
+        [(0, 2), (3, 7)]
+    );
+    let doc = open("a.annofen", ANNOFEN);
+    assert_eq!(doc.folds()[0].kind, FoldKind::Comment);
+}
+
+#[test]
+fn semantic_tokens_are_sorted_and_disjoint() {
+    let doc = open("a.annofen", ANNOFEN);
+    let tokens = doc.semantic_tokens(0..ANNOFEN.len());
+    assert!(tokens
+        .windows(2)
+        .all(|w| w[0].range.end <= w[1].range.start));
+    let kind_at = |needle: &str| {
+        let at = ANNOFEN.find(needle).unwrap();
+        tokens.iter().find(|t| t.range.start == at).map(|t| t.kind)
+    };
+    assert_eq!(kind_at("# Copy"), Some(TokenKind::Comment));
+    assert_eq!(kind_at("v1"), Some(TokenKind::Keyword));
+    assert_eq!(kind_at("a+1-2"), Some(TokenKind::EnumMember));
+    assert_eq!(kind_at("RNBAKABNR"), Some(TokenKind::Type));
+    let doc = open("g.wxf", PLAYOK);
+    let tokens = doc.semantic_tokens(0..PLAYOK.len());
+    let at = PLAYOK.find("H8+6").unwrap();
+    let kinds: Vec<_> = tokens
+        .iter()
+        .filter(|t| t.range.start >= at && t.range.end <= at + 4)
+        .map(|t| t.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            TokenKind::Type,
+            TokenKind::Variable,
+            TokenKind::Operator,
+            TokenKind::Number
+        ]
+    );
+}
+
+#[test]
+fn captures_show_as_inlay_hints() {
+    let doc = open("g.wxf", PLAYOK);
+    let hints = doc.inlay_hints(0..PLAYOK.len());
+    assert_eq!(hints.len(), 1);
+    assert_eq!(hints[0].label, "×p");
+    assert_eq!(hints[0].offset, PLAYOK.find("C2.5").unwrap() + 4);
+}
+
+#[test]
+fn the_xay_version_fix_is_a_quick_fix() {
+    let text = "version: 1\nsetup: []\n";
+    let doc = open("a.xay", text);
+    let fixes = quick_fixes(&*doc, 9..9);
+    assert_eq!(fixes.len(), 1);
+    assert_eq!(fixes[0].1.edits, [(9..10, "'1'".to_string())]);
+}
+
+#[test]
+fn replay_json_is_the_documented_schema() {
+    let doc = open("a.annofen", ANNOFEN);
+    let mut out = Vec::new();
+    doc.write_replay_json("a.annofen", None, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("{\"file\":\"a.annofen\",\"games\":[{\"format\":\"annofen\",\"states\":[{\"move\":\"start\",\"fen\":\"r1eakaehr/"), "{text}");
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let state = &value["games"][0]["states"][0];
+    assert_eq!(
+        state["fen"],
+        "r1eakaehr/9/1ch4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR"
+    );
+    assert_eq!(
+        state["annotations"][1],
+        serde_json::json!({"square": "b9", "code": "a+1-2"})
+    );
+    let doc = open("g.wxf", PLAYOK);
+    let mut out = Vec::new();
+    doc.write_replay_json("g.wxf", Some(&[StateRef { game: 0, index: 2 }]), &mut out)
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let states = value["games"][0]["states"].as_array().unwrap();
+    assert_eq!(states.len(), 1);
+    assert_eq!(states[0]["move"], "c8.7");
+    assert_eq!(
+        states[0]["fen"],
+        "rheakaehr/9/1c4c2/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RHEAKAEHR"
+    );
+}
+
+#[test]
+fn an_edit_gives_what_a_fresh_analysis_gives() {
+    let doc = open("g.wxf", PLAYOK);
+    let at = PLAYOK.find("h8+9").unwrap();
+    for (replacement, len) in [("h8+7", 4), ("X", 1), ("", 4), (" 7. P7+1", 0)] {
+        let mut text = PLAYOK.to_string();
+        text.replace_range(at..at + len, replacement);
+        let edit = TextEdit {
+            start: at,
+            old_end: at + len,
+            new_end: at + replacement.len(),
+        };
+        let updated = doc.update(text.clone(), &edit);
+        let fresh = open("g.wxf", &text);
+        assert_eq!(updated.diagnostics(), fresh.diagnostics(), "{replacement}");
+        for state in fresh.main_line(0) {
+            assert_eq!(
+                updated.scene(state.state),
+                fresh.scene(state.state),
+                "{replacement} {}",
+                state.label
+            );
+        }
+        assert_eq!(updated.main_line(0), fresh.main_line(0));
+    }
+}
+
+#[test]
+fn nothing_panics_on_any_prefix_of_the_sample_files() {
+    for text in [
+        ANNOFEN,
+        PLAYOK,
+        "version: '1'\nsetup: [\n  [[a+1-2, r], [pm]],\n  # river\n]\n",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n",
+    ] {
+        // Every fifth prefix: each cuts a token somewhere else.
+        for end in (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i) && (i % 5 == 0 || i == text.len()))
+        {
+            for name in ["a.annofen", "a.xay", "a.fen", "a.wxf"] {
+                let doc = open(name, &text[..end]);
+                for offset in [0, end / 2, end] {
+                    let _ = doc.hover(offset);
+                    let _ = doc.completions(offset);
+                    let _ = board_at(&*doc, offset);
+                }
+                let _ = doc.semantic_tokens(0..end);
+                let mut out = Vec::new();
+                doc.write_replay_json("f", None, &mut out).unwrap();
+                assert!(serde_json::from_slice::<serde_json::Value>(&out).is_ok());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_wxf_record_converts_to_a_diagram_of_its_last_move() {
+    use crate::model::document::Target;
+    let doc = open("g.wxf", PLAYOK);
+    assert_eq!(
+        doc.conversions(),
+        [Target::Ppn, Target::AnnoFen, Target::Xay]
+    );
+    let annofen = doc.convert(Target::AnnoFen).unwrap();
+    let diagram = open("d.annofen", &annofen);
+    assert!(
+        diagram.diagnostics().is_empty(),
+        "{annofen}\n{:?}",
+        diagram.diagnostics()
+    );
+    let mut out = Vec::new();
+    diagram.write_replay_json("d", None, &mut out).unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let state = &value["games"][0]["states"][0];
+    let last = doc.main_line(0).last().unwrap().state;
+    let mut record = Vec::new();
+    doc.write_replay_json("g", Some(&[last]), &mut record)
+        .unwrap();
+    let record: serde_json::Value = serde_json::from_slice(&record).unwrap();
+    assert_eq!(state["fen"], record["games"][0]["states"][0]["fen"]);
+    // 7... a4+5: the advisor left d9 for e8.
+    assert_eq!(
+        state["annotations"],
+        serde_json::json!([{"square": "d9", "code": "bm"}, {"square": "e8", "code": "pm"}])
+    );
+    let xay = doc.convert(Target::Xay).unwrap();
+    assert!(xay.contains("[a, pm]"), "{xay}");
+}
+
+#[test]
+fn annotations_are_listed_in_the_ppn_they_cannot_be_drawn_in() {
+    use crate::model::document::Target;
+    let doc = open("a.annofen", ANNOFEN);
+    let ppn = doc.convert(Target::Ppn).unwrap();
+    assert!(ppn.starts_with("---\nGameType: Xiangqi\n...\n{ Converted from an annoFEN position: Copyright last two moves. Annotations (PPN draws none): b9 bm, b9 a+1-2,"), "{ppn}");
+    let broken = open("b.annofen", "v1 Q8/9/9/9/9/9/9/9/9/9\n");
+    let error = broken.convert(Target::Ppn).unwrap_err();
+    assert!(error.0.contains("errors"), "{}", error.0);
+    assert!(open("a.annofen", ANNOFEN).convert(Target::Wxf).is_err());
+}
+
+#[test]
+fn random_edits_give_what_a_fresh_analysis_gives() {
+    let samples = [
+        ("g.wxf", PLAYOK),
+        ("a.annofen", ANNOFEN),
+        ("a.xay", "version: '1'\nsetup: [\n  [[r], [h, a+0-2], [], [k]],\n  # river\n  [[], [P, pm]],\n]\n"),
+    ];
+    let mut seed: u64 = 99;
+    let mut next = move |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n.max(1)
+    };
+    let alphabet = ['1', '+', '.', 'H', 'p', ' ', '\n', '[', ']', '<', '/', 'x'];
+    for (name, start) in samples {
+        let mut previous = open(name, start);
+        let mut text = start.to_string();
+        for _ in 0..60 {
+            let at = (0..=text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .nth(next(text.len() + 1))
+                .unwrap_or(0);
+            let removed = if at < text.len() && next(2) == 0 {
+                text[at..].chars().next().map_or(0, char::len_utf8)
+            } else {
+                0
+            };
+            let inserted = if removed == 0 || next(2) == 0 {
+                alphabet[next(alphabet.len())].to_string()
+            } else {
+                String::new()
+            };
+            text.replace_range(at..at + removed, &inserted);
+            let edit = TextEdit {
+                start: at,
+                old_end: at + removed,
+                new_end: at + inserted.len(),
+            };
+            let updated = reanalyze(&*previous, Some(Path::new(name)), text.clone(), &edit);
+            let fresh = open(name, &text);
+            assert_eq!(updated.format(), fresh.format());
+            assert_eq!(
+                updated.diagnostics(),
+                fresh.diagnostics(),
+                "{name}: {text:?}"
+            );
+            assert_eq!(updated.main_line(0), fresh.main_line(0), "{name}: {text:?}");
+            for state in fresh.main_line(0) {
+                assert_eq!(
+                    updated.scene(state.state),
+                    fresh.scene(state.state),
+                    "{name}: {text:?}"
+                );
+            }
+            previous = updated;
+        }
+    }
+}
+
+#[test]
+fn offsets_inside_a_character_are_safe() {
+    let text = "# é\nv1 r[<bm>]é/9\n";
+    let doc = open("a.annofen", text);
+    for offset in 0..=text.len() + 2 {
+        let _ = doc.hover(offset);
+        let _ = doc.completions(offset);
+        let _ = board_at(&*doc, offset);
+    }
+    let wxf = "FORMAT WXF\nRED é\nSTART{\n 1. P3+1 é\n}END\n";
+    let doc = open("a.wxf", wxf);
+    for offset in 0..=wxf.len() + 2 {
+        let _ = doc.hover(offset);
+        let _ = doc.completions(offset);
+    }
+    assert!(doc
+        .diagnostics()
+        .iter()
+        .any(|d| d.code == "wxf-syntax" && &wxf[d.range.clone()] == "é"));
+}

@@ -1,0 +1,478 @@
+//! WXF game records: header lines (`KEY value`), the starting position as a `FEN` line or a
+//! `SETUP{...}` block (the opening position when neither is there), and the moves between
+//! `START{` and `}END`.
+
+use std::ops::Range;
+
+use crate::diagnostic::{Diagnostic, Fix};
+use crate::model::features::TokenKind;
+use crate::model::format::Format;
+
+use super::board::{Board, Man, Point, Side};
+use super::notation::parse_move;
+use super::parsed::{trimmed, words, Parsed, Slot, WrittenMove};
+use super::position::{read_board_field, Atom, AtomKind, FieldSyntax, Position};
+
+/// Header keys WXF records use, for hovers and completion.
+pub const HEADER_KEYS: &[(&str, &str)] = &[
+    ("FORMAT", "the file format: `WXF`"),
+    ("GAME", "the kind of game or its title"),
+    ("RED", "Red's player: `name ; rating ; ...`"),
+    ("BLACK", "Black's player: `name ; rating ; ...`"),
+    ("DATE", "when the game was played"),
+    ("PLACE", "where the game was played"),
+    ("EVENT", "the tournament or occasion"),
+    ("ROUND", "the round of the event"),
+    (
+        "RESULT",
+        "the result: `1-0` (Red won), `0-1` (Black won), `1/2-1/2`",
+    ),
+    ("OPENING", "the opening played"),
+    (
+        "FEN",
+        "the starting position: a FEN board, then `r` (or `w`) or `b` for the side to move",
+    ),
+];
+
+/// The header of a record: its lines `KEY value`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub key: String,
+    pub key_range: Range<usize>,
+    pub value: String,
+    pub value_range: Range<usize>,
+}
+
+/// Read a WXF record.
+pub fn read_wxf(text: &str) -> Parsed {
+    let mut parsed = Parsed::new(Format::Wxf, "WXF game");
+    let mut headers: Vec<Header> = Vec::new();
+    let mut fen: Option<(Position, Range<usize>)> = None;
+    let mut setup: Option<(Position, Range<usize>)> = None;
+    let mut header_lines: Vec<Range<usize>> = Vec::new();
+    let mut moves_seen = false;
+    let mut at = 0;
+    while at < text.len() {
+        let line_end = text[at..].find(['\n', '\r']).map_or(text.len(), |i| at + i);
+        let next_line = if text[line_end..].starts_with("\r\n") {
+            line_end + 2
+        } else {
+            (line_end + 1).min(text.len())
+        };
+        let content = trimmed(text, at..line_end);
+        if content.is_empty() {
+            at = next_line;
+            continue;
+        }
+        let body = &text[content.clone()];
+        if body.starts_with("START{") {
+            at = read_moves(text, content.start, &mut parsed, moves_seen);
+            moves_seen = true;
+            continue;
+        }
+        if body.starts_with("SETUP{") {
+            let (position, range, end) = read_setup(text, content.start, &mut parsed);
+            at = end;
+            if setup.is_some() {
+                parsed.warning(
+                    range,
+                    "wxf-duplicate-setup",
+                    "a second `SETUP{...}`; the first one counts",
+                );
+            } else {
+                setup = Some((position, range));
+            }
+            continue;
+        }
+        at = next_line;
+        let key_len = body
+            .find(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+            .unwrap_or(body.len());
+        if key_len == 0 || !body.starts_with(|c: char| c.is_ascii_uppercase()) {
+            parsed.error(
+                content,
+                "wxf-syntax",
+                "expected a header line `KEY value`, `SETUP{`, or the moves between `START{` and `}END`",
+            );
+            continue;
+        }
+        header_lines.push(content.clone());
+        let key_range = content.start..content.start + key_len;
+        let value_range = trimmed(text, key_range.end..content.end);
+        parsed.token(key_range.clone(), TokenKind::Property);
+        let key = text[key_range.clone()].to_string();
+        if key == "FEN" {
+            let position = read_fen_header(text, value_range.clone(), &mut parsed);
+            if fen.is_some() {
+                parsed.warning(
+                    content.clone(),
+                    "wxf-duplicate-fen",
+                    "a second `FEN` line; the first one counts",
+                );
+            } else {
+                fen = Some((position, content.clone()));
+            }
+        } else {
+            parsed.token(value_range.clone(), TokenKind::String);
+        }
+        headers.push(Header {
+            key,
+            key_range,
+            value: text[value_range.clone()].to_string(),
+            value_range,
+        });
+    }
+    if let (Some(first), Some(last)) = (header_lines.first(), header_lines.last()) {
+        if first.start != last.start {
+            parsed.folds.push((first.start..last.end, false));
+        }
+    }
+    parsed.name = game_name(&headers);
+    parsed.selection = header_lines
+        .first()
+        .cloned()
+        .or_else(|| parsed.moves.first().map(|m| m.range.clone()))
+        .unwrap_or(0..0);
+    match (fen, setup) {
+        (Some((position, range)), other) => {
+            if let Some((_, setup_range)) = other {
+                parsed.warning(
+                    setup_range,
+                    "wxf-setup-ignored",
+                    "the record has a `FEN` line, which xiangqi-setup reads instead of `SETUP{...}`",
+                );
+            }
+            parsed.start = position;
+            parsed.position_range = Some(range);
+        }
+        (None, Some((position, range))) => {
+            parsed.start = position;
+            parsed.position_range = Some(range);
+        }
+        (None, None) => {
+            parsed.start = Position::of_board(&Board::initial(), Some(Side::Red));
+        }
+    }
+    parsed
+}
+
+fn game_name(headers: &[Header]) -> String {
+    let player = |key: &str| {
+        headers
+            .iter()
+            .find(|h| h.key == key)
+            .map(|h| {
+                h.value
+                    .split(';')
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string()
+            })
+            .filter(|name| !name.is_empty())
+    };
+    let event = headers
+        .iter()
+        .find(|h| h.key == "EVENT" || h.key == "GAME")
+        .map(|h| {
+            h.value
+                .split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_string()
+        })
+        .filter(|name| !name.is_empty());
+    match (player("RED"), player("BLACK"), event) {
+        (Some(red), Some(black), _) => format!("{red} – {black}"),
+        (_, _, Some(event)) => event,
+        _ => "WXF game".to_string(),
+    }
+}
+
+fn read_fen_header(text: &str, range: Range<usize>, parsed: &mut Parsed) -> Position {
+    let fields = words(text, range.clone());
+    let Some(field) = fields.first().cloned() else {
+        parsed.error(
+            range,
+            "wxf-fen",
+            "`FEN` needs a board: its ranks from rank 9 to rank 0, separated by `/`",
+        );
+        return Position::default();
+    };
+    parsed.slots.push(Slot::BoardField {
+        range: field.clone(),
+        annotated: false,
+    });
+    let read = read_board_field(text, field, FieldSyntax::Fen);
+    parsed.diagnostics.extend(read.diagnostics);
+    parsed.tokens.extend(read.tokens);
+    let mut side_to_move = Some(Side::Red);
+    if let Some(side) = fields.get(1) {
+        parsed.token(side.clone(), TokenKind::String);
+        side_to_move = match &text[side.clone()] {
+            "r" | "w" | "R" | "W" => Some(Side::Red),
+            "b" | "B" => Some(Side::Black),
+            other => {
+                parsed.warning(
+                    side.clone(),
+                    "fen-side-to-move",
+                    format!("`{other}` is not a side to move: `r` (or `w`) for Red, `b` for Black; Red moves first"),
+                );
+                Some(Side::Red)
+            }
+        };
+    }
+    Position {
+        atoms: read.atoms,
+        side_to_move,
+    }
+}
+
+/// `SETUP{ Ra0 Hb0 ... RED }` starting at `at`: the position, the block's range and where
+/// reading goes on.
+fn read_setup(text: &str, at: usize, parsed: &mut Parsed) -> (Position, Range<usize>, usize) {
+    let open = at..at + "SETUP{".len();
+    parsed.token(open.clone(), TokenKind::Keyword);
+    let (body, end) = match text[open.end..].find('}') {
+        Some(i) => {
+            parsed.token(open.end + i..open.end + i + 1, TokenKind::Keyword);
+            (open.end..open.end + i, open.end + i + 1)
+        }
+        None => {
+            parsed.error(
+                open.clone(),
+                "wxf-unclosed-block",
+                "`SETUP{` has no closing `}`",
+            );
+            (open.end..text.len(), text.len())
+        }
+    };
+    if text[at..end].contains(['\n', '\r']) {
+        parsed.folds.push((at..end, false));
+    }
+    let mut atoms = Vec::new();
+    let mut side_to_move = Some(Side::Red);
+    let items = words(text, body);
+    let mut index = 0;
+    while index < items.len() {
+        let range = items[index].clone();
+        let word = &text[range.clone()];
+        index += 1;
+        let bytes = word.as_bytes();
+        match word {
+            "RED" | "BLACK" => {
+                parsed.token(range, TokenKind::Keyword);
+                side_to_move = Some(if word == "RED" { Side::Red } else { Side::Black });
+            }
+            "MOVE" => {
+                parsed.token(range.clone(), TokenKind::Keyword);
+                match items.get(index) {
+                    Some(number) if text[number.clone()].parse::<u32>().is_ok() => {
+                        parsed.token(number.clone(), TokenKind::Number);
+                        index += 1;
+                    }
+                    _ => parsed.error(range, "wxf-setup-syntax", "`MOVE` is followed by the number of the first move"),
+                }
+            }
+            _ if bytes.len() == 3 && Man::from_letter(char::from(bytes[0])).is_some() && (b'a'..=b'i').contains(&bytes[1]) && bytes[2].is_ascii_digit() => {
+                if let (Some(man), Some(point)) = (
+                    Man::from_letter(char::from(bytes[0])),
+                    Point::new(bytes[1] - b'a', bytes[2] - b'0'),
+                ) {
+                    parsed.token(range.start..range.start + 1, TokenKind::Type);
+                    parsed.token(range.start + 1..range.end, TokenKind::Variable);
+                    atoms.push(Atom {
+                        point,
+                        kind: AtomKind::Man(man),
+                        range: range.start..range.start + 1,
+                        text: word[..1].to_string(),
+                    });
+                }
+            }
+            _ => parsed.error(
+                range,
+                "wxf-setup-syntax",
+                format!("`{word}` is not a setup item: a piece letter and its point (`Ra0`, `ke9`), `RED`, `BLACK` or `MOVE n`"),
+            ),
+        }
+    }
+    (
+        Position {
+            atoms,
+            side_to_move,
+        },
+        at..end,
+        end,
+    )
+}
+
+/// The moves of `START{ ... }END` starting at `at`; returns where reading goes on.
+fn read_moves(text: &str, at: usize, parsed: &mut Parsed, seen_before: bool) -> usize {
+    let open = at..at + "START{".len();
+    parsed.token(open.clone(), TokenKind::Keyword);
+    let (body, end) = match text[open.end..].find("}END") {
+        Some(i) => {
+            let close = open.end + i;
+            parsed.token(close..close + 4, TokenKind::Keyword);
+            (open.end..close, close + 4)
+        }
+        None => {
+            parsed.error(
+                open.clone(),
+                "wxf-unclosed-block",
+                "`START{` has no closing `}END`",
+            );
+            (open.end..text.len(), text.len())
+        }
+    };
+    if seen_before {
+        parsed.warning(
+            open.clone(),
+            "wxf-duplicate-moves",
+            "a second `START{...}END`; its moves are read after the first ones",
+        );
+    }
+    if text[at..end].contains(['\n', '\r']) {
+        parsed.folds.push((at..end, false));
+    }
+    parsed.slots.push(Slot::Moves(body.clone()));
+    let mut number: Option<(u32, Range<usize>)> = None;
+    for word in words(text, body) {
+        let mut rest = word.clone();
+        let digits = text[rest.clone()]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        let dots = text[rest.start + digits..rest.end]
+            .bytes()
+            .take_while(|b| *b == b'.')
+            .count();
+        let is_move_start = |r: &Range<usize>| parse_move(&text[r.clone()]).is_some();
+        if digits > 0 && dots > 0 && !is_move_start(&rest) {
+            let number_range = rest.start..rest.start + digits + dots;
+            parsed.token(number_range.clone(), TokenKind::Number);
+            number = text[rest.start..rest.start + digits]
+                .parse()
+                .ok()
+                .map(|n| (n, number_range.clone()));
+            rest.start = number_range.end;
+            if rest.is_empty() {
+                continue;
+            }
+        }
+        let word_text = &text[rest.clone()];
+        if matches!(word_text, "1-0" | "0-1" | "1/2-1/2" | "*") {
+            parsed.token(rest, TokenKind::Keyword);
+            continue;
+        }
+        match parse_move(word_text) {
+            Some(written) => {
+                let piece_end = if written.kind.is_some() { 1 } else { 0 };
+                if piece_end > 0 {
+                    parsed.token(rest.start..rest.start + 1, TokenKind::Type);
+                }
+                parsed.token(rest.start + piece_end..rest.start + 2, TokenKind::Variable);
+                parsed.token(rest.start + 2..rest.start + 3, TokenKind::Operator);
+                parsed.token(rest.start + 3..rest.end, TokenKind::Number);
+                if written.equals_for_sideways {
+                    parsed.diagnostics.push(
+                        Diagnostic::warning(
+                            rest.start + 2..rest.start + 3,
+                            "wxf-equals-sideways",
+                            "WXF writes a sideways move with `.`; xiangqi-setup does not read `=` there",
+                        )
+                        .with_fix(Fix {
+                            title: "Write `.`".to_string(),
+                            edits: vec![(rest.start + 2..rest.start + 3, ".".to_string())],
+                        }),
+                    );
+                }
+                parsed.moves.push(WrittenMove {
+                    text: word_text.to_string(),
+                    range: rest,
+                    parsed: Some(written),
+                    number: number.take(),
+                });
+            }
+            None => {
+                let message = if word_text.contains(['{', '}']) {
+                    format!("`{word_text}`: WXF moves cannot hold braces")
+                } else {
+                    format!("`{word_text}` is not a WXF move: a piece letter, its file (or `+`/`-` for the front/rear piece), `+` forwards, `-` backwards or `.` sideways, then a file or a number of ranks, like `H2+3`")
+                };
+                parsed.error(rest, "wxf-syntax", message);
+            }
+        }
+    }
+    end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAYOK: &str = "FORMAT  WXF\r\nRED     jugador rojo ; 1200 ;;\r\nBLACK   jugador negro ; 1240 ;;\r\nRESULT  0-1\r\nSTART{\r\n 1. P3+1 c8.7   2. E7+5 c2.5   3. H2+3 h2+3\r\n10. H++7 c7.3 }END\r\n";
+
+    #[test]
+    fn a_record_with_header_and_moves() {
+        let parsed = read_wxf(PLAYOK);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        assert_eq!(parsed.name, "jugador rojo – jugador negro");
+        let moves: Vec<_> = parsed.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(
+            moves,
+            ["P3+1", "c8.7", "E7+5", "c2.5", "H2+3", "h2+3", "H++7", "c7.3"]
+        );
+        assert_eq!(parsed.moves[6].number.as_ref().map(|n| n.0), Some(10));
+        assert_eq!(parsed.moves[1].number, None);
+        assert_eq!(&PLAYOK[parsed.moves[0].range.clone()], "P3+1");
+        assert_eq!(parsed.start.board(), Board::initial());
+        assert_eq!(parsed.folds.len(), 2, "the header and the moves fold");
+    }
+
+    #[test]
+    fn the_fen_line_gives_the_start() {
+        let text = "FORMAT  \tWXF\r\nFEN  \t\t4kaer1/4a2c1/2h1e1h2/3Rp1C1p/2C6/5rP2/1pP1P3P/8E/9/1cEAKA1R1 b\r\n\r\nSTART{\r\n}END\r\n";
+        let parsed = read_wxf(text);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        assert_eq!(parsed.start.side_to_move, Some(Side::Black));
+        assert_eq!(parsed.start.atoms.len(), 27);
+        assert!(parsed.moves.is_empty());
+    }
+
+    #[test]
+    fn a_setup_block_and_bad_items() {
+        let text = "FORMAT WXF\nSETUP{ Ke0 ke9 Ra0 Zz9 BLACK }\nSTART{\n 1. r1+1 x9+1 1-0\n}END\n";
+        let parsed = read_wxf(text);
+        let found: Vec<_> = parsed
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range.clone()]))
+            .collect();
+        assert_eq!(found, [("wxf-setup-syntax", "Zz9"), ("wxf-syntax", "x9+1")]);
+        assert_eq!(parsed.start.side_to_move, Some(Side::Black));
+        assert_eq!(parsed.start.atoms.len(), 3);
+        assert_eq!(parsed.moves.len(), 1);
+    }
+
+    #[test]
+    fn unclosed_blocks_and_stray_lines() {
+        let text = "FORMAT WXF\nthis is not a header\nSTART{\n 1. P3+1 C2=5\n";
+        let parsed = read_wxf(text);
+        let found: Vec<_> = parsed
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range.clone()]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("wxf-syntax", "this is not a header"),
+                ("wxf-unclosed-block", "START{"),
+                ("wxf-equals-sideways", "="),
+            ]
+        );
+        assert_eq!(parsed.moves.len(), 2);
+    }
+}
