@@ -154,6 +154,12 @@ fn generated_games_match_the_reference() {
 }
 
 #[test]
+fn query_piece_ids_match_the_reference() {
+    let states = check_folder("queries", &[]);
+    assert!(states >= 1600, "only {states} states compared");
+}
+
+#[test]
 fn every_setup_matches_the_reference() {
     let states = check_folder("setups", &[]);
     assert_eq!(states, 169);
