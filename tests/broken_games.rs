@@ -39,7 +39,7 @@ fn each_problem_is_reported_on_its_own_text() {
 #[test]
 fn moves_after_errors_still_replay_and_errors_change_nothing() {
     let replay = replay_document(GAME);
-    let states = &replay.games[0].states;
+    let states: Vec<_> = replay.games[0].states().collect();
     let labels: Vec<&str> = states.iter().map(|s| s.label.as_str()).collect();
     assert_eq!(
         labels,
@@ -79,7 +79,7 @@ fn a_yaml_error_does_not_stop_the_moves() {
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     assert_eq!(diagnostics[0].code, "yaml-error");
     let replay = replay_document(text);
-    let last = replay.games[0].states.last().unwrap();
+    let last = replay.games[0].states().last().unwrap();
     assert_eq!((last.pieces()[0].x, last.pieces()[0].y), (1.0, 2.0));
 }
 
@@ -113,6 +113,6 @@ fn a_board_holds_at_most_two_thousand_pieces() {
         ]
     );
     let replay = replay_document(text);
-    let last = replay.games[0].states.last().unwrap();
+    let last = replay.games[0].states().last().unwrap();
     assert_eq!(last.pieces().len(), 2_000);
 }

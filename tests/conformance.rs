@@ -98,16 +98,16 @@ fn compare_file(ppn: &Path) -> Result<usize, String> {
     let mut compared = 0;
     for (g, (want, got)) in expected_games.iter().zip(&replay.games).enumerate() {
         let states = want["states"].as_array().cloned().unwrap_or_default();
-        if states.len() != got.states.len() {
+        if states.len() != got.state_count() {
             return Err(format!(
                 "game {}: expected {} states, got {}",
                 g + 1,
                 states.len(),
-                got.states.len()
+                got.state_count()
             ));
         }
-        for (want_state, got_state) in states.iter().zip(&got.states) {
-            same_state(want_state, got_state)
+        for (want_state, got_state) in states.iter().zip(got.states()) {
+            same_state(want_state, &got_state)
                 .map_err(|why| format!("game {} move {}: {why}", g + 1, want_state["move"]))?;
             compared += 1;
         }
@@ -151,6 +151,12 @@ fn example_games_match_the_reference() {
 fn generated_games_match_the_reference() {
     let states = check_folder("generated", &[]);
     assert!(states >= 3500, "only {states} states compared");
+}
+
+#[test]
+fn query_piece_ids_match_the_reference() {
+    let states = check_folder("queries", &[]);
+    assert!(states >= 1600, "only {states} states compared");
 }
 
 #[test]

@@ -19,7 +19,7 @@ fn board(movetext: &str) -> Vec<String> {
         .map(|d| format!("{}: {}", d.code, d.message))
         .collect();
     assert!(errors.is_empty(), "{movetext}: {errors:?}");
-    let last = replay.games[0].states.last().expect("a starting board");
+    let last = replay.games[0].states().last().expect("a starting board");
     last.pieces()
         .iter()
         .map(|p| {

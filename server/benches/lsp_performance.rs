@@ -1,31 +1,47 @@
-//! `cargo bench -p ppn-ls --bench lsp_performance`: what the language server costs on a
-//! generated piecepack game of 10,000 moves: opening it (full analysis), re-analysing it
-//! after a one-character edit near its end, a hover-like look-up (the move at an offset
-//! and its board), and the heap the analysis keeps.
+//! `cargo bench -p ppn-ls --bench lsp_performance`: what the language server costs on
+//! generated piecepack games of 10,000 and 100,000 moves (`PPN_BENCH_MOVES=10000` picks
+//! sizes), measured two ways:
+//!
+//! - through the server: the real `serve` loop over an in-memory pipe, as an editor talks
+//!   to it: open → diagnostics published, one-character edits near the start, the middle
+//!   and the end (in a move and in a comment) → diagnostics published, hover, semantic
+//!   tokens (whole document and one screen), folding; and the process's resident memory
+//!   after 1,000 edits, with the analysis kept alive;
+//! - in the library: the analysis and each editor feature called directly, with the heap
+//!   one analysis keeps.
+//!
+//! Medians of repeated runs; each line shows the target and whether it is met.
+//! `PPN_BENCH_PART=server` or `library` runs only one of the two; `PPN_BENCH_EDITS` sets
+//! how many edits come before the memory is read (1,000). `PPN_BENCH_WRITE=FOLDER` only
+//! writes the generated games there (`generated-N.ppn`), for timing the CLI on them.
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
+
+use mimalloc::MiMalloc;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
-use ppn_ls::ide::board::render_board;
 use ppn_ls::ppn::engine::replay::replay_document;
-use ppn_ls::ppn::notation::document::split_games;
-use ppn_ls::ppn::notation::movetext::split_movetext;
 use ppn_ls::ppn::syntax;
+use serde_json::{json, Value};
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::TestClient;
 
 /// Counts the bytes currently allocated (tree-sitter's too), to measure what an analysis
-/// keeps alive.
+/// keeps alive; allocates with mimalloc, as the `ppn-ls` binary does.
 struct CountingAllocator;
 
 static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
 
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded unchanged to the system allocator.
-        let pointer = unsafe { System.alloc(layout) };
+        // SAFETY: forwarded unchanged to the server's allocator.
+        let pointer = unsafe { MiMalloc.alloc(layout) };
         if !pointer.is_null() {
             ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
         }
@@ -34,13 +50,13 @@ unsafe impl GlobalAlloc for CountingAllocator {
 
     unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
         // SAFETY: `pointer` came from `alloc` above with this layout.
-        unsafe { System.dealloc(pointer, layout) };
+        unsafe { MiMalloc.dealloc(pointer, layout) };
         ALLOCATED.fetch_sub(layout.size(), Ordering::Relaxed);
     }
 
     unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: forwarded unchanged to the system allocator.
-        let moved = unsafe { System.realloc(pointer, layout, new_size) };
+        // SAFETY: forwarded unchanged to the server's allocator.
+        let moved = unsafe { MiMalloc.realloc(pointer, layout, new_size) };
         if !moved.is_null() {
             ALLOCATED.fetch_sub(layout.size(), Ordering::Relaxed);
             ALLOCATED.fetch_add(new_size, Ordering::Relaxed);
@@ -146,13 +162,6 @@ mod tree_sitter_allocations {
     }
 }
 
-const MOVES: usize = 10_000;
-
-const OPEN_TARGET: Duration = Duration::from_millis(100);
-const EDIT_TARGET: Duration = Duration::from_millis(5);
-const HOVER_TARGET: Duration = Duration::from_millis(2);
-const MEMORY_TARGET_BYTES: usize = 100 * 1024 * 1024;
-
 /// A small deterministic generator (SplitMix64), so every run benches the same game.
 struct Prng(u64);
 
@@ -243,6 +252,42 @@ fn generate_game(moves: usize, seed: u64) -> String {
     text
 }
 
+/// Targets for a game of `moves` moves (the 10k and 100k rows of the performance goals).
+struct Targets {
+    open: Duration,
+    edit_end: Duration,
+    edit_anywhere: Duration,
+    hover: Duration,
+    tokens: Duration,
+    folding: Duration,
+    resident: usize,
+}
+
+fn targets(moves: usize) -> Targets {
+    let ms = Duration::from_millis;
+    if moves <= 10_000 {
+        Targets {
+            open: ms(20),
+            edit_end: ms(1),
+            edit_anywhere: ms(5),
+            hover: Duration::from_micros(300),
+            tokens: ms(5),
+            folding: ms(3),
+            resident: 40 << 20,
+        }
+    } else {
+        Targets {
+            open: ms(200),
+            edit_end: ms(10),
+            edit_anywhere: ms(10),
+            hover: Duration::from_micros(500),
+            tokens: ms(50),
+            folding: ms(30),
+            resident: 150 << 20,
+        }
+    }
+}
+
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
     samples[samples.len() / 2]
@@ -272,198 +317,381 @@ fn report(name: &str, took: Duration, target: Option<Duration>) {
     let milliseconds = |duration: Duration| duration.as_secs_f64() * 1e3;
     match target {
         Some(target) => println!(
-            "{name:<36} {:>9.3} ms   (target < {:>5.1} ms) {}",
+            "{name:<44} {:>9.3} ms   (target < {:>6.1} ms) {}",
             milliseconds(took),
             milliseconds(target),
             verdict(took < target)
         ),
-        None => println!("  {name:<34} {:>9.3} ms", milliseconds(took)),
+        None => println!("  {name:<42} {:>9.3} ms", milliseconds(took)),
     }
 }
 
-/// The same edit for the analysis and for tree-sitter.
-fn tree_edit(old_text: &str, new_text: &str, edit: &TextEdit) -> tree_sitter::InputEdit {
-    let point = |text: &str, offset: usize| {
-        let before = &text[..offset];
-        tree_sitter::Point {
-            row: before.matches('\n').count(),
-            column: offset - before.rfind('\n').map_or(0, |newline| newline + 1),
-        }
+fn mebibytes(bytes: usize) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+/// The process's resident memory, from `/proc/self/status`.
+fn resident_bytes() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kilobytes: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes * 1024)
+}
+
+/// A one-character edit: where, what it replaces, what it inserts.
+#[derive(Clone, Copy)]
+struct Typing {
+    name: &'static str,
+    at: usize,
+}
+
+/// Offsets to type at: in a move and in a comment, near the start, the middle and the end.
+fn typing_places(text: &str) -> Vec<Typing> {
+    let near = |fraction: f64, needle: &str, skip: usize| {
+        let from = ((text.len() as f64 * fraction) as usize).min(text.len() - 1);
+        let from = (from..text.len())
+            .find(|&at| text.is_char_boundary(at))
+            .unwrap_or(0);
+        text[from..]
+            .find(needle)
+            .map_or(from, |found| from + found + skip)
     };
-    tree_sitter::InputEdit {
-        start_byte: edit.start,
-        old_end_byte: edit.old_end,
-        new_end_byte: edit.new_end,
-        start_position: point(old_text, edit.start),
-        old_end_position: point(old_text, edit.old_end),
-        new_end_position: point(new_text, edit.new_end),
-    }
+    vec![
+        Typing {
+            name: "start, in a move",
+            at: near(0.0, "...", 5),
+        },
+        Typing {
+            name: "start, in a comment",
+            at: near(0.0, "{rolled}", 1),
+        },
+        Typing {
+            name: "middle, in a move",
+            at: near(0.5, "...", 5),
+        },
+        Typing {
+            name: "middle, in a comment",
+            at: near(0.5, "{rolled}", 1),
+        },
+        Typing {
+            name: "end, in a move",
+            at: near(0.97, "...", 5),
+        },
+        Typing {
+            name: "end, in a comment",
+            at: near(0.97, "{rolled}", 1),
+        },
+    ]
 }
 
-fn main() {
-    tree_sitter_allocations::count();
-    let text = generate_game(MOVES, 7);
+fn position(text: &str, offset: usize) -> Value {
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let column = before.len() - before.rfind('\n').map_or(0, |at| at + 1);
+    json!({ "line": line, "character": column })
+}
+
+/// Inserts `x` at `at`, then takes it out again: two versions, the text as it was.
+fn type_and_undo(at: usize, text: &str) -> [(Value, TextEdit); 2] {
+    let start = position(text, at);
+    let mut edited = text.to_string();
+    edited.insert(at, 'x');
+    let end = position(&edited, at + 1);
+    [
+        (
+            json!([{ "range": { "start": start, "end": start }, "text": "x" }]),
+            TextEdit {
+                start: at,
+                old_end: at,
+                new_end: at + 1,
+            },
+        ),
+        (
+            json!([{ "range": { "start": start, "end": end }, "text": "" }]),
+            TextEdit {
+                start: at,
+                old_end: at + 1,
+                new_end: at,
+            },
+        ),
+    ]
+}
+
+const URI: &str = "file:///bench/generated.ppn";
+
+/// Everything through the language server, as an editor sees it.
+async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usize) {
+    let (mut client, _) =
+        TestClient::start(None, std::sync::Arc::new(ppn_ls::lsp::IncrementalAnalyzer)).await;
+    let mut version = 1;
+    let mut opens = Vec::new();
+    for _ in 0..3 {
+        let started = Instant::now();
+        client.open(URI, version, text).await;
+        client.diagnostics_of_version(URI, version).await;
+        opens.push(started.elapsed());
+        client
+            .notify(
+                "textDocument/didClose",
+                json!({ "textDocument": { "uri": URI } }),
+            )
+            .await;
+        client.diagnostics(URI).await;
+    }
+    report("open → diagnostics", median(opens), Some(targets.open));
+    client.open(URI, version, text).await;
+    client.diagnostics_of_version(URI, version).await;
+
+    for typing in typing_places(text) {
+        let mut samples = Vec::new();
+        let started = Instant::now();
+        while samples.len() < 6
+            || (started.elapsed() < Duration::from_secs(2) && samples.len() < 100)
+        {
+            for (change, _) in type_and_undo(typing.at, text) {
+                version += 1;
+                let sent = Instant::now();
+                client.change(URI, version, change).await;
+                client.diagnostics_of_version(URI, version).await;
+                samples.push(sent.elapsed());
+            }
+        }
+        let target = if typing.name.starts_with("end") {
+            targets.edit_end
+        } else {
+            targets.edit_anywhere
+        };
+        report(
+            &format!("edit {} → diagnostics", typing.name),
+            median(samples),
+            Some(target),
+        );
+    }
+
+    let document = json!({ "textDocument": { "uri": URI } });
+    for (name, at) in [
+        (
+            "hover near the start",
+            text.find("1. ").map_or(0, |at| at + 4),
+        ),
+        (
+            "hover in the middle",
+            text[text.len() / 2..]
+                .find('@')
+                .map_or(0, |at| at + text.len() / 2 - 1),
+        ),
+        ("hover near the end", text.len() - 30),
+    ] {
+        let params = json!({ "textDocument": { "uri": URI }, "position": position(text, at) });
+        let mut samples = Vec::new();
+        let started = Instant::now();
+        while samples.len() < 5
+            || (started.elapsed() < Duration::from_secs(1) && samples.len() < 200)
+        {
+            let sent = Instant::now();
+            let response = client.request("textDocument/hover", params.clone()).await;
+            samples.push(sent.elapsed());
+            assert!(response.get("error").is_none(), "{response}");
+        }
+        report(
+            &format!("textDocument/hover, {name}"),
+            median(samples),
+            Some(targets.hover),
+        );
+    }
+    for (name, method, params, target) in [
+        (
+            "semanticTokens/full",
+            "textDocument/semanticTokens/full",
+            document.clone(),
+            Some(targets.tokens),
+        ),
+        (
+            "semanticTokens/range (one screen, middle)",
+            "textDocument/semanticTokens/range",
+            {
+                let middle = position(text, text.len() / 2);
+                let line = middle["line"].as_u64().unwrap_or(0);
+                json!({ "textDocument": { "uri": URI }, "range": {
+                    "start": { "line": line, "character": 0 },
+                    "end": { "line": line + 60, "character": 0 } } })
+            },
+            Some(targets.hover * 4),
+        ),
+        (
+            "foldingRange",
+            "textDocument/foldingRange",
+            document.clone(),
+            Some(targets.folding),
+        ),
+        (
+            "documentSymbol",
+            "textDocument/documentSymbol",
+            document.clone(),
+            None,
+        ),
+    ] {
+        let mut samples = Vec::new();
+        let started = Instant::now();
+        while samples.len() < 3
+            || (started.elapsed() < Duration::from_secs(1) && samples.len() < 100)
+        {
+            let sent = Instant::now();
+            let response = client.request(method, params.clone()).await;
+            samples.push(sent.elapsed());
+            assert!(response.get("error").is_none(), "{response}");
+        }
+        report(name, median(samples), target);
+    }
+
+    // Typing goes on: the server keeps the newest analysis, earlier ones are freed.
+    let places = typing_places(text);
+    for round in 0..edits_for_memory / 2 {
+        let typing = places[round % places.len()];
+        for (change, _) in type_and_undo(typing.at, text) {
+            version += 1;
+            client.change(URI, version, change).await;
+        }
+        client.diagnostics_of_version(URI, version).await;
+    }
+    let resident = resident_bytes().unwrap_or(0);
+    println!(
+        "{:<44} {:>9.1} MiB  (target < {:>6.1} MiB) {}",
+        format!("resident memory after {edits_for_memory} edits"),
+        mebibytes(resident),
+        mebibytes(targets.resident),
+        verdict(resident < targets.resident)
+    );
+    client.shutdown_and_exit().await;
+}
+
+/// The bytes `make` leaves allocated while its result lives.
+fn heap_of<T>(make: impl FnOnce() -> Box<T>) -> usize {
     let before = ALLOCATED.load(Ordering::Relaxed);
-    let analysis = DocumentAnalysis::new(text.clone());
+    let made = make();
+    let heap = ALLOCATED.load(Ordering::Relaxed).saturating_sub(before);
+    drop(made);
+    heap
+}
+
+/// The same in the library, without the protocol.
+fn in_the_library(text: &str) {
+    let before = ALLOCATED.load(Ordering::Relaxed);
+    let analysis = DocumentAnalysis::new(text.to_string());
     let heap = ALLOCATED.load(Ordering::Relaxed).saturating_sub(before);
     assert!(
         analysis.diagnostics.is_empty(),
         "the generated game must be valid: {:?}",
         &analysis.diagnostics[..analysis.diagnostics.len().min(5)]
     );
-    let game = &analysis.replay.games[0];
     println!(
-        "lsp_performance: a game of {} moves, {} KiB, {} pieces on its last board",
-        game.states.len() - 1,
-        text.len() / 1024,
-        game.states.last().map_or(0, |state| state.pieces().len())
+        "  {:<42} {:>9.1} MiB",
+        "heap of one analysis",
+        mebibytes(heap)
     );
-    let mebibytes = |bytes: usize| bytes as f64 / (1024.0 * 1024.0);
-    println!(
-        "{:<36} {:>9.1} MiB  (target < {:>5.1} MiB) {}",
-        "analysis heap",
-        mebibytes(heap),
-        mebibytes(MEMORY_TARGET_BYTES),
-        verdict(heap < MEMORY_TARGET_BYTES)
-    );
-
-    let open = measure(|| {
-        std::hint::black_box(DocumentAnalysis::new(std::hint::black_box(text.clone())));
-    });
-    report("open (full analysis)", open, Some(OPEN_TARGET));
-    let parse = measure(|| {
-        std::hint::black_box(syntax::parse(&text, None));
-    });
-    report("of which: tree-sitter parse", parse, None);
-    let replay = measure(|| {
-        std::hint::black_box(replay_document(&text));
-    });
-    report("of which: replay (parallel to it)", replay, None);
-    let movetext = split_games(&text)[0].movetext.clone();
-    let split = measure(|| {
-        std::hint::black_box(split_movetext(&text, movetext.clone()));
-    });
-    report("of which: movetext split", split, None);
-
-    // One character typed into the comment of a move near the end; one typed into a move
-    // near the end, which is then replayed again with every move after it.
-    let comment_at = text.rfind("{rolled}").map_or(text.len(), |at| at + 1);
-    let move_at = text.rfind("?d~").map_or(text.len(), |at| at + 3);
-    for (name, at, typed) in [
-        ("edit a comment → diagnostics", comment_at, "x"),
-        ("edit a move → diagnostics", move_at, "1"),
+    for (name, heap) in [
+        (
+            "of which: syntax tree",
+            heap_of(|| Box::new(syntax::parse(text, None))),
+        ),
+        (
+            "of which: replay",
+            heap_of(|| Box::new(replay_document(text))),
+        ),
     ] {
-        let mut edited = text.clone();
-        edited.insert_str(at, typed);
-        let edit = TextEdit {
-            start: at,
-            old_end: at,
-            new_end: at + typed.len(),
-        };
-        let updated = analysis.update(edited.clone(), &edit);
-        let fresh = DocumentAnalysis::new(edited.clone());
-        assert_eq!(updated.diagnostics, fresh.diagnostics);
-        drop((updated, fresh));
-        let took = measure(|| {
-            let updated = analysis.update(std::hint::black_box(edited.clone()), &edit);
-            std::hint::black_box(updated.diagnostics.len());
-        });
-        report(name, took, Some(EDIT_TARGET));
-        let mut edited_tree = analysis.tree.clone();
-        edited_tree.edit(&tree_edit(&text, &edited, &edit));
-        let reparse = measure(|| {
-            std::hint::black_box(syntax::parse(&edited, Some(&edited_tree)));
-        });
-        report("of which: tree-sitter re-parse", reparse, None);
-        let replay = measure(|| {
-            std::hint::black_box(analysis.replay.update(&text, &edited, &edit));
-        });
-        report("of which: replay update (parallel)", replay, None);
+        println!("  {name:<42} {:>9.1} MiB", mebibytes(heap));
     }
-
-    // A short game before the long one: an edit there shifts every move of the long game.
-    let short_game = "---\nGameTitle: Warm-up\n...\n1. S@b2 2. b2-b3\n";
-    let two_games = format!("{short_game}{text}");
-    let first = DocumentAnalysis::new(two_games.clone());
-    let at = short_game.find("b3").map_or(0, |at| at + 1);
-    let mut edited = two_games.clone();
-    edited.insert(at, '4');
-    let edit = TextEdit {
-        start: at,
-        old_end: at,
-        new_end: at + 1,
-    };
+    let open = measure(|| {
+        std::hint::black_box(DocumentAnalysis::new(std::hint::black_box(
+            text.to_string(),
+        )));
+    });
+    report("analysis (library)", open, None);
+    let parse = measure(|| {
+        std::hint::black_box(syntax::parse(text, None));
+    });
+    report("of which: tree-sitter parse (in parallel)", parse, None);
     let replay = measure(|| {
-        std::hint::black_box(first.replay.update(&two_games, &edited, &edit));
+        std::hint::black_box(replay_document(text));
     });
-    report("edit a game before the long one", replay, None);
-    drop(first);
-
-    let offset = text.len() - 30;
-    let hover = measure(|| {
-        let found = analysis.state_at(std::hint::black_box(offset));
-        let board = found.and_then(|(_, state)| state.map(|state| render_board(state.pieces())));
-        std::hint::black_box(board);
-    });
-    report("hover (move at offset + board)", hover, Some(HOVER_TARGET));
-
-    // The language server's own hover, inlay hints and board request near the end.
-    let lsp_hover = measure(|| {
-        std::hint::black_box(ppn_ls::ide::hover::hover(
-            &analysis,
-            std::hint::black_box(offset),
-        ));
-    });
-    report(
-        "textDocument/hover near the end",
-        lsp_hover,
-        Some(HOVER_TARGET),
-    );
-    // The first request on a new revision also lays out its moves once.
-    let mut first_hovers = Vec::new();
-    for _ in 0..5 {
-        let revision = DocumentAnalysis::new(text.clone());
-        let started = Instant::now();
-        std::hint::black_box(ppn_ls::ide::hover::hover(&revision, offset));
-        first_hovers.push(started.elapsed());
+    report("of which: replay", replay, None);
+    for typing in typing_places(text) {
+        let [(_, edit), _] = type_and_undo(typing.at, text);
+        let mut edited = text.to_string();
+        edited.insert(typing.at, 'x');
+        let updated = analysis.update(edited.clone(), &edit);
+        assert_eq!(
+            updated.diagnostics,
+            DocumentAnalysis::new(edited.clone()).diagnostics
+        );
+        // The revisions are kept until the measurement ends: freeing them is not the
+        // edit's cost (the server frees a revision when a newer one has replaced it).
+        let mut kept = Vec::new();
+        let took = measure(|| {
+            kept.push(analysis.replay.update(text, &edited, &edit));
+        });
+        drop(kept);
+        report(&format!("replay update, {}", typing.name), took, None);
+        let mut kept = Vec::new();
+        let took = measure(|| {
+            kept.push(analysis.update(edited.clone(), &edit));
+        });
+        drop(kept);
+        report(&format!("analysis update, {}", typing.name), took, None);
     }
-    report(
-        "first hover on a new revision",
-        median(first_hovers),
-        Some(HOVER_TARGET),
-    );
-    let start_offset = text.find("1. ").map_or(0, |at| at + 4);
-    let hover_start = measure(|| {
-        std::hint::black_box(ppn_ls::ide::hover::hover(
-            &analysis,
-            std::hint::black_box(start_offset),
-        ));
-    });
-    report(
-        "textDocument/hover near the start",
-        hover_start,
-        Some(HOVER_TARGET),
-    );
     let tokens = measure(|| {
         std::hint::black_box(ppn_ls::ide::semantic_tokens::semantic_tokens(&analysis));
     });
-    report("  semantic tokens, whole document", tokens, None);
+    report("semantic tokens (library)", tokens, None);
     let folds = measure(|| {
         std::hint::black_box(ppn_ls::ide::folding::folding_ranges(&analysis));
     });
-    report("  folding ranges, whole document", folds, None);
-    let board_at = measure(|| {
-        std::hint::black_box(ppn_ls::ide::locate::board_at(
-            &analysis,
-            std::hint::black_box(offset),
-        ));
-    });
-    report("ppn/boardAt near the end", board_at, Some(HOVER_TARGET));
-    let hints = measure(|| {
-        std::hint::black_box(ppn_ls::ide::inlay_hints::inlay_hints(
-            &analysis,
-            text.len() - 2000..text.len(),
-        ));
-    });
-    report("inlay hints, last screenful", hints, None);
+    report("folding ranges (library)", folds, None);
+}
+
+fn main() {
+    // As the `ppn-ls` binary does (see its `main`): mimalloc's `mi_option_purge_delay` at 0.
+    // SAFETY: setting an option before any thread is started.
+    unsafe { libmimalloc_sys::mi_option_set(15, 0) };
+    tree_sitter_allocations::count();
+    let sizes: Vec<usize> = std::env::var("PPN_BENCH_MOVES")
+        .ok()
+        .map(|sizes| {
+            sizes
+                .split(',')
+                .filter_map(|size| size.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_else(|| vec![10_000, 100_000]);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    if let Ok(folder) = std::env::var("PPN_BENCH_WRITE") {
+        for moves in sizes {
+            let path = std::path::Path::new(&folder).join(format!("generated-{moves}.ppn"));
+            std::fs::write(&path, generate_game(moves, 7)).expect("the game is written");
+            println!("{}", path.display());
+        }
+        return;
+    }
+    for moves in sizes {
+        let text = generate_game(moves, 7);
+        println!(
+            "\n== a generated piecepack game of {moves} moves, {} KiB ==",
+            text.len() / 1024
+        );
+        let targets = targets(moves);
+        let part = std::env::var("PPN_BENCH_PART").unwrap_or_default();
+        if part != "library" {
+            let edits = std::env::var("PPN_BENCH_EDITS")
+                .ok()
+                .and_then(|edits| edits.parse().ok())
+                .unwrap_or(1_000);
+            runtime.block_on(through_the_server(&text, &targets, edits));
+        }
+        if part != "server" {
+            in_the_library(&text);
+        }
+    }
 }

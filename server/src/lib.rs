@@ -8,6 +8,7 @@ pub mod diagnostic;
 pub mod ide;
 pub mod lsp;
 pub mod model;
+pub mod otn;
 pub mod ppn;
 pub mod render;
 pub mod xiangqi;

@@ -163,11 +163,11 @@ fn compare_games(context: &str, got: &ReplayedGame, want: &ReplayedGame) {
         "{context}: movetext diagnostics"
     );
     assert_eq!(
-        got.states.len(),
-        want.states.len(),
+        got.state_count(),
+        want.state_count(),
         "{context}: number of states"
     );
-    for (index, (got, want)) in got.states.iter().zip(&want.states).enumerate() {
+    for (index, (got, want)) in got.states().zip(want.states()).enumerate() {
         let context = format!("{context}, state {index} ({})", want.label);
         assert_eq!(got.label, want.label, "{context}: label");
         assert_eq!(got.text, want.text, "{context}: text");
@@ -283,7 +283,7 @@ fn check_random_resplits(text: &str, seed: u64, edits: usize) -> usize {
                 continue;
             };
             let previous = split_movetext_resumable(&before, old.movetext.clone());
-            let (split, kept) = previous.resplit(&current, game.movetext.clone(), edit.start);
+            let (split, kept) = previous.resplit(&current, game.movetext.clone(), &edit);
             let fresh = split_movetext_resumable(&current, game.movetext.clone());
             assert_eq!(
                 split, fresh,
@@ -322,7 +322,12 @@ fn a_resumed_split_keeps_counting_brace_expansions_towards_the_cap() {
     let at = text.find("x 14").unwrap();
     let mut edited = text.clone();
     edited.replace_range(at..at + 1, "y");
-    let (split, kept) = previous.resplit(&edited, game.movetext.clone(), at);
+    let edit = TextEdit {
+        start: at,
+        old_end: at + 1,
+        new_end: at + 1,
+    };
+    let (split, kept) = previous.resplit(&edited, game.movetext.clone(), &edit);
     assert_eq!(kept, 12, "the split resumes at `13.`");
     assert_eq!(split, split_movetext_resumable(&edited, game.movetext));
     let last = split.moves.last().unwrap();
@@ -387,31 +392,101 @@ fn composed_edits_span_both() {
     assert_eq!(TextEdit::NONE.then(second), second);
 }
 
-#[test]
-fn an_edit_late_in_a_game_keeps_the_states_before_it() {
-    let text = "---\n...\n1. S@b2 2. M@c3 {note} 3. b2-b4 4. *c3\n";
-    let analysis = DocumentAnalysis::new(text.to_string());
-    let at = text.find("b4").unwrap() + 1;
+/// A game of `moves` moves that drop, move and remove coins, with a comment on every tenth.
+fn long_game(moves: usize) -> String {
+    let mut text = String::from("---\n...\n");
+    for number in 1..=moves {
+        let file = ["a", "b", "c", "d"][number % 4];
+        let body = match number % 3 {
+            1 => format!("S@{file}2"),
+            2 => format!("{file}2-{file}3"),
+            _ => format!("*{file}3"),
+        };
+        text.push_str(&format!("{number}. {body} "));
+        if number % 10 == 0 {
+            text.push_str("{note} ");
+        }
+    }
+    text.push('\n');
+    text
+}
+
+fn edited(text: &str, at: usize, old_len: usize, new: &str) -> (String, TextEdit) {
     let mut edited = text.to_string();
-    edited.replace_range(at..at + 1, "5");
+    edited.replace_range(at..at + old_len, new);
     let edit = TextEdit {
         start: at,
-        old_end: at + 1,
-        new_end: at + 1,
+        old_end: at + old_len,
+        new_end: at + new.len(),
     };
+    (edited, edit)
+}
+
+#[test]
+fn an_edit_late_in_a_game_keeps_the_moves_before_it() {
+    let text = long_game(600);
+    let analysis = DocumentAnalysis::new(text.clone());
+    assert_eq!(analysis.replay.games[0].moves_replayed(), 600);
+    let at = text.find("590. ").unwrap();
+    let (edited, edit) = edited(&text, at + 5, 1, "Z");
     let updated = analysis.update(edited.clone(), &edit);
-    let before = &analysis.replay.games[0].states;
-    let after = &updated.replay.games[0].states;
-    for index in 0..3 {
-        assert!(
-            std::sync::Arc::ptr_eq(&before[index], &after[index]),
-            "state {index} is reused"
-        );
+    let replayed = updated.replay.games[0].moves_replayed();
+    assert!((11..=11 + 64).contains(&replayed), "replayed {replayed}");
+    compare("late edit", &updated, &DocumentAnalysis::new(edited));
+}
+
+#[test]
+fn an_edit_that_leaves_the_board_alike_stops_replaying_where_it_is_the_same_again() {
+    let text = long_game(600);
+    let analysis = DocumentAnalysis::new(text.clone());
+    // A comment near the start; then a move whose board is the same as before.
+    for (what, at, old_len, new) in [
+        ("comment", text.find("{note}").unwrap() + 1, 0, "x"),
+        ("move", text.find("4. S@a2").unwrap() + 5, 2, "(1,2)"),
+        ("added move", text.find("7. ").unwrap(), 0, "6... {aside} "),
+    ] {
+        let (edited, edit) = edited(&text, at, old_len, new);
+        let updated = analysis.update(edited.clone(), &edit);
+        let replayed = updated.replay.games[0].moves_replayed();
+        assert!(replayed <= 2 * 64, "{what}: replayed {replayed} moves");
+        compare(what, &updated, &DocumentAnalysis::new(edited.clone()));
+        // An edit that changes the board everywhere after it replays to the end.
+        let (changed, edit) = self::edited(&edited, at, new.len(), "S@h8 ");
+        let updated = updated.update(changed.clone(), &edit);
+        compare(what, &updated, &DocumentAnalysis::new(changed));
     }
-    assert!(!std::sync::Arc::ptr_eq(&before[3], &after[3]));
-    let moved = after[3].pieces().last().unwrap();
-    assert_eq!((moved.x, moved.y), (2.0, 5.0));
-    compare("b4 → b5", &updated, &DocumentAnalysis::new(edited));
+}
+
+#[test]
+fn moves_numbered_twice_are_reported_where_they_are_after_an_edit() {
+    let mut text = long_game(300);
+    for (after, duplicate) in [("120. ", "7. S@h8 "), ("250. ", "120. *h8 ")] {
+        let at = text.find(after).unwrap();
+        text.insert_str(at, duplicate);
+    }
+    let mut analysis = DocumentAnalysis::new(text.clone());
+    let duplicates = |analysis: &DocumentAnalysis| {
+        analysis.replay.games[0]
+            .movetext_diagnostics
+            .iter()
+            .filter(|d| d.code == "duplicate-move-number")
+            .count()
+    };
+    assert_eq!(duplicates(&analysis), 2);
+    for (needle, skip, old_len, new) in [
+        ("{note}", 1, 0, "typed "),
+        ("60. ", 4, 1, "Z"),
+        ("7. S@h8", 3, 0, "x"),
+        ("119. ", 0, 0, "119... a2-a3 "),
+        ("200. ", 0, 5, "7. "),
+    ] {
+        let at = text.find(needle).unwrap() + skip;
+        let (edited, edit) = edited(&text, at, old_len, new);
+        let updated = analysis.update(edited.clone(), &edit);
+        compare(needle, &updated, &DocumentAnalysis::new(edited.clone()));
+        (text, analysis) = (edited, updated);
+    }
+    assert_eq!(duplicates(&analysis), 3);
 }
 
 #[test]
@@ -448,13 +523,8 @@ fn a_game_moved_by_an_edit_before_it_is_then_edited_itself() {
         },
     );
     compare("game 2 edited", &updated, &DocumentAnalysis::new(again));
-    let reused = |index: usize| {
-        std::sync::Arc::ptr_eq(
-            &moved.replay.games[1].states[index],
-            &updated.replay.games[1].states[index],
-        )
-    };
-    assert!(reused(2) && !reused(3));
+    assert_eq!(moved.replay.games[1].moves_replayed(), 0);
+    assert_eq!(updated.replay.games[1].moves_replayed(), 4);
 }
 
 #[test]

@@ -355,6 +355,31 @@ async fn semantic_tokens_count_in_the_negotiated_unit() {
 }
 
 #[tokio::test]
+async fn semantic_tokens_of_a_range_are_those_of_the_whole_document_inside_it() {
+    for encoding in Encoding::BOTH {
+        let mut client = open(encoding).await;
+        let document = json!({ "textDocument": { "uri": URI } });
+        let full = result(&mut client, "textDocument/semanticTokens/full", document).await;
+        let (start, end) = (nth("2.", 0), nth("3.", 0));
+        let params = json!({
+            "textDocument": { "uri": URI },
+            "range": encoding.json_range(TEXT, start, end),
+        });
+        let ranged = result(&mut client, "textDocument/semanticTokens/range", params).await;
+        let (from, to) = (encoding.position(TEXT, start), encoding.position(TEXT, end));
+        let inside: Vec<_> = decode(&full["data"])
+            .into_iter()
+            .filter(|(line, character, length, _)| {
+                (*line, *character + *length) > from && (*line, *character) < to
+            })
+            .collect();
+        assert!(inside.len() >= 5, "{inside:?}");
+        assert_eq!(decode(&ranged["data"]), inside);
+        assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    }
+}
+
+#[tokio::test]
 async fn definition_and_references_of_a_metadata_macro() {
     for encoding in Encoding::BOTH {
         let mut client = open(encoding).await;

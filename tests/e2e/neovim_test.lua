@@ -87,8 +87,10 @@ local function run_xiangqi()
   )
   finish()
 end
+local run_opentafl
 
 local function run()
+  run_opentafl()
   local path = vim.fn.tempname() .. '.ppn'
   vim.fn.writefile(lines, path)
   vim.cmd.edit(path)
@@ -208,6 +210,54 @@ local function run()
   check('a new broken move is flagged where it is', flagged, vim.inspect(vim.diagnostic.get(bufnr)))
 
   run_xiangqi()
+end
+
+-- An OpenTafl record: its filetype, its problems and its boards.
+run_opentafl = function()
+  local path = vim.fn.tempname() .. '.otg'
+  vim.fn.writefile({
+    '[rules:dim:7 ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]',
+    '',
+    '1. g4-g3 d5-f5',
+    '2. g3-e3 f5-f6',
+    '3. b4-b3 f6-f5',
+    '4. b3-c3 f5-f6',
+  }, path)
+  vim.cmd.edit(path)
+  local bufnr = vim.api.nvim_get_current_buf()
+  -- Inside this scheduled callback Neovim may skip detection on `:edit` (it does for
+  -- .otg, not .otn); `:filetype detect` runs the same detection a user's `:edit` does.
+  if vim.bo[bufnr].filetype == '' then
+    vim.cmd('filetype detect')
+  end
+  check('an .otg file is otn', vim.bo[bufnr].filetype == 'otn', vim.bo[bufnr].filetype)
+  local attached = vim.wait(15000, function()
+    return #vim.lsp.get_clients({ bufnr = bufnr, name = 'ppn_ls' }) > 0
+  end, 50)
+  check('ppn_ls attaches to the .otg file', attached)
+  if not attached then
+    return
+  end
+  -- 4a b3-c3 captures d3, which the record does not write.
+  local got = vim.wait(15000, function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if d.code == 'missing-capture' and d.lnum == 5 and d.col == 3 then
+        return true
+      end
+    end
+    return false
+  end, 50)
+  check('the unwritten capture is flagged', got, vim.inspect(vim.diagnostic.get(bufnr)))
+  local hover = request(bufnr, 'textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = 5, character = 4 },
+  })
+  local hover_text = hover and hover.contents and (hover.contents.value or vim.inspect(hover.contents)) or ''
+  check(
+    'hover on an OpenTafl move shows its board',
+    hover_text:find('**4a** `b3-c3`', 1, true) ~= nil and hover_text:find('```', 1, true) ~= nil,
+    hover_text
+  )
 end
 
 vim.api.nvim_create_autocmd('VimEnter', {

@@ -23,10 +23,17 @@ class HelixTest(unittest.TestCase):
             self.config = tomllib.load(file)
 
     def language(self, name):
-        (language,) = [entry for entry in self.config["language"] if entry["name"] == name]
-        return language
+        return self.by_name("language", name)
+
+    def by_name(self, table, name):
+        (found,) = [entry for entry in self.config[table] if entry["name"] == name]
+        return found
 
     def test_language_entry(self):
+        self.assertEqual(
+            [entry["name"] for entry in self.config["language"]],
+            ["ppn", "otn", "annofen", "xiangqi-fen", "wxf", "xay"],
+        )
         language = self.language("ppn")
         self.assertEqual(language["name"], "ppn")
         self.assertEqual(language["scope"], "source.ppn")
@@ -76,9 +83,19 @@ class HelixTest(unittest.TestCase):
         self.assertEqual(xiangqi["source"]["subpath"], "tree-sitter-xiangqi")
         self.assertTrue((EDITORS / "helix" / "runtime" / "queries" / "xiangqi" / "highlights.scm").is_file())
 
+    def test_otn_language_entry(self):
+        language = self.by_name("language", "otn")
+        self.assertEqual(language["scope"], "source.otn")
+        self.assertEqual(language["file-types"], ["otg", "otn"])
+        self.assertEqual(language["language-servers"], [SERVER_COMMAND])
+        self.assertEqual(language["grammar"], "otn")
+        grammar = self.by_name("grammar", "otn")
+        self.assertEqual(grammar["source"]["subpath"], "tree-sitter-otn")
+        self.assertEqual(grammar["source"]["git"], self.by_name("grammar", "ppn")["source"]["git"])
+        self.assertTrue((EDITORS / "helix" / "runtime" / "queries" / "otn" / "highlights.scm").is_file())
+
     def test_grammar_source_is_a_marked_placeholder(self):
-        (grammar,) = [g for g in self.config["grammar"] if g["name"] == "ppn"]
-        self.assertEqual(grammar["name"], "ppn")
+        grammar = self.by_name("grammar", "ppn")
         source = grammar["source"]
         self.assertEqual(source["subpath"], "tree-sitter-ppn")
         self.assertIn("REPLACE", source["git"])
@@ -106,7 +123,8 @@ class NeovimTest(unittest.TestCase):
         self.assertRegex(self.lsp, r"(?m)^return \{")
         self.assertEqual(lua_string_list(self.lsp, "cmd"), [SERVER_COMMAND])
         self.assertEqual(
-            lua_string_list(self.lsp, "filetypes"), ["ppn", "annofen", "xay", "fen", "wxf"]
+            lua_string_list(self.lsp, "filetypes"),
+            ["ppn", "otn", "annofen", "xay", "fen", "wxf"],
         )
         self.assertEqual(lua_string_list(self.lsp, "root_markers"), [".git"])
 
@@ -121,6 +139,12 @@ class NeovimTest(unittest.TestCase):
         self.assertIn("register('xiangqi', { 'annofen', 'fen', 'wxf' })", ftdetect)
         self.assertIn("register('yaml', 'xay')", ftdetect)
         self.assertTrue((EDITORS / "neovim" / "queries" / "xiangqi" / "highlights.scm").is_file())
+
+    def test_ftdetect_maps_the_opentafl_extensions(self):
+        ftdetect = (EDITORS / "neovim" / "ftdetect" / "otn.lua").read_text(encoding="utf-8")
+        self.assertRegex(ftdetect, r"\botg\s*=\s*'otn'")
+        self.assertRegex(ftdetect, r"\botn\s*=\s*'otn'")
+        self.assertTrue((EDITORS / "neovim" / "queries" / "otn" / "highlights.scm").is_file())
 
     def test_readme_enables_the_config_by_its_file_name(self):
         readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
@@ -169,7 +193,7 @@ print('ppn=' .. tostring(added.extension.ppn))
             result.stdout.splitlines(),
             [
                 "cmd=ppn-ls",
-                "filetypes=ppn,annofen,xay,fen,wxf",
+                "filetypes=ppn,otn,annofen,xay,fen,wxf",
                 "root_markers=.git",
                 "keys=cmd,filetypes,root_markers",
                 "ppn=ppn",
@@ -193,6 +217,12 @@ class VscodeManifestTest(unittest.TestCase):
         (language,) = [entry for entry in self.contributes["languages"] if entry["id"] == "ppn"]
         self.assertEqual(language["id"], "ppn")
         self.assertEqual(language["extensions"], [".ppn"])
+        (otn,) = [entry for entry in self.contributes["languages"] if entry["id"] == "otn"]
+        self.assertEqual(otn["extensions"], [".otg", ".otn"])
+        (otn_grammar,) = [entry for entry in self.contributes["grammars"] if entry["language"] == "otn"]
+        tm_otn = json.loads((self.root / otn_grammar["path"]).read_text(encoding="utf-8"))
+        self.assertEqual(tm_otn["scopeName"], otn_grammar["scopeName"])
+        self.assertTrue((self.root / otn["configuration"]).is_file())
         (grammar,) = [entry for entry in self.contributes["grammars"] if entry["language"] == "ppn"]
         self.assertEqual(grammar["language"], "ppn")
         self.assertEqual(grammar["scopeName"], "source.ppn")

@@ -24,7 +24,9 @@ timeout 600 npx --no-install vscode-tmgrammar-test \
   --grammar ./syntaxes/xiangqi-fen.tmLanguage.json \
   --grammar ./syntaxes/wxf.tmLanguage.json \
   --grammar ./syntaxes/xay.tmLanguage.json \
-  'test/grammar/*.test.annofen' 'test/grammar/*.test.fen' 'test/grammar/*.test.wxf' 'test/grammar/*.test.xay'
+  --grammar ./syntaxes/otn.tmLanguage.json \
+  'test/grammar/*.test.annofen' 'test/grammar/*.test.fen' 'test/grammar/*.test.wxf' 'test/grammar/*.test.xay' \
+  'test/grammar/*.test.otg'
 
 step "tsc"
 rm -rf out
@@ -49,6 +51,8 @@ needed = [
     'extension/syntaxes/annofen.tmLanguage.json',
     'extension/syntaxes/wxf.tmLanguage.json',
     'extension/xiangqi-language-configuration.json',
+    'extension/syntaxes/otn.tmLanguage.json',
+    'extension/language-configuration-otn.json',
     'extension/out/src/extension.js',
     'extension/node_modules/vscode-languageclient/node.js',
 ]

@@ -18,6 +18,11 @@ const METHOD_NOT_FOUND = -32601;
 /** Cursor moves closer together than this are answered once. */
 const FOLLOW_DELAY_MS = 120;
 
+/** The languages whose files the panel follows: every language the server reads. */
+export function isBoardLanguage(languageId: string): boolean {
+  return isServedLanguage(languageId);
+}
+
 export class BoardPanel implements vscode.Disposable {
   private static current: BoardPanel | undefined;
 
@@ -103,7 +108,7 @@ export class BoardPanel implements vscode.Disposable {
   private async update(): Promise<void> {
     const editor = this.lastEditor;
     if (!editor || editor.document.isClosed) {
-      this.showBody(renderMessageBody('Open a .ppn (or xiangqi-setup) file and put the cursor on a move.'));
+      this.showBody(renderMessageBody('Open a .ppn, .otg or xiangqi-setup file and put the cursor on a move.'));
       return;
     }
     const client = this.getClient();

@@ -1,4 +1,5 @@
-// Starts ppn-ls for .ppn and xiangqi-setup files and registers the PPN commands.
+// Starts ppn-ls for .ppn, OpenTafl (.otg, .otn) and xiangqi-setup files and registers the
+// PPN commands.
 
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';

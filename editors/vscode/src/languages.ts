@@ -2,7 +2,7 @@
 // the `vscode` module so that it can be unit-tested with plain Node.
 
 /** Language ids, as contributed in package.json. */
-export const SERVED_LANGUAGES = ['ppn', 'annofen', 'xay', 'xiangqi-fen', 'wxf'] as const;
+export const SERVED_LANGUAGES = ['ppn', 'otn', 'annofen', 'xay', 'xiangqi-fen', 'wxf'] as const;
 
 export function isServedLanguage(languageId: string): boolean {
   return (SERVED_LANGUAGES as readonly string[]).includes(languageId);

@@ -45,8 +45,8 @@ pub fn refine(text: &str, replay: &Replay, diagnostics: &mut Vec<Diagnostic>) {
     let engine: HashSet<Identity> = replay
         .games
         .iter()
-        .flat_map(|game| game.states.iter())
-        .flat_map(|state| state.diagnostics.iter().map(identity))
+        .flat_map(|game| game.all_move_diagnostics())
+        .map(|d| identity(&d))
         .collect();
 
     let old = versions::old_forms(text, replay, diagnostics);
@@ -217,14 +217,11 @@ fn fold_moves_of_games_without_setup(
     // The identities of each failed game's move errors, with the game they belong to.
     let mut of_game: HashMap<Identity, usize> = HashMap::new();
     for (slot, (game, _)) in failed_setups.iter().enumerate() {
-        for state in &replay.games[*game].states {
-            for d in state
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Error)
-            {
-                of_game.insert(identity(d), slot);
-            }
+        for d in replay.games[*game]
+            .all_move_diagnostics()
+            .filter(|d| d.severity == Severity::Error)
+        {
+            of_game.insert(identity(&d), slot);
         }
     }
     let mut first: Vec<Option<Range<usize>>> = vec![None; failed_setups.len()];
@@ -294,7 +291,7 @@ fn mark_consequences(
     }
     // Each square an earlier failed move touched, with that move (its label and range).
     let mut tainted: HashMap<String, (String, Range<usize>)> = HashMap::new();
-    for (record, state) in game.moves().iter().zip(game.states.iter().skip(1)) {
+    for (record, move_diagnostics) in game.moves().iter().zip(game.diagnostics_by_move()) {
         let touched: Vec<&str> = record
             .tokens
             .iter()
@@ -304,8 +301,7 @@ fn mark_consequences(
             .iter()
             .find_map(|square| tainted.get(*square))
             .cloned();
-        let errors: Vec<usize> = state
-            .diagnostics
+        let errors: Vec<usize> = move_diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .filter_map(|d| at.get(&identity(d)))
@@ -356,9 +352,8 @@ fn checkers_jumps(
     if !is_checkers(game) {
         return;
     }
-    for (record, state) in game.moves().iter().zip(game.states.iter().skip(1)) {
-        let failed: Vec<usize> = state
-            .diagnostics
+    for (record, move_diagnostics) in game.moves().iter().zip(game.diagnostics_by_move()) {
+        let failed: Vec<usize> = move_diagnostics
             .iter()
             .filter(|d| d.code == "no-piece")
             .filter_map(|d| at.get(&identity(d)))

@@ -4,14 +4,14 @@
 //! re-parsed incrementally, and the replay keeps every game and every move the edit left
 //! alone (see [`Replay::update`]). Either way the result is what a fresh analysis gives.
 
-use std::sync::Arc;
-
 use crate::diagnostic::Diagnostic;
 use crate::ide::check::diagnostics_of;
 use crate::model::line_index::LineIndex;
 pub use crate::ppn::engine::replay::TextEdit;
 use crate::ppn::engine::replay::{replay_document, Replay, ReplayedGame, ReplayedState};
+use crate::ppn::notation::document::{split_games, GameSource};
 use crate::ppn::syntax;
+use std::sync::OnceLock;
 
 /// The text with its syntax tree, its replay (every game's states) and its diagnostics.
 #[derive(Debug)]
@@ -21,6 +21,8 @@ pub struct DocumentAnalysis {
     pub tree: tree_sitter::Tree,
     pub replay: Replay,
     pub diagnostics: Vec<Diagnostic>,
+    /// The games of the text, cut on first use: every editor request needs them.
+    game_sources: OnceLock<Vec<GameSource>>,
 }
 
 impl DocumentAnalysis {
@@ -48,6 +50,7 @@ impl DocumentAnalysis {
             tree,
             replay,
             diagnostics,
+            game_sources: OnceLock::new(),
         }
     }
 
@@ -60,11 +63,17 @@ impl DocumentAnalysis {
             replay: Replay::default(),
             text,
             diagnostics,
+            game_sources: OnceLock::new(),
         }
     }
 
+    /// The games of the text, as [`split_games`] cuts them.
+    pub fn game_sources(&self) -> &[GameSource] {
+        self.game_sources.get_or_init(|| split_games(&self.text))
+    }
+
     /// The game holding `offset`, and the state after the move there if there is one.
-    pub fn state_at(&self, offset: usize) -> Option<(&ReplayedGame, Option<&Arc<ReplayedState>>)> {
+    pub fn state_at(&self, offset: usize) -> Option<(&ReplayedGame, Option<ReplayedState>)> {
         let games = &self.replay.games;
         let index = games
             .partition_point(|game| game.range.start <= offset)

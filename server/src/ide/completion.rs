@@ -9,7 +9,7 @@ use crate::ide::locate::{game_at, touches, GameAt};
 use crate::ide::navigation::{metadata_macro_keys, setup_macros};
 pub use crate::model::features::{Completion, CompletionKind};
 use crate::ppn::engine::setups::{known_games, normalize_name};
-use crate::ppn::notation::macros::{MacroCycle, MacroTable};
+use crate::ppn::notation::macros::{MacroError, MacroTable};
 
 /// Metadata keys a player may want, with what each is for.
 pub const METADATA_KEYS: &[(&str, &str)] = &[
@@ -132,7 +132,8 @@ fn macro_completions(text: &str, game: &GameAt<'_>, replace: Range<usize>) -> Ve
             };
             let value = match table.resolve(name) {
                 Some(Ok(value)) => value.to_string(),
-                Some(Err(MacroCycle)) => "(uses itself: no value)".to_string(),
+                Some(Err(MacroError::Cycle)) => "(uses itself: no value)".to_string(),
+                Some(Err(error)) => format!("({})", error.message(name)),
                 None => String::new(),
             };
             Completion {

@@ -11,6 +11,7 @@ use crate::model::document::{HoverBoard, NotationDocument, StateRef};
 use crate::model::format::Format;
 use crate::model::piece::Piece;
 use crate::model::scene::Scene;
+use crate::otn::document::OtnDocument;
 use crate::render::svg::{svg, SvgOptions};
 use crate::render::text::{diagram, TextOptions};
 use crate::xiangqi::XiangqiDocument;
@@ -23,10 +24,11 @@ pub fn analyze(path: Option<&Path>, text: String) -> Box<dyn NotationDocument> {
 /// The analysis of `text` read as `format`.
 pub fn analyze_as(format: Format, text: String) -> Box<dyn NotationDocument> {
     match format {
+        Format::Ppn => Box::new(DocumentAnalysis::new(text)),
+        Format::Otn => Box::new(OtnDocument::new(text)),
         Format::AnnoFen | Format::Xay | Format::Fen | Format::Wxf => {
             Box::new(XiangqiDocument::new(format, text))
         }
-        Format::Ppn | Format::Otn => Box::new(DocumentAnalysis::new(text)),
     }
 }
 

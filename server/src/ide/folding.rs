@@ -37,6 +37,10 @@ pub fn folding_ranges(analysis: &DocumentAnalysis) -> Vec<Fold> {
     let mut cursor = analysis.tree.walk();
     let mut stack = vec![analysis.tree.root_node()];
     while let Some(node) = stack.pop() {
+        // Only a node over several lines can hold a comment over several lines.
+        if lines.line_of(node.start_byte()) == lines.line_of(node.end_byte()) {
+            continue;
+        }
         if node.kind() == "comment" {
             let range = node.byte_range();
             if range.end > range.start {

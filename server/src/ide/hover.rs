@@ -115,7 +115,7 @@ fn named_on_board_before(
     state: &GameState,
 ) -> Option<HoverBoard> {
     let index = move_at(moves, offset)?;
-    let before = game.game.states.get(index)?;
+    let before = game.game.game_state(index)?;
     let named = state.identify(id, submove).ok()?;
     let marked: Vec<usize> = before
         .pieces()
@@ -344,10 +344,10 @@ fn move_markdown(game: &GameAt<'_>, record: &MoveRecord, index: usize) -> String
         let _ = write!(out, " — {}", record.comment);
     }
     out.push_str("\n\n");
-    let (Some(before), Some(after)) = (game.game.states.get(index), game.state_after(index)) else {
+    let (Some(before), Some(after)) = (game.game.game_state(index), game.state_after(index)) else {
         return out;
     };
-    let changes = move_changes(&before.state, after);
+    let changes = move_changes(&before, &after);
     if changes.is_empty() {
         out.push_str("The board does not change.\n");
     } else {

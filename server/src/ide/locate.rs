@@ -13,7 +13,7 @@ use crate::model::piece::Piece;
 use crate::ppn::engine::replay::ReplayedGame;
 use crate::ppn::engine::state::GameState;
 use crate::ppn::engine::{TokenElement, TokenPart};
-use crate::ppn::notation::document::{split_games, GameSource};
+use crate::ppn::notation::document::GameSource;
 use crate::ppn::notation::macros::macro_references;
 use crate::ppn::notation::metadata::scalar_text;
 use std::sync::Arc;
@@ -47,13 +47,13 @@ impl<'a> GameAt<'a> {
     }
 
     /// The game before any move.
-    pub fn setup_state(&self) -> Option<&'a GameState> {
-        self.game.states.first().map(|state| &*state.state)
+    pub fn setup_state(&self) -> Option<Arc<GameState>> {
+        self.game.game_state(0)
     }
 
     /// The game after move `index` (of [`GameAt::moves`]).
-    pub fn state_after(&self, index: usize) -> Option<&'a GameState> {
-        self.game.states.get(index + 1).map(|state| &*state.state)
+    pub fn state_after(&self, index: usize) -> Option<Arc<GameState>> {
+        self.game.game_state(index + 1)
     }
 
     /// The game right before token `token` of move `index` is played: the state before the
@@ -65,7 +65,7 @@ impl<'a> GameAt<'a> {
         token: usize,
     ) -> Option<GameState> {
         let record = moves.get(index)?;
-        let mut state = GameState::clone(&self.game.states.get(index)?.state);
+        let mut state = Arc::unwrap_or_clone(self.game.game_state(index)?);
         let earlier: Vec<&str> = record
             .tokens
             .iter()
@@ -73,7 +73,7 @@ impl<'a> GameAt<'a> {
             .map(|t| t.text.as_str())
             .collect();
         // Problems of the earlier tokens are the diagnostics' business, not the caller's.
-        let _ = state.apply_move(&earlier);
+        let _ = state.apply_move_start(&earlier);
         Some(state)
     }
 
@@ -103,8 +103,10 @@ impl<'a> GameAt<'a> {
 
 /// Every game of the analysed document, with its replay.
 pub fn games(analysis: &DocumentAnalysis) -> Vec<GameAt<'_>> {
-    split_games(&analysis.text)
-        .into_iter()
+    analysis
+        .game_sources()
+        .iter()
+        .cloned()
         .zip(&analysis.replay.games)
         .enumerate()
         .map(|(index, (source, game))| GameAt {
@@ -251,7 +253,7 @@ pub fn board_at(analysis: &DocumentAnalysis, offset: usize) -> Option<BoardAt> {
     let game = game_at(analysis, offset)?;
     let moves = game.moves();
     let state_index = move_at_or_before(moves, offset).map_or(0, |index| index + 1);
-    let state = game.game.states.get(state_index)?;
+    let state = game.game.state(state_index)?;
     Some(BoardAt {
         label: state.label.clone(),
         text: crate::ide::board::render_board(state.pieces()),
@@ -406,8 +408,7 @@ mod tests {
                 let game = game_at(&analysis, offset).expect("every offset is in a game");
                 assert!(game
                     .game
-                    .states
-                    .iter()
+                    .states()
                     .any(|state| state.label == board.label && state.pieces() == board.pieces));
             }
         }

@@ -12,7 +12,7 @@ use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::locate::{game_at, macro_uses, macro_uses_in_moves, touches, GameAt, MacroUse};
 use crate::ppn::engine::replay::UNSEEDED_SETUP_SEED;
 use crate::ppn::engine::setups::{setup_from_metadata_seeded, SetupContext};
-use crate::ppn::notation::macros::{MacroCycle, MacroTable};
+use crate::ppn::notation::macros::{MacroError, MacroTable};
 use crate::ppn::notation::metadata::scalar_text;
 
 /// Where the value of a macro comes from.
@@ -96,11 +96,13 @@ fn find_key(text: &str, block: Range<usize>, name: &str) -> Option<Range<usize>>
 
 /// Everything known about macro `name` in `game`.
 pub fn macro_info(text: &str, game: &GameAt<'_>, name: &str) -> MacroInfo {
-    let value = match game.setup_state().map(|state| state.macros().resolve(name)) {
+    let state = game.setup_state();
+    let value = match state.as_ref().map(|state| state.macros().resolve(name)) {
         Some(Some(Ok(value))) => Ok(value.to_string()),
-        Some(Some(Err(MacroCycle))) => Err(format!(
+        Some(Some(Err(MacroError::Cycle))) => Err(format!(
             "`{name}` uses itself, directly or through other macros, so it has no value"
         )),
+        Some(Some(Err(error))) => Err(error.message(name)),
         Some(None) | None => Err(format!("there is no macro named `{name}`")),
     };
     let origin = if let Some((_, key)) = metadata_macro_keys(text, game)
@@ -136,8 +138,18 @@ pub struct MacroAt<'a> {
 pub fn macro_at(analysis: &DocumentAnalysis, offset: usize) -> Option<MacroAt<'_>> {
     let text = &analysis.text;
     let game = game_at(analysis, offset)?;
-    let found = macro_uses_and_keys(text, &game)
+    // Only the moves around the offset can have a macro use there.
+    let moves = game.moves();
+    let after = moves.partition_point(|record| record.source.start <= offset);
+    let near = &moves[after.saturating_sub(16)..after];
+    let found = metadata_macro_keys(text, &game)
         .into_iter()
+        .chain(
+            metadata_macro_uses(text, &game)
+                .into_iter()
+                .chain(macro_uses_in_moves(text, near))
+                .map(|found| (found.name, found.range)),
+        )
         .find(|(_, range)| touches(range, offset))?;
     Some(MacroAt {
         game,

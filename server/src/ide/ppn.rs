@@ -82,17 +82,30 @@ impl NotationDocument for DocumentAnalysis {
         let Some(replayed) = self.replay.games.get(game) else {
             return Vec::new();
         };
-        replayed
-            .states
-            .iter()
-            .enumerate()
-            .map(|(index, state)| LineState {
-                label: user_label(&state.label),
-                text: state.text.clone(),
-                comment: state.comment.clone(),
-                range: state.source.clone(),
-                state: StateRef { game, index },
-            })
+        let start = LineState {
+            label: user_label(SETUP_LABEL),
+            text: String::new(),
+            comment: String::new(),
+            range: None,
+            state: StateRef { game, index: 0 },
+        };
+        std::iter::once(start)
+            .chain(
+                replayed
+                    .moves()
+                    .iter()
+                    .enumerate()
+                    .map(|(index, record)| LineState {
+                        label: user_label(&record.label),
+                        text: record.text.clone(),
+                        comment: record.comment.clone(),
+                        range: Some(record.source.clone()),
+                        state: StateRef {
+                            game,
+                            index: index + 1,
+                        },
+                    }),
+            )
             .collect()
     }
 
@@ -110,10 +123,13 @@ impl NotationDocument for DocumentAnalysis {
                 .position(|record| touches(&record.source, offset))?
                 + 1
         };
-        let state = game.game.states.get(index)?;
+        if index > game.game.move_count() {
+            return None;
+        }
+        let record = index.checked_sub(1).map(|i| &moves[i]);
         Some(MoveAt {
-            label: user_label(&state.label),
-            range: state.source.clone(),
+            label: user_label(record.map_or(SETUP_LABEL, |record| &record.label)),
+            range: record.map(|record| record.source.clone()),
             state: StateRef {
                 game: game.index,
                 index,
@@ -147,7 +163,7 @@ impl NotationDocument for DocumentAnalysis {
     }
 
     fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
-        let mut tokens = crate::ide::semantic_tokens::semantic_tokens(self);
+        let mut tokens = crate::ide::semantic_tokens::semantic_tokens_in(self, range.clone());
         tokens.retain(|token| token.range.end > range.start && token.range.start < range.end);
         tokens
     }
@@ -178,7 +194,7 @@ impl NotationDocument for DocumentAnalysis {
         write!(out, "{{\"file\":{},\"games\":[", json!(file))?;
         let mut first_game = true;
         for (number, game) in self.replay.games.iter().enumerate() {
-            if !(0..game.states.len()).any(|index| wanted(number, index)) {
+            if !(0..game.state_count()).any(|index| wanted(number, index)) {
                 continue;
             }
             if !std::mem::take(&mut first_game) {
@@ -190,7 +206,24 @@ impl NotationDocument for DocumentAnalysis {
             }
             out.write_all(b"\"states\":[")?;
             let mut first_state = true;
-            for (index, state) in game.states.iter().enumerate() {
+            // States are made one from the other: only from the first wanted to the last.
+            let (first, last) = match only {
+                None => (0, game.state_count()),
+                Some(only) => {
+                    let indices = || {
+                        only.iter()
+                            .filter(|state| state.game == number)
+                            .map(|state| state.index)
+                    };
+                    (
+                        indices().min().unwrap_or(0),
+                        indices().max().map_or(0, |last| last + 1),
+                    )
+                }
+            };
+            let states = game.states_from(first).take(last.saturating_sub(first));
+            for (index, state) in states.enumerate() {
+                let index = first + index;
                 if !wanted(number, index) {
                     continue;
                 }
@@ -212,14 +245,25 @@ impl NotationDocument for DocumentAnalysis {
     }
 
     fn conversions(&self) -> Vec<Target> {
-        if self.xiangqi_games().is_empty() {
-            Vec::new()
-        } else {
-            vec![Target::Wxf]
+        let mut targets = Vec::new();
+        if !self.xiangqi_games().is_empty() {
+            targets.push(Target::Wxf);
         }
+        if self
+            .replay
+            .games
+            .iter()
+            .any(|game| tafl_game(game).is_some())
+        {
+            targets.push(Target::Otn);
+        }
+        targets
     }
 
     fn convert(&self, target: Target) -> Result<String, ConvertError> {
+        if target == Target::Otn {
+            return self.tafl_to_otn();
+        }
         let games = self.xiangqi_games();
         match (target, games.as_slice()) {
             (Target::Wxf, [game]) => {
@@ -227,14 +271,14 @@ impl NotationDocument for DocumentAnalysis {
                     .into_iter()
                     .find_map(|key| game.metadata.get(key).and_then(scalar_text))
                     .unwrap_or_else(|| "Xiangqi".to_string());
-                let setup = game
-                    .states
+                let states: Vec<_> = game.states().collect();
+                let setup = states
                     .iter()
                     .take_while(|state| state.label.starts_with(SETUP_LABEL))
                     .count();
                 crate::xiangqi::convert::wxf_of_ppn_game(
                     &name,
-                    game.states.iter().map(|state| state.pieces()),
+                    states.iter().map(|state| state.pieces()),
                     setup,
                 )
             }
@@ -246,7 +290,7 @@ impl NotationDocument for DocumentAnalysis {
                 several.len()
             ))),
             _ => Err(ConvertError(format!(
-                "a ppn file cannot be converted to {}",
+                "a ppn file converts to wxf (xiangqi games) or otn (tafl games), not to {}",
                 target.name()
             ))),
         }
@@ -254,6 +298,19 @@ impl NotationDocument for DocumentAnalysis {
 }
 
 impl DocumentAnalysis {
+    /// The first tafl game written as an OpenTafl record.
+    fn tafl_to_otn(&self) -> Result<String, ConvertError> {
+        let game = self
+            .replay
+            .games
+            .iter()
+            .find_map(tafl_game)
+            .ok_or_else(|| {
+                ConvertError("no tafl game (GameType Tablut or Brandubh) to convert".to_string())
+            })?;
+        crate::otn::convert::from_ppn(&game)
+    }
+
     /// The games PPN's library sets up as xiangqi, which convert to WXF records.
     fn xiangqi_games(&self) -> Vec<&ReplayedGame> {
         self.replay
@@ -271,6 +328,39 @@ impl DocumentAnalysis {
             })
             .collect()
     }
+}
+
+/// A game as the OTN converter reads it, if it is a tafl game.
+fn tafl_game(game: &ReplayedGame) -> Option<crate::otn::convert::PpnTaflGame> {
+    use crate::ppn::notation::metadata::scalar_text;
+    let metadata = &game.metadata;
+    let name = |value: &serde_yaml::Value| {
+        scalar_text(value)
+            .or_else(|| value.get("Name").and_then(scalar_text))
+            .map(|n| n.trim().to_lowercase().replace([' ', '-'], "_"))
+    };
+    let setup = metadata
+        .get("SetUp")
+        .or_else(|| metadata.get("GameType"))
+        .and_then(name);
+    let otn_rules = metadata.get("OtnRules").and_then(scalar_text);
+    if !crate::otn::convert::is_tafl_game(setup.as_deref(), otn_rules.is_some()) {
+        return None;
+    }
+    let values = metadata
+        .mapping
+        .iter()
+        .filter_map(|(key, value)| Some((scalar_text(key)?, scalar_text(value)?)))
+        .collect();
+    Some(crate::otn::convert::PpnTaflGame {
+        setup,
+        otn_rules,
+        metadata: values,
+        states: game
+            .states()
+            .map(|state| (user_label(&state.label), state.pieces().to_vec()))
+            .collect(),
+    })
 }
 
 /// The metadata problems on which the reference stops reading a game: YAML it cannot
@@ -296,15 +386,20 @@ fn reference_error(game: &ReplayedGame) -> Option<String> {
 
 /// The board of state `index` of `game`, with what the move leading to it changed.
 fn scene_of(game: &ReplayedGame, index: usize) -> Option<Scene> {
-    let after = &game.states.get(index)?.state;
+    let Some(previous) = index.checked_sub(1) else {
+        return Some(Scene {
+            pieces: game.game_state(0)?.pieces().to_vec(),
+            ..Scene::default()
+        });
+    };
+    let mut states = game.states_from(previous);
+    let before = states.next()?.state;
+    let after = states.next()?.state;
     let mut scene = Scene {
         pieces: after.pieces().to_vec(),
         ..Scene::default()
     };
-    let Some(before) = index.checked_sub(1).and_then(|i| game.states.get(i)) else {
-        return Some(scene);
-    };
-    let earlier: Vec<_> = before.state.pieces_with_serials().collect();
+    let earlier: Vec<_> = before.pieces_with_serials().collect();
     for (position, (serial, piece)) in after.pieces_with_serials().enumerate() {
         let unchanged = earlier
             .iter()

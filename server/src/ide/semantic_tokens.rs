@@ -28,10 +28,29 @@ fn kind_of_node(kind: &str) -> Option<TokenKind> {
 
 /// Every token of the document in order; none overlaps another or spans a line end.
 pub fn semantic_tokens(analysis: &DocumentAnalysis) -> Vec<SemanticToken> {
+    semantic_tokens_in(analysis, 0..analysis.text.len())
+}
+
+/// The tokens that overlap `range`: those [`semantic_tokens`] gives there, found without
+/// looking at the rest of the document (the parts of the tree on other lines are skipped).
+pub fn semantic_tokens_in(analysis: &DocumentAnalysis, range: Range<usize>) -> Vec<SemanticToken> {
     let text = &analysis.text;
+    // Whole lines: a token is cut at line ends, so what lies on other lines cannot change
+    // the tokens of these.
+    let lines = &analysis.line_index;
+    let first_line = lines.line_of(range.start.min(text.len()));
+    let last_line = lines.line_of(range.end.min(text.len()));
+    let wanted = lines.line_range(text, first_line).start
+        ..lines
+            .line_range(text, last_line + 1)
+            .start
+            .max(lines.line_range(text, last_line).end);
     let mut spans = Vec::new();
-    collect(analysis.tree.root_node(), &mut spans);
+    collect(analysis.tree.root_node(), &wanted, &mut spans);
     for game in games(analysis) {
+        if game.source.range.end < wanted.start || game.source.range.start > wanted.end {
+            continue;
+        }
         if let Some(metadata) = &game.source.metadata {
             metadata_spans(text, metadata.clone(), &mut spans);
         }
@@ -63,26 +82,44 @@ pub fn semantic_tokens(analysis: &DocumentAnalysis) -> Vec<SemanticToken> {
 /// Spans of each node not covered by children with a kind of their own take the node's
 /// kind (or the kind it inherits). A stack rather than recursion: nested braces make the
 /// tree as deep as the file is long.
-fn collect(root: Node<'_>, spans: &mut Vec<(Range<usize>, TokenKind)>) {
+fn collect(root: Node<'_>, wanted: &Range<usize>, spans: &mut Vec<(Range<usize>, TokenKind)>) {
     let mut pending = vec![(root, None)];
-    let mut cursor = root.walk();
     while let Some((node, inherited)) = pending.pop() {
         if node.is_error() || node.is_missing() || node.kind() == "metadata" {
             continue;
         }
         let kind = kind_of_node(node.kind()).or(inherited);
         let mut at = node.start_byte();
-        for child in node.children(&mut cursor) {
+        let mut cursor = node.walk();
+        // A long movetext has one child per item: skip those before the wanted lines without
+        // visiting them (the ones before end before `wanted.start`, a line start).
+        let mut more = if at < wanted.start && node.child_count() > 16 {
+            at = wanted.start;
+            cursor.goto_first_child_for_byte(wanted.start).is_some()
+        } else {
+            cursor.goto_first_child()
+        };
+        let mut past_wanted = false;
+        while more {
+            let child = cursor.node();
             if let Some(kind) = kind {
                 if child.start_byte() > at {
                     spans.push((at..child.start_byte(), kind));
                 }
             }
-            // Visited in any order: the spans are sorted afterwards.
-            pending.push((child, kind));
+            if child.start_byte() > wanted.end {
+                // What follows is on later lines.
+                past_wanted = true;
+                break;
+            }
+            if child.end_byte() >= wanted.start {
+                // Visited in any order: the spans are sorted afterwards.
+                pending.push((child, kind));
+            }
             at = at.max(child.end_byte());
+            more = cursor.goto_next_sibling();
         }
-        if let Some(kind) = kind {
+        if let Some(kind) = kind.filter(|_| !past_wanted) {
             if node.end_byte() > at {
                 spans.push((at..node.end_byte(), kind));
             }
@@ -215,6 +252,28 @@ mod tests {
                 ("b3", Variable),
             ]
         );
+    }
+
+    #[test]
+    fn the_tokens_of_a_range_are_those_of_the_whole_document_there() {
+        let text =
+            "---\nEvent: 🂡\nMacros:\n  x: S@a1\n...\n1. 🂡@b2 {🁣\n🁣 long} 2. t@{b,d}{2..4} ;\r\n\
+                    3. ^a2-a3 `x'\n4. b2-c3 {one\ntwo\nthree} 5. *c3\n6. c3-d4 7. d4-e5 {x}\n\
+                    8. e5:f6 9. *f6 10. S@a1 {y\nz} 11. a1-b1 12. ?S-a2\n---\n...\n1. S@a1\n";
+        let analysis = DocumentAnalysis::new(text.to_string());
+        let all = semantic_tokens(&analysis);
+        let offsets: Vec<usize> = (0..=text.len())
+            .filter(|&at| text.is_char_boundary(at))
+            .collect();
+        for (index, &start) in offsets.iter().enumerate() {
+            for &end in offsets[index..].iter().step_by(3) {
+                let mut want = all.clone();
+                want.retain(|token| token.range.end > start && token.range.start < end);
+                let mut got = semantic_tokens_in(&analysis, start..end);
+                got.retain(|token| token.range.end > start && token.range.start < end);
+                assert_eq!(got, want, "{start}..{end}");
+            }
+        }
     }
 
     #[test]

@@ -41,10 +41,11 @@ use tower_lsp_server::ls_types::{
     InitializedParams, InlayHint, InlayHintLabel, InlayHintParams, InlayHintTooltip, MarkupContent,
     MarkupKind, MessageType, NumberOrString, OneOf, Position, ReferenceParams, SaveOptions,
     SemanticTokenType, SemanticTokens, SemanticTokensFullOptions, SemanticTokensLegend,
-    SemanticTokensOptions, SemanticTokensParams, SemanticTokensResult,
-    SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo, SymbolKind,
-    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri, WorkspaceEdit,
+    SemanticTokensOptions, SemanticTokensParams, SemanticTokensRangeParams,
+    SemanticTokensRangeResult, SemanticTokensResult, SemanticTokensServerCapabilities,
+    ServerCapabilities, ServerInfo, SymbolKind, TextDocumentPositionParams,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions, TextEdit, Uri, WorkspaceEdit,
 };
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
@@ -533,6 +534,7 @@ impl LanguageServer for Backend {
                             token_modifiers: Vec::new(),
                         },
                         full: Some(SemanticTokensFullOptions::Bool(true)),
+                        range: Some(true),
                         ..SemanticTokensOptions::default()
                     },
                 )),
@@ -753,32 +755,26 @@ impl LanguageServer for Backend {
         else {
             return Ok(None);
         };
-        let convert = self.state.converter(&*analysis.document);
-        let mut data = Vec::new();
-        let mut previous = Position::new(0, 0);
         let whole = 0..analysis.document.text().len();
-        for token in analysis.document.semantic_tokens(whole) {
-            let start = convert.position(token.range.start);
-            let end = convert.position(token.range.end);
-            // Tokens come sorted and disjoint; saturate rather than trust that blindly.
-            let delta_line = start.line.saturating_sub(previous.line);
-            data.push(lsp::SemanticToken {
-                delta_line,
-                delta_start: if delta_line == 0 {
-                    start.character.saturating_sub(previous.character)
-                } else {
-                    start.character
-                },
-                length: end.character.saturating_sub(start.character),
-                token_type: token.kind.index(),
-                token_modifiers_bitset: 0,
-            });
-            previous = start;
-        }
-        Ok(Some(SemanticTokensResult::Tokens(SemanticTokens {
-            result_id: None,
-            data,
-        })))
+        let tokens = self.state.semantic_tokens(&analysis, whole);
+        Ok(Some(SemanticTokensResult::Tokens(tokens)))
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        let Some(analysis) = self
+            .state
+            .current_analysis(&params.text_document.uri)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let convert = self.state.converter(&*analysis.document);
+        let range = convert.offset(params.range.start)..convert.offset(params.range.end);
+        let tokens = self.state.semantic_tokens(&analysis, range);
+        Ok(Some(SemanticTokensRangeResult::Tokens(tokens)))
     }
 
     async fn goto_definition(
@@ -926,6 +922,39 @@ impl Converter<'_> {
 }
 
 impl State {
+    /// The semantic tokens of `range`, encoded relative to each other as LSP wants them.
+    fn semantic_tokens(
+        &self,
+        analysis: &Analysis,
+        range: std::ops::Range<usize>,
+    ) -> SemanticTokens {
+        let convert = self.converter(&*analysis.document);
+        let mut data = Vec::new();
+        let mut previous = Position::new(0, 0);
+        for token in analysis.document.semantic_tokens(range) {
+            let start = convert.position(token.range.start);
+            let end = convert.position(token.range.end);
+            // Tokens come sorted and disjoint; saturate rather than trust that blindly.
+            let delta_line = start.line.saturating_sub(previous.line);
+            data.push(lsp::SemanticToken {
+                delta_line,
+                delta_start: if delta_line == 0 {
+                    start.character.saturating_sub(previous.character)
+                } else {
+                    start.character
+                },
+                length: end.character.saturating_sub(start.character),
+                token_type: token.kind.index(),
+                token_modifiers_bitset: 0,
+            });
+            previous = start;
+        }
+        SemanticTokens {
+            result_id: None,
+            data,
+        }
+    }
+
     fn converter<'a>(&self, document: &'a dyn NotationDocument) -> Converter<'a> {
         Converter {
             document,

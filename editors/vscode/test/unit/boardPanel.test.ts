@@ -5,7 +5,7 @@ import { fakeEditor, installFakeVscode } from './fakeVscode';
 
 const fake = installFakeVscode();
 // Loaded after the fake is installed, so that they see it as `vscode`.
-const { BoardPanel } = require('../../src/boardPanel') as typeof import('../../src/boardPanel');
+const { BoardPanel, isBoardLanguage } = require('../../src/boardPanel') as typeof import('../../src/boardPanel');
 const { ResponseError } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
 
 type Answer = (params: RenderParams) => Promise<unknown>;
@@ -184,4 +184,10 @@ test('a page that reports ready gets the latest board again; closing the panel s
   fake.selectionChanged.fire({ textEditor: editor });
   await settle();
   assert.equal(requests.length, 1);
+});
+
+test('the panel follows PPN and OpenTafl files only', () => {
+  assert.ok(isBoardLanguage('ppn'));
+  assert.ok(isBoardLanguage('otn'));
+  assert.ok(!isBoardLanguage('yaml'));
 });

@@ -15,6 +15,7 @@ use serde_yaml::{Mapping, Value};
 use crate::diagnostic::{Diagnostic, Severity};
 pub use crate::model::edit::TextEdit;
 use crate::model::piece::Piece;
+use crate::ppn::engine::apply::MAX_PIECES;
 use crate::ppn::engine::setups::{
     describe_unknown_argument, normalize_name, setup_from_metadata_seeded, Setup, SetupContext,
     SetupError,
@@ -33,7 +34,8 @@ use crate::ppn::notation::piece_spec::ParserOptions;
 /// the same board; the reference draws them differently on every run.
 pub const UNSEEDED_SETUP_SEED: i32 = 1;
 
-/// The board after one move (or the starting board).
+/// The board after one move (or the starting board), made on request from the game's
+/// snapshots: a game keeps a board only every few dozen moves.
 #[derive(Clone, Debug)]
 pub struct ReplayedState {
     /// The move label as the reference writes it: `1.`, `1...`, `2..`, `SetupFn.`.
@@ -43,9 +45,8 @@ pub struct ReplayedState {
     pub comment: String,
     /// Where the move is in the document; `None` for the starting board.
     pub source: Option<Range<usize>>,
-    /// The game after the move: pieces, active pieces and the move's starting board, so
-    /// PieceIds can be resolved at this point and replay can resume from here. Shared, so
-    /// that moving a game in the file does not copy its boards.
+    /// The game after the move: pieces and active pieces, so PieceIds can be resolved at
+    /// this point and replay can resume from here.
     pub state: Arc<GameState>,
     /// What went wrong in this move (none for the starting board).
     pub diagnostics: Vec<Diagnostic>,
@@ -58,6 +59,56 @@ impl ReplayedState {
     }
 }
 
+/// At least this many moves share one snapshot of the board; boards of many pieces take
+/// snapshots further apart (see [`moves_per_snapshot`]).
+pub const MIN_MOVES_PER_SNAPSHOT: usize = 16;
+
+/// How many moves a chunk started with `pieces` pieces holds: the pieces stored in snapshots
+/// stay under about an eighth of a piece per move, so a 2,000-piece board over 10,000 moves
+/// keeps a few megabytes, while any state is still at most a few hundred moves away from
+/// its snapshot.
+fn moves_per_snapshot(pieces: usize) -> usize {
+    MIN_MOVES_PER_SNAPSHOT.max(pieces / 8)
+}
+
+/// A stretch of consecutive moves: the board before the first one and the problems of
+/// each. Shared between revisions: an edit keeps every chunk before it, and every chunk
+/// after the point where the board is again what it was.
+#[derive(Debug)]
+struct Chunk {
+    /// The game before the chunk's first move.
+    start: Arc<GameState>,
+    /// The problems of its moves: the move's index in the chunk, and the diagnostic with
+    /// its range relative to the move's start, so that a chunk moved in the file is kept
+    /// as it is.
+    diagnostics: Vec<(usize, RelativeDiagnostic)>,
+}
+
+#[derive(Clone, Debug)]
+struct RelativeDiagnostic {
+    start: isize,
+    end: isize,
+    diagnostic: Diagnostic,
+}
+
+impl RelativeDiagnostic {
+    fn new(diagnostic: Diagnostic, move_start: usize) -> RelativeDiagnostic {
+        RelativeDiagnostic {
+            start: diagnostic.range.start as isize - move_start as isize,
+            end: diagnostic.range.end as isize - move_start as isize,
+            diagnostic,
+        }
+    }
+
+    fn at(&self, move_start: usize) -> Diagnostic {
+        let absolute = |relative: isize| move_start.saturating_add_signed(relative);
+        Diagnostic {
+            range: absolute(self.start)..absolute(self.end),
+            ..self.diagnostic.clone()
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ReplayedGame {
     pub range: Range<usize>,
@@ -66,9 +117,11 @@ pub struct ReplayedGame {
     pub metadata_diagnostics: Vec<Diagnostic>,
     /// Problems found while cutting the movetext into moves.
     pub movetext_diagnostics: Vec<Diagnostic>,
-    /// The starting board first, then one state per move. Shared, so that a new revision
-    /// of the document keeps the states of the moves an edit did not change.
-    pub states: Vec<Arc<ReplayedState>>,
+    /// The moves in chunks, each with the board before its first move; never empty (the
+    /// first chunk starts with the starting board).
+    chunks: Vec<Arc<Chunk>>,
+    /// The index of each chunk's first move.
+    chunk_starts: Vec<usize>,
     /// The moves as they were split, to tell which ones an edit changed and to split the
     /// movetext again from where it changed.
     split: ResumableSplit,
@@ -78,12 +131,26 @@ pub struct ReplayedGame {
     /// The moves with their ranges in the current text, made on first use when the game
     /// has moved since it was split.
     moved_moves: OnceLock<Vec<Arc<MoveRecord>>>,
+    /// How many moves were replayed to make this revision of the game (the others' chunks
+    /// were kept from the previous revision).
+    moves_replayed: usize,
 }
 
 impl ReplayedGame {
+    /// How many moves were replayed to make this revision of the game; an edit replays
+    /// only from the chunk it changed to the first chunk whose board is again the same.
+    pub fn moves_replayed(&self) -> usize {
+        self.moves_replayed
+    }
+
     /// How many moves the game has.
     pub fn move_count(&self) -> usize {
         self.split.moves.len()
+    }
+
+    /// How many states the game has: the starting board and one per move.
+    pub fn state_count(&self) -> usize {
+        self.move_count() + 1
     }
 
     /// Move `index` as it was split, with its ranges in the current text; move `i` led to
@@ -95,6 +162,14 @@ impl ReplayedGame {
         } else {
             record.shifted(self.split_moved_by)
         })
+    }
+
+    /// Where move `index` starts in the current text.
+    fn move_start(&self, index: usize) -> usize {
+        self.split.moves[index]
+            .source
+            .start
+            .saturating_add_signed(self.split_moved_by)
     }
 
     /// Every move, in order, with its ranges in the current text.
@@ -111,39 +186,146 @@ impl ReplayedGame {
         })
     }
 
+    /// The chunk that state `index` is made from.
+    fn chunk_of_state(&self, index: usize) -> usize {
+        self.chunk_starts
+            .partition_point(|&start| start <= index)
+            .saturating_sub(1)
+    }
+
+    /// The game after `index` moves (0: the starting board).
+    pub fn game_state(&self, index: usize) -> Option<Arc<GameState>> {
+        if index > self.move_count() {
+            return None;
+        }
+        let chunk = self.chunk_of_state(index);
+        let first = self.chunk_starts[chunk];
+        let start = &self.chunks[chunk].start;
+        if index == first {
+            return Some(start.clone());
+        }
+        let mut state = GameState::clone(start);
+        for record in &self.split.moves[first..index] {
+            state.replay(record);
+        }
+        Some(Arc::new(state))
+    }
+
+    /// State `index`: 0 is the starting board, `i` the board after move `i - 1`.
+    pub fn state(&self, index: usize) -> Option<ReplayedState> {
+        let state = self.game_state(index)?;
+        Some(self.replayed_state(index, state))
+    }
+
+    fn replayed_state(&self, index: usize, state: Arc<GameState>) -> ReplayedState {
+        let Some(move_index) = index.checked_sub(1) else {
+            return ReplayedState {
+                label: SETUP_LABEL.to_string(),
+                text: String::new(),
+                comment: String::new(),
+                source: None,
+                state,
+                diagnostics: Vec::new(),
+            };
+        };
+        let record = &self.split.moves[move_index];
+        ReplayedState {
+            label: record.label.clone(),
+            text: record.text.clone(),
+            comment: record.comment.clone(),
+            source: Some(shift_range(&record.source, self.split_moved_by)),
+            state,
+            diagnostics: self.move_diagnostics(move_index).collect(),
+        }
+    }
+
+    /// The problems of move `index`.
+    pub fn move_diagnostics(&self, index: usize) -> impl Iterator<Item = Diagnostic> + '_ {
+        let chunk = self.chunk_starts.partition_point(|&start| start <= index) - 1;
+        let in_chunk = index - self.chunk_starts[chunk];
+        let move_start = self.move_start(index);
+        self.chunks[chunk]
+            .diagnostics
+            .iter()
+            .filter(move |(at, _)| *at == in_chunk)
+            .map(move |(_, diagnostic)| diagnostic.at(move_start))
+    }
+
+    /// The problems of every move, in move order.
+    pub fn all_move_diagnostics(&self) -> impl Iterator<Item = Diagnostic> + '_ {
+        self.chunks
+            .iter()
+            .zip(&self.chunk_starts)
+            .flat_map(move |(chunk, &first)| {
+                chunk
+                    .diagnostics
+                    .iter()
+                    .map(move |(at, diagnostic)| diagnostic.at(self.move_start(first + at)))
+            })
+    }
+
+    /// The problems of each move, in move order (no board is made).
+    pub fn diagnostics_by_move(&self) -> Vec<Vec<Diagnostic>> {
+        let mut by_move = vec![Vec::new(); self.move_count()];
+        for (chunk, &first) in self.chunks.iter().zip(&self.chunk_starts) {
+            for (at, diagnostic) in &chunk.diagnostics {
+                if let Some(slot) = by_move.get_mut(first + at) {
+                    slot.push(diagnostic.at(self.move_start(first + at)));
+                }
+            }
+        }
+        by_move
+    }
+
+    /// Every state from the starting board on, each made from the one before.
+    pub fn states(&self) -> impl Iterator<Item = ReplayedState> + '_ {
+        self.states_from(0)
+    }
+
+    /// Every state from state `first` on.
+    pub fn states_from(&self, first: usize) -> impl Iterator<Item = ReplayedState> + '_ {
+        let mut current: Option<Arc<GameState>> = None;
+        (first..self.state_count())
+            .map(move |index| {
+                let state = match current.take() {
+                    Some(previous) => {
+                        let chunk = self.chunk_of_state(index);
+                        if self.chunk_starts[chunk] == index {
+                            self.chunks[chunk].start.clone()
+                        } else {
+                            let mut state = Arc::unwrap_or_clone(previous);
+                            state.replay(&self.split.moves[index - 1]);
+                            Arc::new(state)
+                        }
+                    }
+                    None => self.game_state(index)?,
+                };
+                current = Some(state.clone());
+                Some(self.replayed_state(index, state))
+            })
+            .map_while(|state| state)
+    }
+
     /// The state after the move whose text holds `offset` (an offset just past a move's end
     /// still counts as that move); `None` outside every move.
-    pub fn state_at(&self, offset: usize) -> Option<&Arc<ReplayedState>> {
-        let after = self.states.partition_point(|state| {
-            state
-                .source
-                .as_ref()
-                .is_none_or(|source| source.start <= offset)
-        });
-        let state = self.states.get(after.checked_sub(1)?)?;
-        let source = state.source.as_ref()?;
-        (offset <= source.end).then_some(state)
+    pub fn state_at(&self, offset: usize) -> Option<ReplayedState> {
+        let index = self.state_index_at(offset)?;
+        self.state(index)
+    }
+
+    /// The index of the state after the move whose text holds `offset`.
+    pub fn state_index_at(&self, offset: usize) -> Option<usize> {
+        let offset = offset.checked_add_signed(-self.split_moved_by)?;
+        let moves = &self.split.moves;
+        let after = moves.partition_point(|record| record.source.start <= offset);
+        let index = after.checked_sub(1)?;
+        (offset <= moves[index].source.end).then_some(index + 1)
     }
 
     fn shifted(&self, delta: isize) -> ReplayedGame {
         if delta == 0 {
             return self.clone();
         }
-        let states = self
-            .states
-            .iter()
-            .map(|state| match &state.source {
-                None => state.clone(),
-                Some(source) => Arc::new(ReplayedState {
-                    label: state.label.clone(),
-                    text: state.text.clone(),
-                    comment: state.comment.clone(),
-                    source: Some(shift_range(source, delta)),
-                    state: state.state.clone(),
-                    diagnostics: shift_diagnostics(&state.diagnostics, delta),
-                }),
-            })
-            .collect();
         ReplayedGame {
             range: shift_range(&self.range, delta),
             metadata: Metadata {
@@ -152,19 +334,106 @@ impl ReplayedGame {
             },
             metadata_diagnostics: shift_diagnostics(&self.metadata_diagnostics, delta),
             movetext_diagnostics: shift_diagnostics(&self.movetext_diagnostics, delta),
-            states,
+            chunks: self.chunks.clone(),
+            chunk_starts: self.chunk_starts.clone(),
             split: self.split.clone(),
             split_moved_by: self.split_moved_by + delta,
             moved_moves: OnceLock::new(),
+            moves_replayed: 0,
         }
     }
 
     /// Every diagnostic of the game, in the order a replay finds them.
-    fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+    fn diagnostics(&self) -> impl Iterator<Item = Diagnostic> + '_ {
         self.metadata_diagnostics
             .iter()
             .chain(&self.movetext_diagnostics)
-            .chain(self.states.iter().flat_map(|state| &state.diagnostics))
+            .cloned()
+            .chain(self.all_move_diagnostics())
+    }
+}
+
+/// Replays moves into chunks.
+struct ChunkBuilder {
+    chunks: Vec<Arc<Chunk>>,
+    chunk_starts: Vec<usize>,
+    /// The chunk being filled: its first move, its start and its diagnostics.
+    first: usize,
+    start: Arc<GameState>,
+    moves: usize,
+    diagnostics: Vec<(usize, RelativeDiagnostic)>,
+    /// How many moves it replayed.
+    replayed: usize,
+}
+
+impl ChunkBuilder {
+    fn new(
+        chunks: Vec<Arc<Chunk>>,
+        chunk_starts: Vec<usize>,
+        first: usize,
+        start: Arc<GameState>,
+    ) -> Self {
+        ChunkBuilder {
+            chunks,
+            chunk_starts,
+            first,
+            start,
+            moves: 0,
+            diagnostics: Vec::new(),
+            replayed: 0,
+        }
+    }
+
+    /// The move index the next replayed move has.
+    fn next_move(&self) -> usize {
+        self.first + self.moves
+    }
+
+    /// Whether the chunk being filled is full, so that the next move starts a new one.
+    fn full(&self, state: &GameState) -> bool {
+        self.moves >= moves_per_snapshot(state.pieces().len())
+    }
+
+    /// Ends the chunk being filled (an empty one is dropped); the next one starts from
+    /// `state`.
+    fn cut(&mut self, state: Arc<GameState>) {
+        let first = self.next_move();
+        if self.moves > 0 {
+            self.finish_chunk();
+        }
+        self.first = first;
+        self.start = state;
+    }
+
+    fn finish_chunk(&mut self) {
+        self.chunks.push(Arc::new(Chunk {
+            start: self.start.clone(),
+            diagnostics: std::mem::take(&mut self.diagnostics),
+        }));
+        self.chunk_starts.push(self.first);
+        self.moves = 0;
+    }
+
+    /// Replays `record` (of `text`) on `state`.
+    fn replay(&mut self, text: &str, state: &mut GameState, record: &MoveRecord) {
+        if self.full(state) {
+            self.cut(Arc::new(state.clone()));
+        }
+        for diagnostic in replay_move(text, state, record) {
+            self.diagnostics.push((
+                self.moves,
+                RelativeDiagnostic::new(diagnostic, record.source.start),
+            ));
+        }
+        self.moves += 1;
+        self.replayed += 1;
+    }
+
+    fn finish(mut self) -> (Vec<Arc<Chunk>>, Vec<usize>, usize) {
+        if self.moves > 0 || self.chunks.is_empty() {
+            self.finish_chunk();
+        }
+        (self.chunks, self.chunk_starts, self.replayed)
     }
 }
 
@@ -198,7 +467,7 @@ impl Replay {
                 message: problem.message,
             })
             .collect();
-        diagnostics.extend(games.iter().flat_map(|game| game.diagnostics().cloned()));
+        diagnostics.extend(games.iter().flat_map(|game| game.diagnostics()));
         Replay { games, diagnostics }
     }
 
@@ -256,27 +525,92 @@ fn update_game(
         0 => Cow::Borrowed(&old.split),
         delta => Cow::Owned(old.split.shifted(delta)),
     };
-    let (split, kept) = old_split.resplit(new_text, source.movetext.clone(), edit.start);
+    let (split, kept, in_step_from) =
+        old_split.resplit_in_step(new_text, source.movetext.clone(), edit);
     let unchanged = kept
         + old_split.moves[kept..]
             .iter()
             .zip(&split.moves[kept..])
             .take_while(|(before, after)| same_move(before, old_text, after, new_text))
             .count();
-    let mut states: Vec<Arc<ReplayedState>> = old.states[..=unchanged].to_vec();
-    let mut state = GameState::clone(&states[unchanged].state);
-    for record in &split.moves[unchanged..] {
-        states.push(Arc::new(replay_move(new_text, &mut state, record)));
+    // Every chunk whose moves are all unchanged is kept; replay resumes at the start of
+    // the chunk holding the first changed move.
+    let resume_chunk = old
+        .chunk_starts
+        .partition_point(|&first| first <= unchanged)
+        - 1;
+    let resume_at = old.chunk_starts[resume_chunk];
+    let mut builder = ChunkBuilder::new(
+        old.chunks[..resume_chunk].to_vec(),
+        old.chunk_starts[..resume_chunk].to_vec(),
+        resume_at,
+        old.chunks[resume_chunk].start.clone(),
+    );
+    let mut state = GameState::clone(&old.chunks[resume_chunk].start);
+    // From `same_from` on, the new moves are the old ones moved along (by `moves_delta`
+    // moves and `bytes_delta` bytes): once the board at an old chunk's start is the same
+    // again, the old chunks from there on hold for the new text.
+    let moves_delta = split.moves.len() as isize - old_split.moves.len() as isize;
+    let bytes_delta = new_text.len() as isize - old_text.len() as isize;
+    let same_from = if in_step_from < split.moves.len() {
+        in_step_from
+    } else {
+        split.moves.len()
+            - split
+                .moves
+                .iter()
+                .rev()
+                .zip(old_split.moves.iter().rev())
+                .take_while(|(after, before)| {
+                    before.source.start >= edit.old_end
+                        && same_move_moved(before, after, bytes_delta)
+                })
+                .count()
+    };
+    for (index, record) in split.moves.iter().enumerate().skip(resume_at) {
+        if index >= same_from.max(unchanged + 1) {
+            let old_index = index.saturating_add_signed(-moves_delta);
+            if let Ok(old_chunk) = old.chunk_starts.binary_search(&old_index) {
+                let old_start = &old.chunks[old_chunk].start;
+                if **old_start == state {
+                    builder.cut(old_start.clone());
+                    let moves_replayed = builder.replayed;
+                    let (mut chunks, mut chunk_starts) = (builder.chunks, builder.chunk_starts);
+                    chunks.extend(old.chunks[old_chunk..].iter().cloned());
+                    chunk_starts.extend(
+                        old.chunk_starts[old_chunk..]
+                            .iter()
+                            .map(|&first| first.saturating_add_signed(moves_delta)),
+                    );
+                    return ReplayedGame {
+                        range: source.range,
+                        metadata: old.metadata.clone(),
+                        metadata_diagnostics: old.metadata_diagnostics.clone(),
+                        movetext_diagnostics: movetext_diagnostics(&split.problems),
+                        chunks,
+                        chunk_starts,
+                        split,
+                        split_moved_by: 0,
+                        moved_moves: OnceLock::new(),
+                        moves_replayed,
+                    };
+                }
+            }
+        }
+        builder.replay(new_text, &mut state, record);
     }
+    let (chunks, chunk_starts, moves_replayed) = builder.finish();
     ReplayedGame {
         range: source.range,
         metadata: old.metadata.clone(),
         metadata_diagnostics: old.metadata_diagnostics.clone(),
         movetext_diagnostics: movetext_diagnostics(&split.problems),
-        states,
+        chunks,
+        chunk_starts,
         split,
         split_moved_by: 0,
         moved_moves: OnceLock::new(),
+        moves_replayed,
     }
 }
 
@@ -288,6 +622,25 @@ fn same_move(before: &MoveRecord, old_text: &str, after: &MoveRecord, new_text: 
             .tokens
             .iter()
             .all(|token| old_text.get(token.source.clone()) == new_text.get(token.source.clone()))
+}
+
+/// Whether `after` is `before` moved by `delta` bytes, with the same text; for moves after
+/// the edit, whose bytes are the same moved along.
+fn same_move_moved(before: &MoveRecord, after: &MoveRecord, delta: isize) -> bool {
+    let moved = |range: &Range<usize>| shift_range(range, delta);
+    after.source == moved(&before.source)
+        && after.label_source == before.label_source.as_ref().map(moved)
+        && after.label == before.label
+        && after.text == before.text
+        && after.comment == before.comment
+        && after.tokens.len() == before.tokens.len()
+        && after
+            .tokens
+            .iter()
+            .zip(&before.tokens)
+            .all(|(after, before)| {
+                after.source == moved(&before.source) && after.text == before.text
+            })
 }
 
 fn shift_range(range: &Range<usize>, delta: isize) -> Range<usize> {
@@ -325,35 +678,33 @@ fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
         MacroTable::with_overrides(&settings.setup.macros, &settings.macros),
         settings.options,
     );
-    let mut states = Vec::with_capacity(split.moves.len() + 1);
-    states.push(Arc::new(ReplayedState {
-        label: SETUP_LABEL.to_string(),
-        text: String::new(),
-        comment: String::new(),
-        source: None,
-        state: Arc::new(state.clone()),
-        diagnostics: Vec::new(),
-    }));
+    let mut builder = ChunkBuilder::new(Vec::new(), Vec::new(), 0, Arc::new(state.clone()));
     for record in &split.moves {
-        states.push(Arc::new(replay_move(text, &mut state, record)));
+        builder.replay(text, &mut state, record);
     }
+    let (chunks, chunk_starts, moves_replayed) = builder.finish();
     ReplayedGame {
         range: source.range,
         metadata,
         metadata_diagnostics,
         movetext_diagnostics: movetext_diagnostics(&split.problems),
-        states,
+        chunks,
+        chunk_starts,
         split,
         split_moved_by: 0,
         moved_moves: OnceLock::new(),
+        moves_replayed,
     }
 }
 
-/// Applies the move to `state`; the state after it, with the move's diagnostics.
-fn replay_move(text: &str, state: &mut GameState, record: &MoveRecord) -> ReplayedState {
+/// Applies the move to `state`; the move's diagnostics.
+fn replay_move(text: &str, state: &mut GameState, record: &MoveRecord) -> Vec<Diagnostic> {
     let tokens: Vec<&str> = record.tokens.iter().map(|t| t.text.as_str()).collect();
-    let diagnostics = state
-        .apply_move(&tokens)
+    let issues = state.apply_move(&tokens);
+    if issues.is_empty() {
+        return Vec::new();
+    }
+    issues
         .into_iter()
         .filter_map(|issue| {
             let token = record.tokens.get(issue.token)?;
@@ -373,15 +724,7 @@ fn replay_move(text: &str, state: &mut GameState, record: &MoveRecord) -> Replay
                 message: issue.message,
             })
         })
-        .collect();
-    ReplayedState {
-        label: record.label.clone(),
-        text: record.text.clone(),
-        comment: record.comment.clone(),
-        source: Some(record.source.clone()),
-        state: Arc::new(state.clone()),
-        diagnostics,
-    }
+        .collect()
 }
 
 /// What a game's metadata decides before its first move.
@@ -478,6 +821,20 @@ impl GameSettings {
             }
         };
 
+        let mut setup = setup;
+        if setup.pieces.len() > MAX_PIECES {
+            problem(
+                setup_key.unwrap_or("SetUp"),
+                Severity::Error,
+                "too-many-pieces",
+                format!(
+                    "the setup places {} pieces; a board holds at most {MAX_PIECES}, so the \
+                     others are left out",
+                    setup.pieces.len()
+                ),
+            );
+            setup.pieces.truncate(MAX_PIECES);
+        }
         let mut scale_factor = setup.scale_factor;
         if let Some(value) = parser.scale_factor.or_else(|| {
             metadata
@@ -653,10 +1010,11 @@ mod tests {
     fn a_game_without_setup_starts_empty_and_records_every_move() {
         let replay = replay_document("---\n...\n1. S@b2 1... M@c3 {note}\n2. b2-b3\n");
         let game = &replay.games[0];
-        let labels: Vec<_> = game.states.iter().map(|s| s.label.as_str()).collect();
+        let labels: Vec<_> = game.states().map(|s| s.label).collect();
         assert_eq!(labels, ["SetupFn.", "1.", "1...", "2."]);
-        assert_eq!(game.states[2].comment, "note");
-        let last = game.states[3].pieces();
+        assert_eq!(game.state(2).unwrap().comment, "note");
+        let last = game.state(3).unwrap();
+        let last = last.pieces();
         assert_eq!((last[1].x, last[1].y), (2.0, 3.0));
         assert!(replay.diagnostics.is_empty(), "{:?}", replay.diagnostics);
     }
@@ -681,8 +1039,8 @@ mod tests {
         assert_eq!(&text[replay.diagnostics[0].range.clone()], "Colour");
         let plain = replay_document("---\nGameType: Tablut\n...\n");
         assert_eq!(
-            replay.games[0].states[0].pieces(),
-            plain.games[0].states[0].pieces()
+            replay.games[0].state(0).unwrap().pieces(),
+            plain.games[0].state(0).unwrap().pieces()
         );
     }
 
@@ -736,14 +1094,33 @@ mod tests {
             .map(|d| (d.code, &text[d.range.clone()]))
             .collect();
         assert_eq!(found, [("no-piece", "b5"), ("unknown-macro", "`nope'")]);
-        let last = replay.games[0].states.last().unwrap();
+        let last = replay.games[0].state(replay.games[0].move_count()).unwrap();
         assert_eq!(last.pieces().len(), 2);
+    }
+
+    #[test]
+    fn a_setup_of_more_pieces_than_a_board_holds_is_cut_at_the_cap() {
+        let text = "---\nSetUp:\n  Name: Rectangular Board\n  nrows: 100\n  ncols: 100\n  \
+                    max_tiles: 10000\n...\n1. S@a1\n";
+        let replay = replay_document(text);
+        let found: Vec<_> = replay
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range.clone()]))
+            .collect();
+        assert_eq!(found[0].0, "too-many-pieces");
+        assert!(
+            found[0].1.starts_with("Name: Rectangular Board"),
+            "{found:?}"
+        );
+        let game = &replay.games[0];
+        assert_eq!(game.state(0).unwrap().pieces().len(), MAX_PIECES);
     }
 
     #[test]
     fn macros_come_from_the_metadata() {
         let replay = replay_document("---\nMacros:\n  home: S@a1\n...\n1. `home'\n");
         assert!(replay.diagnostics.is_empty(), "{:?}", replay.diagnostics);
-        assert_eq!(replay.games[0].states[1].pieces().len(), 1);
+        assert_eq!(replay.games[0].state(1).unwrap().pieces().len(), 1);
     }
 }

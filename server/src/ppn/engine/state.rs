@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::model::piece::{Cfg, Piece};
 pub use crate::ppn::notation::issue::Severity;
 use crate::ppn::notation::macros::MacroTable;
+use crate::ppn::notation::movetext::MoveRecord;
 pub use crate::ppn::notation::piece_spec::ParserOptions;
 
 /// Identity of a piece on the board. A piece keeps its serial number for life; replacing it
@@ -45,7 +46,7 @@ impl PieceTag {
 }
 
 /// Pieces in internal order (first = bottom) with their identities.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Board {
     pub(crate) pieces: Vec<Piece>,
     pub(crate) tags: Vec<PieceTag>,
@@ -77,11 +78,13 @@ pub struct MoveIssue {
     pub message: String,
 }
 
-/// A game being replayed. Cheap to clone: a checkpoint per move is fine.
+/// A game being replayed.
 #[derive(Clone, Debug)]
 pub struct GameState {
     pub(crate) board: Board,
-    pub(crate) move_start: Arc<Board>,
+    /// The board when the current move started, kept only while a move that uses `^`
+    /// (a PieceId read on that board) is applied.
+    pub(crate) move_start: Option<Arc<Board>>,
     pub(crate) active: Vec<PieceTag>,
     pub(crate) max_serial: u32,
     pub(crate) scale_factor: f64,
@@ -105,7 +108,7 @@ impl GameState {
             tags,
         };
         GameState {
-            move_start: Arc::new(board.clone()),
+            move_start: None,
             board,
             active: Vec::new(),
             max_serial: count,
@@ -145,9 +148,29 @@ impl GameState {
         self.scale_factor
     }
 
+    /// Applies a move whose problems were reported when it was first replayed.
+    pub(crate) fn replay(&mut self, record: &MoveRecord) {
+        let tokens: Vec<&str> = record.tokens.iter().map(|t| t.text.as_str()).collect();
+        let _ = self.apply_move(&tokens);
+    }
+
     pub(crate) fn next_tag(&mut self) -> PieceTag {
         self.max_serial = self.max_serial.saturating_add(1);
         PieceTag::new(self.max_serial)
+    }
+}
+
+/// Two states are equal when every move from them on replays alike: the board (with the
+/// pieces' identities), the active pieces, the next serial number and the game's settings.
+/// The board at the start of a move is only kept during the move.
+impl PartialEq for GameState {
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board
+            && self.active == other.active
+            && self.max_serial == other.max_serial
+            && self.scale_factor == other.scale_factor
+            && (Arc::ptr_eq(&self.macros, &other.macros) || self.macros == other.macros)
+            && (Arc::ptr_eq(&self.options, &other.options) || self.options == other.options)
     }
 }
 

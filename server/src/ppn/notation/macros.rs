@@ -1,29 +1,74 @@
 //! Macros: `` `name' `` in a move stands for the macro's value.
 //!
 //! Values come from three places, the earlier overriding the later: the metadata's `Macros`,
-//! the game setup, the built-in table. A value may itself use macros; those are expanded
-//! when the table is built, and a macro that (indirectly) uses itself is an error wherever
-//! it is used.
+//! the game setup, the built-in table. A value may itself use macros. Values are expanded
+//! only when a move uses them, without recursion, and within budgets (depth, length,
+//! references followed), so a small file of macros that multiply each other or chain through
+//! thousands of names costs nothing until used and then gives one diagnostic at the use.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use super::issue::Issue;
 
-#[derive(Clone, Debug, PartialEq)]
-enum Expansion {
-    Value(String),
-    /// The macro uses itself, directly or through others.
+/// How deep macros may use macros that use macros.
+pub const MAX_MACRO_DEPTH: usize = 100;
+/// The longest text one use of a macro may expand to.
+pub const MAX_MACRO_EXPANSION_BYTES: usize = 100_000;
+/// The most macro references one use of a macro may follow (empty values can multiply
+/// without making the text longer).
+pub const MAX_MACRO_REFERENCES: usize = 100_000;
+
+/// Why a macro has no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MacroError {
+    /// It uses itself, directly or through others.
     Cycle,
+    /// Its expansion is longer than [`MAX_MACRO_EXPANSION_BYTES`] or follows more than
+    /// [`MAX_MACRO_REFERENCES`] references.
+    TooLong,
+    /// It nests macros deeper than [`MAX_MACRO_DEPTH`].
+    TooDeep,
 }
 
-/// A macro that uses itself, directly or through others, and so has no value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MacroCycle;
+impl MacroError {
+    pub fn code(self) -> &'static str {
+        match self {
+            MacroError::Cycle => "macro-cycle",
+            MacroError::TooLong => "macro-too-long",
+            MacroError::TooDeep => "macro-too-deep",
+        }
+    }
 
+    /// Why macro `name` has no value, in words.
+    pub fn message(self, name: &str) -> String {
+        match self {
+            MacroError::Cycle => format!("macro `{name}` uses itself, so it has no value"),
+            MacroError::TooLong => format!(
+                "macro `{name}` expands to more than {MAX_MACRO_EXPANSION_BYTES} bytes \
+                 (or through more than {MAX_MACRO_REFERENCES} macro uses); it is not expanded"
+            ),
+            MacroError::TooDeep => format!(
+                "macro `{name}` nests macros more than {MAX_MACRO_DEPTH} deep; it is not \
+                 expanded"
+            ),
+        }
+    }
+}
+
+/// The macros of one game: the built-in table (built once for the whole process) under the
+/// setup's and the metadata's own macros.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MacroTable {
-    expanded: HashMap<String, Expansion>,
+    /// Setup and metadata macros (the metadata's replaced the setup's of the same name).
+    own: HashMap<String, String>,
+}
+
+fn builtin_table() -> &'static HashMap<String, String> {
+    static TABLE: OnceLock<HashMap<String, String>> = OnceLock::new();
+    TABLE.get_or_init(|| builtin_pairs().into_iter().collect())
 }
 
 /// Byte ranges of every `` `name' `` in `text` (backtick, at least one character, quote).
@@ -102,69 +147,117 @@ fn builtin_pairs() -> Vec<(String, String)> {
 impl MacroTable {
     /// The built-in macros of the default movetext parser.
     pub fn builtins() -> Self {
-        Self::from_layers(&[&builtin_pairs()])
+        MacroTable::default()
     }
 
     /// Built-ins, overridden by the setup's macros, overridden by the metadata's `Macros`.
     pub fn with_overrides(setup: &[(String, String)], metadata: &[(String, String)]) -> Self {
-        Self::from_layers(&[&builtin_pairs(), setup, metadata])
+        let mut own = HashMap::new();
+        for (name, value) in setup.iter().chain(metadata) {
+            own.insert(name.clone(), value.clone());
+        }
+        MacroTable { own }
     }
 
-    /// Later layers override earlier ones.
-    fn from_layers(layers: &[&[(String, String)]]) -> Self {
-        let mut raw: HashMap<String, String> = HashMap::new();
-        for layer in layers {
-            for (name, value) in layer.iter() {
-                raw.insert(name.clone(), value.clone());
+    /// The value of a macro as written, before its own macro uses are expanded.
+    pub fn raw(&self, name: &str) -> Option<&str> {
+        match self.own.get(name) {
+            Some(value) => Some(value),
+            None => builtin_table().get(name).map(String::as_str),
+        }
+    }
+
+    /// The fully expanded value of a macro; `None` when unknown. References to unknown
+    /// macros stay as written.
+    pub fn resolve(&self, name: &str) -> Option<Result<Cow<'_, str>, MacroError>> {
+        let value = self.raw(name)?;
+        if !value.contains('`') {
+            return Some(Ok(Cow::Borrowed(value)));
+        }
+        Some(self.expand(name, value).map(Cow::Owned))
+    }
+
+    /// Expands `value`, the value of `name`, with an explicit stack of the macros being
+    /// expanded, so that the depth of the input never becomes the depth of the call stack.
+    fn expand(&self, name: &str, value: &str) -> Result<String, MacroError> {
+        struct Frame<'a> {
+            name: &'a str,
+            value: &'a str,
+            at: usize,
+        }
+        let mut stack = vec![Frame { name, value, at: 0 }];
+        let mut out = String::with_capacity(value.len());
+        let mut references = 0usize;
+        while let Some(frame) = stack.last_mut() {
+            let rest = &frame.value[frame.at..];
+            let Some(reference) = macro_references(rest).into_iter().next() else {
+                out.push_str(rest);
+                stack.pop();
+                continue;
+            };
+            out.push_str(&rest[..reference.start]);
+            let written = &rest[reference.clone()];
+            frame.at += reference.end;
+            let inner = &written[1..written.len() - 1];
+            match self.raw(inner) {
+                // Unknown references stay as written; using them is reported later.
+                None => out.push_str(written),
+                Some(inner_value) => {
+                    if stack.iter().any(|frame| frame.name == inner) {
+                        return Err(MacroError::Cycle);
+                    }
+                    if stack.len() >= MAX_MACRO_DEPTH {
+                        return Err(MacroError::TooDeep);
+                    }
+                    references += 1;
+                    if references > MAX_MACRO_REFERENCES {
+                        return Err(MacroError::TooLong);
+                    }
+                    stack.push(Frame {
+                        name: inner,
+                        value: inner_value,
+                        at: 0,
+                    });
+                }
+            }
+            if out.len() > MAX_MACRO_EXPANSION_BYTES {
+                return Err(MacroError::TooLong);
             }
         }
-        let mut expanded = HashMap::new();
-        let names: Vec<String> = raw.keys().cloned().collect();
-        for name in names {
-            let mut in_progress = Vec::new();
-            expand(&name, &raw, &mut expanded, &mut in_progress);
+        if out.len() > MAX_MACRO_EXPANSION_BYTES {
+            return Err(MacroError::TooLong);
         }
-        MacroTable { expanded }
-    }
-
-    /// The fully expanded value of a macro; `None` when unknown.
-    pub fn resolve(&self, name: &str) -> Option<Result<&str, MacroCycle>> {
-        self.expanded.get(name).map(|e| match e {
-            Expansion::Value(v) => Ok(v.as_str()),
-            Expansion::Cycle => Err(MacroCycle),
-        })
+        Ok(out)
     }
 
     /// Every macro name, sorted.
     pub fn names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self.expanded.keys().map(String::as_str).collect();
-        names.sort_unstable();
-        names
-    }
-
-    /// Names of the macros that use themselves (sorted).
-    pub fn cyclic_names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self
-            .expanded
-            .iter()
-            .filter(|(_, e)| **e == Expansion::Cycle)
-            .map(|(n, _)| n.as_str())
-            .collect();
+        let mut names: Vec<&str> = self.own.keys().map(String::as_str).collect();
+        names.extend(
+            builtin_table()
+                .keys()
+                .map(String::as_str)
+                .filter(|name| !self.own.contains_key(*name)),
+        );
         names.sort_unstable();
         names
     }
 
     /// Replace every macro reference of `text`. Errors carry the range of `` `name' ``.
-    pub fn substitute(&self, text: &str) -> Result<String, Vec<Issue>> {
+    pub fn substitute<'t>(&self, text: &'t str) -> Result<Cow<'t, str>, Vec<Issue>> {
+        let references = macro_references(text);
+        if references.is_empty() {
+            return Ok(Cow::Borrowed(text));
+        }
         let mut out = String::with_capacity(text.len());
         let mut errors = Vec::new();
         let mut last = 0;
-        for range in macro_references(text) {
+        for range in references {
             out.push_str(&text[last..range.start]);
             let name = &text[range.start + 1..range.end - 1];
             match self.resolve(name) {
-                Some(Ok(value)) => match macro_references(value).first() {
-                    None => out.push_str(value),
+                Some(Ok(value)) => match macro_references(&value).first() {
+                    None => out.push_str(&value),
                     Some(inner) => errors.push(Issue::error(
                         range.clone(),
                         "unknown-macro",
@@ -174,10 +267,10 @@ impl MacroTable {
                         ),
                     )),
                 },
-                Some(Err(MacroCycle)) => errors.push(Issue::error(
+                Some(Err(error)) => errors.push(Issue::error(
                     range.clone(),
-                    "macro-cycle",
-                    format!("macro `{name}` uses itself, so it has no value"),
+                    error.code(),
+                    error.message(name),
                 )),
                 None => errors.push(Issue::error(
                     range.clone(),
@@ -185,59 +278,25 @@ impl MacroTable {
                     format!("there is no macro named `{name}`"),
                 )),
             }
+            if out.len() > MAX_MACRO_EXPANSION_BYTES {
+                errors.push(Issue::error(
+                    range.clone(),
+                    MacroError::TooLong.code(),
+                    format!(
+                        "the macros of this token expand to more than \
+                         {MAX_MACRO_EXPANSION_BYTES} bytes; it is not expanded"
+                    ),
+                ));
+                return Err(errors);
+            }
             last = range.end;
         }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
         out.push_str(&text[last..]);
-        if errors.is_empty() {
-            Ok(out)
-        } else {
-            Err(errors)
-        }
+        Ok(Cow::Owned(out))
     }
-}
-
-fn expand(
-    name: &str,
-    raw: &HashMap<String, String>,
-    expanded: &mut HashMap<String, Expansion>,
-    in_progress: &mut Vec<String>,
-) -> Expansion {
-    if let Some(done) = expanded.get(name) {
-        return done.clone();
-    }
-    if in_progress.iter().any(|n| n == name) {
-        return Expansion::Cycle;
-    }
-    let Some(value) = raw.get(name) else {
-        return Expansion::Cycle;
-    };
-    in_progress.push(name.to_string());
-    let mut result = String::with_capacity(value.len());
-    let mut last = 0;
-    let mut cyclic = false;
-    for range in macro_references(value) {
-        result.push_str(&value[last..range.start]);
-        let inner = &value[range.start + 1..range.end - 1];
-        if raw.contains_key(inner) {
-            match expand(inner, raw, expanded, in_progress) {
-                Expansion::Value(v) => result.push_str(&v),
-                Expansion::Cycle => cyclic = true,
-            }
-        } else {
-            // Unknown references stay as written; using them is reported later.
-            result.push_str(&value[range.clone()]);
-        }
-        last = range.end;
-    }
-    result.push_str(&value[last..]);
-    in_progress.pop();
-    let expansion = if cyclic {
-        Expansion::Cycle
-    } else {
-        Expansion::Value(result)
-    };
-    expanded.insert(name.to_string(), expansion.clone());
-    expansion
 }
 
 #[cfg(test)]
@@ -253,14 +312,14 @@ mod tests {
     #[test]
     fn builtins_cover_the_appendix() {
         let table = MacroTable::builtins();
-        assert_eq!(table.resolve("q"), Some(Ok("♛")));
-        assert_eq!(table.resolve("K"), Some(Ok("♔")));
-        assert_eq!(table.resolve("WH"), Some(Ok("♤")));
-        assert_eq!(table.resolve("SA"), Some(Ok("🂡")));
-        assert_eq!(table.resolve("CK"), Some(Ok("🃞")));
-        assert_eq!(table.resolve("T21"), Some(Ok("🃵")));
-        assert_eq!(table.resolve("6-6"), Some(Ok("🂓")));
-        assert_eq!(table.resolve("0-0"), Some(Ok("🁣")));
+        assert_eq!(table.resolve("q"), Some(Ok(Cow::Borrowed("♛"))));
+        assert_eq!(table.resolve("K"), Some(Ok(Cow::Borrowed("♔"))));
+        assert_eq!(table.resolve("WH"), Some(Ok(Cow::Borrowed("♤"))));
+        assert_eq!(table.resolve("SA"), Some(Ok(Cow::Borrowed("🂡"))));
+        assert_eq!(table.resolve("CK"), Some(Ok(Cow::Borrowed("🃞"))));
+        assert_eq!(table.resolve("T21"), Some(Ok(Cow::Borrowed("🃵"))));
+        assert_eq!(table.resolve("6-6"), Some(Ok(Cow::Borrowed("🂓"))));
+        assert_eq!(table.resolve("0-0"), Some(Ok(Cow::Borrowed("🁣"))));
         assert_eq!(table.resolve("nope"), None);
     }
 
@@ -270,8 +329,8 @@ mod tests {
             &pairs(&[("q", "setup"), ("x", "from setup")]),
             &pairs(&[("x", "`q'@b2"), ("y", "`x' `m1'")]),
         );
-        assert_eq!(table.resolve("x"), Some(Ok("setup@b2")));
-        assert_eq!(table.resolve("y"), Some(Ok("setup@b2 `m1'")));
+        assert_eq!(table.resolve("x"), Some(Ok("setup@b2".into())));
+        assert_eq!(table.resolve("y"), Some(Ok("setup@b2 `m1'".into())));
         assert_eq!(table.substitute("`x';`K'").as_deref(), Ok("setup@b2;♔"));
         let errors = table.substitute("a `y'").unwrap_err();
         assert_eq!(
@@ -285,7 +344,8 @@ mod tests {
     fn cycles_and_unknown_names_are_errors_with_ranges() {
         let table =
             MacroTable::with_overrides(&[], &pairs(&[("a", "`b'"), ("b", "x`a'"), ("c", "ok")]));
-        assert_eq!(table.cyclic_names(), vec!["a", "b"]);
+        assert_eq!(table.resolve("a"), Some(Err(MacroError::Cycle)));
+        assert_eq!(table.resolve("b"), Some(Err(MacroError::Cycle)));
         let errors = table.substitute("`c'-`a'`zz'").unwrap_err();
         assert_eq!(errors.len(), 2);
         assert_eq!(
@@ -296,6 +356,47 @@ mod tests {
             (errors[1].code, errors[1].range.clone()),
             ("unknown-macro", 7..11)
         );
+    }
+
+    /// `m1` is ten times `m0`, `m2` ten times `m1`, ...: expanding every macro up front
+    /// would need terabytes.
+    fn exponential(levels: usize, base: &str) -> MacroTable {
+        let mut macros = vec![("m0".to_string(), base.to_string())];
+        for level in 1..=levels {
+            macros.push((format!("m{level}"), format!("`m{}'", level - 1).repeat(10)));
+        }
+        MacroTable::with_overrides(&[], &macros)
+    }
+
+    #[test]
+    fn multiplying_macros_cost_nothing_unused_and_stop_at_the_length_budget() {
+        let table = exponential(12, "S@a1;");
+        assert_eq!(
+            table.resolve("m2").map(|v| v.map(|v| v.len())),
+            Some(Ok(500))
+        );
+        assert_eq!(table.resolve("m12"), Some(Err(MacroError::TooLong)));
+        let errors = table.substitute("x`m12'").unwrap_err();
+        assert_eq!(
+            (errors[0].code, errors[0].range.clone()),
+            ("macro-too-long", 1..6)
+        );
+        // Empty values multiply the work without making the text longer.
+        let empty = exponential(12, "");
+        assert_eq!(empty.resolve("m12"), Some(Err(MacroError::TooLong)));
+    }
+
+    #[test]
+    fn a_long_chain_of_macros_stops_at_the_depth_budget_without_recursion() {
+        let mut macros: Vec<(String, String)> = (0..100_000)
+            .map(|i| (format!("m{i}"), format!("`m{}'", i + 1)))
+            .collect();
+        macros.push(("m100000".to_string(), "S@a1".to_string()));
+        let table = MacroTable::with_overrides(&[], &macros);
+        assert_eq!(table.resolve("m0"), Some(Err(MacroError::TooDeep)));
+        assert_eq!(table.resolve("m99990"), Some(Ok("S@a1".into())));
+        let errors = table.substitute("`m0'").unwrap_err();
+        assert_eq!(errors[0].code, "macro-too-deep");
     }
 
     #[test]

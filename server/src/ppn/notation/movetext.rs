@@ -14,11 +14,13 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::BuildHasherDefault;
 use std::ops::Range;
 use std::sync::Arc;
 
 use super::braces::expand_token_located;
 pub use crate::diagnostic::Severity;
+use crate::model::edit::TextEdit;
 
 /// The most strings all brace expansions of one game may produce together; past it,
 /// tokens stay unexpanded so a hostile file cannot exhaust memory.
@@ -182,6 +184,7 @@ pub struct ResumableSplit {
     pub moves: Vec<Arc<MoveRecord>>,
     pub problems: Vec<MovetextProblem>,
     movetext_start: usize,
+    movetext_end: usize,
     /// Per move: whether and how a split can start at its MoveNumber.
     resume: Vec<Option<ResumePoint>>,
 }
@@ -221,6 +224,7 @@ pub fn split_movetext_resumable(file_text: &str, movetext: Range<usize>) -> Resu
         moves: part.moves.into_iter().map(Arc::new).collect(),
         problems: part.problems,
         movetext_start: movetext.start,
+        movetext_end: movetext.end,
         resume: part.resume,
     };
     report_duplicate_labels(&split.moves, &mut split.problems);
@@ -228,20 +232,37 @@ pub fn split_movetext_resumable(file_text: &str, movetext: Range<usize>) -> Resu
 }
 
 impl ResumableSplit {
-    /// The split of `movetext` in `new_text`, a revision of the text of this split equal
-    /// to it before the byte `unchanged_before`; and how many of the first moves are this
-    /// split's own. Exactly what [`split_movetext_resumable`] gives, but the text is only
-    /// split again from the last MoveNumber before the change where that cannot change
-    /// how the text before it splits.
+    /// The split of `movetext` in `new_text`, which `edit` made from the text of this
+    /// split; and how many of the first moves are this split's own. Exactly what
+    /// [`split_movetext_resumable`] gives, but the text is only split again from the last
+    /// MoveNumber before the change where that cannot change how the text before it
+    /// splits, and only up to the first MoveNumber after the change where the split is
+    /// back in step with this one: the moves after it are this split's, moved along.
     pub fn resplit(
         &self,
         new_text: &str,
         movetext: Range<usize>,
-        unchanged_before: usize,
+        edit: &TextEdit,
     ) -> (ResumableSplit, usize) {
-        match self.try_resplit(new_text, movetext.clone(), unchanged_before) {
+        let (split, kept, _) = self.resplit_in_step(new_text, movetext, edit);
+        (split, kept)
+    }
+
+    /// [`ResumableSplit::resplit`], and the index from which the new moves are this split's
+    /// moves moved along (the number of moves when the split was not back in step).
+    pub fn resplit_in_step(
+        &self,
+        new_text: &str,
+        movetext: Range<usize>,
+        edit: &TextEdit,
+    ) -> (ResumableSplit, usize, usize) {
+        match self.try_resplit(new_text, movetext.clone(), edit) {
             Some(resumed) => resumed,
-            None => (split_movetext_resumable(new_text, movetext), 0),
+            None => {
+                let split = split_movetext_resumable(new_text, movetext);
+                let count = split.moves.len();
+                (split, 0, count)
+            }
         }
     }
 
@@ -249,8 +270,9 @@ impl ResumableSplit {
         &self,
         new_text: &str,
         movetext: Range<usize>,
-        unchanged_before: usize,
-    ) -> Option<(ResumableSplit, usize)> {
+        edit: &TextEdit,
+    ) -> Option<(ResumableSplit, usize, usize)> {
+        let unchanged_before = edit.start;
         if self.movetext_start != movetext.start {
             return None;
         }
@@ -265,16 +287,16 @@ impl ResumableSplit {
         })?;
         let point = self.resume[kept]?;
         let label = self.moves[kept].label_source.clone()?;
-        let part = split_part(
-            new_text,
-            label.start..movetext.end,
-            SplitStart {
-                expanded_strings: point.expanded_strings,
-                expanded_bytes: point.expanded_bytes,
-                over_cap: point.over_cap,
-                previous_label: self.moves[kept - 1].label.clone(),
-            },
-        );
+        let start = SplitStart {
+            expanded_strings: point.expanded_strings,
+            expanded_bytes: point.expanded_bytes,
+            over_cap: point.over_cap,
+            previous_label: self.moves[kept - 1].label.clone(),
+        };
+        if let Some(in_step) = self.split_window(new_text, &movetext, edit, kept, &label, &start) {
+            return Some(in_step);
+        }
+        let part = split_part(new_text, label.start..movetext.end, start);
         // The text before the MoveNumber reads differently when a `}` now comes before
         // any `{` after it; but then the MoveNumber is inside a comment and no longer one.
         let starts_alike = part
@@ -306,10 +328,166 @@ impl ResumableSplit {
             moves,
             problems,
             movetext_start: movetext.start,
+            movetext_end: movetext.end,
             resume,
         };
         report_duplicate_labels(&split.moves, &mut split.problems);
-        Some((split, kept))
+        let count = split.moves.len();
+        Some((split, kept, count))
+    }
+
+    /// The split when only the stretch from move `kept` (whose MoveNumber is `label`) to a
+    /// MoveNumber after the edit has to be split again: the split of that stretch ends in
+    /// the state this split had at that MoveNumber, and nothing after it can read the
+    /// stretch differently. `None` when no such MoveNumber is found.
+    fn split_window(
+        &self,
+        new_text: &str,
+        movetext: &Range<usize>,
+        edit: &TextEdit,
+        kept: usize,
+        label: &Range<usize>,
+        start: &SplitStart,
+    ) -> Option<(ResumableSplit, usize, usize)> {
+        let delta = edit.new_end as isize - edit.old_end as isize;
+        if movetext.end.checked_add_signed(-delta)? != self.movetext_end {
+            return None;
+        }
+        // The first MoveNumber well after the edit where a split can start.
+        let first_after = self
+            .moves
+            .partition_point(|record| record.source.start <= edit.old_end.saturating_add(1));
+        let cut = (first_after.max(kept + 1)..self.moves.len())
+            .find(|&index| self.resume[index].is_some())?;
+        let old_cut_label = self.moves[cut].label_source.clone()?;
+        if old_cut_label.start <= edit.old_end {
+            return None;
+        }
+        let cut_at = old_cut_label.start.checked_add_signed(delta)?;
+        let window = label.start..cut_at;
+        let window_text = new_text.get(window.clone())?;
+        // Inside the stretch, whether a spot is in a comment depends on the first brace
+        // after it; past the stretch that brace must not be a `}`, which would make spots
+        // of the stretch read as comment. And the stretch must close every comment it opens.
+        let after = new_text.get(cut_at..movetext.end)?;
+        if after
+            .find(['{', '}'])
+            .is_some_and(|at| after[at..].starts_with('}'))
+        {
+            return None;
+        }
+        if comment_depth_at_end(window_text) != 0 {
+            return None;
+        }
+        let part = split_part(
+            new_text,
+            window.clone(),
+            SplitStart {
+                expanded_strings: start.expanded_strings,
+                expanded_bytes: start.expanded_bytes,
+                over_cap: start.over_cap,
+                previous_label: start.previous_label.clone(),
+            },
+        );
+        let starts_alike = part
+            .moves
+            .first()
+            .and_then(|record| record.label_source.as_ref())
+            == Some(label);
+        let old_point = self.resume[cut]?;
+        let ends_alike = part.moves.last().is_some_and(|record| {
+            record.label == self.moves[cut - 1].label && record.source.end <= cut_at
+        }) && (part.expanded_strings, part.expanded_bytes, part.over_cap)
+            == (
+                old_point.expanded_strings,
+                old_point.expanded_bytes,
+                old_point.over_cap,
+            );
+        if !starts_alike || !ends_alike {
+            return None;
+        }
+        let shift = |range: &Range<usize>| {
+            range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
+        };
+        let before = |problem: &&MovetextProblem| problem.range.start < label.start;
+        let after_cut = |problem: &&MovetextProblem| problem.range.start >= old_cut_label.start;
+        let mut problems = Vec::with_capacity(self.problems.len() + part.problems.len());
+        for kind in [
+            ProblemKind::Comment,
+            ProblemKind::Expansion,
+            ProblemKind::Token,
+        ] {
+            let of_kind = |problem: &&MovetextProblem| ProblemKind::of(problem.code) == kind;
+            problems.extend(self.problems.iter().filter(before).filter(of_kind).cloned());
+            problems.extend(part.problems.iter().filter(of_kind).cloned());
+            problems.extend(self.problems.iter().filter(after_cut).filter(of_kind).map(
+                |problem| MovetextProblem {
+                    range: shift(&problem.range),
+                    ..problem.clone()
+                },
+            ));
+        }
+        let part_moves = part.moves.len();
+        let mut moves = Vec::with_capacity(self.moves.len() + part.moves.len());
+        moves.extend(self.moves[..kept].iter().cloned());
+        moves.extend(part.moves.into_iter().map(Arc::new));
+        moves.extend(
+            self.moves[cut..]
+                .iter()
+                .map(|record| Arc::new(record.shifted(delta))),
+        );
+        let mut resume = Vec::with_capacity(moves.len());
+        resume.extend_from_slice(&self.resume[..kept]);
+        resume.extend(part.resume);
+        resume.extend_from_slice(&self.resume[cut..]);
+        let in_step_from = kept + part_moves;
+        let window_moves = kept..kept + (cut - kept);
+        let same_labels = moves.len() == self.moves.len()
+            && self.moves[window_moves.clone()]
+                .iter()
+                .zip(&moves[window_moves])
+                .all(|(old, new)| old.label == new.label);
+        let mut split = ResumableSplit {
+            moves,
+            problems,
+            movetext_start: movetext.start,
+            movetext_end: movetext.end,
+            resume,
+        };
+        if same_labels {
+            // Every move has the same labels before it as it had: the same MoveNumbers are
+            // used twice, at the moves' new places.
+            for problem in self
+                .problems
+                .iter()
+                .filter(|problem| problem.code == MovetextProblemCode::DuplicateMoveNumber)
+            {
+                let range = if problem.range.start < label.start {
+                    problem.range.clone()
+                } else if problem.range.start >= old_cut_label.start {
+                    shift(&problem.range)
+                } else {
+                    let index = (kept..cut).find(|&index| {
+                        let old = &self.moves[index];
+                        old.label_source
+                            .clone()
+                            .unwrap_or_else(|| old.source.clone())
+                            == problem.range
+                    })?;
+                    let new = &split.moves[index];
+                    new.label_source
+                        .clone()
+                        .unwrap_or_else(|| new.source.clone())
+                };
+                split.problems.push(MovetextProblem {
+                    range,
+                    ..problem.clone()
+                });
+            }
+        } else {
+            report_duplicate_labels(&split.moves, &mut split.problems);
+        }
+        Some((split, kept, in_step_from))
     }
 
     /// The same split of the same movetext moved by `delta` bytes in the file.
@@ -332,6 +510,7 @@ impl ResumableSplit {
                 })
                 .collect(),
             movetext_start: self.movetext_start.saturating_add_signed(delta),
+            movetext_end: self.movetext_end.saturating_add_signed(delta),
             resume: self.resume.clone(),
         }
     }
@@ -367,16 +546,44 @@ struct SplitPart {
     moves: Vec<MoveRecord>,
     problems: Vec<MovetextProblem>,
     resume: Vec<Option<ResumePoint>>,
+    /// The brace expansions counted at the end of the stretch.
+    expanded_strings: usize,
+    expanded_bytes: usize,
+    over_cap: bool,
+}
+
+/// How many comments are open at the end of `text`, counted as the splitter counts them.
+fn comment_depth_at_end(text: &str) -> usize {
+    let mut depth = 0usize;
+    let mut previous = None;
+    for c in text.chars() {
+        if previous != Some('\\') {
+            match c {
+                '{' => depth += 1,
+                '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        previous = Some(c);
+    }
+    depth
 }
 
 fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> SplitPart {
-    let mut split = SplitPart::default();
+    let mut split = SplitPart {
+        expanded_strings: start.expanded_strings,
+        expanded_bytes: start.expanded_bytes,
+        over_cap: start.over_cap,
+        ..SplitPart::default()
+    };
     let Some(slice) = file_text.get(movetext.clone()) else {
         return split;
     };
     check_comment_braces(slice, movetext.start, &mut split.problems);
 
-    let (glyphs, tokens) = expand_tokens(file_text, slice, &movetext, &start, &mut split.problems);
+    let (glyphs, tokens, end_state) =
+        expand_tokens(file_text, slice, &movetext, &start, &mut split.problems);
+    (split.expanded_strings, split.expanded_bytes, split.over_cap) = end_state;
     if tokens.is_empty() {
         return split;
     }
@@ -498,7 +705,7 @@ fn expand_tokens(
     movetext: &Range<usize>,
     start: &SplitStart,
     problems: &mut Vec<MovetextProblem>,
-) -> (Vec<Glyph>, Vec<SourceToken>) {
+) -> (Vec<Glyph>, Vec<SourceToken>, (usize, usize, bool)) {
     let offset = movetext.start;
     let mut ranges = Vec::new();
     let mut token_start = None;
@@ -610,7 +817,7 @@ fn expand_tokens(
             over_cap_before,
         });
     }
-    (glyphs, tokens)
+    (glyphs, tokens, (expanded_strings, expanded_bytes, over_cap))
 }
 
 /// Expansions are joined with single spaces that stand for nothing in the file.
@@ -804,7 +1011,8 @@ fn tokens_outside(body: &[Glyph], comments: &[Range<usize>]) -> Vec<MoveToken> {
 }
 
 fn report_duplicate_labels(moves: &[Arc<MoveRecord>], problems: &mut Vec<MovetextProblem>) {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: HashMap<&str, usize, BuildHasherDefault<LabelHasher>> =
+        HashMap::with_capacity_and_hasher(moves.len() + 1, BuildHasherDefault::default());
     seen.insert(SETUP_LABEL, usize::MAX);
     for (index, record) in moves.iter().enumerate() {
         if let Some(&earlier) = seen.get(record.label.as_str()) {
@@ -825,6 +1033,26 @@ fn report_duplicate_labels(moves: &[Arc<MoveRecord>], problems: &mut Vec<Movetex
         } else {
             seen.insert(record.label.as_str(), index);
         }
+    }
+}
+
+/// A fast hash for the short labels of one game (`12...`): the map of labels is rebuilt on
+/// every edit, and a DoS-resistant hash is of no use on a file's own labels.
+#[derive(Default)]
+struct LabelHasher(u64);
+
+impl std::hash::Hasher for LabelHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 

@@ -16,6 +16,7 @@ mod tests;
 
 pub use self::query::{TokenElement, TokenPart};
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -71,18 +72,37 @@ impl GameState {
     /// macros not yet substituted. A sub-move that fails leaves the board as it was and the
     /// next one is tried. Never panics; returns what went wrong.
     pub fn apply_move(&mut self, tokens: &[&str]) -> Vec<MoveIssue> {
-        self.move_start = Arc::new(self.board.clone());
+        self.apply_tokens(tokens, false)
+    }
+
+    /// Applies the first tokens of a move, keeping the board at the move's start, so that
+    /// the move's later tokens can be read at this point (`^` PieceIds included).
+    pub fn apply_move_start(&mut self, tokens: &[&str]) -> Vec<MoveIssue> {
+        self.apply_tokens(tokens, true)
+    }
+
+    fn apply_tokens(&mut self, tokens: &[&str], keep_start: bool) -> Vec<MoveIssue> {
         let mut issues = Vec::new();
-        for (token_index, token) in tokens.iter().enumerate() {
-            let substituted = match self.macros.substitute(token) {
-                Ok(text) => text,
+        let substituted: Vec<Option<Cow<'_, str>>> = tokens
+            .iter()
+            .enumerate()
+            .map(|(token_index, token)| match self.macros.substitute(token) {
+                Ok(text) => Some(text),
                 Err(errors) => {
                     issues.extend(errors.into_iter().map(|e| to_move_issue(token_index, e)));
-                    continue;
+                    None
                 }
+            })
+            .collect();
+        // Only a `^` PieceId reads the board as it was when the move started.
+        let needs_start = keep_start || substituted.iter().flatten().any(|text| text.contains('^'));
+        self.move_start = needs_start.then(|| Arc::new(self.board.clone()));
+        for (token_index, (token, substituted)) in tokens.iter().zip(&substituted).enumerate() {
+            let Some(substituted) = substituted else {
+                continue;
             };
-            let mapped = substituted == *token;
-            for part in split_submoves(&substituted) {
+            let mapped = substituted.as_ref() == *token;
+            for part in split_submoves(substituted) {
                 let mut notes = Vec::new();
                 let lookup_warnings = RefCell::new(Vec::new());
                 let outcome =
@@ -103,6 +123,10 @@ impl GameState {
                 }
             }
         }
+        if !keep_start {
+            self.move_start = None;
+        }
+        issues.sort_by_key(|issue| issue.token);
         issues
     }
 
@@ -110,7 +134,7 @@ impl GameState {
         Context {
             warnings,
             text,
-            move_start: &self.move_start,
+            move_start: self.move_start.as_deref().unwrap_or(&self.board),
             active: &self.active,
             scale_factor: self.scale_factor,
             options: &self.options,

@@ -77,7 +77,7 @@ impl GameState {
         let context = Context {
             warnings: &warnings,
             text,
-            move_start: &self.move_start,
+            move_start: self.move_start.as_deref().unwrap_or(&self.board),
             active: &self.active,
             scale_factor: self.scale_factor,
             options: &self.options,

@@ -290,9 +290,18 @@ impl MoveToken {
         }
     }
 
+    /// Byte offsets where the MoveToken may start: every MoveToken begins with an ASCII
+    /// character, so only the bytes equal to it need a closer look.
+    fn candidates(self, text: &str) -> impl Iterator<Item = usize> + '_ {
+        let first = self.text().as_bytes()[0];
+        text.bytes()
+            .enumerate()
+            .filter(move |(_, byte)| *byte == first)
+            .map(|(at, _)| at)
+    }
+
     fn positions(self, text: &str) -> Vec<usize> {
-        text.char_indices()
-            .map(|(i, _)| i)
+        self.candidates(text)
             .filter(|i| self.is_at(text, *i))
             .collect()
     }
@@ -301,7 +310,7 @@ impl MoveToken {
     /// order that the text holds.
     fn of(text: &str, reference: bool) -> Option<MoveToken> {
         MoveToken::ORDER.into_iter().find(|token| {
-            text.char_indices().any(|(i, _)| {
+            token.candidates(text).any(|i| {
                 if reference {
                     token.reference_is_at(text, i)
                 } else {

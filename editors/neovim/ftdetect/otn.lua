@@ -1,0 +1,7 @@
+-- OpenTafl Notation: game records (.otg), rules strings and positions (.otn).
+vim.filetype.add({
+  extension = {
+    otg = 'otn',
+    otn = 'otn',
+  },
+})

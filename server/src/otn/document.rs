@@ -1,0 +1,656 @@
+//! OTN's answers to the notation contract ([`NotationDocument`]): one analysed revision of
+//! an `.otg` or `.otn` file, its states as scenes, and its editor features.
+
+use std::collections::HashMap;
+use std::io;
+use std::ops::Range;
+
+use serde_json::json;
+
+use super::board::{Man, Square};
+use super::replay::{replay, Line, Replay, Reuse};
+use super::rules::Space;
+use super::syntax::{parse_file, parse_record_from, FileKind, OtnFile, ParseState};
+use crate::diagnostic::Diagnostic;
+use crate::model::document::{
+    ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef, Target,
+};
+use crate::model::edit::TextEdit;
+use crate::model::features::{
+    Completion, Fold, FoldKind, InlayHint, SemanticToken, Symbol, SymbolKind,
+};
+use crate::model::format::Format;
+use crate::model::games::{tafl_board, tafl_man};
+use crate::model::line_index::LineIndex;
+use crate::model::scene::{Scene, SquareMark, SquareRole};
+
+/// An analysed OTN file.
+#[derive(Debug)]
+pub struct OtnDocument {
+    pub text: String,
+    pub line_index: LineIndex,
+    pub file: OtnFile,
+    pub replay: Replay,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl OtnDocument {
+    pub fn new(text: String) -> OtnDocument {
+        let file = parse_file(&text);
+        let replayed = replay(&text, &file, None);
+        OtnDocument::from_parts(text, file, replayed)
+    }
+
+    fn from_parts(text: String, file: OtnFile, replay: Replay) -> OtnDocument {
+        let mut diagnostics: Vec<Diagnostic> = file
+            .diagnostics
+            .iter()
+            .chain(replay.diagnostics.iter())
+            .cloned()
+            .collect();
+        diagnostics.sort_by(|a, b| {
+            (a.range.start, a.range.end, a.severity, a.code, &a.message).cmp(&(
+                b.range.start,
+                b.range.end,
+                b.severity,
+                b.code,
+                &b.message,
+            ))
+        });
+        diagnostics.dedup();
+        OtnDocument {
+            line_index: LineIndex::new(&text),
+            text,
+            file,
+            replay,
+            diagnostics,
+        }
+    }
+
+    /// The analysis of `text`, made from this one's by `edit`: the turns before the edit
+    /// are not read again, and the main line's states before it are kept.
+    pub fn updated(&self, text: String, edit: &TextEdit) -> OtnDocument {
+        let edit = edit.checked(&self.text, &text);
+        let fresh = || OtnDocument::new(text.clone());
+        if self.file.kind != FileKind::GameRecord {
+            return fresh();
+        }
+        // Start reading again at the last turn that begins before the edit.
+        let Some(restart_turn) = self
+            .file
+            .turns
+            .iter()
+            .rposition(|turn| turn.range.start < edit.start)
+        else {
+            return fresh();
+        };
+        let restart = self.file.turns[restart_turn].range.start;
+        if self.file.tags.iter().any(|tag| tag.range.end > restart) {
+            return fresh();
+        }
+        let tail = parse_record_from(&text, restart, ParseState { in_moves: true });
+        let mut file = OtnFile {
+            kind: FileKind::GameRecord,
+            tags: self.file.tags.clone(),
+            turns: self.file.turns[..restart_turn].to_vec(),
+            body: None,
+            diagnostics: self
+                .file
+                .diagnostics
+                .iter()
+                .filter(|d| d.range.start < restart)
+                .cloned()
+                .collect(),
+            item_ends: self
+                .file
+                .item_ends
+                .iter()
+                .copied()
+                .filter(|end| *end < restart)
+                .collect(),
+        };
+        file.turns.extend(tail.turns);
+        file.diagnostics.extend(tail.diagnostics);
+        file.item_ends.extend(tail.item_ends);
+        // The main line's states of the moves of the turns read again are made again.
+        let keep = 1 + self.file.turns[..restart_turn]
+            .iter()
+            .filter(|turn| turn.address.line.is_main())
+            .flat_map(|turn| turn.moves.iter())
+            .filter(|word| matches!(word, super::moves::MoveWord::Move(_)))
+            .count();
+        let reuse = self.replay.lines.first().map(|line| Reuse { line, keep });
+        let replayed = replay(&text, &file, reuse);
+        OtnDocument::from_parts(text, file, replayed)
+    }
+
+    pub fn line(&self, index: usize) -> Option<&Line> {
+        self.replay.lines.get(index)
+    }
+
+    /// The line and index of a state.
+    pub fn locate(&self, state: StateRef) -> Option<(usize, usize)> {
+        if state.game != 0 {
+            return None;
+        }
+        self.replay.locate(state.index)
+    }
+
+    pub fn state_ref(&self, line: usize, index: usize) -> StateRef {
+        StateRef {
+            game: 0,
+            index: self.replay.state_ref(line, index),
+        }
+    }
+
+    /// The board of a state as square codes.
+    pub fn board(&self, line: usize, index: usize) -> Option<&[u8]> {
+        let cells = self.replay.cells();
+        let line = self.replay.lines.get(line)?;
+        (index < line.plies.len()).then(|| line.board(index, cells))
+    }
+
+    /// The OTN position record after state `index` of `line`.
+    pub fn position(&self, line: usize, index: usize) -> String {
+        let dim = self.replay.dim();
+        self.board(line, index)
+            .map(|cells| super::board::position_record(cells, dim))
+            .unwrap_or_default()
+    }
+
+    /// The move record's text of a state.
+    pub fn move_text(&self, line: usize, index: usize) -> &str {
+        let Some(line) = self.replay.lines.get(line) else {
+            return "";
+        };
+        if index == 0 {
+            return "";
+        }
+        self.text.get(line.plies[index].range.clone()).unwrap_or("")
+    }
+
+    /// The squares captured by a state's move, by name.
+    pub fn captured(&self, line: usize, index: usize) -> Vec<(String, Man)> {
+        let dim = self.replay.dim();
+        self.replay
+            .lines
+            .get(line)
+            .map(|l| {
+                l.ply_captures(index)
+                    .iter()
+                    .map(|(i, man)| (Square::of_index(usize::from(*i), dim).name(), *man))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    pub fn comment(&self, line: usize, index: usize) -> String {
+        let Some(line) = self.replay.lines.get(line) else {
+            return String::new();
+        };
+        let range = if index == 0 && line.path.is_main() {
+            self.file
+                .tag(&self.text, "start-comment")
+                .map(|tag| tag.value.clone())
+        } else {
+            line.plies.get(index).and_then(|p| p.comment.clone())
+        };
+        range
+            .and_then(|r| self.text.get(r))
+            .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+            .unwrap_or_default()
+    }
+
+    /// The rules string as written, on one line.
+    pub fn rules_text(&self) -> String {
+        self.replay
+            .rules_range
+            .clone()
+            .and_then(|r| self.text.get(r))
+            .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+            .unwrap_or_default()
+    }
+
+    fn game_name(&self) -> String {
+        let dim = self.replay.dim();
+        let tag = |name: &str| {
+            self.file
+                .tag(&self.text, name)
+                .map(|t| self.text[t.value.clone()].trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        let variant = tag("variant").or_else(|| {
+            self.replay
+                .rules
+                .as_ref()
+                .map(|r| r.rules.name.clone())
+                .filter(|n| !n.is_empty())
+        });
+        match variant {
+            Some(name) => format!("{name} ({dim}×{dim})"),
+            None => format!("Tafl ({dim}×{dim})"),
+        }
+    }
+
+    fn scene_of(&self, line: usize, index: usize) -> Option<Scene> {
+        let rules = &self.replay.rules.as_ref()?.rules;
+        let dim = rules.dim;
+        let cells = self.board(line, index)?;
+        let mut scene = Scene::default();
+        scene.pieces.push(tafl_board(dim as u32));
+        let ply = &self.replay.lines[line].plies[index];
+        let changed: Vec<usize> = self.replay.lines[line]
+            .ply_captures(index)
+            .iter()
+            .map(|(i, _)| usize::from(*i))
+            .collect();
+        for (i, code) in cells.iter().enumerate() {
+            let Some(man) = Man::from_code(*code) else {
+                continue;
+            };
+            let square = Square::of_index(i, dim);
+            let moved_here = index > 0 && ply.moved.is_some_and(|(_, _, to)| usize::from(to) == i);
+            if moved_here || changed.contains(&i) {
+                scene.highlighted.push(scene.pieces.len());
+            }
+            scene.pieces.push(tafl_man(
+                man.side,
+                man.kind,
+                u32::from(square.x) + 1,
+                u32::from(square.y) + 1,
+            ));
+        }
+        if index > 0 {
+            let emptied = ply
+                .moved
+                .map(|(_, from, _)| usize::from(from))
+                .into_iter()
+                .chain(changed.iter().copied())
+                .filter(|i| cells.get(*i) == Some(&0));
+            for i in emptied {
+                let square = Square::of_index(i, dim);
+                let at = (f64::from(square.x) + 1.0, f64::from(square.y) + 1.0);
+                if !scene.vacated.contains(&at) {
+                    scene.vacated.push(at);
+                }
+            }
+        }
+        for (i, space) in rules.spaces.iter().enumerate() {
+            let role = match space {
+                Space::Plain => continue,
+                Space::Center => SquareRole::Throne,
+                Space::Corner => SquareRole::Corner,
+                Space::AttackerFort => SquareRole::AttackerFort,
+                Space::DefenderFort => SquareRole::DefenderFort,
+            };
+            let square = Square::of_index(i, dim);
+            scene.squares.push(SquareMark {
+                x: f64::from(square.x) + 1.0,
+                y: f64::from(square.y) + 1.0,
+                role,
+            });
+        }
+        Some(scene)
+    }
+
+    fn line_state(&self, line: usize, index: usize) -> LineState {
+        let l = &self.replay.lines[line];
+        LineState {
+            label: l.label(index),
+            text: self.move_text(line, index).to_string(),
+            comment: self.comment(line, index),
+            range: (index > 0).then(|| l.plies[index].range.clone()),
+            state: self.state_ref(line, index),
+        }
+    }
+
+    fn write_states(
+        &self,
+        line: usize,
+        only: Option<&[StateRef]>,
+        include_start: bool,
+        out: &mut dyn io::Write,
+    ) -> io::Result<()> {
+        let l = &self.replay.lines[line];
+        let mut first = true;
+        let start = usize::from(!include_start);
+        for index in start..l.plies.len() {
+            let state = self.state_ref(line, index);
+            if only.is_some_and(|only| !only.contains(&state)) {
+                continue;
+            }
+            if !std::mem::take(&mut first) {
+                out.write_all(b",")?;
+            }
+            let value = if index == 0 {
+                json!({"move": "start", "position": self.position(line, 0)})
+            } else {
+                let captures: Vec<String> = self
+                    .captured(line, index)
+                    .into_iter()
+                    .map(|(s, _)| s)
+                    .collect();
+                json!({
+                    "move": l.label(index),
+                    "text": self.move_text(line, index),
+                    "position": self.position(line, index),
+                    "captures": captures,
+                })
+            };
+            serde_json::to_writer(&mut *out, &value)?;
+        }
+        Ok(())
+    }
+
+    /// The variations of each move: `(parent line, index of the move replaced)` → lines.
+    fn children(&self) -> HashMap<(usize, usize), Vec<usize>> {
+        let mut children: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+        for (l, line) in self.replay.lines.iter().enumerate() {
+            if let Some((parent, before)) = line.parent {
+                children.entry((parent, before + 1)).or_default().push(l);
+            }
+        }
+        children
+    }
+
+    /// Where a variation is written: from its first turn to its last turn's commentary.
+    fn line_range(&self, line: &Line) -> Range<usize> {
+        let first = line
+            .turns
+            .first()
+            .map(|t| self.file.turns[*t].range.clone());
+        let last = line.turns.last().map(|t| {
+            let turn = &self.file.turns[*t];
+            turn.commentary
+                .as_ref()
+                .map_or(turn.range.end, |c| c.range.end)
+        });
+        match (first, last) {
+            (Some(first), Some(last)) => first.start..last.max(first.end),
+            _ => 0..0,
+        }
+    }
+
+    fn line_symbol(&self, l: usize, children: &HashMap<(usize, usize), Vec<usize>>) -> Symbol {
+        let line = &self.replay.lines[l];
+        let range = self.line_range(line);
+        let selection = line
+            .turns
+            .first()
+            .map(|t| self.file.turns[*t].address.range.clone())
+            .unwrap_or(range.clone());
+        Symbol {
+            name: format!("variation {}", line.path.prefix()),
+            detail: line
+                .plies
+                .get(1)
+                .map(|p| self.text[p.range.clone()].to_string()),
+            kind: SymbolKind::Variation,
+            range,
+            selection,
+            children: self.move_symbols(l, children),
+        }
+    }
+
+    fn move_symbols(
+        &self,
+        l: usize,
+        children: &HashMap<(usize, usize), Vec<usize>>,
+    ) -> Vec<Symbol> {
+        let line = &self.replay.lines[l];
+        (1..line.plies.len())
+            .map(|index| {
+                let ply = &line.plies[index];
+                Symbol {
+                    name: line.label(index),
+                    detail: Some(self.text[ply.range.clone()].to_string()),
+                    kind: SymbolKind::Move,
+                    range: ply.range.clone(),
+                    selection: ply.range.clone(),
+                    children: children
+                        .get(&(l, index))
+                        .map(|lines| {
+                            lines
+                                .iter()
+                                .map(|c| self.line_symbol(*c, children))
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                }
+            })
+            .collect()
+    }
+
+    /// What the offset is in: a state's move, for hover and the board panel.
+    fn move_index_at(&self, offset: usize) -> Option<(usize, usize)> {
+        let moves = &self.replay.by_offset;
+        let after = moves.partition_point(|(range, _, _)| range.start <= offset);
+        let (range, line, index) = moves.get(after.checked_sub(1)?)?;
+        (offset <= range.end).then_some((*line, *index))
+    }
+}
+
+impl NotationDocument for OtnDocument {
+    fn format(&self) -> Format {
+        Format::Otn
+    }
+
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn line_index(&self) -> &LineIndex {
+        &self.line_index
+    }
+
+    fn update(&self, text: String, edit: &TextEdit) -> Box<dyn NotationDocument> {
+        Box::new(self.updated(text, edit))
+    }
+
+    fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    fn games(&self) -> Vec<GameSummary> {
+        if self.replay.lines.is_empty() {
+            return Vec::new();
+        }
+        let selection = self
+            .replay
+            .rules_range
+            .clone()
+            .or_else(|| self.file.body.clone())
+            .unwrap_or(0..0);
+        vec![GameSummary {
+            name: self.game_name(),
+            range: 0..self.text.len(),
+            selection,
+            start: StateRef { game: 0, index: 0 },
+        }]
+    }
+
+    fn main_line(&self, game: usize) -> Vec<LineState> {
+        if game != 0 || self.replay.lines.is_empty() {
+            return Vec::new();
+        }
+        (0..self.replay.lines[0].plies.len())
+            .map(|index| self.line_state(0, index))
+            .collect()
+    }
+
+    fn move_at(&self, offset: usize, or_before: bool) -> Option<MoveAt> {
+        if self.replay.lines.is_empty() {
+            return None;
+        }
+        let found = self.move_index_at(offset).or_else(|| {
+            if !or_before {
+                return None;
+            }
+            let moves = &self.replay.by_offset;
+            let before = moves.partition_point(|(range, _, _)| range.start <= offset);
+            Some(
+                before
+                    .checked_sub(1)
+                    .map_or((0, 0), |i| (moves[i].1, moves[i].2)),
+            )
+        })?;
+        let (line, index) = found;
+        let l = &self.replay.lines[line];
+        Some(MoveAt {
+            label: l.label(index),
+            range: (index > 0).then(|| l.plies[index].range.clone()),
+            state: self.state_ref(line, index),
+        })
+    }
+
+    fn scene(&self, state: StateRef) -> Option<Scene> {
+        let (line, index) = self.locate(state)?;
+        self.scene_of(line, index)
+    }
+
+    fn symbols(&self) -> Vec<Symbol> {
+        if self.replay.lines.is_empty() {
+            return Vec::new();
+        }
+        let games = self.games();
+        let game = &games[0];
+        vec![Symbol {
+            name: game.name.clone(),
+            detail: Some(self.rules_text()),
+            kind: SymbolKind::Game,
+            range: game.range.clone(),
+            selection: game.selection.clone(),
+            children: self.move_symbols(0, &self.children()),
+        }]
+    }
+
+    fn folds(&self) -> Vec<Fold> {
+        let mut folds = Vec::new();
+        let line_of = |offset: usize| self.line_index.line_of(offset);
+        for line in self.replay.lines.iter().skip(1) {
+            let range = self.line_range(line);
+            let (start, end) = (line_of(range.start), line_of(range.end));
+            if end > start {
+                folds.push(Fold {
+                    start_line: start,
+                    end_line: end,
+                    kind: FoldKind::Region,
+                });
+            }
+        }
+        let commentary = self
+            .file
+            .turns
+            .iter()
+            .filter_map(|t| t.commentary.as_ref().map(|c| c.range.clone()));
+        let tags = self.file.tags.iter().map(|t| t.range.clone());
+        for range in commentary.chain(tags) {
+            let (start, end) = (
+                line_of(range.start),
+                line_of(range.end.saturating_sub(1).max(range.start)),
+            );
+            if end > start {
+                folds.push(Fold {
+                    start_line: start,
+                    end_line: end,
+                    kind: FoldKind::Comment,
+                });
+            }
+        }
+        folds.sort_by_key(|f| (f.start_line, std::cmp::Reverse(f.end_line)));
+        folds
+    }
+
+    fn hover(&self, offset: usize) -> Option<NotationHover> {
+        super::features::hover(self, offset)
+    }
+
+    fn completions(&self, offset: usize) -> Vec<Completion> {
+        super::features::completions(self, offset)
+    }
+
+    fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
+        super::features::semantic_tokens(self, range)
+    }
+
+    fn inlay_hints(&self, range: Range<usize>) -> Vec<InlayHint> {
+        super::features::inlay_hints(self, range)
+    }
+
+    fn write_replay_json(
+        &self,
+        file: &str,
+        only: Option<&[StateRef]>,
+        out: &mut dyn io::Write,
+    ) -> io::Result<()> {
+        write!(out, "{{\"file\":{},\"games\":[", json!(file))?;
+        let wanted_any = |line: usize, from: usize| {
+            let l = &self.replay.lines[line];
+            (from..l.plies.len())
+                .any(|i| only.is_none_or(|only| only.contains(&self.state_ref(line, i))))
+        };
+        if !self.replay.lines.is_empty()
+            && (wanted_any(0, 0) || (1..self.replay.lines.len()).any(|l| wanted_any(l, 1)))
+        {
+            write!(
+                out,
+                "{{\"format\":\"otn\",\"rules\":{},\"states\":[",
+                json!(self.rules_text())
+            )?;
+            self.write_states(0, only, true, out)?;
+            out.write_all(b"],\"variations\":[")?;
+            let mut first = true;
+            for (l, line) in self.replay.lines.iter().enumerate().skip(1) {
+                if !wanted_any(l, 1) {
+                    continue;
+                }
+                if !std::mem::take(&mut first) {
+                    out.write_all(b",")?;
+                }
+                let root = line.parent.and_then(|(parent, before)| {
+                    let parent = &self.replay.lines[parent];
+                    (before + 1 < parent.plies.len()).then(|| parent.label(before + 1))
+                });
+                write!(
+                    out,
+                    "{{\"address\":{},\"replaces\":{},\"states\":[",
+                    json!(line.path.prefix()),
+                    json!(root)
+                )?;
+                self.write_states(l, only, false, out)?;
+                out.write_all(b"]}")?;
+            }
+            out.write_all(b"]}")?;
+        }
+        out.write_all(b"]}\n")
+    }
+
+    fn conversions(&self) -> Vec<Target> {
+        if self.replay.lines.is_empty() {
+            Vec::new()
+        } else {
+            vec![Target::Ppn]
+        }
+    }
+
+    fn convert(&self, target: Target) -> Result<String, ConvertError> {
+        match target {
+            Target::Ppn => super::convert::to_ppn(self),
+            _ => Err(ConvertError(format!(
+                "an OTN file converts to ppn, not to {}",
+                target.name()
+            ))),
+        }
+    }
+}
+
+/// The range of a state's move record, for tests and features.
+pub fn ply_range(document: &OtnDocument, line: usize, index: usize) -> Option<Range<usize>> {
+    let line = document.replay.lines.get(line)?;
+    (index > 0)
+        .then(|| line.plies.get(index).map(|p| p.range.clone()))
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests;

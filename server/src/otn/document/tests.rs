@@ -1,0 +1,624 @@
+use super::*;
+use crate::diagnostic::Severity;
+use crate::ide::document::{hover, quick_fixes};
+use crate::model::features::{HintKind, TokenKind};
+
+const BRANDUBH: &str =
+    "dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
+fn record(moves: &str) -> String {
+    format!("[event:Test]\n[rules:{BRANDUBH}]\n\n{moves}")
+}
+
+fn document(text: &str) -> OtnDocument {
+    OtnDocument::new(text.to_string())
+}
+
+fn codes(document: &OtnDocument) -> Vec<(&'static str, String)> {
+    document
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, document.text[d.range.clone()].to_string()))
+        .collect()
+}
+
+#[test]
+fn a_clean_record_has_no_diagnostics_and_labels_its_states() {
+    let doc = document(&record("1. d2-e2 d3-d2\n[first|second]\n2. a4-a3 c4-c6\n"));
+    assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+    let labels: Vec<String> = doc.main_line(0).into_iter().map(|s| s.label).collect();
+    assert_eq!(labels, ["start", "1a", "1b", "2a", "2b"]);
+    let states = doc.main_line(0);
+    assert_eq!(states[1].text, "d2-e2");
+    assert_eq!(states[1].comment, "first");
+    assert_eq!(states[2].comment, "second");
+    assert_eq!(doc.games()[0].name, "Brandubh (7×7)");
+}
+
+#[test]
+fn illegal_moves_say_why_and_replay_goes_on() {
+    let doc = document(&record("1. d2-e2 d3-d2\n2. d1-d3 Kd4-d5\n3. e7-e1 g4-g5\n"));
+    let found = codes(&doc);
+    assert!(
+        found.contains(&("illegal-move", "d1-d3".to_string())),
+        "{found:?}"
+    );
+    let messages: Vec<&str> = doc.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    let expected = [
+        "2a d1-d3 is illegal: d1-d3 passes through d2; it is made all the same",
+        "2b Kd4-d5 is illegal: d5 is occupied; it is skipped",
+        "3a e7-e1: there is no man on e7",
+        "3b g4-g5 is illegal: the defenders are to move; it is made all the same",
+    ];
+    for message in expected {
+        assert!(messages.contains(&message), "{message}: {messages:#?}");
+    }
+    // Replay went on: every move has a state, and the illegal moves that could be made were.
+    assert_eq!(doc.main_line(0).len(), 7);
+    assert_eq!(doc.position(0, 6), "/7/3Tt2/3t3/ttTKTt1/3T2t/3t3/3t3/");
+}
+
+#[test]
+fn the_throne_is_the_king_s() {
+    let doc = document(&record("1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 c4-d4\n"));
+    let messages: Vec<&str> = doc.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        ["3b c4-d4 is illegal: only the king may stop on the throne (cens: K); it is made all the same"]
+    );
+}
+
+#[test]
+fn captures_against_the_record() {
+    // d2-e2 then d3-d2: nothing. a4-a3: nothing. Then b4... Let the attackers capture d5:
+    // the defender on d5 between d6 and the attacker arriving on d4? The throne holds the king.
+    let text = record("1. c4-c7xd1 d3-c3\n2. g4-g3 c3-c2\n");
+    let doc = document(&text);
+    let found = codes(&doc);
+    assert!(
+        found
+            .iter()
+            .any(|(code, at)| code == &"capture-not-made" && at == "d1"),
+        "{found:?}"
+    );
+    // A capture the engine makes and the record leaves out: a warning with a fix.
+    let text = record("1. g4-g3 d5-f5\n2. g3-e3 f5-f6\n3. b4-b3 f6-f5\n4. b3-c3 f5-f6\n");
+    let doc = document(&text);
+    let missing = doc.diagnostics.iter().find(|d| d.code == "missing-capture");
+    let Some(missing) = missing else {
+        panic!("{:?}", doc.diagnostics);
+    };
+    assert_eq!(missing.severity, Severity::Warning);
+    let fix = &missing.fixes[0];
+    let mut fixed = text.clone();
+    let (range, insert) = &fix.edits[0];
+    fixed.replace_range(range.clone(), insert);
+    assert!(OtnDocument::new(fixed).diagnostics.is_empty());
+    assert_eq!(quick_fixes(&doc, missing.range.clone()).len(), 1);
+    // The inlay hint shows the capture where it is missing.
+    let hints = doc.inlay_hints(0..text.len());
+    assert_eq!(hints.len(), 1);
+    assert_eq!(hints[0].kind, HintKind::Capture);
+    assert_eq!(hints[0].offset, range.start);
+    assert_eq!(&hints[0].label, insert);
+}
+
+#[test]
+fn mover_symbols_and_info_symbols_are_checked() {
+    let doc = document(&record("1. Kd2-e2 d3-d2++\n"));
+    let found = codes(&doc);
+    assert!(
+        found.contains(&("mover-mismatch", "K".to_string())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("info-mismatch", "++".to_string())),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn turn_numbers_missing_and_repeated() {
+    let doc = document(&record("1. d2-e2 d3-d2\n3. a4-a3 c4-c6\n3. b4-c4 d5-b5\n"));
+    let found = codes(&doc);
+    assert!(
+        found.contains(&("missing-turn", "3.".to_string())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("repeated-turn", "3.".to_string())),
+        "{found:?}"
+    );
+    // The moves after the gap are replayed all the same.
+    assert_eq!(doc.main_line(0).len(), 7);
+    let message = doc
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "missing-turn")
+        .unwrap();
+    assert!(
+        message.message.contains("turn 2 is missing"),
+        "{}",
+        message.message
+    );
+}
+
+#[test]
+fn a_short_turn_is_reported() {
+    let doc = document(&record("1. d2-e2\n2. d3-d2 a4-a3\n"));
+    assert!(
+        doc.diagnostics.iter().any(|d| d.code == "turn-length"),
+        "{:?}",
+        doc.diagnostics
+    );
+}
+
+#[test]
+fn rules_problems_are_located() {
+    let text = "[rules:dim:7 ks:q foo:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t2/]\n\n1. d2-e2\n";
+    let doc = document(text);
+    let found = codes(&doc);
+    assert!(
+        found.contains(&("invalid-rules-value", "q".to_string())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("unknown-rules-key", "foo".to_string())),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("row-length", "3t2".to_string())),
+        "{found:?}"
+    );
+    let doc = document("1. d2-e2\n");
+    assert!(codes(&doc).iter().any(|(code, _)| *code == "missing-rules"));
+}
+
+#[test]
+fn result_tag_and_puzzle_addresses_against_the_replay() {
+    let text = format!("[result:1]\n[puzzle-start:9a]\n[rules:{BRANDUBH}]\n\n1. d2-e2 d3-d2\n2. e2-e3 Kd4-d3\n3. a4-a3 Kd3-e3\n");
+    let doc = document(&text);
+    let found = codes(&doc);
+    // The king is captured? No: he escapes? Neither here; so the result is not contradicted.
+    assert!(
+        !found.iter().any(|(code, _)| *code == "result-mismatch"),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&("unknown-address", "9a".to_string())),
+        "{found:?}"
+    );
+    // A king escape contradicting `result:1`.
+    let text = "[result:1]\n[rules:dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 Kd3-g3--\n";
+    let doc = document(text);
+    assert!(
+        !doc.diagnostics.iter().any(|d| d.code == "illegal-move"),
+        "{:?}",
+        doc.diagnostics
+    );
+    let mismatch = doc.diagnostics.iter().find(|d| d.code == "result-mismatch");
+    assert!(
+        mismatch.is_some_and(|d| d.message.contains("defenders win: the king escapes")),
+        "{:?}",
+        doc.diagnostics
+    );
+}
+
+#[test]
+fn moves_after_the_end_are_flagged_once() {
+    let text = "[rules:dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 Kd3-g3\n4. a2-b2 d2-d3\n";
+    let doc = document(text);
+    let after: Vec<_> = doc
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "move-after-end")
+        .collect();
+    assert_eq!(after.len(), 1, "{:?}", doc.diagnostics);
+    assert_eq!(&text[after[0].range.clone()], "a2-b2");
+    assert_eq!(
+        doc.main_line(0).len(),
+        9,
+        "moves after the end are replayed"
+    );
+}
+
+#[test]
+fn variations_resolve_their_roots() {
+    let text =
+        record("1. d2-e2 d3-d2\n1a.1.1a. d2-c2 d3-d1\n1b.1.1a. ..... d5-b5\n9a.1.1a. d2-e2\n");
+    let doc = document(&text);
+    let found = codes(&doc);
+    assert!(
+        found.contains(&("unknown-variation-root", "9a.1.1a.".to_string())),
+        "{found:?}"
+    );
+    assert_eq!(doc.replay.lines.len(), 3);
+    let second = &doc.replay.lines[2];
+    assert_eq!(second.label(1), "1b.1.1b");
+    assert_eq!(doc.position(2, 1), "/3t3/4t2/3T3/ttTKTtt/1T5/3t3/3t3/");
+    let symbols = doc.symbols();
+    let moves = &symbols[0].children;
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[0].children[0].name, "variation 1a.1.");
+    assert_eq!(moves[1].children[0].name, "variation 1b.1.");
+    // Placeholders that do not fit the root.
+    let doc = document(&record("1. d2-e2 d3-d2\n1b.1.1a. d5-b5\n"));
+    assert!(codes(&doc)
+        .iter()
+        .any(|(code, _)| *code == "variation-placeholders"));
+}
+
+#[test]
+fn scenes_mark_the_move_and_the_captures() {
+    let text = record("1. d2-e2 d3-d2\n2. a4-a2 d2-c2xc2\n");
+    let doc = document(&text);
+    let at = doc.move_at(text.find("a4-a2").unwrap(), false).unwrap();
+    assert_eq!(at.label, "2a");
+    let scene = doc.scene(at.state).unwrap();
+    assert_eq!(scene.pieces[0].kind, crate::model::piece::PieceKind::Board);
+    let marked: Vec<(f64, f64)> = scene
+        .highlighted
+        .iter()
+        .map(|&i| (scene.pieces[i].x, scene.pieces[i].y))
+        .collect();
+    assert_eq!(marked, [(1.0, 2.0)]);
+    assert!(scene.vacated.contains(&(1.0, 4.0)));
+    assert!(scene
+        .squares
+        .iter()
+        .any(|s| s.role == SquareRole::Throne && (s.x, s.y) == (4.0, 4.0)));
+    assert_eq!(
+        scene
+            .squares
+            .iter()
+            .filter(|s| s.role == SquareRole::Corner)
+            .count(),
+        4
+    );
+    // Between moves the board panel shows the last move before the cursor.
+    let gap = text.find("\n2.").unwrap();
+    assert_eq!(doc.move_at(gap, true).unwrap().label, "1b");
+    assert_eq!(doc.move_at(0, true).unwrap().label, "start");
+}
+
+#[test]
+fn hover_on_moves_keys_values_and_tags() {
+    let text = record("1. d2-e2 d3-d2\n");
+    let doc = document(&text);
+    let shown = hover(&doc, text.find("d3-d2").unwrap() + 1).unwrap();
+    assert!(
+        shown.markdown.starts_with("**1b** `d3-d2`"),
+        "{}",
+        shown.markdown
+    );
+    assert!(shown.markdown.contains("```text"), "a board is drawn");
+    let shown = doc.hover(text.find("ks:").unwrap()).unwrap();
+    assert!(
+        shown.markdown.contains("king strength"),
+        "{}",
+        shown.markdown
+    );
+    let shown = doc.hover(text.find("ks:w").unwrap() + 3).unwrap();
+    assert!(shown.markdown.contains("weak"), "{}", shown.markdown);
+    let shown = doc.hover(text.find("cenh:").unwrap()).unwrap();
+    assert!(shown.markdown.contains("hostile"), "{}", shown.markdown);
+    let shown = doc.hover(text.find("event").unwrap()).unwrap();
+    assert!(shown.markdown.contains("tournament"), "{}", shown.markdown);
+    let start = doc.hover(text.find("start:").unwrap() + 7).unwrap();
+    assert!(start.board.is_some());
+}
+
+#[test]
+fn completion_of_keys_values_and_tags() {
+    let text = "[rules:dim:7 k start:/7/7/7/3K3/7/7/7/]\n";
+    let doc = document(text);
+    let at = text.find(" k ").unwrap() + 2;
+    let found = doc.completions(at);
+    assert!(
+        found.iter().any(|c| c.label == "ks" && c.insert == "ks:"),
+        "{found:?}"
+    );
+    assert!(
+        !found.iter().any(|c| c.label == "dim"),
+        "keys already given are left out"
+    );
+    let text = "[rules:dim:7 ks: start:/7/7/7/3K3/7/7/7/]\n";
+    let doc = document(text);
+    let found = doc.completions(text.find("ks:").unwrap() + 3);
+    let labels: Vec<&str> = found.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["s", "c", "m", "w", "y", "n"]);
+    let text = "[ev\n[rules:dim:7 start:/7/7/7/3K3/7/7/7/]\n";
+    let doc = document(text);
+    let found = doc.completions(3);
+    assert!(
+        found
+            .iter()
+            .any(|c| c.label == "event" && c.replace == (1..3)),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn semantic_tokens_cover_tags_rules_and_moves() {
+    let text = record("1. Kd4-d3xe3+ d3-d2\n[a comment]\n");
+    let doc = document(&text);
+    let tokens = doc.semantic_tokens(0..text.len());
+    let kind_of = |needle: &str| {
+        let at = text.find(needle).unwrap();
+        tokens.iter().find(|t| t.range.start == at).map(|t| t.kind)
+    };
+    assert_eq!(kind_of("event"), Some(TokenKind::Property));
+    assert_eq!(kind_of("dim"), Some(TokenKind::Property));
+    assert_eq!(kind_of("1."), Some(TokenKind::Number));
+    assert_eq!(kind_of("Kd4"), Some(TokenKind::Type));
+    assert_eq!(kind_of("[a comment]"), Some(TokenKind::Comment));
+    assert_eq!(kind_of("+ d3"), Some(TokenKind::EnumMember));
+    for pair in tokens.windows(2) {
+        assert!(pair[0].range.end <= pair[1].range.start, "{pair:?}");
+    }
+}
+
+#[test]
+fn folds_for_variations_and_long_commentary() {
+    let text = record("1. d2-e2 d3-d2\n[a long\ncomment over\nthree lines]\n1a.1.1a. d2-c2 d3-d1\n[x]\n1a.1.2a. c2-c1 d1-c1\n");
+    let doc = document(&text);
+    let folds = doc.folds();
+    assert!(
+        folds
+            .iter()
+            .any(|f| f.kind == FoldKind::Comment && f.end_line == f.start_line + 2),
+        "{folds:?}"
+    );
+    assert!(
+        folds.iter().any(|f| f.kind == FoldKind::Region),
+        "{folds:?}"
+    );
+}
+
+#[test]
+fn replay_json_is_the_otn_schema() {
+    let text = record("1. d2-e2 d3-d2\n1a.1.1a. d2-c2\n");
+    let doc = document(&text);
+    let mut out = Vec::new();
+    doc.write_replay_json("g.otg", None, &mut out).unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(value["file"], "g.otg");
+    let game = &value["games"][0];
+    assert_eq!(game["format"], "otn");
+    assert_eq!(game["rules"], BRANDUBH);
+    let states = game["states"].as_array().unwrap();
+    assert_eq!(states.len(), 3);
+    assert_eq!(
+        states[0],
+        serde_json::json!({"move": "start", "position": "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"})
+    );
+    assert_eq!(states[1]["move"], "1a");
+    assert_eq!(states[1]["text"], "d2-e2");
+    assert_eq!(states[1]["position"], "/3t3/4t2/3T3/ttTKTtt/3T3/3t3/3t3/");
+    assert_eq!(states[1]["captures"], serde_json::json!([]));
+    let variation = &game["variations"][0];
+    assert_eq!(variation["address"], "1a.1.");
+    assert_eq!(variation["states"][0]["move"], "1a.1.1a");
+}
+
+#[test]
+fn rules_and_position_files_show_their_board() {
+    let doc = document(&format!("{BRANDUBH}\n"));
+    assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+    assert_eq!(doc.main_line(0).len(), 1);
+    assert_eq!(
+        doc.scene(StateRef { game: 0, index: 0 })
+            .unwrap()
+            .pieces
+            .len(),
+        14
+    );
+    let doc = document("/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\n");
+    assert_eq!(doc.replay.dim(), 7);
+    assert!(doc.hover(3).unwrap().board.is_some());
+}
+
+/// Every edit made at every place: the updated analysis equals a fresh one.
+#[test]
+fn updates_equal_fresh_analyses() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/otn/opentafl/Ard-Ri-Escape-Puzzle-cooked.otg"
+    ))
+    .unwrap();
+    let base = OtnDocument::new(text.clone());
+    let edits: [(&str, &str); 6] = [
+        ("c4-c6", "c4-c5"),
+        ("Kc4-c5", "Kc4-c6"),
+        ("[|]", "[x|y]"),
+        ("7a.1.", "7b.1."),
+        ("11. c2-c4", "11. c2-c4 "),
+        ("xa5", ""),
+    ];
+    for (from, to) in edits {
+        for (at, _) in text.match_indices(from) {
+            let new_text = format!("{}{}{}", &text[..at], to, &text[at + from.len()..]);
+            let edit = TextEdit {
+                start: at,
+                old_end: at + from.len(),
+                new_end: at + to.len(),
+            };
+            let updated = base.updated(new_text.clone(), &edit);
+            let fresh = OtnDocument::new(new_text);
+            assert_eq!(
+                updated.diagnostics, fresh.diagnostics,
+                "{from} → {to} at {at}"
+            );
+            assert_eq!(updated.replay, fresh.replay, "{from} → {to} at {at}");
+            assert_eq!(
+                updated.file.turns, fresh.file.turns,
+                "{from} → {to} at {at}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hostile_input_is_reported_not_fatal() {
+    let mut address = String::from("1a.");
+    for _ in 0..40 {
+        address.push_str("1.1a.");
+    }
+    let text = record(&format!(
+        "1. d2-e2 d3-d2\n{address} d2-c2\n4294967295. a4-a3\n"
+    ));
+    let doc = document(&text);
+    let found = codes(&doc);
+    assert!(
+        found.iter().any(|(code, _)| *code == "variation-too-deep"),
+        "{found:?}"
+    );
+    assert!(
+        found.iter().any(|(code, _)| *code == "missing-turn"),
+        "{found:?}"
+    );
+    assert_eq!(doc.symbols()[0].children.len(), 3);
+    // Any text, every feature at every offset: answers, never a panic.
+    for text in [
+        "[é:ü]\n1. é5-e6 ☃ Kd4\u{3000}-d5\n[☃|☃]\n",
+        "dim:7 \u{3000}ks: start:/3t3/",
+        "/ü/3t3/",
+        "[rules:dim:99 start:/99/]\n1. z99-z1\n",
+    ] {
+        let doc = document(text);
+        for offset in (0..=text.len()).filter(|o| text.is_char_boundary(*o)) {
+            let _ = doc.hover(offset);
+            let _ = doc.completions(offset);
+            let _ = doc.move_at(offset, true);
+        }
+        let _ = doc.semantic_tokens(0..text.len());
+        let _ = doc.inlay_hints(0..text.len());
+        let _ = (doc.symbols(), doc.folds());
+        assert!(!doc.diagnostics.is_empty(), "{text}");
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Random text after a valid rules tag, and a random edit of it: the analysis never
+        /// panics, and the updated analysis equals a fresh one.
+        #[test]
+        fn random_edits_update_like_fresh_analyses(
+            body in "([0-9]{1,2}[a-b.]{0,3} |[a-g][1-7][-^=][a-g][1-7](x[a-g][1-7])? |\\[[a-z|]{0,6}\\]|\n|\\.\\.\\.\\.\\. ){0,40}",
+            at in 0usize..400,
+            remove in 0usize..6,
+            insert in "[a-g1-7 .\n\\[\\]x-]{0,4}",
+        ) {
+            let text = record(&body);
+            let base = OtnDocument::new(text.clone());
+            let start = (record("").len() + at % (body.len() + 1)).min(text.len());
+            let end = (start + remove).min(text.len());
+            let new_text = format!("{}{}{}", &text[..start], insert, &text[end..]);
+            let edit = TextEdit { start, old_end: end, new_end: start + insert.len() };
+            let updated = base.updated(new_text.clone(), &edit);
+            let fresh = OtnDocument::new(new_text);
+            prop_assert_eq!(&updated.diagnostics, &fresh.diagnostics);
+            prop_assert_eq!(&updated.replay, &fresh.replay);
+            prop_assert_eq!(&updated.file.turns, &fresh.file.turns);
+        }
+    }
+}
+
+/// Applies every diagnostic's first fix, from the end of the text backwards.
+fn apply_fixes(text: &str, document: &OtnDocument) -> String {
+    let mut edits: Vec<(Range<usize>, String)> = document
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.fixes.first())
+        .flat_map(|fix| fix.edits.clone())
+        .collect();
+    edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+    let mut fixed = text.to_string();
+    for (range, insert) in edits {
+        fixed.replace_range(range, &insert);
+    }
+    fixed
+}
+
+#[test]
+fn quick_fixes_repair_what_the_record_gets_wrong() {
+    // A wrong mover letter, captures that do not happen (one of two, and a lone one), a
+    // wrong captured man's letter, a capture left out, an info symbol that does not hold.
+    let text =
+        record("1. Kg4-g3 d5-f5xd1\n2. g3-e3 f5-f6-\n3. b4-b3 f6-f5\n4. b3-c3xc1/d3 f5-f6\n");
+    let doc = document(&text);
+    let found: Vec<&str> = doc.diagnostics.iter().map(|d| d.code).collect();
+    for code in ["mover-mismatch", "capture-not-made", "info-mismatch"] {
+        assert!(found.contains(&code), "{code}: {found:?}");
+    }
+    assert!(
+        doc.diagnostics.iter().all(|d| !d.fixes.is_empty()),
+        "{:?}",
+        doc.diagnostics
+    );
+    let fixed = apply_fixes(&text, &doc);
+    assert_eq!(
+        fixed,
+        record("1. g4-g3 d5-f5\n2. g3-e3 f5-f6\n3. b4-b3 f6-f5\n4. b3-c3xd3 f5-f6\n")
+    );
+    assert!(document(&fixed).diagnostics.is_empty());
+    // A captured man named with the wrong letter.
+    let text = record("1. g4-g3 d5-f5\n2. g3-e3 f5-f6\n3. b4-b3 f6-f5\n4. b3-c3xKd3 f5-f6\n");
+    let doc = document(&text);
+    assert_eq!(doc.diagnostics[0].code, "capture-mismatch");
+    assert!(document(&apply_fixes(&text, &doc)).diagnostics.is_empty());
+}
+
+#[test]
+fn hover_on_turn_numbers_and_the_result() {
+    let text = format!("[result:-1]\n[rules:{BRANDUBH}]\n\n1. d2-e2 d3-d2\n1a.1.1a. d2-c2\n");
+    let doc = document(&text);
+    let shown = hover(&doc, text.find("1. d2").unwrap()).unwrap();
+    assert!(
+        shown.markdown.starts_with("**Turn 1** of the main line"),
+        "{}",
+        shown.markdown
+    );
+    assert!(
+        shown.markdown.contains("**Board 1b**"),
+        "the board after the turn: {}",
+        shown.markdown
+    );
+    let shown = doc.hover(text.find("1a.1.").unwrap()).unwrap();
+    assert_eq!(shown.markdown, "**Turn 1** of variation 1a.1., off 1a");
+    let shown = doc.hover(text.find("-1]").unwrap()).unwrap();
+    assert_eq!(shown.markdown, "**result** `-1`: the defenders win");
+}
+
+#[test]
+fn threefold_repetition_follows_tfr() {
+    // OpenTafl's ThreefoldDrawTest and ThreefoldVictoryTest: two men shuttle; after the
+    // eighth move the start position stands for the third time, the defenders having moved
+    // into it.
+    let moves = "1. a4-a3 d3-c3\n2. a3-a4 c3-d3\n3. a4-a3 d3-c3\n4. a3-a4 c3-d3\n";
+    let verdict = |tfr: &str| {
+        let text =
+            format!("[rules:dim:7 tfr:{tfr} start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n{moves}");
+        let doc = document(&text);
+        assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+        let line = &doc.replay.lines[0];
+        line.verdict_at(line.plies.len() - 1)
+    };
+    use crate::otn::board::TaflSide;
+    use crate::otn::engine::{Reason, Verdict};
+    assert_eq!(verdict("d"), Some((8, Verdict::Draw(Reason::Repetition))));
+    assert_eq!(
+        verdict("w"),
+        Some((8, Verdict::Win(TaflSide::Attackers, Reason::Repetition)))
+    );
+    assert_eq!(
+        verdict("l"),
+        Some((8, Verdict::Win(TaflSide::Defenders, Reason::Repetition)))
+    );
+    assert_eq!(verdict("i"), None);
+}

@@ -1,0 +1,583 @@
+//! OTN's own editor features: hover texts, completion of rules keys, values and tag names,
+//! semantic tokens, and inlay hints with the captures a record leaves out.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use super::board::{Man, Square};
+use super::document::OtnDocument;
+use super::moves::{capture_record, MoveRecord, MoveWord};
+use super::rules::{key_info, keys, ValueKind};
+use super::syntax::FileKind;
+use crate::model::document::{HoverBoard, NotationHover};
+use crate::model::features::{
+    Completion, CompletionKind, HintKind, InlayHint, SemanticToken, TokenKind,
+};
+
+/// The tags of an OTN game record, with what each holds.
+pub const TAGS: &[(&str, &str)] = &[
+    ("event", "tournament or match event name"),
+    ("site", "where the game was played: city, country, or a URL"),
+    ("date", "date of the game, YYYY.MM.DD"),
+    ("round", "round in the tournament or match"),
+    ("attackers", "player of the attackers"),
+    ("defenders", "player of the defenders"),
+    (
+        "result",
+        "1 (attackers win), -1 (defenders win), 0 (draw) or ? (other)",
+    ),
+    ("annotator", "who wrote the commentary"),
+    ("compiler", "who assembled this file"),
+    (
+        "time-control",
+        "main time in seconds, overtimes and increment, e.g. `3600 30/3 3i`",
+    ),
+    (
+        "time-remaining",
+        "time left at the end, attackers first, then defenders",
+    ),
+    ("termination", "how the game ended, in words"),
+    ("variant", "name of the tafl variant"),
+    ("start-comment", "commentary shown at the start of the game"),
+    (
+        "puzzle-mode",
+        "none, loose or strict: whether this record is a puzzle",
+    ),
+    (
+        "puzzle-prestart",
+        "the move address where a puzzle's replay begins",
+    ),
+    ("puzzle-start", "the move address where the puzzle begins"),
+    (
+        "position",
+        "a position record to start from instead of the rules' start",
+    ),
+    ("rules", "the OTN rules string; the last tag"),
+];
+
+fn contains(range: &Range<usize>, offset: usize) -> bool {
+    range.start <= offset && offset <= range.end
+}
+
+pub fn hover(document: &OtnDocument, offset: usize) -> Option<NotationHover> {
+    let text = &document.text;
+    // A move: its board.
+    if let Some((range, line, index)) = document
+        .replay
+        .by_offset
+        .iter()
+        .find(|(range, _, _)| contains(range, offset))
+        .cloned()
+    {
+        let l = &document.replay.lines[line];
+        let label = l.label(index);
+        let mut markdown = format!("**{label}** `{}`", &text[range.clone()]);
+        let captured = document.captured(line, index);
+        if !captured.is_empty() {
+            let names: Vec<String> = captured
+                .iter()
+                .map(|(square, man)| format!("{} on {square}", man.describe()))
+                .collect();
+            let _ = write!(markdown, "\n\ncaptures {}", names.join(", "));
+        }
+        if let Some(verdict) = l.plies[index].verdict {
+            let _ = write!(markdown, "\n\n**{}**", capitalise(&verdict.describe()));
+        }
+        let comment = document.comment(line, index);
+        if !comment.is_empty() {
+            let _ = write!(markdown, "\n\n> {comment}");
+        }
+        return Some(NotationHover {
+            range,
+            markdown,
+            board: Some(HoverBoard {
+                state: document.state_ref(line, index),
+                label,
+                marked: None,
+            }),
+        });
+    }
+    // A rules entry.
+    if let Some(parsed) = &document.replay.rules {
+        for entry in &parsed.entries {
+            let key = &text[entry.key.clone()];
+            let value = &text[entry.value.clone()];
+            if contains(&entry.key, offset) {
+                let markdown = match key_info(key) {
+                    Some(info) => {
+                        let mut out = format!("**{key}**: {}\n\n{}", info.title, info.doc);
+                        if let ValueKind::Choice(choices) = info.values {
+                            out.push('\n');
+                            for (letter, meaning) in choices {
+                                let _ = write!(out, "\n- `{letter}`: {meaning}");
+                            }
+                        }
+                        if !info.default.is_empty() {
+                            let _ = write!(out, "\n\nDefault: `{}`", info.default);
+                        }
+                        out
+                    }
+                    None => format!("`{key}` is not an OTN rules key; OpenTafl ignores it"),
+                };
+                return Some(NotationHover {
+                    range: entry.key.clone(),
+                    markdown,
+                    board: None,
+                });
+            }
+            if contains(&entry.value, offset) {
+                let Some(info) = key_info(key) else {
+                    continue;
+                };
+                let markdown = match info.values {
+                    ValueKind::Choice(choices) => {
+                        match choices.iter().find(|(letter, _)| *letter == value) {
+                            Some((_, meaning)) => {
+                                format!("**{key}:{value}**: {}: {meaning}", info.title)
+                            }
+                            None => format!("**{key}**: {}", info.title),
+                        }
+                    }
+                    ValueKind::Pieces => {
+                        let set = super::board::PieceSet::from_letters(value).unwrap_or_default();
+                        format!("**{key}**: {}: {}", info.title, set.describe())
+                    }
+                    ValueKind::Position => {
+                        return Some(NotationHover {
+                            range: entry.value.clone(),
+                            markdown: format!("**{key}**: {}", info.title),
+                            board: document.replay.lines.first().map(|_| HoverBoard {
+                                state: document.state_ref(0, 0),
+                                label: "start".to_string(),
+                                marked: None,
+                            }),
+                        })
+                    }
+                    _ => format!("**{key}**: {}", info.title),
+                };
+                return Some(NotationHover {
+                    range: entry.value.clone(),
+                    markdown,
+                    board: None,
+                });
+            }
+        }
+    }
+    // A turn's number: which line of play, and the board after the turn.
+    if let Some(turn) = document
+        .file
+        .turns
+        .iter()
+        .find(|t| contains(&t.address.range, offset))
+    {
+        let line_name = if turn.address.line.is_main() {
+            "the main line".to_string()
+        } else {
+            let (parent, root) = turn.address.line.parent().unwrap_or_default();
+            format!(
+                "variation {}, off {}{}",
+                turn.address.line.prefix(),
+                parent.prefix(),
+                root.name()
+            )
+        };
+        let last = document
+            .replay
+            .by_offset
+            .iter()
+            .rfind(|(range, _, _)| range.start >= turn.range.start && range.end <= turn.range.end)
+            .cloned();
+        return Some(NotationHover {
+            range: turn.address.range.clone(),
+            markdown: format!("**Turn {}** of {line_name}", turn.address.turn),
+            board: last.map(|(_, line, index)| HoverBoard {
+                state: document.state_ref(line, index),
+                label: document.replay.lines[line].label(index),
+                marked: None,
+            }),
+        });
+    }
+    // A tag.
+    for tag in &document.file.tags {
+        if contains(&tag.value, offset) && &text[tag.name.clone()] == "result" {
+            let value = text[tag.value.clone()].trim();
+            let meaning = match value {
+                "1" => "the attackers win",
+                "-1" => "the defenders win",
+                "0" => "a draw",
+                "?" => "another result, or none yet",
+                _ => "not a result: 1, -1, 0 or ?",
+            };
+            return Some(NotationHover {
+                range: tag.value.clone(),
+                markdown: format!("**result** `{value}`: {meaning}"),
+                board: None,
+            });
+        }
+        if contains(&tag.name, offset) {
+            let name = &text[tag.name.clone()];
+            let markdown = match TAGS.iter().find(|(tag, _)| *tag == name) {
+                Some((_, meaning)) => format!("**{name}**: {meaning}"),
+                None => format!("**{name}**: not one of OTN's tags"),
+            };
+            return Some(NotationHover {
+                range: tag.name.clone(),
+                markdown,
+                board: None,
+            });
+        }
+    }
+    // A position file: its board.
+    if document.file.kind == FileKind::Position {
+        let range = document.file.body.clone()?;
+        if contains(&range, offset) {
+            return Some(NotationHover {
+                range,
+                markdown: "**position**".to_string(),
+                board: Some(HoverBoard {
+                    state: document.state_ref(0, 0),
+                    label: "position".to_string(),
+                    marked: None,
+                }),
+            });
+        }
+    }
+    None
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+pub fn completions(document: &OtnDocument, offset: usize) -> Vec<Completion> {
+    let text = &document.text;
+    let Some(before) = text.get(..offset) else {
+        return Vec::new();
+    };
+    let rules_range = match document.file.kind {
+        FileKind::Rules => document
+            .file
+            .body
+            .clone()
+            .map(|r| r.start..r.end.max(offset)),
+        FileKind::GameRecord => document
+            .file
+            .tags
+            .iter()
+            .find(|t| &text[t.name.clone()] == "rules")
+            .map(|t| t.value.clone()),
+        _ => None,
+    };
+    // In the rules string: keys, or a key's values.
+    if let Some(range) = rules_range.filter(|r| contains(r, offset)) {
+        let word_start = before[range.start..]
+            .rfind(|c: char| c.is_ascii_whitespace())
+            .map_or(range.start, |i| range.start + i + 1);
+        let word = &text[word_start..offset];
+        return match word.split_once(':') {
+            None => {
+                let present: Vec<&str> = document
+                    .replay
+                    .rules
+                    .as_ref()
+                    .map(|r| r.entries.iter().map(|e| &text[e.key.clone()]).collect())
+                    .unwrap_or_default();
+                keys()
+                    .filter(|info| !present.contains(&info.key) || info.key == word)
+                    .enumerate()
+                    .map(|(i, info)| Completion {
+                        label: info.key.to_string(),
+                        kind: CompletionKind::Key,
+                        detail: Some(info.title.to_string()),
+                        documentation: Some(info.doc.to_string()),
+                        insert: format!("{}:", info.key),
+                        replace: word_start..offset,
+                        sort: format!("{i:03}"),
+                    })
+                    .collect()
+            }
+            Some((key, _)) => {
+                let value_start = word_start + key.len() + 1;
+                match key_info(key).map(|info| info.values) {
+                    Some(ValueKind::Choice(choices)) => choices
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (letter, meaning))| Completion {
+                            label: (*letter).to_string(),
+                            kind: CompletionKind::Value,
+                            detail: Some((*meaning).to_string()),
+                            documentation: None,
+                            insert: (*letter).to_string(),
+                            replace: value_start..offset,
+                            sort: format!("{i:03}"),
+                        })
+                        .collect(),
+                    Some(ValueKind::Pieces) => {
+                        let typed = &text[value_start..offset];
+                        "tcnkmgTCNKMG"
+                            .chars()
+                            .filter(|c| !typed.contains(*c))
+                            .enumerate()
+                            .map(|(i, letter)| Completion {
+                                label: letter.to_string(),
+                                kind: CompletionKind::Value,
+                                detail: Man::from_letter(letter).map(Man::describe),
+                                documentation: None,
+                                insert: letter.to_string(),
+                                replace: offset..offset,
+                                sort: format!("{i:03}"),
+                            })
+                            .collect()
+                    }
+                    _ => Vec::new(),
+                }
+            }
+        };
+    }
+    // A tag name right after `[`, before the first turn.
+    let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let line = &before[line_start..];
+    let first_turn = document
+        .file
+        .turns
+        .first()
+        .map_or(usize::MAX, |t| t.range.start);
+    if document.file.kind != FileKind::Rules
+        && offset <= first_turn
+        && line.starts_with('[')
+        && line[1..]
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b == b'-')
+    {
+        return TAGS
+            .iter()
+            .enumerate()
+            .map(|(i, (name, meaning))| Completion {
+                label: (*name).to_string(),
+                kind: CompletionKind::Key,
+                detail: Some((*meaning).to_string()),
+                documentation: None,
+                insert: format!("{name}:"),
+                replace: line_start + 1..offset,
+                sort: format!("{i:03}"),
+            })
+            .collect();
+    }
+    Vec::new()
+}
+
+struct Tokens<'a> {
+    text: &'a str,
+    tokens: Vec<SemanticToken>,
+}
+
+impl Tokens<'_> {
+    /// Adds a token, cut at line ends (a token spans one line).
+    fn push(&mut self, range: Range<usize>, kind: TokenKind) {
+        let mut start = range.start;
+        let slice = &self.text[range.clone()];
+        for (i, c) in slice.char_indices() {
+            if c == '\n' || c == '\r' {
+                if start < range.start + i {
+                    self.tokens.push(SemanticToken {
+                        range: start..range.start + i,
+                        kind,
+                    });
+                }
+                start = range.start + i + 1;
+            }
+        }
+        if start < range.end {
+            self.tokens.push(SemanticToken {
+                range: start..range.end,
+                kind,
+            });
+        }
+    }
+
+    fn position(&mut self, range: Range<usize>) {
+        let bytes = self.text.as_bytes();
+        let mut i = range.start;
+        while i < range.end {
+            let b = bytes[i];
+            let len = if b.is_ascii_digit() {
+                bytes[i..range.end]
+                    .iter()
+                    .take_while(|d| d.is_ascii_digit())
+                    .count()
+            } else {
+                1
+            };
+            let kind = match b {
+                b'/' => TokenKind::Operator,
+                b if b.is_ascii_digit() => TokenKind::Number,
+                _ => TokenKind::Type,
+            };
+            if b.is_ascii() {
+                self.push(i..i + len, kind);
+            }
+            i += len.max(1);
+            while i < range.end && !self.text.is_char_boundary(i) {
+                i += 1;
+            }
+        }
+    }
+
+    fn move_record(&mut self, record: &MoveRecord) {
+        if let Some((_, range)) = &record.mover {
+            self.push(range.clone(), TokenKind::Type);
+        }
+        self.push(record.from.1.clone(), TokenKind::Variable);
+        self.push(record.kind.1.clone(), TokenKind::Operator);
+        self.push(record.to.1.clone(), TokenKind::Variable);
+        for capture in &record.captures {
+            let separator = capture.range.start - 1;
+            self.push(separator..separator + 1, TokenKind::Operator);
+            let mut square_start = capture.range.start;
+            if capture.man.is_some() {
+                self.push(
+                    capture.range.start..capture.range.start + 1,
+                    TokenKind::Type,
+                );
+                square_start += 1;
+            }
+            self.push(square_start..capture.range.end, TokenKind::Variable);
+        }
+        if let Some((_, range)) = &record.info {
+            self.push(range.clone(), TokenKind::EnumMember);
+        }
+    }
+}
+
+pub fn semantic_tokens(document: &OtnDocument, range: Range<usize>) -> Vec<SemanticToken> {
+    let text = &document.text;
+    let mut tokens = Tokens {
+        text,
+        tokens: Vec::new(),
+    };
+    for tag in &document.file.tags {
+        tokens.push(tag.range.start..tag.range.start + 1, TokenKind::Keyword);
+        tokens.push(tag.name.clone(), TokenKind::Property);
+        match &text[tag.name.clone()] {
+            "rules" => {}
+            "position" => tokens.position(tag.value.clone()),
+            _ => tokens.push(tag.value.clone(), TokenKind::String),
+        }
+        if text[..tag.range.end].ends_with(']') {
+            tokens.push(tag.range.end - 1..tag.range.end, TokenKind::Keyword);
+        }
+    }
+    if let Some(parsed) = &document.replay.rules {
+        for entry in &parsed.entries {
+            let key = &text[entry.key.clone()];
+            tokens.push(entry.key.clone(), TokenKind::Property);
+            match key_info(key).map(|i| i.values) {
+                Some(ValueKind::Position) => tokens.position(entry.value.clone()),
+                Some(ValueKind::Choice(_)) => {
+                    tokens.push(entry.value.clone(), TokenKind::EnumMember)
+                }
+                Some(ValueKind::Dim | ValueKind::Speed) => {
+                    tokens.push(entry.value.clone(), TokenKind::Number)
+                }
+                Some(ValueKind::Pieces) => tokens.push(entry.value.clone(), TokenKind::Type),
+                Some(ValueKind::Squares) => tokens.push(entry.value.clone(), TokenKind::Variable),
+                _ => tokens.push(entry.value.clone(), TokenKind::String),
+            }
+        }
+    }
+    if document.file.kind == FileKind::Position {
+        if let Some(body) = document.file.body.clone() {
+            tokens.position(body);
+        }
+    }
+    for turn in &document.file.turns {
+        if turn.range.end < range.start
+            && turn
+                .commentary
+                .as_ref()
+                .is_none_or(|c| c.range.end < range.start)
+        {
+            continue;
+        }
+        if turn.range.start > range.end {
+            break;
+        }
+        tokens.push(turn.address.range.clone(), TokenKind::Number);
+        for word in &turn.moves {
+            match word {
+                MoveWord::Move(record) => tokens.move_record(record),
+                MoveWord::Resign(r) | MoveWord::Placeholder(r) => {
+                    tokens.push(r.clone(), TokenKind::Keyword)
+                }
+                MoveWord::Bad { .. } => {}
+            }
+        }
+        if let Some(commentary) = &turn.commentary {
+            tokens.push(commentary.range.clone(), TokenKind::Comment);
+        }
+    }
+    let mut found = tokens.tokens;
+    found.retain(|t| t.range.end > range.start && t.range.start < range.end);
+    found.sort_by_key(|t| (t.range.start, t.range.end));
+    found.dedup_by(|b, a| b.range.start < a.range.end);
+    found
+}
+
+pub fn inlay_hints(document: &OtnDocument, range: Range<usize>) -> Vec<InlayHint> {
+    let mut hints = Vec::new();
+    let dim = document.replay.dim();
+    for turn in &document.file.turns {
+        if turn.range.end < range.start {
+            continue;
+        }
+        if turn.range.start > range.end {
+            break;
+        }
+        for word in &turn.moves {
+            let MoveWord::Move(record) = word else {
+                continue;
+            };
+            let at = record.captures_range.end;
+            if !contains(&range, at) {
+                continue;
+            }
+            let moves = &document.replay.by_offset;
+            let Ok(found) = moves
+                .binary_search_by_key(&(record.range.start, record.range.end), |(r, _, _)| {
+                    (r.start, r.end)
+                })
+            else {
+                continue;
+            };
+            let (_, line, index) = &moves[found];
+            let missing: Vec<(Square, Man)> = document.replay.lines[*line]
+                .ply_captures(*index)
+                .iter()
+                .map(|(i, man)| (Square::of_index(usize::from(*i), dim), *man))
+                .filter(|(square, _)| !record.captures.iter().any(|c| c.square == *square))
+                .collect();
+            if missing.is_empty() {
+                continue;
+            }
+            let mut label = capture_record(&missing);
+            if !record.captures.is_empty() {
+                label = label.replacen('x', "/", 1);
+            }
+            let words: Vec<String> = missing
+                .iter()
+                .map(|(square, man)| format!("{} on {}", man.describe(), square.name()))
+                .collect();
+            hints.push(InlayHint {
+                offset: at,
+                label,
+                kind: HintKind::Capture,
+                tooltip: Some(format!("captures {} (not written)", words.join(" and "))),
+            });
+        }
+    }
+    hints
+}

@@ -1,0 +1,1231 @@
+//! Replaying an OTN file: the rules, the start position, the main line and every variation,
+//! state by state, with a diagnostic for everything the engine disagrees with. Replay never
+//! stops at an error: an illegal move that can be made on the board is made, a move that
+//! cannot is skipped, and the moves after it go on.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::board::{parse_position, side_name, Board, Man, Square, TaflSide, MAX_DIM, MIN_DIM};
+use super::engine::{self, Reason, Verdict};
+use super::moves::{capture_record, Info, MoveRecord, MoveType, MoveWord};
+use super::rules::{parse_rules, ParsedRules, Rules};
+use super::syntax::{AddressMove, FileKind, LinePath, OtnFile};
+use crate::diagnostic::{Diagnostic, Fix};
+
+/// How deep variations may nest (a variation of a variation of ...): deeper ones are
+/// reported and not replayed, so that nothing recurses on the input's depth.
+pub const MAX_NESTING: usize = 32;
+
+/// One state of a line: the board after a move (or the line's start).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// The move's address within its line (`12b`: turn 12, letter b).
+    pub address: AddressMove,
+    /// The move record in the text.
+    pub range: Range<usize>,
+    /// The commentary part about this move.
+    pub comment: Option<Range<usize>>,
+    /// The man that moved, from and to (square indices), if the move could be made.
+    pub moved: Option<(Man, u16, u16)>,
+    /// This state's captures: `captures[range]` of its line.
+    pub captures: Range<u32>,
+    /// Who moves next.
+    pub next_side: TaflSide,
+    /// The square of a man that must move again (berserk).
+    pub berserker: Option<u16>,
+    /// The game's end, if this move ended it.
+    pub verdict: Option<Verdict>,
+    pub hash: u64,
+    /// What is wrong with this move.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A line of play: the main line or a variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub path: LinePath,
+    /// The line this one branches from and the index of the state it starts from there.
+    pub parent: Option<(usize, usize)>,
+    /// The [`crate::model::document::StateRef`] index of this line's state 1 (the main
+    /// line's state 0 is the start, index 0).
+    pub first_ref: usize,
+    /// The StateRef index of this line's state 0.
+    pub start_ref: usize,
+    /// State 0 is the position the line starts from; then one state per move.
+    pub plies: Vec<Ply>,
+    /// The board of each state, one after the other.
+    pub boards: Vec<u8>,
+    /// Captured squares and the man each held.
+    pub captures: Vec<(u16, Man)>,
+    /// The turn lines of the file this line is made of.
+    pub turns: Vec<usize>,
+    /// Who resigned, and where.
+    pub resigned: Option<(TaflSide, Range<usize>)>,
+}
+
+impl Line {
+    pub fn board(&self, index: usize, cells: usize) -> &[u8] {
+        &self.boards[index * cells..(index + 1) * cells]
+    }
+
+    pub fn ply_captures(&self, index: usize) -> &[(u16, Man)] {
+        let range = &self.plies[index].captures;
+        &self.captures[range.start as usize..range.end as usize]
+    }
+
+    /// The full address of state `index`: the line's prefix and the move's own address.
+    pub fn label(&self, index: usize) -> String {
+        if index == 0 && self.path.is_main() {
+            return "start".to_string();
+        }
+        format!("{}{}", self.path.prefix(), self.plies[index].address.name())
+    }
+
+    /// The verdict in force at state `index`: the last one reached on the way.
+    pub fn verdict_at(&self, index: usize) -> Option<(usize, Verdict)> {
+        (1..=index.min(self.plies.len().saturating_sub(1)))
+            .rev()
+            .find_map(|i| self.plies[i].verdict.map(|v| (i, v)))
+    }
+}
+
+/// A whole file replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    pub rules: Option<ParsedRules>,
+    /// Where the rules string is (the `rules` tag's value, or the file's body).
+    pub rules_range: Option<Range<usize>>,
+    pub lines: Vec<Line>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every move's range and state, sorted by position: (line, state index).
+    pub by_offset: Vec<(Range<usize>, usize, usize)>,
+}
+
+impl Replay {
+    pub fn cells(&self) -> usize {
+        self.dim() * self.dim()
+    }
+
+    pub fn dim(&self) -> usize {
+        self.rules.as_ref().map_or(0, |r| r.rules.dim)
+    }
+
+    /// The line and state index of a StateRef index.
+    pub fn locate(&self, state: usize) -> Option<(usize, usize)> {
+        if state == 0 {
+            return (!self.lines.is_empty()).then_some((0, 0));
+        }
+        self.lines.iter().enumerate().find_map(|(i, line)| {
+            let own = line.plies.len().saturating_sub(1);
+            (state >= line.first_ref && state < line.first_ref + own)
+                .then(|| (i, state - line.first_ref + 1))
+        })
+    }
+
+    pub fn state_ref(&self, line: usize, index: usize) -> usize {
+        let line = &self.lines[line];
+        if index == 0 {
+            line.start_ref
+        } else {
+            line.first_ref + index - 1
+        }
+    }
+
+    pub fn state_count(&self) -> usize {
+        self.lines
+            .iter()
+            .map(|line| line.plies.len().saturating_sub(1))
+            .sum::<usize>()
+            + usize::from(!self.lines.is_empty())
+    }
+}
+
+/// What can be kept of a previous replay of the same rules: the main line's states before
+/// the first move that changed.
+pub struct Reuse<'a> {
+    pub line: &'a Line,
+    /// How many states (start included) to keep.
+    pub keep: usize,
+}
+
+/// Replays `file`, the analysis of `text`.
+pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
+    let mut diagnostics = Vec::new();
+    let (rules, rules_range) = match file.kind {
+        FileKind::Empty => (None, None),
+        FileKind::Rules => {
+            let range = file.body.clone().unwrap_or(0..0);
+            (
+                Some(parse_rules(
+                    &text[range.clone()],
+                    range.start,
+                    &mut diagnostics,
+                )),
+                Some(range),
+            )
+        }
+        FileKind::Position => {
+            let range = file.body.clone().unwrap_or(0..0);
+            let parsed = parse_position(&text[range.clone()], range.start, &mut diagnostics);
+            let dim = parsed.rows.len().clamp(MIN_DIM, MAX_DIM);
+            let board = parsed.board(dim, false, &mut diagnostics);
+            (
+                Some(ParsedRules {
+                    rules: Rules::new(dim, board),
+                    entries: Vec::new(),
+                    range: range.clone(),
+                    start_range: Some(range.clone()),
+                }),
+                None,
+            )
+        }
+        FileKind::GameRecord => match file.tag(text, "rules") {
+            Some(tag) => {
+                let range = tag.value.clone();
+                let mut parsed = parse_rules(&text[range.clone()], range.start, &mut diagnostics);
+                if let Some(position) = file.tag(text, "position") {
+                    let value = position.value.clone();
+                    let dim = parsed.rules.dim;
+                    let start = parse_position(&text[value.clone()], value.start, &mut diagnostics)
+                        .board(dim, false, &mut diagnostics);
+                    parsed.rules.start = start;
+                }
+                (Some(parsed), Some(range))
+            }
+            None => {
+                let at = file.turns.first().map_or(0..0, |t| t.address.range.clone());
+                let at = if at.is_empty() {
+                    file.tags.first().map_or(0..0, |t| t.name.clone())
+                } else {
+                    at
+                };
+                diagnostics.push(Diagnostic::error(
+                    at,
+                    "missing-rules",
+                    "a game record needs a `[rules:...]` tag (e.g. `[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]`) to replay its moves",
+                ));
+                (None, None)
+            }
+        },
+    };
+    let mut replay = Replay {
+        rules,
+        rules_range,
+        lines: Vec::new(),
+        diagnostics,
+        by_offset: Vec::new(),
+    };
+    let Some(parsed) = replay.rules.take() else {
+        return replay;
+    };
+    let rules = &parsed.rules;
+    let mut lines = Vec::new();
+    let mut diagnostics = std::mem::take(&mut replay.diagnostics);
+    let mut player = Player {
+        text,
+        file,
+        rules,
+        diagnostics: &mut diagnostics,
+        ply_diagnostics: Vec::new(),
+    };
+    // The main line.
+    let main_turns: Vec<usize> = file
+        .turns
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.address.line.is_main())
+        .map(|(i, _)| i)
+        .collect();
+    let start_side = if rules.attackers_first {
+        TaflSide::Attackers
+    } else {
+        TaflSide::Defenders
+    };
+    let main = player.play_line(
+        LinePath::default(),
+        None,
+        StartFrom {
+            board: rules.start.cells.clone(),
+            side: start_side,
+            address: AddressMove { turn: 1, letter: 0 },
+            first_address: Some(AddressMove { turn: 1, letter: 0 }),
+            start_moved: None,
+            history: Vec::new(),
+            berserker: None,
+            start_ref: 0,
+            first_ref: 1,
+        },
+        &main_turns,
+        reuse,
+    );
+    let mut next_ref = 1 + main.plies.len() - 1;
+    lines.push(main);
+    // Variations, each once the line it branches from is there.
+    let mut groups: Vec<(LinePath, Vec<usize>)> = Vec::new();
+    for (i, turn) in file.turns.iter().enumerate() {
+        if turn.address.line.is_main() {
+            continue;
+        }
+        match groups
+            .iter_mut()
+            .find(|(path, _)| *path == turn.address.line)
+        {
+            Some((_, turns)) => turns.push(i),
+            None => groups.push((turn.address.line.clone(), vec![i])),
+        }
+    }
+    let (deep, mut pending): (Vec<_>, Vec<_>) = groups
+        .into_iter()
+        .partition(|(path, _)| path.0.len() > MAX_NESTING);
+    for (path, turns) in deep {
+        player.diagnostics.push(Diagnostic::error(
+            file.turns[turns[0]].address.range.clone(),
+            "variation-too-deep",
+            format!(
+                "{}: variations nest at most {MAX_NESTING} deep; this one is not replayed",
+                path.prefix()
+            ),
+        ));
+    }
+    loop {
+        let mut progressed = false;
+        let mut still = Vec::new();
+        for (path, turns) in pending {
+            let Some((parent_path, root)) = path.parent() else {
+                continue;
+            };
+            let Some(parent) = lines.iter().position(|l: &Line| l.path == parent_path) else {
+                still.push((path, turns));
+                continue;
+            };
+            progressed = true;
+            let parent_line = &lines[parent];
+            let root_index = parent_line
+                .plies
+                .iter()
+                .enumerate()
+                .skip(1)
+                .find(|(_, p)| p.address == root)
+                .map(|(i, _)| i);
+            let Some(root_index) = root_index else {
+                let first = &file.turns[turns[0]];
+                player.diagnostics.push(Diagnostic::error(
+                    first.address.range.clone(),
+                    "unknown-variation-root",
+                    format!(
+                        "{}: the {} has no move {}{}",
+                        path.prefix(),
+                        if parent_path.is_main() {
+                            "main line".to_string()
+                        } else {
+                            format!("variation {}", parent_path.prefix())
+                        },
+                        parent_path.prefix(),
+                        root.name()
+                    ),
+                ));
+                continue;
+            };
+            // As OpenTafl reads them: a variation off a main-line move replaces that move;
+            // a variation off a variation's move follows it (and replaces the next one).
+            let nested = !parent_path.is_main();
+            let before = if nested { root_index } else { root_index - 1 };
+            let cells = rules.dim * rules.dim;
+            // A variation's turns count from 1, its first move keeping its root's letter.
+            let address = AddressMove {
+                turn: 1,
+                letter: root.letter,
+            };
+            let start = StartFrom {
+                board: parent_line.board(before, cells).to_vec(),
+                side: parent_line.plies[before].next_side,
+                address,
+                first_address: (!nested).then_some(address),
+                start_moved: if nested {
+                    parent_line.plies[root_index].moved
+                } else {
+                    None
+                },
+                history: history(&lines, parent, before),
+                berserker: parent_line.plies[before].berserker,
+                start_ref: if before == 0 {
+                    parent_line.start_ref
+                } else {
+                    parent_line.first_ref + before - 1
+                },
+                first_ref: next_ref,
+            };
+            let line = player.play_line(path, Some((parent, before)), start, &turns, None);
+            next_ref += line.plies.len() - 1;
+            lines.push(line);
+        }
+        pending = still;
+        if pending.is_empty() || !progressed {
+            break;
+        }
+    }
+    for (path, turns) in pending {
+        let first = &file.turns[turns[0]];
+        player.diagnostics.push(Diagnostic::error(
+            first.address.range.clone(),
+            "unknown-variation-root",
+            format!(
+                "{}: no line of play {} exists to branch from",
+                path.prefix(),
+                path.parent().map_or(String::new(), |(p, _)| p.prefix())
+            ),
+        ));
+    }
+    player.check_tags(&lines);
+    for line in &lines {
+        for ply in &line.plies {
+            diagnostics.extend(ply.diagnostics.iter().cloned());
+        }
+    }
+    let mut by_offset: Vec<(Range<usize>, usize, usize)> = lines
+        .iter()
+        .enumerate()
+        .flat_map(|(l, line)| {
+            line.plies
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(move |(i, ply)| (ply.range.clone(), l, i))
+        })
+        .collect();
+    by_offset.sort_by_key(|(range, _, _)| (range.start, range.end));
+    replay.rules = Some(parsed.clone());
+    replay.lines = lines;
+    replay.diagnostics = diagnostics;
+    replay.by_offset = by_offset;
+    replay
+}
+
+/// The position hashes of a line's states up to `index`, its ancestors' included.
+fn history(lines: &[Line], line: usize, index: usize) -> Vec<u64> {
+    // From the line up to the main line, then the hashes from the main line down.
+    let mut chain = vec![(line, index)];
+    while let Some(&(at, _)) = chain.last() {
+        match lines[at].parent {
+            Some(parent) => chain.push(parent),
+            None => break,
+        }
+    }
+    let mut hashes = Vec::new();
+    for &(at, upto) in chain.iter().rev() {
+        let this = &lines[at];
+        let skip = usize::from(this.parent.is_some());
+        hashes.extend(this.plies[skip..=upto].iter().map(|p| p.hash));
+    }
+    hashes
+}
+
+struct StartFrom {
+    board: Vec<u8>,
+    side: TaflSide,
+    /// The address of state 0.
+    address: AddressMove,
+    /// The address of the first move, when it is not the one after state 0's.
+    first_address: Option<AddressMove>,
+    /// The move state 0 stands for (the root move a nested variation follows).
+    start_moved: Option<(Man, u16, u16)>,
+    /// Hashes of the positions before the start (for repetitions).
+    history: Vec<u64>,
+    berserker: Option<u16>,
+    start_ref: usize,
+    first_ref: usize,
+}
+
+struct Player<'a> {
+    text: &'a str,
+    file: &'a OtnFile,
+    rules: &'a Rules,
+    diagnostics: &'a mut Vec<Diagnostic>,
+    /// What the move being played has wrong with it.
+    ply_diagnostics: Vec<Diagnostic>,
+}
+
+/// A fast, deterministic hash of a position and the side to move.
+pub fn position_hash(cells: &[u8], side: TaflSide, berserker: Option<u16>) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |word: u64| {
+        hash ^= word;
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
+    };
+    for chunk in cells.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        mix(u64::from_le_bytes(word));
+    }
+    mix(u64::from(side == TaflSide::Defenders)
+        | (u64::from(berserker.map_or(u16::MAX, |b| b)) << 8));
+    hash
+}
+
+impl Player<'_> {
+    fn play_line(
+        &mut self,
+        path: LinePath,
+        parent: Option<(usize, usize)>,
+        start: StartFrom,
+        turns: &[usize],
+        reuse: Option<Reuse<'_>>,
+    ) -> Line {
+        let rules = self.rules;
+        let cells = rules.dim * rules.dim;
+        let start_side = if rules.attackers_first {
+            TaflSide::Attackers
+        } else {
+            TaflSide::Defenders
+        };
+        let mut line = Line {
+            path: path.clone(),
+            parent,
+            first_ref: start.first_ref,
+            start_ref: start.start_ref,
+            plies: Vec::new(),
+            boards: Vec::new(),
+            captures: Vec::new(),
+            turns: turns.to_vec(),
+            resigned: None,
+        };
+        let start_hash = position_hash(&start.board, start.side, start.berserker);
+        line.plies.push(Ply {
+            address: start.address,
+            range: 0..0,
+            comment: None,
+            moved: start.start_moved,
+            captures: 0..0,
+            next_side: start.side,
+            berserker: start.berserker,
+            verdict: None,
+            hash: start_hash,
+            diagnostics: Vec::new(),
+        });
+        line.boards.extend_from_slice(&start.board);
+        let mut counts: HashMap<u64, u32> = HashMap::new();
+        for hash in start.history.iter().chain(std::iter::once(&start_hash)) {
+            *counts.entry(*hash).or_default() += 1;
+        }
+        let mut reused = 0;
+        if let Some(reuse) = reuse {
+            let keep = reuse.keep.min(reuse.line.plies.len());
+            if keep > 1 && reuse.line.boards.len() >= keep * cells {
+                line.plies = reuse.line.plies[..keep].to_vec();
+                line.boards = reuse.line.boards[..keep * cells].to_vec();
+                let captures_end = line.plies[keep - 1].captures.end as usize;
+                line.captures = reuse.line.captures[..captures_end].to_vec();
+                for ply in &line.plies[1..] {
+                    *counts.entry(ply.hash).or_default() += 1;
+                }
+                reused = keep - 1;
+            }
+        }
+        let mut ended: Option<(usize, Verdict)> = line.verdict_at(line.plies.len() - 1);
+        let mut warned_after_end = ended.is_some_and(|(at, _)| at + 1 < line.plies.len());
+        let mut previous_turn: Option<u32> = None;
+        let mut move_count = 0usize;
+        for (turn_position, &turn_index) in turns.iter().enumerate() {
+            let turn = &self.file.turns[turn_index];
+            let written = turn.address.turn;
+            // Turn numbers: one after the other.
+            if let Some(previous) = previous_turn {
+                if u64::from(written) > u64::from(previous) + 1 {
+                    let missing = if u64::from(written) == u64::from(previous) + 2 {
+                        format!("turn {} is missing", u64::from(previous) + 1)
+                    } else {
+                        format!(
+                            "turns {} to {} are missing",
+                            u64::from(previous) + 1,
+                            written - 1
+                        )
+                    };
+                    self.diagnostics.push(Diagnostic::error(
+                        turn.address.range.clone(),
+                        "missing-turn",
+                        format!(
+                            "{missing} before {}{written}; OpenTafl drops every turn after a gap, ppn-ls replays them in order",
+                            path.prefix()
+                        ),
+                    ));
+                } else if written <= previous {
+                    self.diagnostics.push(Diagnostic::error(
+                        turn.address.range.clone(),
+                        "repeated-turn",
+                        format!(
+                            "turn {}{written} comes after turn {previous}; its moves are replayed in the order written",
+                            path.prefix()
+                        ),
+                    ));
+                }
+            } else if written != 1 {
+                self.diagnostics.push(Diagnostic::error(
+                    turn.address.range.clone(),
+                    "missing-turn",
+                    format!("the first turn of {} is numbered 1", line_name(&path)),
+                ));
+            }
+            previous_turn = Some(written);
+            let comments = turn
+                .commentary
+                .as_ref()
+                .map(|c| c.parts.clone())
+                .unwrap_or_default();
+            let mut real_moves = 0usize;
+            let mut placeholders = 0usize;
+            for (word_position, word) in turn.moves.iter().enumerate() {
+                match word {
+                    MoveWord::Placeholder(range) => {
+                        if path.is_main() {
+                            self.diagnostics.push(Diagnostic::error(
+                                range.clone(),
+                                "misplaced-placeholder",
+                                "`.....` stands for a parent line's move, at the start of a variation: the main line has none",
+                            ));
+                        } else if turn_position != 0 || real_moves > 0 {
+                            self.diagnostics.push(Diagnostic::error(
+                                range.clone(),
+                                "misplaced-placeholder",
+                                "`.....` only stands at the start of a variation's first turn, for the moves it shares with its parent line",
+                            ));
+                        } else {
+                            placeholders += 1;
+                        }
+                    }
+                    MoveWord::Bad { .. } => {}
+                    MoveWord::Resign(range) => {
+                        let last = line.plies.last().map_or(start.side, |p| p.next_side);
+                        if line.resigned.is_none() {
+                            line.resigned = Some((last, range.clone()));
+                        }
+                        if word_position + 1 < turn.moves.len() || turn_position + 1 < turns.len() {
+                            self.diagnostics.push(Diagnostic::warning(
+                                range.clone(),
+                                "move-after-end",
+                                format!(
+                                    "the {} resign here, yet the record goes on",
+                                    side_name(last)
+                                ),
+                            ));
+                        }
+                    }
+                    MoveWord::Move(record) => {
+                        if move_count < reused {
+                            move_count += 1;
+                            real_moves += 1;
+                            continue;
+                        }
+                        if let Some((at, verdict)) = ended {
+                            if !warned_after_end {
+                                warned_after_end = true;
+                                self.ply_diagnostics.push(
+                                    Diagnostic::warning(
+                                        record.range.clone(),
+                                        "move-after-end",
+                                        format!(
+                                            "the game ended after {} ({}); the moves after it are replayed all the same",
+                                            line.label(at),
+                                            verdict.describe()
+                                        ),
+                                    )
+                                    .with_related(line.plies[at].range.clone(), "the game ends here"),
+                                );
+                            }
+                        }
+                        let comment = comments
+                            .get(real_moves)
+                            .cloned()
+                            .filter(|c| !self.text[c.clone()].trim().is_empty());
+                        let is_first_of_turn = real_moves == 0 && placeholders == 0;
+                        self.play_move(
+                            &mut line,
+                            record,
+                            comment,
+                            &mut counts,
+                            turn_position,
+                            is_first_of_turn,
+                            start_side,
+                            &start,
+                        );
+                        if ended.is_none() {
+                            ended = line
+                                .plies
+                                .last()
+                                .and_then(|p| p.verdict)
+                                .map(|v| (line.plies.len() - 1, v));
+                        }
+                        move_count += 1;
+                        real_moves += 1;
+                    }
+                }
+            }
+            if turn_position == 0 && !path.is_main() && real_moves + placeholders > 0 {
+                let expected = line
+                    .plies
+                    .get(1)
+                    .filter(|p| p.address.turn == 1)
+                    .map_or(placeholders, |p| usize::from(p.address.letter));
+                if placeholders != expected {
+                    self.diagnostics.push(Diagnostic::warning(
+                        turn.address.range.clone(),
+                        "variation-placeholders",
+                        format!(
+                            "this variation's first move is the {} move of its turn: write {} `.....` before it",
+                            ordinal(expected + 1),
+                            expected
+                        ),
+                    ));
+                }
+            }
+        }
+        line
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn play_move(
+        &mut self,
+        line: &mut Line,
+        record: &MoveRecord,
+        comment: Option<Range<usize>>,
+        counts: &mut HashMap<u64, u32>,
+        turn_position: usize,
+        first_of_turn_line: bool,
+        start_side: TaflSide,
+        start: &StartFrom,
+    ) {
+        let rules = self.rules;
+        let dim = rules.dim;
+        let cells = dim * dim;
+        let previous = line.plies.len() - 1;
+        let before = line.board(previous, cells).to_vec();
+        let side = line.plies[previous].next_side;
+        let berserker = line.plies[previous].berserker;
+        let prev_address = line.plies[previous].address;
+        // This move's address: a new turn when the side that starts turns moves after the
+        // other side has.
+        let address = if let Some(first) = start.first_address.filter(|_| previous == 0) {
+            first
+        } else {
+            let last_mover = line.plies[previous].moved.map(|(m, _, _)| m.side);
+            let new_turn =
+                side == start_side && berserker.is_none() && last_mover != Some(start_side);
+            if new_turn {
+                AddressMove {
+                    turn: prev_address.turn.saturating_add(1),
+                    letter: 0,
+                }
+            } else {
+                AddressMove {
+                    turn: prev_address.turn,
+                    letter: prev_address.letter.saturating_add(1),
+                }
+            }
+        };
+        let label = format!("{}{}", line.path.prefix(), address.name());
+        if previous > 0 {
+            if first_of_turn_line && address.letter != 0 && turn_position > 0 {
+                self.ply_diagnostics.push(Diagnostic::warning(
+                    record.range.clone(),
+                    "turn-length",
+                    format!(
+                        "by the moves played this is move {label}: the turn before lacks a move (a turn holds one move per side)"
+                    ),
+                ));
+            } else if !first_of_turn_line && address.letter == 0 {
+                self.ply_diagnostics.push(Diagnostic::warning(
+                    record.range.clone(),
+                    "turn-length",
+                    format!("this move starts turn {label}: a turn holds one move per side, unless a capture lets a berserk man move again"),
+                ));
+            }
+        }
+        let mut after = before.clone();
+        let mut moved = None;
+        let mut outcome = engine::Outcome::default();
+        let from_square = record.from.0;
+        let to_square = record.to.0;
+        let mut playable = true;
+        for (square, range) in [(from_square, &record.from.1), (to_square, &record.to.1)] {
+            if !square.on_board(dim) {
+                self.ply_diagnostics.push(Diagnostic::error(
+                    range.clone(),
+                    "square-off-board",
+                    format!("{} is off the {dim}×{dim} board", square.name()),
+                ));
+                playable = false;
+            }
+        }
+        let mut legal = false;
+        if playable {
+            let from = from_square.index(dim);
+            let to = to_square.index(dim);
+            match engine::man_at(&before, from) {
+                None => {
+                    self.ply_diagnostics.push(Diagnostic::error(
+                        record.from.1.clone(),
+                        "illegal-move",
+                        format!(
+                            "{label} {}: there is no man on {}",
+                            record.movement(),
+                            from_square.name()
+                        ),
+                    ));
+                    playable = false;
+                }
+                Some(man) => {
+                    if let Some((written, range)) = &record.mover {
+                        if *written != man {
+                            self.ply_diagnostics.push(
+                                Diagnostic::error(
+                                    range.clone(),
+                                    "mover-mismatch",
+                                    format!(
+                                        "`{}` says {} moves, but {} holds {}",
+                                        written.letter(),
+                                        written.describe(),
+                                        from_square.name(),
+                                        man.describe()
+                                    ),
+                                )
+                                .with_fix(Fix {
+                                    title: format!("Write `{}`", man_letter(man)),
+                                    edits: vec![(range.clone(), man_letter(man))],
+                                }),
+                            );
+                        }
+                    }
+                    let mut reason = None;
+                    if man.side != side {
+                        reason = Some(format!("the {} are to move", side_name(side)));
+                    } else if let Some(b) = berserker {
+                        if usize::from(b) != from {
+                            let berserk_man = engine::man_at(&before, usize::from(b));
+                            reason = Some(format!(
+                                "{} on {} captured and must move again (ber)",
+                                berserk_man.map_or("the berserk man".to_string(), Man::describe),
+                                Square::of_index(usize::from(b), dim).name()
+                            ));
+                        }
+                    }
+                    let checked = engine::check_move(rules, &before, from, to);
+                    if reason.is_none() {
+                        if let Err(why) = &checked {
+                            reason = Some(why.clone());
+                        }
+                    }
+                    if reason.is_none()
+                        && berserker.is_some()
+                        && rules.berserk == super::rules::Berserk::Capture
+                        && !engine::captures_something(rules, &before, from, to)
+                    {
+                        reason =
+                            Some("a berserk man moves again only to capture (ber:c)".to_string());
+                    }
+                    let physical = before[to] == 0 && from != to;
+                    match reason {
+                        Some(why) => {
+                            let what = if physical {
+                                "it is made all the same"
+                            } else {
+                                "it is skipped"
+                            };
+                            let range = record.from.1.start..record.to.1.end;
+                            self.ply_diagnostics.push(Diagnostic::error(
+                                range,
+                                "illegal-move",
+                                format!("{label} {} is illegal: {why}; {what}", record.movement()),
+                            ));
+                        }
+                        None => legal = true,
+                    }
+                    if physical {
+                        outcome = engine::apply(rules, &mut after, from, to);
+                        moved = Some((man, from as u16, to as u16));
+                    } else {
+                        playable = false;
+                    }
+                }
+            }
+        }
+        // Move type as written against what was played.
+        if let Some((man, _, _)) = moved {
+            let _ = man;
+            let written = record.kind.0;
+            let berserk_move = berserker.is_some();
+            let actual = MoveType::of(outcome.jump, berserk_move);
+            if legal && written != actual {
+                let mut fix_text = String::from(actual.symbol());
+                if fix_text.is_empty() {
+                    fix_text.push('-');
+                }
+                self.ply_diagnostics.push(
+                    Diagnostic::warning(
+                        record.kind.1.clone(),
+                        "move-type-mismatch",
+                        format!(
+                            "`{}` marks {}, but this is {}",
+                            written.symbol(),
+                            move_type_words(written),
+                            move_type_words(actual)
+                        ),
+                    )
+                    .with_fix(Fix {
+                        title: format!("Write `{}`", actual.symbol()),
+                        edits: vec![(record.kind.1.clone(), actual.symbol().to_string())],
+                    }),
+                );
+            }
+        }
+        // Captures as written against the engine's.
+        if playable {
+            self.check_captures(record, &outcome, &label);
+        } else if !record.captures.is_empty() {
+            self.ply_diagnostics.push(Diagnostic::warning(
+                record.captures_range.clone(),
+                "capture-not-made",
+                format!("{label} could not be made, so it captures nothing"),
+            ));
+        }
+        let next_berserker = if playable {
+            moved.and_then(|(_, _, to)| {
+                engine::berserk_continuation(rules, &after, usize::from(to), &outcome)
+                    .map(|b| b as u16)
+            })
+        } else {
+            None
+        };
+        let mover_side = moved.map_or(side, |(m, _, _)| m.side);
+        let next_side = if next_berserker.is_some() {
+            mover_side
+        } else {
+            super::board::other_side(mover_side)
+        };
+        let had_king = before.iter().any(|c| {
+            Man::from_code(*c).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders)
+        });
+        let mut verdict = if playable {
+            engine::verdict(
+                rules,
+                &after,
+                mover_side,
+                had_king,
+                next_berserker.is_some(),
+            )
+        } else {
+            None
+        };
+        let hash = position_hash(&after, next_side, next_berserker);
+        let seen = counts.entry(hash).or_default();
+        *seen += 1;
+        if verdict.is_none() && *seen >= 3 && next_berserker.is_none() {
+            verdict = match rules.threefold {
+                super::rules::Threefold::Ignore => None,
+                super::rules::Threefold::Draw => Some(Verdict::Draw(Reason::Repetition)),
+                super::rules::Threefold::MoverLoses => Some(Verdict::Win(
+                    super::board::other_side(mover_side),
+                    Reason::Repetition,
+                )),
+                super::rules::Threefold::MoverWins => {
+                    Some(Verdict::Win(mover_side, Reason::Repetition))
+                }
+            };
+        }
+        // The info symbol against the board.
+        if let Some((info, range)) = &record.info {
+            if playable {
+                self.check_info(*info, range.clone(), &after, verdict, mover_side, next_side);
+            }
+        }
+        let captures_start = line.captures.len() as u32;
+        line.captures.extend(
+            outcome
+                .captures
+                .iter()
+                .map(|(index, man)| (*index as u16, *man)),
+        );
+        line.boards.extend_from_slice(&after);
+        line.plies.push(Ply {
+            address,
+            range: record.range.clone(),
+            comment,
+            moved,
+            captures: captures_start..line.captures.len() as u32,
+            next_side,
+            berserker: next_berserker,
+            verdict,
+            hash,
+            diagnostics: std::mem::take(&mut self.ply_diagnostics),
+        });
+    }
+
+    fn check_captures(&mut self, record: &MoveRecord, outcome: &engine::Outcome, label: &str) {
+        let dim = self.rules.dim;
+        let computed: Vec<(Square, Man)> = outcome
+            .captures
+            .iter()
+            .map(|(index, man)| (Square::of_index(*index, dim), *man))
+            .collect();
+        let count = record.captures.len();
+        for (position, written) in record.captures.iter().enumerate() {
+            match computed
+                .iter()
+                .find(|(square, _)| *square == written.square)
+            {
+                None => {
+                    // The fix takes the square out of the record, with its separator.
+                    let removed = if count == 1 {
+                        record.captures_range.clone()
+                    } else if position + 1 < count {
+                        written.range.start..record.captures[position + 1].range.start
+                    } else {
+                        record.captures[position - 1].range.end..written.range.end
+                    };
+                    self.ply_diagnostics.push(
+                        Diagnostic::error(
+                            written.range.clone(),
+                            "capture-not-made",
+                            format!(
+                                "{label} {} does not capture on {}",
+                                record.movement(),
+                                written.square.name()
+                            ),
+                        )
+                        .with_fix(Fix {
+                            title: format!("Remove the capture on {}", written.square.name()),
+                            edits: vec![(removed, String::new())],
+                        }),
+                    )
+                }
+                Some((_, man)) => {
+                    if let Some(letter) = written.man {
+                        if letter != *man {
+                            let letter_range = written.range.start..written.range.start + 1;
+                            self.ply_diagnostics.push(
+                                Diagnostic::warning(
+                                    written.range.clone(),
+                                    "capture-mismatch",
+                                    format!(
+                                        "`{}` says {} is captured on {}, but it is {}",
+                                        letter.letter(),
+                                        letter.describe(),
+                                        written.square.name(),
+                                        man.describe()
+                                    ),
+                                )
+                                .with_fix(Fix {
+                                    title: format!("Write `{}`", man_letter(*man)),
+                                    edits: vec![(letter_range, man_letter(*man))],
+                                }),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        let missing: Vec<(Square, Man)> = computed
+            .iter()
+            .filter(|(square, _)| !record.captures.iter().any(|c| c.square == *square))
+            .copied()
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        let names: Vec<String> = missing
+            .iter()
+            .map(|(square, man)| format!("{} on {}", man.describe(), square.name()))
+            .collect();
+        // The fix appends the missing squares to the capture record, or writes one.
+        let insert_at = record.captures_range.end;
+        let addition = if record.captures.is_empty() {
+            capture_record(&missing)
+        } else {
+            capture_record(&missing).replacen('x', "/", 1)
+        };
+        self.ply_diagnostics.push(
+            Diagnostic::warning(
+                record.range.clone(),
+                "missing-capture",
+                format!(
+                    "{label} {} captures {} (not written)",
+                    record.movement(),
+                    names.join(" and ")
+                ),
+            )
+            .with_fix(Fix {
+                title: format!("Write the capture: {addition}"),
+                edits: vec![(insert_at..insert_at, addition)],
+            }),
+        );
+    }
+
+    fn check_info(
+        &mut self,
+        info: Info,
+        range: Range<usize>,
+        after: &[u8],
+        verdict: Option<Verdict>,
+        mover: TaflSide,
+        next_side: TaflSide,
+    ) {
+        let rules = self.rules;
+        let holds = match info {
+            Info::KingCaptured => matches!(verdict, Some(Verdict::Win(_, Reason::KingCaptured))),
+            Info::KingEscaped => matches!(
+                verdict,
+                Some(Verdict::Win(
+                    TaflSide::Defenders,
+                    Reason::KingEscaped | Reason::EdgeFort
+                ))
+            ),
+            Info::Threat => {
+                engine::king_threatened(rules, after, next_side)
+                    || (mover == TaflSide::Defenders && engine::king_can_escape(rules, after))
+            }
+            Info::EscapeRoute => engine::king_can_escape(rules, after),
+        };
+        if !holds {
+            self.ply_diagnostics.push(
+                Diagnostic::warning(
+                    range.clone(),
+                    "info-mismatch",
+                    format!(
+                        "`{}` says {}, but the board disagrees",
+                        info.symbol(),
+                        info.meaning()
+                    ),
+                )
+                .with_fix(Fix {
+                    title: format!("Remove `{}`", info.symbol()),
+                    edits: vec![(range, String::new())],
+                }),
+            );
+        }
+    }
+
+    fn check_tags(&mut self, lines: &[Line]) {
+        let text = self.text;
+        let Some(main) = lines.first() else {
+            return;
+        };
+        if let Some(tag) = self.file.tag(text, "result") {
+            let value = text[tag.value.clone()].trim();
+            let last = main.plies.len() - 1;
+            let verdict = main
+                .verdict_at(last)
+                .map(|(i, v)| (main.label(i), v))
+                .or_else(|| {
+                    main.resigned.as_ref().map(|(side, _)| {
+                        (
+                            "the resignation".to_string(),
+                            Verdict::Win(super::board::other_side(*side), Reason::Resigned),
+                        )
+                    })
+                });
+            match value {
+                "1" | "-1" | "0" | "?" => {
+                    if let Some((at, verdict)) = verdict {
+                        if value != "?" && value != verdict.result_tag() {
+                            self.diagnostics.push(Diagnostic::warning(
+                                tag.value.clone(),
+                                "result-mismatch",
+                                format!(
+                                    "the result says {} ({}), but at {at} the {}",
+                                    value,
+                                    result_words(value),
+                                    verdict.describe()
+                                ),
+                            ));
+                        }
+                    }
+                }
+                _ => self.diagnostics.push(Diagnostic::warning(
+                    tag.value.clone(),
+                    "invalid-tag-value",
+                    "a result is 1 (attackers win), -1 (defenders win), 0 (draw) or ? (other)",
+                )),
+            }
+        }
+        for name in ["puzzle-start", "puzzle-prestart"] {
+            let Some(tag) = self.file.tag(text, name) else {
+                continue;
+            };
+            let value = text[tag.value.clone()].trim().trim_end_matches('.');
+            if value == "0a" || value == "0" {
+                continue;
+            }
+            let known = lines
+                .iter()
+                .any(|line| (1..line.plies.len()).any(|i| line.label(i) == value));
+            if !known {
+                self.diagnostics.push(Diagnostic::warning(
+                    tag.value.clone(),
+                    "unknown-address",
+                    format!("{name}: no move has the address `{value}` (`0a` is the start)"),
+                ));
+            }
+        }
+        if let Some(tag) = self.file.tag(text, "puzzle-mode") {
+            let value = text[tag.value.clone()].trim();
+            if !matches!(value, "none" | "loose" | "strict") {
+                self.diagnostics.push(Diagnostic::warning(
+                    tag.value.clone(),
+                    "invalid-tag-value",
+                    "a puzzle mode is none, loose or strict",
+                ));
+            }
+        }
+    }
+}
+
+/// The letter a record writes for a moving or captured man: none for a plain taflman.
+fn man_letter(man: Man) -> String {
+    if man.kind == super::board::TaflMan::Taflman {
+        String::new()
+    } else {
+        man.letter().to_string()
+    }
+}
+
+fn result_words(value: &str) -> &'static str {
+    match value {
+        "1" => "attackers win",
+        "-1" => "defenders win",
+        "0" => "draw",
+        _ => "other",
+    }
+}
+
+fn move_type_words(kind: MoveType) -> &'static str {
+    match kind {
+        MoveType::Move => "a plain move",
+        MoveType::Jump => "a jump",
+        MoveType::Berserk => "a berserk move",
+        MoveType::BerserkJump => "a berserk jump",
+    }
+}
+
+fn line_name(path: &LinePath) -> String {
+    if path.is_main() {
+        "the main line".to_string()
+    } else {
+        format!("variation {}", path.prefix())
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    match n {
+        1 => "first".to_string(),
+        2 => "second".to_string(),
+        3 => "third".to_string(),
+        _ => format!("{n}th"),
+    }
+}
+
+/// The board of a rules string or position record alone.
+pub fn board_of(rules: &Rules) -> Board {
+    rules.start.clone()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,169 @@
+//! The round-trip property: random legal games played by the engine, written out as OTN
+//! records and read back, give the same states, with no diagnostic.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::otn::document::OtnDocument;
+use crate::otn::engine::{apply, berserk_continuation, destinations, verdict};
+use crate::otn::rules::parse_rules;
+
+/// Rule sets that exercise most of the engine: corners and edge escapes, shieldwalls and
+/// edge forts, berserk knights and commanders with jumps, mercenaries and guards, speed
+/// limits and forts.
+const RULES: [&str; 6] = [
+    "dim:11 name:Copenhagen atkf:y tfr:w corh:tT sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+    "dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    "dim:9 name:Tablut esc:e ks:c cor: sw:w swf:n start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+    "dim:11 surf:n atkf:n kj:r ber:c start:/3ttttt3/5c5/11/t4T4t/t3NTT3t/tc1TTKTT1ct/t3TTT3t/t4T4t/11/5c5/3ttttt3/",
+    "dim:7 surf:n ks:m mj:c ber:m linc:y cenh: start:/3t3/3m3/2gTg2/tMTKTMt/2GTG2/3m3/3t3/",
+    "dim:9 spd:3,2 afor:d1,e1,f1,e2, aforre:T dfor:e5, tfr:l start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+];
+
+struct Played {
+    record: String,
+    positions: Vec<String>,
+}
+
+/// Plays a game choosing among the legal moves with `choices`, and writes it as OTN.
+fn play(rules_text: &str, choices: &[u16]) -> Played {
+    let mut diagnostics = Vec::new();
+    let rules = parse_rules(rules_text, 0, &mut diagnostics).rules;
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let dim = rules.dim;
+    let start_side = if rules.attackers_first {
+        TaflSide::Attackers
+    } else {
+        TaflSide::Defenders
+    };
+    let mut cells = rules.start.cells.clone();
+    let mut side = start_side;
+    let mut berserker: Option<usize> = None;
+    let mut last_mover: Option<TaflSide> = None;
+    let mut positions = vec![rules.start.position_record()];
+    let mut record = format!("[rules:{rules_text}]\n\n");
+    let mut turn = 0;
+    let mut line = String::new();
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    *seen.entry(position_hash(&cells, side, None)).or_default() += 1;
+    for choice in choices {
+        let mut moves = Vec::new();
+        for from in 0..cells.len() {
+            if berserker.is_some_and(|b| b != from) {
+                continue;
+            }
+            if engine::man_at(&cells, from).is_some_and(|m| m.side == side) {
+                for (to, _) in destinations(&rules, &cells, from) {
+                    if berserker.is_some()
+                        && rules.berserk == super::super::rules::Berserk::Capture
+                        && !engine::captures_something(&rules, &cells, from, to)
+                    {
+                        continue;
+                    }
+                    moves.push((from, to));
+                }
+            }
+        }
+        if moves.is_empty() {
+            break;
+        }
+        let (from, to) = moves[usize::from(*choice) % moves.len()];
+        let mover = engine::man_at(&cells, from).unwrap();
+        let had_king = cells.iter().any(|c| {
+            Man::from_code(*c).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders)
+        });
+        let outcome = apply(&rules, &mut cells, from, to);
+        let continues = berserk_continuation(&rules, &cells, to, &outcome);
+        let new_turn = turn == 0
+            || (mover.side == start_side && berserker.is_none() && last_mover != Some(start_side));
+        if new_turn {
+            if turn > 0 {
+                record.push_str(line.trim_end());
+                record.push('\n');
+                line.clear();
+            }
+            turn += 1;
+            line.push_str(&format!("{turn}. "));
+        }
+        let captured: Vec<(Square, Man)> = outcome
+            .captures
+            .iter()
+            .map(|(i, m)| (Square::of_index(*i, dim), *m))
+            .collect();
+        let letter = if mover.kind == super::super::board::TaflMan::Taflman {
+            String::new()
+        } else {
+            mover.letter().to_string()
+        };
+        line.push_str(&format!(
+            "{letter}{}{}{}{} ",
+            Square::of_index(from, dim).name(),
+            MoveType::of(outcome.jump, berserker.is_some()).symbol(),
+            Square::of_index(to, dim).name(),
+            capture_record(&captured)
+        ));
+        positions.push(super::super::board::position_record(&cells, dim));
+        last_mover = Some(mover.side);
+        berserker = continues;
+        side = if continues.is_some() {
+            mover.side
+        } else {
+            super::super::board::other_side(mover.side)
+        };
+        let hash = position_hash(&cells, side, continues.map(|b| b as u16));
+        let count = seen.entry(hash).or_default();
+        *count += 1;
+        let repeated = *count >= 3
+            && continues.is_none()
+            && rules.threefold != super::super::rules::Threefold::Ignore;
+        if verdict(&rules, &cells, mover.side, had_king, continues.is_some()).is_some() || repeated
+        {
+            break;
+        }
+    }
+    if !line.is_empty() {
+        record.push_str(line.trim_end());
+        record.push('\n');
+    }
+    Played { record, positions }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_legal_games_read_back_the_same(rules in 0..RULES.len(), choices in prop::collection::vec(any::<u16>(), 0..120)) {
+        let played = play(RULES[rules], &choices);
+        let document = OtnDocument::new(played.record.clone());
+        let problems: Vec<String> = document
+            .diagnostics
+            .iter()
+            .map(|d| format!("{} {}: {}", d.code, &played.record[d.range.clone()], d.message))
+            .collect();
+        prop_assert!(problems.is_empty(), "{problems:#?}\n{}", played.record);
+        let read: Vec<String> = (0..document.replay.lines[0].plies.len()).map(|i| document.position(0, i)).collect();
+        prop_assert_eq!(read, played.positions, "{}", played.record);
+    }
+}
+
+#[test]
+fn a_long_random_game_reads_back_the_same() {
+    let choices: Vec<u16> = (0..400u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 7) as u16)
+        .collect();
+    for rules in RULES {
+        let played = play(rules, &choices);
+        let document = OtnDocument::new(played.record.clone());
+        assert!(
+            document.diagnostics.is_empty(),
+            "{:?}\n{}",
+            document.diagnostics,
+            played.record
+        );
+        let read: Vec<String> = (0..document.replay.lines[0].plies.len())
+            .map(|i| document.position(0, i))
+            .collect();
+        assert_eq!(read, played.positions);
+        assert!(played.positions.len() > 2, "{rules}");
+    }
+}

@@ -1,0 +1,632 @@
+//! The layout of an OTN file: a game record (`[tag:value]` lines, the `[rules:...]` tag,
+//! numbered turns, variations and commentary), a bare rules string, or a bare position
+//! record. Every part keeps its byte range; text that fits nowhere becomes a diagnostic and
+//! reading goes on at the next line.
+//!
+//! Commentary is read as written in practice (`[first|second]`, possibly over several
+//! lines, after a turn) and as the specification writes it (an unbracketed line after a
+//! turn, its parts separated by `|`).
+
+use std::ops::Range;
+
+use super::moves::{parse_move_word, MoveWord};
+use crate::diagnostic::Diagnostic;
+
+/// What an OTN file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    GameRecord,
+    /// A rules string alone (`dim:... start:...`).
+    Rules,
+    /// A position record alone (`/3t3/.../`).
+    Position,
+    Empty,
+}
+
+/// `[name:value]`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    pub range: Range<usize>,
+    pub name: Range<usize>,
+    pub value: Range<usize>,
+}
+
+/// One element of a move address: a move (`12b`: turn 12, letter b) or a variation number.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AddressMove {
+    pub turn: u32,
+    /// 0 for `a`.
+    pub letter: u8,
+}
+
+impl AddressMove {
+    pub fn name(self) -> String {
+        format!("{}{}", self.turn, char::from(b'a' + self.letter.min(25)))
+    }
+}
+
+/// Which line of play a turn belongs to: the main line (empty path), or a variation, named
+/// by the moves it branches from and the variation numbers (`7a.1.` → `[(7a, 1)]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LinePath(pub Vec<(AddressMove, u32)>);
+
+impl LinePath {
+    pub fn is_main(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `7a.1.`, empty for the main line.
+    pub fn prefix(&self) -> String {
+        self.0
+            .iter()
+            .map(|(m, v)| format!("{}.{}.", m.name(), v))
+            .collect()
+    }
+
+    /// The line this one branches from, and the move of it it replaces.
+    pub fn parent(&self) -> Option<(LinePath, AddressMove)> {
+        let (last, _) = *self.0.last()?;
+        Some((LinePath(self.0[..self.0.len() - 1].to_vec()), last))
+    }
+}
+
+/// A turn's number as written: `12.` in the main line, `7a.1.2a.` in a variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnAddress {
+    pub line: LinePath,
+    pub turn: u32,
+    /// The letter written on the turn's own number (`a` unless a variation writes `1b`).
+    pub letter: Option<u8>,
+    pub range: Range<usize>,
+}
+
+/// A numbered turn: its number and its move records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// From the number to the last move.
+    pub range: Range<usize>,
+    pub address: TurnAddress,
+    pub moves: Vec<MoveWord>,
+    /// The commentary written after the turn, if any.
+    pub commentary: Option<Commentary>,
+}
+
+/// Commentary after a turn: one part per move, separated by `|`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Commentary {
+    pub range: Range<usize>,
+    /// The text of each part (without brackets or bars).
+    pub parts: Vec<Range<usize>>,
+    pub bracketed: bool,
+}
+
+/// An OTN file as read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OtnFile {
+    pub kind: FileKind,
+    pub tags: Vec<Tag>,
+    pub turns: Vec<Turn>,
+    /// The rules string of a rules file, or the position record of a position file.
+    pub body: Option<Range<usize>>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Where each top-level item (tag, turn with its commentary, stray line) ends, up to the
+    /// end of its last line: reading may start again after any of them.
+    pub item_ends: Vec<usize>,
+}
+
+impl OtnFile {
+    pub fn tag(&self, text: &str, name: &str) -> Option<&Tag> {
+        self.tags
+            .iter()
+            .rev()
+            .find(|tag| &text[tag.name.clone()] == name)
+    }
+}
+
+/// Reads a whole OTN file.
+pub fn parse_file(text: &str) -> OtnFile {
+    let first = text
+        .char_indices()
+        .find(|(_, c)| !c.is_whitespace() && *c != '\u{feff}');
+    let kind = match first {
+        None => FileKind::Empty,
+        Some((_, '/')) => FileKind::Position,
+        Some((i, _)) if text[i..].starts_with("dim:") || looks_like_rules(&text[i..]) => {
+            FileKind::Rules
+        }
+        Some(_) => FileKind::GameRecord,
+    };
+    match kind {
+        FileKind::Empty => OtnFile {
+            kind,
+            tags: Vec::new(),
+            turns: Vec::new(),
+            body: None,
+            diagnostics: Vec::new(),
+            item_ends: Vec::new(),
+        },
+        FileKind::Rules | FileKind::Position => {
+            let start = first.map_or(0, |(i, _)| i);
+            let end = text.trim_end().len().max(start);
+            OtnFile {
+                kind,
+                tags: Vec::new(),
+                turns: Vec::new(),
+                body: Some(start..end),
+                diagnostics: Vec::new(),
+                item_ends: Vec::new(),
+            }
+        }
+        FileKind::GameRecord => parse_record_from(text, 0, ParseState::default()),
+    }
+}
+
+fn looks_like_rules(text: &str) -> bool {
+    let word = text.split_ascii_whitespace().next().unwrap_or("");
+    word.split_once(':')
+        .is_some_and(|(key, _)| super::rules::key_info(key).is_some() && !word.starts_with('['))
+}
+
+/// What reading a game record knows at an item boundary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParseState {
+    /// Whether a turn has been read (brackets after one are commentary, not tags).
+    pub in_moves: bool,
+}
+
+/// Reads a game record from byte `start` of `text` (an item boundary), in `state`.
+pub fn parse_record_from(text: &str, start: usize, mut state: ParseState) -> OtnFile {
+    let bytes = text.as_bytes();
+    let mut file = OtnFile {
+        kind: FileKind::GameRecord,
+        tags: Vec::new(),
+        turns: Vec::new(),
+        body: None,
+        diagnostics: Vec::new(),
+        item_ends: Vec::new(),
+    };
+    let mut i = start;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_whitespace() || text[i..].starts_with('\u{feff}') {
+            i += if b.is_ascii() { 1 } else { 3 };
+            continue;
+        }
+        if b == b'[' {
+            let close = find_close(text, i);
+            let end = close.map_or(text.len(), |c| c + 1);
+            if close.is_none() {
+                file.diagnostics.push(Diagnostic::error(
+                    i..i + 1,
+                    "unclosed-bracket",
+                    if state.in_moves {
+                        "this commentary has no closing `]`"
+                    } else {
+                        "this tag has no closing `]`"
+                    },
+                ));
+            }
+            let inner = i + 1..close.unwrap_or(text.len());
+            if state.in_moves {
+                let commentary = Commentary {
+                    range: i..end,
+                    parts: split_parts(text, inner),
+                    bracketed: true,
+                };
+                attach_commentary(&mut file, commentary, i..end);
+            } else {
+                read_tag(text, i..end, inner, &mut file);
+            }
+            i = end;
+            file.item_ends.push(line_end(text, i));
+            continue;
+        }
+        let line_stop = line_end(text, i);
+        if b.is_ascii_digit() {
+            state.in_moves = true;
+            let turn = read_turn(text, i, line_stop, &mut file.diagnostics);
+            i = turn.range.end.max(i + 1);
+            file.turns.push(turn);
+            // Commentary may follow on the same line.
+            while i < line_stop && bytes[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if i < line_stop && bytes[i] == b'[' {
+                continue;
+            }
+            i = line_stop;
+            file.item_ends.push(i);
+            continue;
+        }
+        // A line that is neither a tag nor a turn: the specification's unbracketed
+        // commentary after a turn, else stray text.
+        let content_end = i + text[i..line_stop].trim_end().len();
+        if state.in_moves && !file.turns.is_empty() {
+            let range = i..content_end;
+            if file.turns.last().is_none_or(|t| t.commentary.is_none())
+                && is_all_moves(text, range.clone())
+            {
+                file.diagnostics.push(Diagnostic::warning(
+                    range.clone(),
+                    "moves-without-turn-number",
+                    "this line reads as commentary, but it holds move records: number the turn \
+                     (e.g. `12.`) if these are moves",
+                ));
+            }
+            let commentary = Commentary {
+                range: range.clone(),
+                parts: split_parts(text, range.clone()),
+                bracketed: false,
+            };
+            attach_commentary(&mut file, commentary, range);
+        } else {
+            file.diagnostics.push(Diagnostic::error(
+                i..content_end,
+                "unexpected-text",
+                "expected a tag (`[name:value]`) or a numbered turn (`1. e5-e8 d3-d1`)",
+            ));
+        }
+        i = line_stop;
+        file.item_ends.push(i);
+    }
+    file
+}
+
+fn is_all_moves(text: &str, range: Range<usize>) -> bool {
+    let mut any = false;
+    for (start, word) in words(text, range) {
+        any = true;
+        if !matches!(
+            parse_move_word(word, start),
+            MoveWord::Move(_) | MoveWord::Resign(_)
+        ) {
+            return false;
+        }
+    }
+    any
+}
+
+fn attach_commentary(file: &mut OtnFile, commentary: Commentary, range: Range<usize>) {
+    match file.turns.last_mut() {
+        Some(turn) if turn.commentary.is_none() => turn.commentary = Some(commentary),
+        Some(_) => file.diagnostics.push(Diagnostic::warning(
+            range,
+            "extra-commentary",
+            "this turn already has its commentary; OpenTafl shows only the first",
+        )),
+        None => file.diagnostics.push(Diagnostic::error(
+            range,
+            "unexpected-text",
+            "commentary before the first turn",
+        )),
+    }
+}
+
+/// The end of the line holding `i` (the offset of its line break, or the end of the text).
+pub fn line_end(text: &str, i: usize) -> usize {
+    text[i.min(text.len())..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |n| i + n)
+}
+
+/// The `]` closing the bracket at `open`; commentary and tag values may span lines but
+/// never hold a `[` or `]`.
+fn find_close(text: &str, open: usize) -> Option<usize> {
+    text[open + 1..]
+        .find([']', '['])
+        .filter(|n| text.as_bytes()[open + 1 + n] == b']')
+        .map(|n| open + 1 + n)
+}
+
+fn split_parts(text: &str, inner: Range<usize>) -> Vec<Range<usize>> {
+    let mut parts = Vec::new();
+    let mut start = inner.start;
+    for (i, b) in text[inner.clone()].bytes().enumerate() {
+        if b == b'|' {
+            parts.push(start..inner.start + i);
+            start = inner.start + i + 1;
+        }
+    }
+    parts.push(start..inner.end);
+    parts
+}
+
+fn read_tag(text: &str, range: Range<usize>, inner: Range<usize>, file: &mut OtnFile) {
+    let content = &text[inner.clone()];
+    match content.find(':') {
+        Some(colon) => {
+            let name = inner.start..inner.start + colon;
+            let name_text = &text[name.clone()];
+            if name_text.is_empty()
+                || !name_text
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            {
+                file.diagnostics.push(Diagnostic::error(
+                    name.start..name.end.max(name.start + 1),
+                    "tag-syntax",
+                    "a tag name is a word such as `event` or `rules`, followed by `:`",
+                ));
+            }
+            file.tags.push(Tag {
+                range,
+                name,
+                value: inner.start + colon + 1..inner.end,
+            });
+        }
+        None => file.diagnostics.push(Diagnostic::error(
+            range,
+            "tag-syntax",
+            "a tag reads `[name:value]`",
+        )),
+    }
+}
+
+fn words(text: &str, range: Range<usize>) -> impl Iterator<Item = (usize, &str)> {
+    let slice = &text[range.clone()];
+    slice
+        .split([' ', '\t'])
+        .scan(range.start, |offset, word| {
+            let start = *offset;
+            *offset += word.len() + 1;
+            Some((start, word))
+        })
+        .filter(|(_, word)| !word.is_empty())
+}
+
+fn read_turn(
+    text: &str,
+    start: usize,
+    line_stop: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Turn {
+    // The moves stop at the end of the line or where commentary opens.
+    let stop = text[start..line_stop]
+        .find('[')
+        .map_or(line_stop, |n| start + n);
+    let number_end = text[start..stop]
+        .find([' ', '\t'])
+        .map_or(stop, |n| start + n);
+    let address_range = start..number_end;
+    let address = parse_address(&text[address_range.clone()], start, diagnostics);
+    let mut moves = Vec::new();
+    let mut end = number_end;
+    for (offset, word) in words(text, number_end..stop) {
+        let word_end = offset + word.len();
+        moves.push(parse_move_word(word, offset));
+        end = word_end;
+    }
+    for word in &moves {
+        if let MoveWord::Bad {
+            problem, message, ..
+        } = word
+        {
+            diagnostics.push(Diagnostic::error(
+                problem.clone(),
+                "move-syntax",
+                message.clone(),
+            ));
+        }
+    }
+    Turn {
+        range: start..end,
+        address,
+        moves,
+        commentary: None,
+    }
+}
+
+/// Reads a turn number or variation address (`12.`, `7a.1.2a.`, `3b.3.1a`).
+pub fn parse_address(word: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> TurnAddress {
+    let range = offset..offset + word.len();
+    let bad = |diagnostics: &mut Vec<Diagnostic>, message: &str| {
+        diagnostics.push(Diagnostic::error(
+            range.clone(),
+            "turn-number-syntax",
+            message.to_string(),
+        ));
+    };
+    let body = word.strip_suffix('.').unwrap_or(word);
+    let mut elements = Vec::new();
+    for part in body.split('.') {
+        let digits = part.bytes().take_while(u8::is_ascii_digit).count();
+        let number: Option<u32> = part[..digits].parse().ok();
+        let letter = match &part[digits..] {
+            "" => None,
+            l if l.len() == 1 && l.as_bytes()[0].is_ascii_lowercase() => {
+                Some(l.as_bytes()[0] - b'a')
+            }
+            _ => {
+                bad(
+                    diagnostics,
+                    &format!("`{word}` is not a turn number: write `12.` or a variation address such as `7a.1.2a.`"),
+                );
+                return TurnAddress {
+                    line: LinePath::default(),
+                    turn: number.unwrap_or(0),
+                    letter: None,
+                    range,
+                };
+            }
+        };
+        match number {
+            Some(number) => elements.push((number, letter)),
+            None => {
+                bad(
+                    diagnostics,
+                    &format!("`{word}` is not a turn number: write `12.` or a variation address such as `7a.1.2a.`"),
+                );
+                return TurnAddress {
+                    line: LinePath::default(),
+                    turn: 0,
+                    letter: None,
+                    range,
+                };
+            }
+        }
+    }
+    if !word.ends_with('.') && elements.len() == 1 {
+        diagnostics.push(Diagnostic::warning(
+            range.clone(),
+            "turn-number-syntax",
+            format!("a turn number ends with a period: `{word}.`"),
+        ));
+    }
+    // Elements alternate: move, variation, move, variation, ..., move.
+    let mut path = Vec::new();
+    let mut k = 0;
+    while k + 2 < elements.len() {
+        let (turn, letter) = elements[k];
+        let (variation, variation_letter) = elements[k + 1];
+        if letter.is_none() || variation_letter.is_some() {
+            bad(
+                diagnostics,
+                &format!(
+                    "`{word}` is not a variation address: it reads move, variation, move (`7a.1.2a.`), \
+                     each move a turn number and a letter"
+                ),
+            );
+            break;
+        }
+        path.push((
+            AddressMove {
+                turn,
+                letter: letter.unwrap_or(0),
+            },
+            variation,
+        ));
+        k += 2;
+    }
+    if elements.len() % 2 == 0 {
+        bad(
+            diagnostics,
+            &format!(
+                "`{word}` ends with a variation number: a variation's turns read like `7a.1.1a.`"
+            ),
+        );
+    }
+    let (turn, letter) = elements.last().copied().unwrap_or((0, None));
+    if path.is_empty() && letter.is_some() && elements.len() == 1 {
+        diagnostics.push(Diagnostic::warning(
+            range.clone(),
+            "turn-number-syntax",
+            format!("turns of the main line are numbered without a letter: `{turn}.`"),
+        ));
+    }
+    if !path.is_empty() && letter.is_none() {
+        bad(
+            diagnostics,
+            &format!(
+                "the turns of a variation carry a letter: `{}{turn}a.`",
+                LinePath(path.clone()).prefix()
+            ),
+        );
+    }
+    TurnAddress {
+        line: LinePath(path),
+        turn,
+        letter,
+        range,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RECORD: &str = "[date:2016.09.25]\n[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 d3-d2 \n[|]\n\n7a.1.1a. a3-c3 b4-b3xc3 \n[first\n\nsecond|]\n";
+
+    #[test]
+    fn tags_turns_and_commentary_with_ranges() {
+        let file = parse_file(RECORD);
+        assert_eq!(file.kind, FileKind::GameRecord);
+        assert!(file.diagnostics.is_empty(), "{:?}", file.diagnostics);
+        assert_eq!(file.tags.len(), 2);
+        assert_eq!(&RECORD[file.tags[0].name.clone()], "date");
+        assert_eq!(&RECORD[file.tags[0].value.clone()], "2016.09.25");
+        let rules = file.tag(RECORD, "rules").unwrap();
+        assert!(RECORD[rules.value.clone()].starts_with("dim:7"));
+        assert_eq!(file.turns.len(), 2);
+        let first = &file.turns[0];
+        assert_eq!(first.address.turn, 1);
+        assert!(first.address.line.is_main());
+        assert_eq!(first.moves.len(), 2);
+        assert_eq!(&RECORD[first.range.clone()], "1. d2-e2 d3-d2");
+        let commentary = first.commentary.as_ref().unwrap();
+        assert_eq!(commentary.parts.len(), 2);
+        let variation = &file.turns[1];
+        assert_eq!(variation.address.line.prefix(), "7a.1.");
+        assert_eq!(variation.address.turn, 1);
+        let text = &RECORD[variation.commentary.as_ref().unwrap().parts[0].clone()];
+        assert_eq!(text, "first\n\nsecond");
+    }
+
+    #[test]
+    fn the_specification_s_commentary_and_placeholders() {
+        let text = "[rules:dim:7 start:/7/7/7/7/7/7/7/]\n3. h2-a2 b1-b2\nfirst move|second move\n3b.3.1a ..... a4-a3xa2\n";
+        let file = parse_file(text);
+        let comment = file.turns[0].commentary.as_ref().unwrap();
+        assert!(!comment.bracketed);
+        assert_eq!(&text[comment.parts[1].clone()], "second move");
+        let variation = &file.turns[1];
+        assert_eq!(variation.address.line.0[0].0.name(), "3b");
+        assert_eq!(variation.address.line.0[0].1, 3);
+        assert!(matches!(variation.moves[0], MoveWord::Placeholder(_)));
+        assert!(file.diagnostics.is_empty(), "{:?}", file.diagnostics);
+    }
+
+    #[test]
+    fn nested_variation_addresses() {
+        let mut diagnostics = Vec::new();
+        let address = parse_address("3a.2.1a.1.4a.", 0, &mut diagnostics);
+        assert!(diagnostics.is_empty());
+        assert_eq!(address.line.prefix(), "3a.2.1a.1.");
+        assert_eq!(address.turn, 4);
+        let (parent, root) = address.line.parent().unwrap();
+        assert_eq!(parent.prefix(), "3a.2.");
+        assert_eq!(root.name(), "1a");
+    }
+
+    #[test]
+    fn stray_text_and_unclosed_brackets_are_reported() {
+        let text = "hello there\n[rules:dim:7\n";
+        let file = parse_file(text);
+        let codes: Vec<_> = file
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.range.clone()))
+            .collect();
+        assert!(codes.contains(&("unexpected-text", 0..11)), "{codes:?}");
+        assert!(codes.contains(&("unclosed-bracket", 12..13)), "{codes:?}");
+    }
+
+    #[test]
+    fn unnumbered_moves_after_a_turn_are_flagged() {
+        let text = "[rules:dim:7 start:/7/7/7/7/7/7/7/]\n1. a1-a2 b1-b2\n[x]\nc1-c2 d1-d2\n";
+        let file = parse_file(text);
+        assert!(file
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "extra-commentary"));
+        let text = "[rules:dim:7 start:/7/7/7/7/7/7/7/]\n1. a1-a2 b1-b2\nc1-c2 d1-d2\n";
+        let file = parse_file(text);
+        assert!(
+            file.diagnostics
+                .iter()
+                .any(|d| d.code == "moves-without-turn-number"),
+            "{:?}",
+            file.diagnostics
+        );
+    }
+
+    #[test]
+    fn rules_and_position_files() {
+        assert_eq!(
+            parse_file("dim:7 start:/7/7/7/7/7/7/7/\n").kind,
+            FileKind::Rules
+        );
+        assert_eq!(parse_file("  /3t3/3t3/\n").kind, FileKind::Position);
+        assert_eq!(parse_file("\n\n").kind, FileKind::Empty);
+        assert_eq!(parse_file("atkf:n dim:7").kind, FileKind::Rules);
+    }
+}

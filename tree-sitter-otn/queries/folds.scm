@@ -1,0 +1,5 @@
+; Multi-line tags (start-comment) and commentary fold.
+[
+  (tag)
+  (commentary)
+] @fold
