@@ -16,11 +16,14 @@ struct Input {
 fuzz_target!(|input: Input| {
     let table = MacroTable::with_overrides(&input.setup, &input.metadata);
     for name in table.names() {
+        let _ = table.raw(name);
         let _ = table.resolve(name);
     }
-    let _ = table.cyclic_names();
     let substituted = table.substitute(&input.text);
     if !input.text.contains('`') {
-        assert_eq!(substituted.as_deref(), Ok(input.text.as_str()));
+        assert_eq!(
+            substituted.as_ref().map(|text| text.as_ref()),
+            Ok(input.text.as_str())
+        );
     }
 });
