@@ -301,10 +301,15 @@ fn mark_consequences(
             .iter()
             .find_map(|square| tainted.get(*square))
             .cloned();
+        // Each identity once: a move whose expansions repeat one error thousands of times
+        // would otherwise list every copy once per copy.
+        let mut identities = HashSet::new();
         let errors: Vec<usize> = move_diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
-            .filter_map(|d| at.get(&identity(d)))
+            .map(identity)
+            .filter(|found| identities.insert(*found))
+            .filter_map(|found| at.get(&found))
             .flatten()
             .copied()
             .collect();

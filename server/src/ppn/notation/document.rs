@@ -15,7 +15,7 @@ use crate::diagnostic::Severity;
 
 /// The most games of a file that are read; the games after them are left alone, so a
 /// file of tiny games cannot take minutes and gigabytes to check.
-pub const MAX_GAMES: usize = 2_000;
+pub const MAX_GAMES: usize = 100_000;
 
 /// Where one game sits in the file. All ranges are byte offsets into the file text.
 #[derive(Debug, Clone, PartialEq, Eq)]
