@@ -1,25 +1,112 @@
 //! `cargo bench -p ppn-ls --bench replay`: moves replayed per second over the conformance
 //! example and generated games, and the ratio to the reference's ~10 ms per move.
 //!
+//! Four figures, so that each part's share is visible:
+//! - the whole pipeline (`replay_document`: games, metadata, setups, movetext, moves),
+//!   with the cache of built setups warm;
+//! - the same with the setup cache emptied before every pass;
+//! - the engine alone: the moves applied from tokens split beforehand, each game from
+//!   its starting board;
+//! - what a game costs before its first move (metadata, settings, setup, macros), from
+//!   documents of the games' metadata blocks alone.
+//!
 //! On a shared machine the wall clock counts the time other processes hold the cores, so
-//! the rate is also given per second of this thread's own CPU time
-//! (`/proc/thread-self/schedstat`).
+//! each rate is also given per second of this thread's own CPU time
+//! (`CLOCK_THREAD_CPUTIME_ID`). Allocates with mimalloc, as the `ppn-ls` binary does.
+//! `PPN_BENCH_SECONDS` sets how long each figure is measured (default 5);
+//! `PPN_BENCH_PART=whole,cold,engine,setup` chooses the figures (default: all).
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ppn_ls::ppn::engine::replay::replay_document;
+use ppn_ls::ppn::engine::setups::clear_setup_cache;
+use ppn_ls::ppn::engine::state::GameState;
+use ppn_ls::ppn::notation::document::split_games;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// mimalloc's `mi_option_purge_delay`, set to 0 as the `ppn-ls` binary sets it.
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 const REFERENCE_SECONDS_PER_MOVE: f64 = 0.010;
 
-/// Nanoseconds this thread has run on a CPU; `None` where the kernel does not say.
+/// How long this thread has run on a CPU; `None` where the system does not say.
 fn thread_cpu_time() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let nanoseconds = stat.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(nanoseconds))
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid timespec for the call to fill.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    (status == 0).then(|| {
+        Duration::new(
+            u64::try_from(now.tv_sec).unwrap_or(0),
+            u32::try_from(now.tv_nsec).unwrap_or(0),
+        )
+    })
+}
+
+/// The median wall-clock and thread-CPU time of many passes of `pass`: on a loaded
+/// machine a pass that another process interrupted says nothing about the replay.
+fn measure(seconds: f64, mut pass: impl FnMut()) -> (usize, Duration, Option<Duration>) {
+    let mut wall = Vec::new();
+    let mut cpu = Vec::new();
+    let started = Instant::now();
+    while started.elapsed().as_secs_f64() < seconds || wall.len() < 5 {
+        let pass_started = Instant::now();
+        let cpu_started = thread_cpu_time();
+        pass();
+        wall.push(pass_started.elapsed());
+        if let (Some(before), Some(after)) = (cpu_started, thread_cpu_time()) {
+            cpu.push(after.saturating_sub(before));
+        }
+    }
+    let median = |mut samples: Vec<Duration>| {
+        samples.sort();
+        samples[samples.len() / 2]
+    };
+    let passes = wall.len();
+    let cpu = (!cpu.is_empty()).then(|| median(cpu));
+    (passes, median(wall), cpu)
+}
+
+fn report_moves(
+    what: &str,
+    moves: usize,
+    (passes, wall, cpu): (usize, Duration, Option<Duration>),
+) {
+    println!("{what}: {moves} moves per pass, {passes} passes");
+    for (clock, time) in [("wall clock", Some(wall)), ("thread CPU time", cpu)] {
+        let Some(time) = time else { continue };
+        let per_move = time.as_secs_f64() / moves as f64;
+        println!(
+            "  {clock}, median pass: {:.0} moves/s ({:.3} µs per move), {:.0}x faster than \
+             the reference's 10 ms per move",
+            1.0 / per_move,
+            per_move * 1e6,
+            REFERENCE_SECONDS_PER_MOVE / per_move
+        );
+    }
+}
+
+/// One game, split beforehand: its starting state and each move's tokens.
+struct SplitGame {
+    start: Arc<GameState>,
+    moves: Vec<Vec<String>>,
 }
 
 fn main() {
+    // SAFETY: sets a documented option before any allocation of this program's own.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+    let seconds: f64 = std::env::var("PPN_BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5.0);
+    let parts = std::env::var("PPN_BENCH_PART").unwrap_or_default();
+    let wanted = |part: &str| parts.is_empty() || parts.split(',').any(|p| p.trim() == part);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance");
     let mut texts = Vec::new();
     for folder in ["examples", "generated"] {
@@ -33,53 +120,103 @@ fn main() {
             texts.push(std::fs::read_to_string(path).expect("readable game"));
         }
     }
-    let moves_per_pass: usize = texts
-        .iter()
-        .map(|t| {
-            replay_document(t)
-                .games
-                .iter()
-                .map(|g| g.move_count())
-                .sum::<usize>()
-        })
-        .sum();
 
-    // The median of many short passes: on a loaded machine a pass that another process
-    // interrupted says nothing about the replay.
-    let mut wall = Vec::new();
-    let mut cpu = Vec::new();
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(5) || wall.len() < 5 {
-        let pass_started = Instant::now();
-        let cpu_started = thread_cpu_time();
+    let mut games = Vec::new();
+    let mut metadata_only = Vec::new();
+    for text in &texts {
+        for game in &replay_document(text).games {
+            games.push(SplitGame {
+                start: game.game_state(0).expect("a starting state"),
+                moves: game
+                    .moves()
+                    .iter()
+                    .map(|record| record.tokens.iter().map(|t| t.text.clone()).collect())
+                    .collect(),
+            });
+        }
+        let mut document = String::new();
+        for source in split_games(text) {
+            if let Some(metadata) = source.metadata {
+                document.push_str("---\n");
+                document.push_str(&text[metadata]);
+                document.push_str("\n...\n");
+            }
+        }
+        metadata_only.push(document);
+    }
+    let moves_per_pass: usize = games.iter().map(|g| g.moves.len()).sum();
+    println!(
+        "{} files, {} games, {moves_per_pass} moves",
+        texts.len(),
+        games.len()
+    );
+
+    let whole = || {
         for text in &texts {
             std::hint::black_box(replay_document(std::hint::black_box(text)));
         }
-        wall.push(pass_started.elapsed());
-        if let (Some(before), Some(after)) = (cpu_started, thread_cpu_time()) {
-            cpu.push(after.saturating_sub(before));
-        }
-    }
-    println!(
-        "replay: {} files, {moves_per_pass} moves per pass, {} passes",
-        texts.len(),
-        wall.len()
-    );
-    let median = |mut samples: Vec<Duration>| {
-        samples.sort();
-        samples[samples.len() / 2]
     };
-    for (clock, samples) in [("wall clock", wall), ("thread CPU time", cpu)] {
-        if samples.is_empty() {
-            continue;
+    if wanted("whole") {
+        report_moves(
+            "whole pipeline (replay_document), setup cache warm",
+            moves_per_pass,
+            measure(seconds, whole),
+        );
+    }
+    if wanted("cold") {
+        report_moves(
+            "whole pipeline, setup cache emptied before each pass",
+            moves_per_pass,
+            measure(seconds, || {
+                clear_setup_cache();
+                whole()
+            }),
+        );
+    }
+
+    let tokens: Vec<Vec<Vec<&str>>> = games
+        .iter()
+        .map(|g| {
+            g.moves
+                .iter()
+                .map(|m| m.iter().map(String::as_str).collect())
+                .collect()
+        })
+        .collect();
+    if wanted("engine") {
+        report_moves(
+            "engine only (GameState::apply_move on tokens split beforehand)",
+            moves_per_pass,
+            measure(seconds, || {
+                for (game, moves) in games.iter().zip(&tokens) {
+                    let mut state = GameState::clone(&game.start);
+                    for tokens in moves {
+                        std::hint::black_box(state.apply_move(std::hint::black_box(tokens)));
+                    }
+                    std::hint::black_box(&state);
+                }
+            }),
+        );
+    }
+    if !wanted("setup") {
+        return;
+    }
+
+    let games_with_metadata: usize = metadata_only.iter().map(|d| split_games(d).len()).sum();
+    let (passes, wall, cpu) = measure(seconds, || {
+        for text in &metadata_only {
+            std::hint::black_box(replay_document(std::hint::black_box(text)));
         }
-        let per_move = median(samples).as_secs_f64() / moves_per_pass as f64;
+    });
+    println!(
+        "before the first move (metadata, settings, setup, macros; setup cache warm): \
+         {games_with_metadata} games per pass, {passes} passes"
+    );
+    for (clock, time) in [("wall clock", Some(wall)), ("thread CPU time", cpu)] {
+        let Some(time) = time else { continue };
         println!(
-            "replay ({clock}, median pass): {:.0} moves/s ({:.2} µs per move), {:.0}x faster \
-             than the reference's 10 ms per move",
-            1.0 / per_move,
-            per_move * 1e6,
-            REFERENCE_SECONDS_PER_MOVE / per_move
+            "  {clock}, median pass: {:.2} µs per game",
+            time.as_secs_f64() * 1e6 / games_with_metadata as f64
         );
     }
 }

@@ -8,7 +8,7 @@ use super::names::normalize_name;
 use super::SetupError;
 
 /// Setup arguments by normalised name (`Cell Width` is `cell_width`).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Args {
     values: BTreeMap<String, Value>,
 }

@@ -11,11 +11,13 @@
 //! of pieces (`frame::Group`) on shared boards (`games/boards.rs`).
 
 mod args;
+mod cache;
 mod frame;
 mod games;
 mod names;
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_yaml::Value;
 
@@ -23,6 +25,7 @@ use crate::model::piece::Piece;
 use crate::ppn::engine::rng::RRng;
 
 pub use args::Args;
+pub use cache::{clear as clear_setup_cache, MAX_CACHED_PIECES, MAX_CACHED_SETUPS};
 pub use names::{normalize_name, normalize_system};
 
 use frame::Row;
@@ -448,9 +451,45 @@ fn build(
 ) -> Result<Setup, SetupError> {
     let game_name = normalize_name(name);
     let system_name = normalize_system(system);
-    let known_system = names::KNOWN_SYSTEMS.contains(&system_name.as_str());
-    let own = games::find(&system_name, &game_name);
-    let fallback = games::find("piecepack", &game_name);
+    // Without a session seed an unseeded setup is dealt anew each time: nothing to keep.
+    let Some(seed) = session_seed else {
+        return build_uncached(name, system, &game_name, &system_name, args, ctx, None);
+    };
+    let key = cache::SetupKey {
+        game: game_name,
+        system: system_name,
+        args,
+        cell_width: ctx.cell_width,
+        seed,
+    };
+    if let Some(setup) = cache::get(&key) {
+        return Ok(Setup::clone(&setup));
+    }
+    let setup = build_uncached(
+        name,
+        system,
+        &key.game,
+        &key.system,
+        key.args.clone(),
+        ctx,
+        Some(seed),
+    )?;
+    cache::put(key, Arc::new(setup.clone()));
+    Ok(setup)
+}
+
+fn build_uncached(
+    name: &str,
+    system: &str,
+    game_name: &str,
+    system_name: &str,
+    args: Args,
+    ctx: &SetupContext,
+    session_seed: Option<i32>,
+) -> Result<Setup, SetupError> {
+    let known_system = names::KNOWN_SYSTEMS.contains(&system_name);
+    let own = games::find(system_name, game_name);
+    let fallback = games::find("piecepack", game_name);
     // As in the reference, the piecepack setup is also tried when the system's
     // own setup rejects the arguments; the first error is the one reported.
     let mut first_error = None;
@@ -468,7 +507,7 @@ fn build(
     if !known_system {
         return Err(SetupError::UnknownSystem {
             system: system.to_string(),
-            suggestions: names::closest(&system_name, names::KNOWN_SYSTEMS.iter().copied()),
+            suggestions: names::closest(system_name, names::KNOWN_SYSTEMS.iter().copied()),
         });
     }
     let candidates = known_games();
@@ -479,10 +518,10 @@ fn build(
         // Only suggest what works when typed (the reference also exports names
         // such as `12345ive` that its own normalisation cannot reach).
         .filter(|n| normalize_name(n) == *n);
-    let suggestions = names::closest(&game_name, in_system);
+    let suggestions = names::closest(game_name, in_system);
     Err(SetupError::UnknownGame {
         name: name.to_string(),
-        system: system_name,
+        system: system_name.to_string(),
         suggestions,
     })
 }
@@ -677,6 +716,44 @@ mod tests {
         assert!(first.is_ok());
         assert_eq!(first, build("{Name: Japan, Seed: 7}"));
         assert_ne!(first, build("{Name: Japan, Seed: 8}"));
+    }
+
+    #[test]
+    fn a_setup_kept_in_the_cache_is_the_one_built() {
+        for (text, parser) in [
+            ("Shogi", "Default"),
+            ("{Name: Japan, Seed: 7}", "Default"),
+            ("American Checkers", "Checker"),
+            ("{Name: American Checkers, Cell Width: 1}", "Checker"),
+            ("American Checkers", "Default"),
+        ] {
+            let ctx = SetupContext::for_parser(parser, None);
+            let first = setup_from_metadata_seeded(&yaml(text), &ctx, 5);
+            let again = setup_from_metadata_seeded(&yaml(text), &ctx, 5);
+            let (name, system, args) = match yaml(text) {
+                Value::String(name) => (name, ctx.default_system.clone(), Args::default()),
+                mapping => Args::from_mapping(&mapping, &ctx.default_system).unwrap(),
+            };
+            let built = build_uncached(
+                &name,
+                &system,
+                &normalize_name(&name),
+                &normalize_system(&system),
+                args,
+                &ctx,
+                Some(5),
+            );
+            assert!(built.is_ok(), "{text}");
+            assert_eq!(first, built, "{text} under {parser}");
+            assert_eq!(again, built, "{text} under {parser}");
+        }
+        let ctx = SetupContext::default();
+        let other_seed = setup_from_metadata_seeded(&yaml("Shogi"), &ctx, 6);
+        assert_ne!(
+            other_seed,
+            setup_from_metadata_seeded(&yaml("Shogi"), &ctx, 5),
+            "the seed is part of the request"
+        );
     }
 
     #[test]
