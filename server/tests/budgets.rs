@@ -163,3 +163,24 @@ fn a_hundred_thousand_empty_games_are_cheap() {
         &found[..found.len().min(2000)]
     );
 }
+
+#[test]
+fn fifteen_thousand_small_games_are_checked_in_bounded_memory() {
+    // Six megabytes of real-looking games: read whole, their syntax trees and boards took
+    // more than a gibibyte.
+    let game = "---\nGameType: Chess\nEvent: Club night\n...\n\
+                1. e2-e4 e7-e5 2. g1-f3 b8-c6 3. f1-b5 a7-a6 4. b5-a4 g8-f6 5. e1-g1 f8-e7\n\
+                6. f1-e1 b7-b5 7. a4-b3 d7-d6 8. c2-c3 e8-g8 9. h2-h3 c6-b8 10. d2-d4 b8-d7\n\
+                11. b1-d2 c8-b7 12. b3-c2 f8-e8 13. d2-f1 e7-f8 14. f1-g3 g7-g6 15. c1-g5 h7-h6\n\
+                16. g5-d2 f8-g7 17. a2-a4 c7-c5 18. d4-d5 c5-c4 19. b2-b4 d7-b6 20. a4-a5 b6-d7\n";
+    let games = 15_000;
+    let found = check("small-games.ppn", &game.repeat(games));
+    let diagnostics: Vec<serde_json::Value> =
+        serde_json::from_str(&found).expect("the JSON report");
+    // Castling written as the king's move alone leaves the rook on h1 and h8: each game
+    // reports the rook's move from f1 and f8 (the same two places in every game).
+    assert_eq!(diagnostics.len(), 2 * games);
+    let last = &diagnostics[diagnostics.len() - 1];
+    assert_eq!(last["code"], "no-piece");
+    assert_eq!(last["line"], 8 * games - 1);
+}

@@ -11,7 +11,7 @@ use super::paths;
 use super::snippet::{snippet, ColumnIndex, Position};
 use super::{read_input, report_error, report_warning, CheckFormat, EXIT_USAGE};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::ide::document::analyze;
+use crate::ide::document::check_as;
 use crate::model::format::Format;
 
 pub struct Options {
@@ -91,15 +91,13 @@ pub fn run(options: &Options) -> i32 {
             }
         };
         let path = (file.as_os_str() != "-").then_some(file.as_path());
-        let document = analyze(path, text);
-        let diagnostics = document.diagnostics();
+        let format = Format::detect(path, &text);
+        let diagnostics = check_as(format, &text);
         tally.files += 1;
-        tally.count(diagnostics);
+        tally.count(&diagnostics);
         written = report
-            .read_as(&mut out, &display_path(file), document.format())
-            .and_then(|()| {
-                report.file(&mut out, &display_path(file), document.text(), diagnostics)
-            });
+            .read_as(&mut out, &display_path(file), format)
+            .and_then(|()| report.file(&mut out, &display_path(file), &text, &diagnostics));
     }
     if written.is_ok() {
         written = report.end(&mut out, &tally);

@@ -4,11 +4,59 @@ use std::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ppn::engine::replay::{replay_document, Replay};
+use crate::ppn::notation::document::{split_games_checked, DocumentProblemCode};
 use crate::ppn::syntax;
 
 pub fn check_text(text: &str) -> Vec<Diagnostic> {
     let tree = syntax::parse(text, None);
     diagnostics_of(text, &tree, &replay_document(text))
+}
+
+/// Games are checked together until they hold this many bytes.
+pub const CHECK_BATCH_BYTES: usize = 1 << 20;
+
+/// [`check_text`] for tools that keep nothing but the diagnostics: the games are checked a
+/// batch of about `batch_bytes` at a time and each batch's syntax tree and boards are let
+/// go before the next, so memory stays that of one batch however long the file. Each game
+/// depends only on its own text, so the diagnostics are those of [`check_text`].
+pub fn check_text_in_batches(text: &str, batch_bytes: usize) -> Vec<Diagnostic> {
+    let (games, problems) = split_games_checked(text);
+    if text.len() <= batch_bytes || games.len() < 2 {
+        return check_text(text);
+    }
+    let mut cuts = vec![0];
+    for game in &games[1..] {
+        if game.range.start - cuts[cuts.len() - 1] >= batch_bytes {
+            cuts.push(game.range.start);
+        }
+    }
+    let read_end = games.last().map_or(text.len(), |game| game.range.end);
+    cuts.push(read_end);
+    let mut diagnostics = Vec::new();
+    for batch in cuts.windows(2) {
+        let start = batch[0];
+        let shift = isize::try_from(start).unwrap_or(isize::MAX);
+        diagnostics.extend(
+            check_text(&text[start..batch[1]])
+                .iter()
+                .map(|diagnostic| diagnostic.shifted(shift)),
+        );
+    }
+    // Only the whole file can be over the budget of games; what lies past it is not read.
+    diagnostics.extend(
+        problems
+            .into_iter()
+            .filter(|problem| problem.code == DocumentProblemCode::TooManyGames)
+            .map(|problem| {
+                Diagnostic::new(
+                    problem.range,
+                    problem.code.severity(),
+                    problem.code.as_str(),
+                    problem.message,
+                )
+            }),
+    );
+    diagnostics
 }
 
 /// Syntax errors of the tree plus the replay's diagnostics, sorted, each reported once.

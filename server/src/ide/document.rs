@@ -7,6 +7,7 @@ use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, Fix};
 use crate::ide::analysis::DocumentAnalysis;
+use crate::ide::check::{check_text_in_batches, CHECK_BATCH_BYTES};
 use crate::model::document::{HoverBoard, NotationDocument, StateRef};
 use crate::model::format::Format;
 use crate::model::piece::Piece;
@@ -29,6 +30,16 @@ pub fn analyze_as(format: Format, text: String) -> Box<dyn NotationDocument> {
         Format::AnnoFen | Format::Xay | Format::Fen | Format::Wxf => {
             Box::new(XiangqiDocument::new(format, text))
         }
+    }
+}
+
+/// The diagnostics of `text` read as `format`, for tools that need nothing else
+/// (`--check`): a long PPN file is checked a batch of games at a time, so its memory is
+/// that of one batch.
+pub fn check_as(format: Format, text: &str) -> Vec<Diagnostic> {
+    match format {
+        Format::Ppn => check_text_in_batches(text, CHECK_BATCH_BYTES),
+        _ => analyze_as(format, text.to_owned()).diagnostics().to_vec(),
     }
 }
 

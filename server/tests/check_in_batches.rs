@@ -1,0 +1,68 @@
+//! `--check` reads a long PPN file a batch of games at a time; what it reports must be
+//! what the analysis of the whole text reports (which the editor shows).
+
+use std::path::{Path, PathBuf};
+
+use ppn_ls::ide::check::{check_text, check_text_in_batches};
+use ppn_ls::ppn::notation::document::split_games;
+
+fn ppn_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests");
+    let mut folders = vec![root];
+    let mut files = Vec::new();
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("a readable folder") {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "ppn") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn every_test_file_checked_game_by_game_says_what_the_whole_check_says() {
+    let files = ppn_files();
+    assert!(files.len() > 300, "{} files", files.len());
+    let mut several_games = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a readable file");
+        let whole = check_text(&text);
+        let batched = check_text_in_batches(&text, 1);
+        assert_eq!(batched, whole, "{}", path.display());
+        if split_games(&text).len() > 1 {
+            several_games += 1;
+        }
+    }
+    assert!(several_games >= 5, "{several_games} files of several games");
+}
+
+#[test]
+fn a_file_of_many_games_is_checked_alike_in_batches_of_any_size() {
+    let mut text = String::new();
+    for path in ppn_files() {
+        let file = std::fs::read_to_string(&path).expect("a readable file");
+        // Every file becomes a game (or several) of one document.
+        if !file.starts_with("---") {
+            text.push_str("---\n...\n");
+        }
+        text.push_str(&file);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    let whole = check_text(&text);
+    assert!(split_games(&text).len() > 300);
+    assert!(whole.len() > 100, "{} diagnostics", whole.len());
+    for batch_bytes in [1, 700, 20_000, 1 << 20] {
+        assert_eq!(
+            check_text_in_batches(&text, batch_bytes),
+            whole,
+            "batches of {batch_bytes} bytes"
+        );
+    }
+}
