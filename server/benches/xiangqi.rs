@@ -1,29 +1,42 @@
-//! `cargo bench -p ppn-ls --bench xiangqi`: a generated WXF record of 10,000 legal moves —
-//! moves replayed per second, opening the file, and a one-character edit (at the middle
-//! and near the end) analysed again, as the language server does on each keystroke.
+//! `cargo bench -p ppn-ls --bench xiangqi`: WXF records.
+//!
+//! - Reading and replaying a generated record of legal moves, in the library (moves per
+//!   second).
+//! - The same record of 10,000 and 100,000 moves (`PPN_BENCH_MOVES` picks the sizes)
+//!   through the language server (open, one-character edits near the start, the middle and
+//!   the end: in the header, a letter typed into a move, a piece letter replaced by its
+//!   alias; hovers, semantic tokens, folding, resident memory after 1,000 edits) and in the
+//!   library (see `lsp_scenarios`).
+//!
+//! `PPN_BENCH_WRITE=FOLDER` only writes the generated records there (`generated-N.wxf`).
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ppn_ls::ide::document::{analyze, hover};
-use ppn_ls::model::edit::TextEdit;
+use ppn_ls::ide::document::analyze;
 use ppn_ls::xiangqi::board::{Board, Side};
 use ppn_ls::xiangqi::notation::write_move;
 use ppn_ls::xiangqi::replay::play;
 use ppn_ls::xiangqi::rules::{in_check, legal_moves};
 use ppn_ls::xiangqi::wxf::read_wxf;
 
-const MOVES: usize = 10_000;
+mod lsp_scenarios;
+use lsp_scenarios::{Prng, Scenario, Typing};
+
+#[global_allocator]
+static GLOBAL: lsp_scenarios::CountingAllocator = lsp_scenarios::CountingAllocator;
 
 /// Legal moves that capture nothing and give no check, chosen by a fixed-seed generator,
-/// so that the game goes on for as long as wanted.
-fn record() -> String {
-    let mut seed: u64 = 7;
+/// so that the game goes on for as long as wanted; five moves a line.
+fn record(moves: usize) -> String {
+    let mut prng = Prng(7);
     let mut board = Board::initial();
     let mut side = Side::Red;
-    let mut out = String::from("FORMAT  WXF\nGAME    generated\nSTART{\n");
-    for index in 0..MOVES {
+    let mut out = String::from(
+        "FORMAT  WXF\nGAME    generated\nRED     red player\nBLACK   black player\nSTART{\n",
+    );
+    for index in 0..moves {
         let quiet: Vec<_> = legal_moves(&board, side)
             .into_iter()
             .filter(|(from, to)| {
@@ -37,10 +50,7 @@ fn record() -> String {
             !quiet.is_empty(),
             "the generated game ran out of quiet moves at {index}"
         );
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let (from, to) = quiet[(seed >> 33) as usize % quiet.len()];
+        let (from, to) = quiet[prng.below(quiet.len())];
         let text = write_move(&board, from, to).expect("a legal move is written");
         if side == Side::Red {
             out.push_str(&format!("{:>5}. {text}", index / 2 + 1));
@@ -73,69 +83,60 @@ fn ms(duration: Duration) -> f64 {
     duration.as_secs_f64() * 1e3
 }
 
-/// Replace the amount of the move at `at` (its last character) by another digit that
-/// keeps the record legal, returning the edited text and the edit.
-fn edited(text: &str, needle_from: usize) -> (String, TextEdit) {
-    let document = analyze(Some(Path::new("g.wxf")), text.to_string());
-    let clean = document.diagnostics().len();
-    let starts: Vec<usize> = text
-        .match_indices(|c: char| c.is_ascii_alphabetic())
-        .map(|(i, _)| i)
-        .filter(|&i| {
-            i >= needle_from && text[i..].len() > 4 && text.as_bytes()[i + 4].is_ascii_whitespace()
-        })
-        .collect();
-    for start in starts {
-        let at = start + 3;
-        let old = text.as_bytes()[at];
-        for digit in b'1'..=b'9' {
-            if digit == old {
-                continue;
-            }
-            let mut new = text.to_string();
-            new.replace_range(at..at + 1, &char::from(digit).to_string());
-            let edit = TextEdit {
-                start: at,
-                old_end: at + 1,
-                new_end: at + 1,
-            };
-            if document.update(new.clone(), &edit).diagnostics().len() == clean {
-                return (new, edit);
-            }
-        }
+/// Where to type: in the header; a letter typed into a move (which it breaks: every later
+/// move is read for the other side); a horse's `H` replaced by its alias `N` (the same
+/// move), near the start, the middle and the end.
+fn typing_places(text: &str) -> Vec<Typing> {
+    let mut places = vec![Typing {
+        name: "start, in the header",
+        at: text.find("generated").unwrap_or(0) + 4,
+        typed: 'x',
+        replaced: 0,
+        near_end: false,
+    }];
+    for (fraction, name_move, name_alias, near_end) in [
+        (0.0, "start, in a move", "start, `H` → `N`", false),
+        (0.5, "middle, in a move", "middle, `H` → `N`", false),
+        (0.97, "end, in a move", "end, `H` → `N`", true),
+    ] {
+        let from = (text.len() as f64 * fraction) as usize;
+        let from = from + text[from..].find(". ").unwrap_or(0) + 2;
+        places.push(Typing {
+            name: name_move,
+            at: from + 1,
+            typed: 'x',
+            replaced: 0,
+            near_end,
+        });
+        let horse = from + text[from..].find('H').unwrap_or(0);
+        places.push(Typing {
+            name: name_alias,
+            at: horse,
+            typed: 'N',
+            replaced: 1,
+            near_end,
+        });
     }
-    panic!("no one-character edit keeps the record legal");
+    places
 }
 
-fn main() {
-    let text = record();
+fn replay_speed(text: &str, moves: usize) {
     let path = Path::new("generated.wxf");
     let open = median(5, || {
-        std::hint::black_box(analyze(Some(path), std::hint::black_box(text.clone())));
+        std::hint::black_box(analyze(Some(path), std::hint::black_box(text.to_string())));
     });
-    let document = analyze(Some(path), text.clone());
-    assert!(
-        document.diagnostics().is_empty(),
-        "{:?}",
-        &document.diagnostics()[..1]
-    );
     let read = median(5, || {
-        std::hint::black_box(read_wxf(std::hint::black_box(&text)));
+        std::hint::black_box(read_wxf(std::hint::black_box(text)));
     });
-    let parsed = read_wxf(&text);
+    let parsed = read_wxf(text);
     let start = Arc::new(parsed.start.board());
     let replay = median(5, || {
         let mut played = Vec::new();
         play(&start, Side::Red, &parsed.moves, &mut played);
         std::hint::black_box(played);
     });
-    let moves = document.main_line(0).len() - 1;
     println!(
-        "xiangqi: a WXF record of {moves} moves, {} KiB",
-        text.len() / 1024
-    );
-    println!(
-        "xiangqi: open (read, replay with every move checked, diagnostics): {:.1} ms, {:.0} moves/s",
+        "xiangqi: open {moves} moves (read, replay with every move checked, diagnostics): {:.1} ms, {:.0} moves/s",
         ms(open),
         moves as f64 / open.as_secs_f64()
     );
@@ -145,21 +146,38 @@ fn main() {
         ms(replay),
         moves as f64 / replay.as_secs_f64()
     );
-    for (place, from) in [("middle", text.len() / 2), ("end", text.len() - 40)] {
-        let (new_text, edit) = edited(&text, from);
-        let update = median(5, || {
-            std::hint::black_box(document.update(new_text.clone(), &edit));
-        });
-        let updated = document.update(new_text.clone(), &edit);
-        let fresh = analyze(Some(path), new_text.clone());
-        assert_eq!(updated.diagnostics(), fresh.diagnostics());
-        let hover_time = median(5, || {
-            std::hint::black_box(hover(&*updated, edit.start));
-        });
-        println!(
-            "xiangqi: one-character edit at the {place}: {:.1} ms to analyse again, {:.2} ms for the hover there",
-            ms(update),
-            ms(hover_time)
-        );
+}
+
+fn main() {
+    lsp_scenarios::configure_allocator();
+    let sizes = lsp_scenarios::sizes();
+    if let Ok(folder) = std::env::var("PPN_BENCH_WRITE") {
+        for moves in sizes {
+            let path = Path::new(&folder).join(format!("generated-{moves}.wxf"));
+            std::fs::write(&path, record(moves)).expect("the record is written");
+            println!("{}", path.display());
+        }
+        return;
+    }
+    let runtime = lsp_scenarios::runtime();
+    for moves in sizes {
+        let text = record(moves);
+        if std::env::var("PPN_BENCH_PART").unwrap_or_default() != "server" {
+            replay_speed(&text, moves);
+        }
+        let middle = text.len() / 2 + text[text.len() / 2..].find(". ").unwrap_or(0) + 3;
+        let scenario = Scenario {
+            uri: "file:///bench/generated.wxf",
+            moves,
+            typing: typing_places(&text),
+            hovers: vec![
+                ("a move near the start", text.find("1. ").unwrap_or(0) + 4),
+                ("a move in the middle", middle),
+                ("a move near the end", text.len() - 12),
+                ("a header key", 1),
+            ],
+            text,
+        };
+        lsp_scenarios::run(&runtime, &scenario);
     }
 }

@@ -1,0 +1,496 @@
+//! What the language server costs on one long record of a notation, measured as an editor
+//! sees it: the real `serve` loop over an in-memory pipe, open → diagnostics published,
+//! one-character edits (typed, then undone) → diagnostics published, hovers, semantic
+//! tokens (whole document and one screen), folding, the outline, and the process's
+//! resident memory after many edits with the analysis kept alive. The same in the library:
+//! the analysis and each editor feature called directly, with the heap one analysis keeps.
+//!
+//! Shared by the OTN and WXF benches; each line prints the target and whether it is met.
+
+#![allow(dead_code)]
+
+use std::alloc::{GlobalAlloc, Layout};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use mimalloc::MiMalloc;
+use ppn_ls::ide::document::{analyze, hover};
+use ppn_ls::model::document::NotationDocument;
+use ppn_ls::model::edit::TextEdit;
+use serde_json::{json, Value};
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+use common::TestClient;
+
+/// Counts the bytes currently allocated, to measure what an analysis keeps alive;
+/// allocates with mimalloc, as the `ppn-ls` binary does.
+pub struct CountingAllocator;
+
+pub static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded unchanged to the server's allocator.
+        let pointer = unsafe { MiMalloc.alloc(layout) };
+        if !pointer.is_null() {
+            ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
+        }
+        pointer
+    }
+
+    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
+        // SAFETY: `pointer` came from `alloc` above with this layout.
+        unsafe { MiMalloc.dealloc(pointer, layout) };
+        ALLOCATED.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: forwarded unchanged to the server's allocator.
+        let moved = unsafe { MiMalloc.realloc(pointer, layout, new_size) };
+        if !moved.is_null() {
+            ALLOCATED.fetch_sub(layout.size(), Ordering::Relaxed);
+            ALLOCATED.fetch_add(new_size, Ordering::Relaxed);
+        }
+        moved
+    }
+}
+
+/// As the `ppn-ls` binary does (see its `main`): mimalloc's `mi_option_purge_delay` at 0.
+pub fn configure_allocator() {
+    // SAFETY: setting an option before any thread is started.
+    unsafe { libmimalloc_sys::mi_option_set(15, 0) };
+}
+
+/// A small deterministic generator (SplitMix64), so every run benches the same record.
+pub struct Prng(pub u64);
+
+impl Prng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, bound: usize) -> usize {
+        (self.next() % bound.max(1) as u64) as usize
+    }
+}
+
+/// The targets for a record of `moves` moves.
+pub struct Targets {
+    pub open: Duration,
+    pub edit_end: Duration,
+    pub edit_anywhere: Duration,
+    pub hover: Duration,
+    pub tokens: Duration,
+    pub tokens_range: Duration,
+    pub folding: Duration,
+    pub resident: usize,
+}
+
+pub fn targets(moves: usize) -> Targets {
+    let ms = Duration::from_millis;
+    if moves <= 10_000 {
+        Targets {
+            open: ms(20),
+            edit_end: ms(1),
+            edit_anywhere: ms(5),
+            hover: Duration::from_micros(300),
+            tokens: ms(5),
+            tokens_range: Duration::from_micros(1_200),
+            folding: ms(3),
+            resident: 40 << 20,
+        }
+    } else {
+        Targets {
+            open: ms(200),
+            edit_end: ms(10),
+            edit_anywhere: ms(10),
+            hover: Duration::from_micros(500),
+            tokens: ms(50),
+            tokens_range: Duration::from_micros(2_000),
+            folding: ms(30),
+            resident: 150 << 20,
+        }
+    }
+}
+
+/// A one-character edit: its name, where, and the character typed over the next
+/// `replaced` bytes (then the text as it was again).
+#[derive(Clone, Copy, Debug)]
+pub struct Typing {
+    pub name: &'static str,
+    pub at: usize,
+    pub typed: char,
+    pub replaced: usize,
+    /// Whether the target is the one for edits near the end.
+    pub near_end: bool,
+}
+
+/// A record and what to do with it.
+pub struct Scenario {
+    pub uri: &'static str,
+    pub text: String,
+    pub moves: usize,
+    pub typing: Vec<Typing>,
+    pub hovers: Vec<(&'static str, usize)>,
+}
+
+pub fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// Runs `work` repeatedly for about a second (at least three times); the median time.
+pub fn measure(mut work: impl FnMut()) -> Duration {
+    let mut samples = Vec::new();
+    let started = Instant::now();
+    while samples.len() < 3 || (started.elapsed() < Duration::from_secs(1) && samples.len() < 200) {
+        let run = Instant::now();
+        work();
+        samples.push(run.elapsed());
+    }
+    median(samples)
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "ok"
+    } else {
+        "OVER TARGET"
+    }
+}
+
+pub fn report(name: &str, took: Duration, target: Option<Duration>) {
+    let milliseconds = |duration: Duration| duration.as_secs_f64() * 1e3;
+    match target {
+        Some(target) => println!(
+            "{name:<48} {:>9.3} ms   (target < {:>6.1} ms) {}",
+            milliseconds(took),
+            milliseconds(target),
+            verdict(took < target)
+        ),
+        None => println!("  {name:<46} {:>9.3} ms", milliseconds(took)),
+    }
+}
+
+pub fn mebibytes(bytes: usize) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+/// The process's resident memory, from `/proc/self/status`.
+pub fn resident_bytes() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kilobytes: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes * 1024)
+}
+
+/// The LSP position of a byte offset (the records are ASCII: columns are bytes).
+pub fn position(text: &str, offset: usize) -> Value {
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let column = before.len() - before.rfind('\n').map_or(0, |at| at + 1);
+    json!({ "line": line, "character": column })
+}
+
+/// Types `typed` over `replaced` bytes at `at`, then puts the text back as it was: two
+/// changes, each with its edit and the text it makes.
+pub fn type_and_undo(typing: &Typing, text: &str) -> [(Value, TextEdit, String); 2] {
+    let (at, typed) = (typing.at, typing.typed);
+    let old_end = at + typing.replaced;
+    let start = position(text, at);
+    let old = position(text, old_end);
+    let mut edited = text.to_string();
+    edited.replace_range(at..old_end, &typed.to_string());
+    let end = position(&edited, at + typed.len_utf8());
+    [
+        (
+            json!([{ "range": { "start": start, "end": old }, "text": typed.to_string() }]),
+            TextEdit {
+                start: at,
+                old_end,
+                new_end: at + typed.len_utf8(),
+            },
+            edited,
+        ),
+        (
+            json!([{ "range": { "start": start, "end": end }, "text": &text[at..old_end] }]),
+            TextEdit {
+                start: at,
+                old_end: at + typed.len_utf8(),
+                new_end: old_end,
+            },
+            text.to_string(),
+        ),
+    ]
+}
+
+/// Everything through the language server, as an editor sees it.
+pub async fn through_the_server(scenario: &Scenario, edits_for_memory: usize) {
+    let targets = targets(scenario.moves);
+    let (uri, text) = (scenario.uri, scenario.text.as_str());
+    let (mut client, _) =
+        TestClient::start(None, std::sync::Arc::new(ppn_ls::lsp::IncrementalAnalyzer)).await;
+    let mut version = 1;
+    let mut opens = Vec::new();
+    for _ in 0..5 {
+        let started = Instant::now();
+        client.open(uri, version, text).await;
+        client.diagnostics_of_version(uri, version).await;
+        opens.push(started.elapsed());
+        client
+            .notify(
+                "textDocument/didClose",
+                json!({ "textDocument": { "uri": uri } }),
+            )
+            .await;
+        client.diagnostics(uri).await;
+    }
+    report("open → diagnostics", median(opens), Some(targets.open));
+    client.open(uri, version, text).await;
+    let published = client.diagnostics_of_version(uri, version).await;
+    assert_eq!(
+        published["diagnostics"].as_array().map(Vec::len),
+        Some(0),
+        "the generated record must be clean: {}",
+        published["diagnostics"][0]
+    );
+
+    for typing in &scenario.typing {
+        let mut typed = Vec::new();
+        let mut undone = Vec::new();
+        let started = Instant::now();
+        while typed.len() < 5 || (started.elapsed() < Duration::from_secs(2) && typed.len() < 60) {
+            for (step, (change, _, _)) in type_and_undo(typing, text).into_iter().enumerate() {
+                version += 1;
+                let sent = Instant::now();
+                client.change(uri, version, change).await;
+                client.diagnostics_of_version(uri, version).await;
+                if step == 0 { &mut typed } else { &mut undone }.push(sent.elapsed());
+            }
+        }
+        let target = if typing.near_end {
+            targets.edit_end
+        } else {
+            targets.edit_anywhere
+        };
+        let both = median(typed.iter().chain(&undone).copied().collect());
+        report(
+            &format!("edit {} → diagnostics", typing.name),
+            both,
+            Some(target),
+        );
+        report(
+            &format!("typing `{}` / undoing it", typing.typed),
+            median(typed),
+            None,
+        );
+        report("", median(undone), None);
+    }
+
+    for (name, at) in &scenario.hovers {
+        let params = json!({ "textDocument": { "uri": uri }, "position": position(text, *at) });
+        let mut samples = Vec::new();
+        let started = Instant::now();
+        while samples.len() < 5
+            || (started.elapsed() < Duration::from_secs(1) && samples.len() < 200)
+        {
+            let sent = Instant::now();
+            let response = client.request("textDocument/hover", params.clone()).await;
+            samples.push(sent.elapsed());
+            assert!(response.get("error").is_none(), "{response}");
+            assert!(!response["result"].is_null(), "no hover at {at}");
+        }
+        report(
+            &format!("textDocument/hover, {name}"),
+            median(samples),
+            Some(targets.hover),
+        );
+    }
+    let document = json!({ "textDocument": { "uri": uri } });
+    let middle = position(text, text.len() / 2);
+    let line = middle["line"].as_u64().unwrap_or(0);
+    for (name, method, params, target) in [
+        (
+            "semanticTokens/full",
+            "textDocument/semanticTokens/full",
+            document.clone(),
+            Some(targets.tokens),
+        ),
+        (
+            "semanticTokens/range (one screen, middle)",
+            "textDocument/semanticTokens/range",
+            json!({ "textDocument": { "uri": uri }, "range": {
+                "start": { "line": line, "character": 0 },
+                "end": { "line": line + 60, "character": 0 } } }),
+            Some(targets.tokens_range),
+        ),
+        (
+            "foldingRange",
+            "textDocument/foldingRange",
+            document.clone(),
+            Some(targets.folding),
+        ),
+        (
+            "documentSymbol",
+            "textDocument/documentSymbol",
+            document.clone(),
+            None,
+        ),
+    ] {
+        let mut samples = Vec::new();
+        let started = Instant::now();
+        while samples.len() < 3
+            || (started.elapsed() < Duration::from_secs(1) && samples.len() < 100)
+        {
+            let sent = Instant::now();
+            let response = client.request(method, params.clone()).await;
+            samples.push(sent.elapsed());
+            assert!(response.get("error").is_none(), "{response}");
+        }
+        report(name, median(samples), target);
+    }
+
+    // Typing goes on: the server keeps the newest analysis, earlier ones are freed.
+    for round in 0..edits_for_memory / 2 {
+        let typing = scenario.typing[round % scenario.typing.len()];
+        for (change, _, _) in type_and_undo(&typing, text) {
+            version += 1;
+            client.change(uri, version, change).await;
+        }
+        client.diagnostics_of_version(uri, version).await;
+    }
+    let resident = resident_bytes().unwrap_or(0);
+    println!(
+        "{:<48} {:>9.1} MiB  (target < {:>6.1} MiB) {}",
+        format!("resident memory after {edits_for_memory} edits"),
+        mebibytes(resident),
+        mebibytes(targets.resident),
+        verdict(resident < targets.resident)
+    );
+    client.shutdown_and_exit().await;
+}
+
+/// The bytes `make` leaves allocated while its result lives.
+pub fn heap_of<T>(make: impl FnOnce() -> T) -> usize {
+    let before = ALLOCATED.load(Ordering::Relaxed);
+    let made = make();
+    let heap = ALLOCATED.load(Ordering::Relaxed).saturating_sub(before);
+    drop(made);
+    heap
+}
+
+/// The same in the library, without the protocol.
+pub fn in_the_library(scenario: &Scenario) {
+    let path = scenario.uri.rsplit('/').next().map(Path::new);
+    let text = &scenario.text;
+    let heap = heap_of(|| analyze(path, text.clone()));
+    println!(
+        "  {:<46} {:>9.1} MiB ({:.0} bytes per move)",
+        "heap of one analysis",
+        mebibytes(heap),
+        heap as f64 / scenario.moves as f64
+    );
+    let open = measure(|| {
+        std::hint::black_box(analyze(path, std::hint::black_box(text.clone())));
+    });
+    report("analysis (library)", open, None);
+    let analysis = analyze(path, text.clone());
+    for typing in &scenario.typing {
+        let [(_, typing_edit, typed), (_, undo_edit, _)] = type_and_undo(typing, text);
+        let typed_analysis = analysis.update(typed.clone(), &typing_edit);
+        for (step, base, edit, edited) in [
+            (0, &analysis, typing_edit, &typed),
+            (1, &typed_analysis, undo_edit, text),
+        ] {
+            let updated = base.update(edited.clone(), &edit);
+            let fresh = analyze(path, edited.clone());
+            assert_eq!(
+                updated.diagnostics(),
+                fresh.diagnostics(),
+                "{}: the update differs from a fresh analysis",
+                typing.name
+            );
+            // The revisions are kept until the measurement ends: freeing them is not the
+            // edit's cost (the server frees a revision when a newer one has replaced it).
+            let mut kept: Vec<Box<dyn NotationDocument>> = Vec::new();
+            let took = measure(|| kept.push(base.update(edited.clone(), &edit)));
+            drop(kept);
+            report(
+                &format!(
+                    "update, {} ({}, {} diagnostics)",
+                    typing.name,
+                    if step == 0 { "typed" } else { "undone" },
+                    updated.diagnostics().len()
+                ),
+                took,
+                None,
+            );
+        }
+    }
+    for (name, at) in &scenario.hovers {
+        let took = measure(|| {
+            std::hint::black_box(hover(&*analysis, *at));
+        });
+        report(&format!("hover, {name} (library)"), took, None);
+    }
+    let tokens = measure(|| {
+        std::hint::black_box(analysis.semantic_tokens(0..text.len()));
+    });
+    report("semantic tokens (library)", tokens, None);
+    let folds = measure(|| {
+        std::hint::black_box(analysis.folds());
+    });
+    report("folding ranges (library)", folds, None);
+    let symbols = measure(|| {
+        std::hint::black_box(analysis.symbols());
+    });
+    report("symbols (library)", symbols, None);
+}
+
+/// Runs the scenario through the server and in the library, as `PPN_BENCH_PART` says
+/// (`server`, `library`, or both); `PPN_BENCH_EDITS` edits before the memory is read.
+pub fn run(runtime: &tokio::runtime::Runtime, scenario: &Scenario) {
+    println!(
+        "\n== {} of {} moves, {} KiB ==",
+        scenario.uri,
+        scenario.moves,
+        scenario.text.len() / 1024
+    );
+    let part = std::env::var("PPN_BENCH_PART").unwrap_or_default();
+    if part != "library" {
+        let edits = std::env::var("PPN_BENCH_EDITS")
+            .ok()
+            .and_then(|edits| edits.parse().ok())
+            .unwrap_or(1_000);
+        runtime.block_on(through_the_server(scenario, edits));
+    }
+    if part != "server" {
+        in_the_library(scenario);
+    }
+}
+
+/// The record sizes to bench: `PPN_BENCH_MOVES=10000,100000` (the default).
+pub fn sizes() -> Vec<usize> {
+    std::env::var("PPN_BENCH_MOVES")
+        .ok()
+        .map(|sizes| {
+            sizes
+                .split(',')
+                .filter_map(|size| size.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_else(|| vec![10_000, 100_000])
+}
+
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
