@@ -221,8 +221,9 @@ fn first_command(args: &[String]) -> Option<usize> {
     None
 }
 
-/// Run the command line and return the process exit code.
-pub fn run() -> i32 {
+/// Runs the command the arguments name and returns the process exit code;
+/// `before_serving` is called when that is the language server, before it starts.
+pub fn run(before_serving: fn()) -> i32 {
     let args = normalize_args(std::env::args().collect());
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
@@ -271,6 +272,7 @@ pub fn run() -> i32 {
             if !cli.stdio {
                 output::explain_language_server_on_a_terminal();
             }
+            before_serving();
             crate::lsp::run_stdio()
         }
     }

@@ -1,6 +1,7 @@
 //! All diagnostics of a document, in document order.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ppn::engine::replay::{replay_document, Replay};
@@ -12,13 +13,15 @@ pub fn check_text(text: &str) -> Vec<Diagnostic> {
     diagnostics_of(text, &tree, &replay_document(text))
 }
 
-/// Games are checked together until they hold this many bytes.
-pub const CHECK_BATCH_BYTES: usize = 1 << 20;
+/// Games are checked together until they hold this many bytes: small enough that a batch's
+/// syntax tree and boards stay in the processor's caches.
+pub const CHECK_BATCH_BYTES: usize = 256 << 10;
 
 /// [`check_text`] for tools that keep nothing but the diagnostics: the games are checked a
-/// batch of about `batch_bytes` at a time and each batch's syntax tree and boards are let
-/// go before the next, so memory stays that of one batch however long the file. Each game
-/// depends only on its own text, so the diagnostics are those of [`check_text`].
+/// batch of about `batch_bytes` at a time, on every core, and each batch's syntax tree and
+/// boards are let go once it is done, so memory stays that of a few batches however long
+/// the file. Each game depends only on its own text, so the diagnostics are those of
+/// [`check_text`].
 pub fn check_text_in_batches(text: &str, batch_bytes: usize) -> Vec<Diagnostic> {
     let (games, problems) = split_games_checked(text);
     if text.len() <= batch_bytes || games.len() < 2 {
@@ -32,16 +35,46 @@ pub fn check_text_in_batches(text: &str, batch_bytes: usize) -> Vec<Diagnostic> 
     }
     let read_end = games.last().map_or(text.len(), |game| game.range.end);
     cuts.push(read_end);
-    let mut diagnostics = Vec::new();
-    for batch in cuts.windows(2) {
-        let start = batch[0];
-        let shift = isize::try_from(start).unwrap_or(isize::MAX);
-        diagnostics.extend(
-            check_text(&text[start..batch[1]])
-                .iter()
-                .map(|diagnostic| diagnostic.shifted(shift)),
-        );
-    }
+    let batches: Vec<Range<usize>> = cuts.windows(2).map(|cut| cut[0]..cut[1]).collect();
+    let check_batch = |batch: &Range<usize>| -> Vec<Diagnostic> {
+        let shift = isize::try_from(batch.start).unwrap_or(isize::MAX);
+        check_text(&text[batch.clone()])
+            .iter()
+            .map(|diagnostic| diagnostic.shifted(shift))
+            .collect()
+    };
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |cores| cores.get())
+        .min(batches.len());
+    let next = AtomicUsize::new(0);
+    let mut by_batch: Vec<Vec<Diagnostic>> = vec![Vec::new(); batches.len()];
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(batch) = batches.get(index) else {
+                            return done;
+                        };
+                        done.push((index, check_batch(batch)));
+                    }
+                })
+            })
+            .collect();
+        for handle in handles {
+            match handle.join() {
+                Ok(done) => {
+                    for (index, diagnostics) in done {
+                        by_batch[index] = diagnostics;
+                    }
+                }
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    });
+    let mut diagnostics: Vec<Diagnostic> = by_batch.into_iter().flatten().collect();
     // Only the whole file can be over the budget of games; what lies past it is not read.
     diagnostics.extend(
         problems
