@@ -421,8 +421,11 @@ const URI: &str = "file:///bench/generated.ppn";
 
 /// Everything through the language server, as an editor sees it.
 async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usize) {
-    let (mut client, _) =
-        TestClient::start(None, std::sync::Arc::new(ppn_ls::lsp::IncrementalAnalyzer)).await;
+    let (mut client, _) = TestClient::start(
+        None,
+        std::sync::Arc::new(ppn_ls::lsp::IncrementalAnalyzer::default()),
+    )
+    .await;
     let mut version = 1;
     let mut opens = Vec::new();
     for _ in 0..3 {

@@ -497,7 +497,7 @@ async fn a_huge_document_is_opened_edited_and_closed() {
 
 #[tokio::test]
 async fn hostile_documents_are_analysed_and_every_request_about_them_answered() {
-    let analyzer: Analyzer = Arc::new(ppn_ls::lsp::IncrementalAnalyzer);
+    let analyzer: Analyzer = Arc::new(ppn_ls::lsp::IncrementalAnalyzer::default());
     let (mut client, _) = TestClient::start(None, analyzer).await;
     let documents = [
         (
@@ -579,5 +579,51 @@ async fn hostile_documents_are_analysed_and_every_request_about_them_answered() 
             );
         }
     }
+    assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+}
+
+#[tokio::test]
+async fn a_document_over_the_size_limit_gets_its_diagnostics_and_a_note_only() {
+    let analyzer: Analyzer = Arc::new(ppn_ls::lsp::IncrementalAnalyzer { max_bytes: 2_000 });
+    let (mut client, _) = TestClient::start(None, analyzer).await;
+    let uri = "file:///large.ppn";
+    let game = "---\nGameType: Chess\n...\n1. e2-e4 e7-e5 2. a3-a4\n";
+    let hover_on_e4 = json!({
+        "textDocument": { "uri": uri },
+        "position": { "line": 3, "character": 4 },
+    });
+    let codes = |published: &Value| -> Vec<String> {
+        published["diagnostics"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter_map(|diagnostic| diagnostic["code"].as_str().map(str::to_string))
+            .collect()
+    };
+
+    client.open(uri, 1, &game.repeat(60)).await;
+    let published = client.diagnostics_of_version(uri, 1).await;
+    let found = codes(&published);
+    assert_eq!(found[0], "large-document");
+    assert_eq!(published["diagnostics"][0]["severity"], 3);
+    assert_eq!(found.iter().filter(|code| *code == "no-piece").count(), 60);
+    let hover = client
+        .request("textDocument/hover", hover_on_e4.clone())
+        .await;
+    assert!(hover["result"].is_null(), "{hover}");
+
+    // Cut down to two games: the full analysis again, hover included.
+    let kept = game.repeat(2);
+    client
+        .change(
+            uri,
+            2,
+            json!([{ "range": common::range((8, 0), (240, 0)), "text": "" }]),
+        )
+        .await;
+    let published = client.diagnostics_of_version(uri, 2).await;
+    assert_eq!(codes(&published), ["no-piece", "no-piece"], "{kept}");
+    let hover = client.request("textDocument/hover", hover_on_e4).await;
+    assert!(hover["result"]["contents"].is_object(), "{hover}");
     assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
 }

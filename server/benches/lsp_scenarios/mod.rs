@@ -234,8 +234,11 @@ pub fn type_and_undo(typing: &Typing, text: &str) -> [(Value, TextEdit, String);
 pub async fn through_the_server(scenario: &Scenario, edits_for_memory: usize) {
     let targets = targets(scenario.moves);
     let (uri, text) = (scenario.uri, scenario.text.as_str());
-    let (mut client, _) =
-        TestClient::start(None, std::sync::Arc::new(ppn_ls::lsp::IncrementalAnalyzer)).await;
+    let (mut client, _) = TestClient::start(
+        None,
+        std::sync::Arc::new(ppn_ls::lsp::IncrementalAnalyzer::default()),
+    )
+    .await;
     let mut version = 1;
     let mut opens = Vec::new();
     for _ in 0..5 {

@@ -10,6 +10,7 @@ pub mod document;
 pub mod folding;
 pub mod hover;
 pub mod inlay_hints;
+pub mod large;
 pub mod locate;
 pub mod navigation;
 pub mod ppn;

@@ -11,9 +11,11 @@ pub mod transport;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::ide::document::{analyze, reanalyze};
+use crate::ide::document::reanalyze;
+use crate::ide::large::{analyze_for_editor, EDITOR_ANALYSIS_MAX_BYTES};
 use crate::model::document::NotationDocument;
 use crate::model::edit::TextEdit;
+use crate::model::format::Format;
 
 pub use server::serve;
 
@@ -51,12 +53,23 @@ where
 }
 
 /// The server's analyzer: each file is read in its own notation, and a revision made by an
-/// edit is analysed from the previous one.
-pub struct IncrementalAnalyzer;
+/// edit is analysed from the previous one. A PPN document over `max_bytes` gets only its
+/// diagnostics (see [`crate::ide::large`]).
+pub struct IncrementalAnalyzer {
+    pub max_bytes: usize,
+}
+
+impl Default for IncrementalAnalyzer {
+    fn default() -> Self {
+        IncrementalAnalyzer {
+            max_bytes: EDITOR_ANALYSIS_MAX_BYTES,
+        }
+    }
+}
 
 impl Analyze for IncrementalAnalyzer {
     fn analyze(&self, path: Option<&Path>, text: &str) -> Box<dyn NotationDocument> {
-        analyze(path, text.to_string())
+        analyze_for_editor(Format::detect(path, text), text.to_string(), self.max_bytes)
     }
 
     fn update(
@@ -66,6 +79,9 @@ impl Analyze for IncrementalAnalyzer {
         text: &str,
         edit: &TextEdit,
     ) -> Box<dyn NotationDocument> {
+        if text.len() > self.max_bytes {
+            return self.analyze(path, text);
+        }
         reanalyze(previous, path, text.to_string(), edit)
     }
 }
@@ -143,7 +159,7 @@ pub fn run_stdio() -> i32 {
             return crate::cli::EXIT_USAGE;
         }
     };
-    let analyzer: Analyzer = Arc::new(IncrementalAnalyzer);
+    let analyzer: Analyzer = Arc::new(IncrementalAnalyzer::default());
     let end = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout(), analyzer));
     // Reading standard input blocks a thread that cannot be interrupted; do not wait for it.
     runtime.shutdown_background();
