@@ -1,5 +1,7 @@
 //! `--check` reads a long PPN file a batch of games at a time; what it reports must be
-//! what the analysis of the whole text reports (which the editor shows).
+//! what the analysis of the whole text reports (which the editor shows). Each game depends
+//! only on its own text; the one exception left is tree-sitter's recovery from some
+//! malformed text, which can depend on the text before the game.
 
 use std::path::{Path, PathBuf};
 
@@ -65,4 +67,52 @@ fn a_file_of_many_games_is_checked_alike_in_batches_of_any_size() {
             "batches of {batch_bytes} bytes"
         );
     }
+}
+
+#[test]
+fn a_comment_left_open_breaks_only_the_rest_of_its_own_game() {
+    let cases = [
+        (
+            "---\n...\n1. S@a1 2. *d4 {{{{{{{{{{{{{{{{{{{{\n---\n...\n1. S@b2 2. *c5\n",
+            vec![
+                ("no-piece", "d4"),
+                ("unclosed-comment", "{{{{{{{{{{{{{{{{{{{{\n"),
+                ("no-piece", "c5"),
+            ],
+        ),
+        (
+            "---\n...\n1. S@a1 2. *d4 {never closed\n---\n...\n1. S@b2 2. *c5\n",
+            vec![
+                ("no-piece", "d4"),
+                ("unclosed-comment", "{"),
+                ("no-piece", "c5"),
+            ],
+        ),
+    ];
+    for (text, expected) in cases {
+        let whole = check_text(text);
+        let found: Vec<(&str, &str)> = whole
+            .iter()
+            .map(|d| (d.code, &text[d.range.clone()]))
+            .collect();
+        assert_eq!(found, expected, "{text:?}");
+        assert_eq!(check_text_in_batches(text, 1), whole, "{text:?}");
+    }
+}
+
+#[test]
+fn a_brace_in_a_comment_is_not_matched_with_one_in_the_next_game() {
+    let text = "---\n...\n1. S@a1 {a comment {with\n---\n...\n1. S@b2 2. *c5 } 3. S@a3\n";
+    let whole = check_text(text);
+    let open = whole
+        .iter()
+        .find(|d| d.code == "unclosed-comment")
+        .expect("the comment left open");
+    assert_eq!(open.range.start, text.find('{').unwrap());
+    assert!(
+        open.message.starts_with("comment is never closed"),
+        "{open:?}"
+    );
+    assert!(open.fixes.is_empty(), "no fix reaches into the next game");
+    assert_eq!(check_text_in_batches(text, 1), whole);
 }

@@ -97,7 +97,7 @@ pub fn refine(text: &str, replay: &Replay, diagnostics: &mut Vec<Diagnostic>) {
             checkers_jumps(text, game, &at, diagnostics);
         }
     }
-    comments_holding_braces(text, diagnostics);
+    comments_holding_braces(text, replay, diagnostics);
 }
 
 /// Byte ranges, merged, to ask in logarithmic time whether one of them holds a range.
@@ -442,14 +442,20 @@ fn is_checkers(game: &ReplayedGame) -> bool {
 }
 
 /// `{a comment {with} braces}`: say that comments hold no braces, at the inner one, and
-/// drop the error for the closing brace that follows from it.
-fn comments_holding_braces(text: &str, diagnostics: &mut Vec<Diagnostic>) {
+/// drop the error for the closing brace that follows from it. A comment ends with its game.
+fn comments_holding_braces(text: &str, replay: &Replay, diagnostics: &mut Vec<Diagnostic>) {
     let mut follow_ons = Vec::new();
     for d in diagnostics.iter_mut() {
         if d.code != "unclosed-comment" || !text[d.range.start..].starts_with('{') {
             continue;
         }
         let open = d.range.start;
+        let game_end = replay
+            .games
+            .iter()
+            .find(|game| game.range.contains(&open))
+            .map_or(text.len(), |game| game.range.end);
+        let text = &text[..game_end];
         let Some(inner) = text[open + 1..].find(['{', '}']).map(|i| open + 1 + i) else {
             continue;
         };

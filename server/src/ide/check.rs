@@ -119,8 +119,25 @@ pub fn diagnostics_of(text: &str, tree: &tree_sitter::Tree, replay: &Replay) -> 
         })
         .collect();
     // Where the text does not parse, or braces could not be expanded, what the replay makes
-    // of the raw text is noise.
-    let mut broken = broken_spans(tree);
+    // of the raw text is noise. The grammar's recovery from a comment left open may reach
+    // back before the brace and over later games: only the rest of the brace's game is
+    // broken by it.
+    let game_end = |offset: usize| {
+        replay
+            .games
+            .iter()
+            .find(|game| game.range.contains(&offset))
+            .map_or(text.len(), |game| game.range.end)
+    };
+    let mut broken: Vec<Range<usize>> = broken_spans(tree)
+        .into_iter()
+        .map(
+            |span| match unclosed.iter().find(|brace| span.contains(brace)) {
+                Some(&brace) => brace..span.end.min(game_end(brace)),
+                None => span,
+            },
+        )
+        .collect();
     broken.extend(
         replay
             .diagnostics
