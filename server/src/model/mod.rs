@@ -9,3 +9,4 @@ pub mod games;
 pub mod line_index;
 pub mod piece;
 pub mod scene;
+pub mod suggest;

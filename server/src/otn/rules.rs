@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use super::board::{parse_position, Board, PieceSet, Square, MAX_DIM, MIN_DIM};
 use crate::diagnostic::Diagnostic;
+use crate::model::suggest::edit_distance;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Escape {
@@ -1194,24 +1195,6 @@ fn closest_key(key: &str) -> Option<&'static str> {
         .filter(|(distance, _)| *distance <= 1 || (*distance == 2 && key.len() > 3))
         .min()
         .map(|(_, key)| key)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            current.push(
-                (previous[j] + cost)
-                    .min(previous[j + 1] + 1)
-                    .min(current[j] + 1),
-            );
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Normalisation of game and system names, so that `Nine Men's Morris`,
 //! `nine-mens-morris` and `NineMensMorris` all name the same setup.
 
+use crate::model::suggest::edit_distance;
+
 /// The systems setups are organised by (after [`normalize_system`]).
 pub(crate) const KNOWN_SYSTEMS: &[&str] = &[
     "alquerque",
@@ -135,20 +137,6 @@ pub(crate) fn closest<'a>(target: &str, candidates: impl Iterator<Item = &'a str
         .take(5)
         .map(|(_, candidate)| candidate.to_string())
         .collect()
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 #[cfg(test)]
