@@ -290,13 +290,18 @@ fn line_hash(rest: &[u8]) -> u32 {
 fn parse_segment(text: &str, cut: &Cut) -> SegmentSyntax {
     let segment = &text[cut.range.clone()];
     if cut.continues_movetext {
-        let mut prefixed = String::with_capacity(MOVETEXT_PREFIX.len() + segment.len());
-        prefixed.push_str(MOVETEXT_PREFIX);
-        prefixed.push_str(segment);
-        summarize(&prefixed, MOVETEXT_PREFIX.len())
+        simple::summarize(segment).unwrap_or_else(|| parse_movetext_segment(segment))
     } else {
         summarize(segment, 0)
     }
+}
+
+/// The summary of a segment that continues a movetext, parsed by the grammar.
+fn parse_movetext_segment(segment: &str) -> SegmentSyntax {
+    let mut prefixed = String::with_capacity(MOVETEXT_PREFIX.len() + segment.len());
+    prefixed.push_str(MOVETEXT_PREFIX);
+    prefixed.push_str(segment);
+    summarize(&prefixed, MOVETEXT_PREFIX.len())
 }
 
 /// The summary of `text`'s parse, for the part after its first `skip` bytes.
@@ -340,24 +345,29 @@ fn summarize(text: &str, skip: usize) -> SegmentSyntax {
     comments.sort_by_key(|span| span.start);
     let mut spans = Vec::new();
     collect_token_spans(tree.root_node(), &mut spans);
-    let mut tokens: Vec<TokenSpan> = spans
-        .into_iter()
-        .filter_map(|(range, kind)| {
-            let range = relative(range)?;
-            Some(TokenSpan {
-                start: range.start,
-                end: range.end,
-                kind,
-            })
-        })
-        .collect();
-    tokens.sort_by_key(|token| (token.start, token.end));
+    spans.sort_by_key(|(range, _)| (range.start, range.end));
+    let mut tokens: Vec<TokenSpan> = Vec::with_capacity(spans.len());
+    for (range, kind) in spans {
+        let Some(range) = relative(range) else {
+            continue;
+        };
+        push_token(&mut tokens, range.start, range.end, kind);
+    }
     tokens.shrink_to_fit();
     SegmentSyntax {
         errors,
         broken,
         comments,
         tokens,
+    }
+}
+
+/// Appends a span, merged with the last one when they touch and are of one kind (`&` and
+/// `a1` of `&a1`, the parts of a macro or a comment).
+fn push_token(tokens: &mut Vec<TokenSpan>, start: u32, end: u32, kind: TokenKind) {
+    match tokens.last_mut() {
+        Some(last) if last.end == start && last.kind == kind => last.end = end,
+        _ => tokens.push(TokenSpan { start, end, kind }),
     }
 }
 
@@ -409,5 +419,6 @@ fn collect_token_spans(root: Node<'_>, spans: &mut Vec<(Range<usize>, TokenKind)
     }
 }
 
+mod simple;
 #[cfg(test)]
 mod tests;

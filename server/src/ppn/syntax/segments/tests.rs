@@ -190,3 +190,59 @@ fn an_update_equals_a_fresh_parse_and_reparses_only_near_the_edit() {
         syntax = updated;
     }
 }
+
+/// Every line of `text` but the first, alone and with the next three.
+fn movetext_windows(text: &str) -> Vec<&str> {
+    let starts: Vec<usize> = text
+        .match_indices('\n')
+        .map(|(at, _)| at + 1)
+        .filter(|&at| at < text.len())
+        .collect();
+    starts
+        .iter()
+        .flat_map(|&start| {
+            [1, 4].into_iter().map(move |lines| {
+                let end = text[start..]
+                    .match_indices('\n')
+                    .nth(lines - 1)
+                    .map_or(text.len(), |(at, _)| start + at + 1);
+                &text[start..end]
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn what_is_read_without_the_grammar_is_what_the_grammar_reads() {
+    let mut texts: Vec<String> = ppn_files()
+        .iter()
+        .map(|path| std::fs::read_to_string(path).expect("a readable file"))
+        .collect();
+    texts.push(long_game(300));
+    // Near misses of the shapes read without the grammar.
+    texts.push(
+        "x\n1. S@b2 cA3@(1.5,2) b2-c3 d2:g7 *h6 ?d~1 {ok} t@(10,-1) 2... a1:b2\n\
+         S@B2 Sb@b2 cAx@b2 *(1,2) b2-c ?dd~1 ?d~x {a}{b} {x}y 1.x x. S@b2b a.b. S@(1.,2)\n\
+         S@(1,2 b2--c3 *b2-c3 S@b2@c3 A2@b2 aA2@b2 {{x} {x\n}\n\
+         2@b2 v@b2 x@b2 ?2~1 ?S~1 ?cA3~2 1@(1,1) b2:c3:d4 *b2b {x\ny} 1.\n\
+         {\u{1}} Z.  a1. S@a1\n1... S@a0 *a00 b2-c3 {bar }\n"
+            .to_string(),
+    );
+    let mut read = 0;
+    let mut left = 0;
+    for text in &texts {
+        let words = text.split_whitespace().map(|word| format!("{word}\n"));
+        let windows = movetext_windows(text).into_iter().map(str::to_owned);
+        for window in words.chain(windows) {
+            let window = window.as_str();
+            match simple::summarize(window) {
+                Some(simple) => {
+                    read += 1;
+                    assert_eq!(simple, parse_movetext_segment(window), "{window:?}");
+                }
+                None => left += 1,
+            }
+        }
+    }
+    assert!(read > 1_000 && left > 1_000, "{read} read, {left} left");
+}
