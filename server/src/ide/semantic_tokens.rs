@@ -14,7 +14,7 @@ pub fn semantic_tokens(analysis: &DocumentAnalysis) -> Vec<SemanticToken> {
 }
 
 /// The tokens that overlap `range`: those [`semantic_tokens`] gives there, found without
-/// looking at the rest of the document (the parts of the tree on other lines are skipped).
+/// looking at the rest of the document (the syntax's segments on other lines are skipped).
 pub fn semantic_tokens_in(analysis: &DocumentAnalysis, range: Range<usize>) -> Vec<SemanticToken> {
     let text = &analysis.text;
     // Whole lines: a token is cut at line ends, so what lies on other lines cannot change
