@@ -71,19 +71,10 @@ impl XiangqiDocument {
         let start = Arc::new(parsed.start.board());
         let first = parsed.start.side_to_move.unwrap_or(Side::Red);
         let mut played = Vec::new();
-        if let Some(previous) = previous {
-            if previous.start == start && previous.first == first {
-                let same = previous
-                    .parsed
-                    .moves
-                    .iter()
-                    .zip(&parsed.moves)
-                    .take_while(|(old, new)| old.text == new.text)
-                    .count();
-                played.extend_from_slice(&previous.played[..same.min(previous.played.len())]);
-            }
+        match previous.filter(|previous| previous.start == start && previous.first == first) {
+            Some(previous) => replay_from(previous, &start, first, &parsed.moves, &mut played),
+            None => play(&start, first, &parsed.moves, &mut played),
         }
-        play(&start, first, &parsed.moves, &mut played);
         let mut document = XiangqiDocument {
             line_index: LineIndex::new(&text),
             text,
@@ -184,6 +175,14 @@ impl XiangqiDocument {
         out
     }
 
+    /// The analysis of `text`, made from this one's: the moves played before the edit and
+    /// after the board is back in step with this one's are not played again.
+    pub fn updated(&self, text: String, edit: &TextEdit) -> XiangqiDocument {
+        let _ = edit;
+        let parsed = read(self.parsed.format, &text);
+        XiangqiDocument::from_parsed(text, parsed, Some(self))
+    }
+
     /// The label of state `index` (0 = the start).
     pub fn state_label(&self, index: usize) -> String {
         if index == 0 {
@@ -246,6 +245,62 @@ impl XiangqiDocument {
             text.push_str(&format!(", captures the {}", captured.describe()));
         }
         text
+    }
+}
+
+/// Plays `moves` reusing what `previous` played of the same start: the moves it starts
+/// with are kept; after the first changed move, play stops as soon as a move leaves the
+/// board `previous` had after the same move of its unchanged tail, for the same side to
+/// move: a move's outcome depends only on the board before it, the side and its text, so
+/// the rest of `previous` holds as it was.
+fn replay_from(
+    previous: &XiangqiDocument,
+    start: &Arc<Board>,
+    first: Side,
+    moves: &[super::parsed::WrittenMove],
+    played: &mut Vec<Played>,
+) {
+    let old_moves = &previous.parsed.moves;
+    let old_played = &previous.played;
+    let same_text =
+        |old: &super::parsed::WrittenMove, new: &super::parsed::WrittenMove| old.text == new.text;
+    let prefix = old_moves
+        .iter()
+        .zip(moves)
+        .take_while(|(old, new)| same_text(old, new))
+        .count()
+        .min(old_played.len());
+    played.extend_from_slice(&old_played[..prefix]);
+    let suffix = old_moves
+        .iter()
+        .rev()
+        .zip(moves.iter().rev())
+        .take_while(|(old, new)| same_text(old, new))
+        .count()
+        .min(moves.len() - prefix)
+        .min(old_moves.len() - prefix);
+    // Move `index` of `moves` is move `index + shift` of `previous` in the common tail.
+    let tail_start = moves.len() - suffix;
+    let shift = old_moves.len() as isize - moves.len() as isize;
+    while played.len() < moves.len() {
+        let index = played.len();
+        play(start, first, &moves[..=index], played);
+        // The board after `index` matches: the moves after it are all in the common tail.
+        if index + 1 < tail_start || shift % 2 != 0 {
+            continue;
+        }
+        let old_index = index as isize + shift;
+        let Some(old) = usize::try_from(old_index)
+            .ok()
+            .and_then(|old_index| old_played.get(old_index))
+        else {
+            continue;
+        };
+        if old.board == played[index].board {
+            let resumed = (old_index + 1) as usize;
+            played.extend_from_slice(&old_played[resumed.min(old_played.len())..]);
+            break;
+        }
     }
 }
 
@@ -346,9 +401,7 @@ impl NotationDocument for XiangqiDocument {
     }
 
     fn update(&self, text: String, edit: &TextEdit) -> Box<dyn NotationDocument> {
-        let _ = edit;
-        let parsed = read(self.parsed.format, &text);
-        Box::new(XiangqiDocument::from_parsed(text, parsed, Some(self)))
+        Box::new(self.updated(text, edit))
     }
 
     fn diagnostics(&self) -> &[Diagnostic] {

@@ -486,3 +486,145 @@ fn offsets_inside_a_character_are_safe() {
         .iter()
         .any(|d| d.code == "wxf-syntax" && &wxf[d.range.clone()] == "é"));
 }
+
+/// A record of `moves` quiet legal moves (no capture, no check), chosen by a fixed-seed
+/// generator, with its text.
+fn quiet_game(moves: usize) -> String {
+    use crate::xiangqi::board::{Board, Side};
+    use crate::xiangqi::notation::write_move;
+    use crate::xiangqi::rules::{in_check, legal_moves};
+    let mut seed: u64 = 5;
+    let mut board = Board::initial();
+    let mut side = Side::Red;
+    let mut out = String::from("FORMAT WXF\nSTART{\n");
+    for index in 0..moves {
+        let quiet: Vec<_> = legal_moves(&board, side)
+            .into_iter()
+            .filter(|(from, to)| {
+                let mut after = board.clone();
+                after.put(*to, after.get(*from));
+                after.put(*from, None);
+                board.get(*to).is_none() && !in_check(&after, side.other())
+            })
+            .collect();
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let (from, to) = quiet[(seed >> 33) as usize % quiet.len()];
+        let text = write_move(&board, from, to).unwrap();
+        if side == Side::Red {
+            out.push_str(&format!("{:>3}. {text}", index / 2 + 1));
+        } else {
+            out.push_str(&format!(" {text}\n"));
+        }
+        board.put(to, board.get(from));
+        board.put(from, None);
+        side = side.other();
+    }
+    out.push_str("\n}END\n");
+    out
+}
+
+#[test]
+fn edits_near_the_start_middle_and_end_give_what_a_fresh_analysis_gives() {
+    let text = quiet_game(120);
+    let moves: Vec<usize> = text
+        .match_indices(|c: char| c.is_ascii_uppercase() || c.is_ascii_lowercase())
+        .map(|(at, _)| at)
+        .filter(|&at| at > text.find("START{").unwrap() + 6 && text[..at].ends_with(' '))
+        .collect();
+    let places = [
+        moves[1],
+        moves[2],
+        moves[moves.len() / 2],
+        moves[moves.len() / 2 + 1],
+        moves[moves.len() - 2],
+        moves[moves.len() - 1],
+    ];
+    let base = open("g.wxf", &text);
+    for at in places {
+        let word_end = at + text[at..].find([' ', '\n']).unwrap();
+        let word = &text[at..word_end];
+        let alias = match &word[..1] {
+            "H" => "N",
+            "h" => "n",
+            "E" => "B",
+            "e" => "b",
+            other => other,
+        };
+        // A letter typed into a move (every later board changes), the piece's alias (no
+        // board changes), the move deleted (every later move is the other side's), and two
+        // moves swapped back and forth.
+        for (replacement, from, to) in [
+            ("x".to_string(), at + 1, at + 1),
+            (alias.to_string(), at, at + 1),
+            (String::new(), at, word_end),
+            (format!("{word} {word}"), at, word_end),
+        ] {
+            let mut edited = text.clone();
+            edited.replace_range(from..to, &replacement);
+            let edit = TextEdit {
+                start: from,
+                old_end: to,
+                new_end: from + replacement.len(),
+            };
+            let updated = base.update(edited.clone(), &edit);
+            let fresh = open("g.wxf", &edited);
+            let context = format!("{word:?} → {replacement:?} at {from}");
+            assert_eq!(updated.diagnostics(), fresh.diagnostics(), "{context}");
+            assert_eq!(updated.main_line(0), fresh.main_line(0), "{context}");
+            for state in fresh.main_line(0) {
+                assert_eq!(
+                    updated.scene(state.state),
+                    fresh.scene(state.state),
+                    "{context} {}",
+                    state.label
+                );
+            }
+            // And back: the text as it was.
+            let undo = TextEdit {
+                start: from,
+                old_end: from + replacement.len(),
+                new_end: to,
+            };
+            let undone = updated.update(text.clone(), &undo);
+            assert_eq!(undone.diagnostics(), base.diagnostics(), "{context}");
+            assert_eq!(undone.main_line(0), base.main_line(0), "{context}");
+        }
+    }
+}
+
+#[test]
+fn replay_after_an_edit_stops_where_the_boards_meet_again() {
+    use crate::xiangqi::document::XiangqiDocument;
+    let text = quiet_game(80);
+    let base = XiangqiDocument::new(crate::model::format::Format::Wxf, text.clone());
+    // A horse's `H` written `N`: the same move, so the same boards, and the boards after it
+    // are those already played (the same allocations), not played again.
+    let at = text.find(" H").unwrap() + 1;
+    let mut edited = text.clone();
+    edited.replace_range(at..at + 1, "N");
+    let edit = TextEdit {
+        start: at,
+        old_end: at + 1,
+        new_end: at + 1,
+    };
+    let updated = base.updated(edited.clone(), &edit);
+    let fresh = XiangqiDocument::new(crate::model::format::Format::Wxf, edited);
+    assert_eq!(updated.played(), fresh.played());
+    let changed = updated
+        .written_moves()
+        .iter()
+        .position(|m| m.range.start == at)
+        .unwrap();
+    let last = base.played().len() - 1;
+    assert!(changed + 1 < last);
+    assert!(std::sync::Arc::ptr_eq(
+        &updated.played()[last].board,
+        &base.played()[last].board
+    ));
+    assert!(!std::sync::Arc::ptr_eq(
+        &fresh.played()[last].board,
+        &base.played()[last].board
+    ));
+}
