@@ -119,7 +119,12 @@ impl OtnDocument {
             .flat_map(|turn| turn.moves.iter())
             .filter(|word| matches!(word, super::moves::MoveWord::Move(_)))
             .count();
-        let reuse = self.replay.lines.first().map(|line| Reuse { line, keep });
+        let reuse = self.replay.lines.first().map(|line| Reuse {
+            line,
+            keep,
+            tail_from: edit.new_end,
+            delta: edit.new_end as isize - edit.old_end as isize,
+        });
         let replayed = replay(&text, &file, reuse);
         OtnDocument::from_parts(text, file, replayed)
     }

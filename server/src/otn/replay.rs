@@ -147,6 +147,36 @@ pub struct Reuse<'a> {
     pub line: &'a Line,
     /// How many states (start included) to keep.
     pub keep: usize,
+    /// Where the text after the edit starts (the same text as `line`'s from
+    /// `tail_from - delta` on).
+    pub tail_from: usize,
+    /// How far the edit moved the text after it.
+    pub delta: isize,
+}
+
+/// Whether state `index` of `new` is the same position as `old`'s, reached the same way
+/// for what the rest of the line can see: board, side, berserker, address, the last move's
+/// man, no verdict yet, and the same positions since `from` (for repetitions).
+fn in_step(new: &Line, old: &Line, index: usize, from: usize, cells: usize) -> bool {
+    let (Some(a), Some(b)) = (new.plies.get(index), old.plies.get(index)) else {
+        return false;
+    };
+    let same_state = a.hash == b.hash
+        && a.next_side == b.next_side
+        && a.berserker == b.berserker
+        && a.address == b.address
+        && a.moved.map(|(man, _, _)| man.side) == b.moved.map(|(man, _, _)| man.side)
+        && old.boards.len() >= (index + 1) * cells
+        && new.board(index, cells) == old.board(index, cells);
+    // The states before `from` are the same in both; the caller knows `new` has no verdict.
+    if !same_state || from > index || old.plies[from..=index].iter().any(|p| p.verdict.is_some()) {
+        return false;
+    }
+    let mut seen_new: Vec<u64> = new.plies[from..=index].iter().map(|p| p.hash).collect();
+    let mut seen_old: Vec<u64> = old.plies[from..=index].iter().map(|p| p.hash).collect();
+    seen_new.sort_unstable();
+    seen_old.sort_unstable();
+    seen_new == seen_old
 }
 
 /// Replays `file`, the analysis of `text`.
@@ -402,6 +432,47 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
     replay
 }
 
+/// Appends `old`'s next state, shifted by `delta`, if it is `record`'s (the same text,
+/// the same commentary, `delta` further on).
+fn copy_ply(
+    line: &mut Line,
+    old: &Line,
+    record: &MoveRecord,
+    comment: &Option<Range<usize>>,
+    delta: isize,
+    cells: usize,
+) -> bool {
+    let index = line.plies.len();
+    let shift = |range: &Range<usize>| {
+        range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
+    };
+    let Some(ply) = old.plies.get(index) else {
+        return false;
+    };
+    if shift(&ply.range) != record.range
+        || ply.comment.as_ref().map(shift) != *comment
+        || old.boards.len() < (index + 1) * cells
+    {
+        return false;
+    }
+    let captures_start = line.captures.len() as u32;
+    line.captures.extend_from_slice(old.ply_captures(index));
+    line.boards.extend_from_slice(old.board(index, cells));
+    line.plies.push(Ply {
+        address: ply.address,
+        range: record.range.clone(),
+        comment: comment.clone(),
+        moved: ply.moved,
+        captures: captures_start..line.captures.len() as u32,
+        next_side: ply.next_side,
+        berserker: ply.berserker,
+        verdict: ply.verdict,
+        hash: ply.hash,
+        diagnostics: ply.diagnostics.iter().map(|d| d.shifted(delta)).collect(),
+    });
+    true
+}
+
 /// The position hashes of a line's states up to `index`, its ancestors' included.
 fn history(lines: &[Line], line: usize, index: usize) -> Vec<u64> {
     // From the line up to the main line, then the hashes from the main line down.
@@ -509,6 +580,12 @@ impl Player<'_> {
             *counts.entry(*hash).or_default() += 1;
         }
         let mut reused = 0;
+        // After the edit, once the line is in step with the previous replay, the previous
+        // replay's states are copied (shifted) rather than played again.
+        let tail = reuse
+            .as_ref()
+            .map(|reuse| (reuse.line, reuse.keep, reuse.tail_from, reuse.delta));
+        let mut copying = false;
         if let Some(reuse) = reuse {
             let keep = reuse.keep.min(reuse.line.plies.len());
             if keep > 1 && reuse.line.boards.len() >= keep * cells {
@@ -616,6 +693,37 @@ impl Player<'_> {
                             real_moves += 1;
                             continue;
                         }
+                        let comment = comments
+                            .get(real_moves)
+                            .cloned()
+                            .filter(|c| !self.text[c.clone()].trim().is_empty());
+                        if let Some((old, keep, tail_from, delta)) = tail {
+                            if !copying && turn.range.start >= tail_from && ended.is_none() {
+                                let index = line.plies.len() - 1;
+                                copying = in_step(&line, old, index, keep.min(index), cells);
+                            }
+                            if copying {
+                                if copy_ply(&mut line, old, record, &comment, delta, cells) {
+                                    let hash = line.plies[line.plies.len() - 1].hash;
+                                    *counts.entry(hash).or_default() += 1;
+                                    // The copied state carries the warning of a move after
+                                    // the end, as the previous replay gave it.
+                                    if ended.is_some() {
+                                        warned_after_end = true;
+                                    } else {
+                                        ended = line
+                                            .plies
+                                            .last()
+                                            .and_then(|p| p.verdict)
+                                            .map(|v| (line.plies.len() - 1, v));
+                                    }
+                                    move_count += 1;
+                                    real_moves += 1;
+                                    continue;
+                                }
+                                copying = false;
+                            }
+                        }
                         if let Some((at, verdict)) = ended {
                             if !warned_after_end {
                                 warned_after_end = true;
@@ -633,10 +741,6 @@ impl Player<'_> {
                                 );
                             }
                         }
-                        let comment = comments
-                            .get(real_moves)
-                            .cloned()
-                            .filter(|c| !self.text[c.clone()].trim().is_empty());
                         let is_first_of_turn = real_moves == 0 && placeholders == 0;
                         self.play_move(
                             &mut line,

@@ -622,3 +622,55 @@ fn threefold_repetition_follows_tfr() {
     );
     assert_eq!(verdict("i"), None);
 }
+
+/// An edit that reaches the same position by another way: the moves after it are in step
+/// with the previous replay, but the positions seen on the way differ, and with them the
+/// third repetition; and edits after which the old states are taken over as they were.
+#[test]
+fn an_update_keeps_the_old_states_only_with_the_same_history() {
+    let moves = "1. a4-a3 d3-c3\n2. a3-a2 c3-b3\n3. a2-a3 b3-c3\n4. a3-a2 c3-b3\n5. a2-a3 b3-c3 [the end|]\n";
+    let text = format!("[rules:dim:7 tfr:d start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n{moves}");
+    let base = document(&text);
+    let line = &base.replay.lines[0];
+    use crate::otn::engine::{Reason, Verdict};
+    assert_eq!(
+        line.verdict_at(line.plies.len() - 1),
+        Some((10, Verdict::Draw(Reason::Repetition)))
+    );
+    for (from, to) in [
+        ("a4-a3 d3-c3\n2. a3-a2 c3-b3", "a4-a5 d3-e3\n2. a5-a2 e3-b3"),
+        ("1. a4-a3", "1. a4-a3+"),
+        ("2. a3-a2", "2.  a3-a2"),
+        ("[the end|]", "[the end|x]"),
+        ("5. a2-a3", "5. a2-a4"),
+    ] {
+        let at = text.find(from).unwrap();
+        let new_text = text.replacen(from, to, 1);
+        let edit = TextEdit {
+            start: at,
+            old_end: at + from.len(),
+            new_end: at + to.len(),
+        };
+        let updated = base.updated(new_text.clone(), &edit);
+        let fresh = OtnDocument::new(new_text);
+        assert_eq!(updated.diagnostics, fresh.diagnostics, "{from} → {to}");
+        assert_eq!(updated.replay, fresh.replay, "{from} → {to}");
+        // And back.
+        let undo = TextEdit {
+            start: at,
+            old_end: at + to.len(),
+            new_end: at + from.len(),
+        };
+        let undone = updated.updated(text.clone(), &undo);
+        assert_eq!(undone.diagnostics, base.diagnostics, "{to} → {from}");
+        assert_eq!(undone.replay, base.replay, "{to} → {from}");
+    }
+    let other_way = text.replacen(
+        "a4-a3 d3-c3\n2. a3-a2 c3-b3",
+        "a4-a5 d3-e3\n2. a5-a2 e3-b3",
+        1,
+    );
+    let line = &document(&other_way).replay.lines[0];
+    assert!(document(&other_way).diagnostics.is_empty());
+    assert_eq!(line.verdict_at(line.plies.len() - 1), None);
+}
