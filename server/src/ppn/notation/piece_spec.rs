@@ -388,6 +388,80 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
         ));
     }
 
+    // Every glyph and every sequence rewritten below holds a non-ASCII character, `/`, `[`
+    // or `(`: the usual ASCII spec only has `n` and `a` to rewrite.
+    let plain = simple_raw.is_ascii() && !simple_raw.contains(['/', '[', '(']);
+    let mut suit_is_glyph_default = false;
+    let x = if plain {
+        simple_raw
+            .chars()
+            .map(|c| match c {
+                'n' => '0',
+                'a' => '1',
+                c => c,
+            })
+            .collect()
+    } else {
+        rewrite_glyphs(
+            simple_raw,
+            options,
+            GlyphFeatures {
+                angle: &mut angle,
+                rank: &mut rank,
+                suit: &mut suit,
+                cfg: &mut cfg,
+                suit_is_glyph_default: &mut suit_is_glyph_default,
+            },
+        )
+    };
+
+    let mut stated = simple_features(&x);
+    if let Some(extra) = angle {
+        stated.angle = Some(match stated.angle {
+            Some(a) => (a + extra).rem_euclid(360.0),
+            None => extra,
+        });
+    }
+    if rank.is_some() {
+        stated.rank = rank;
+    }
+    if suit.is_some() {
+        stated.suit = suit;
+    }
+    if cfg.is_some() {
+        stated.cfg = cfg;
+    }
+    PieceSpec {
+        stated,
+        suit_is_glyph_default: suit_is_glyph_default && suit.is_none(),
+        normalized: x,
+        warnings,
+        len: text.len(),
+    }
+}
+
+/// What the glyphs of a PieceSpec state besides its letters.
+struct GlyphFeatures<'a> {
+    angle: &'a mut Option<f64>,
+    rank: &'a mut Option<i32>,
+    suit: &'a mut Option<i32>,
+    cfg: &'a mut Option<Cfg>,
+    suit_is_glyph_default: &'a mut bool,
+}
+
+/// The simple part of a PieceSpec with its glyphs and aliases rewritten to letters.
+fn rewrite_glyphs(
+    simple_raw: &str,
+    options: &ParserOptions,
+    features: GlyphFeatures<'_>,
+) -> String {
+    let GlyphFeatures {
+        angle,
+        rank,
+        suit,
+        cfg,
+        suit_is_glyph_default,
+    } = features;
     let mut x = simple_raw
         .replace(['µ', 'μ'], "u")
         .replace("/\\", &PYRAMID.to_string())
@@ -423,38 +497,37 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
             format!("K{BOARD}")
         };
         x = x.replace("[#]", &board).replace('\u{25a6}', &board);
-        cfg = Some(Cfg::new("go"));
+        *cfg = Some(Cfg::new("go"));
     }
 
-    let mut suit_is_glyph_default = false;
     if let Some((glyph, value)) = replace_first_glyph(&x, die_value) {
-        rank = Some(value + 1);
+        *rank = Some(value + 1);
         if has_color(&x) {
             x = x.replace(glyph, "d");
         } else {
             x = x.replace(glyph, "Wd");
-            suit_is_glyph_default = true;
+            *suit_is_glyph_default = true;
         }
     }
 
     if let Some((glyph, (card_suit, card_rank))) = replace_first_glyph(&x, card_suit_rank) {
-        rank = card_rank.map(|r| r + 1);
-        suit = card_suit;
+        *rank = card_rank.map(|r| r + 1);
+        *suit = card_suit;
         x = x.replace(glyph, &CARD_BACK.to_string());
     }
 
     if let Some((glyph, (glyph_suit, glyph_rank, glyph_angle))) =
         replace_first_glyph(&x, chess_glyph)
     {
-        rank = Some(glyph_rank + 1);
+        *rank = Some(glyph_rank + 1);
         if !has_color(&x) {
-            suit = Some(glyph_suit);
+            *suit = Some(glyph_suit);
         }
-        angle = Some(match angle {
+        *angle = Some(match *angle {
             Some(a) => (a + glyph_angle).rem_euclid(360.0),
             None => glyph_angle,
         });
-        cfg = Some(options.default_chess_cfg);
+        *cfg = Some(options.default_chess_cfg);
         let bit = if x.contains('b') {
             BIT.to_string()
         } else {
@@ -467,45 +540,23 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
     {
         let is_back = tile_rank.is_none();
         x = x.replace(glyph, if is_back { "b" } else { "" });
-        rank = tile_rank.map(|r| r + 1);
-        suit = tile_suit.map(|s| s + 1);
-        angle = Some(match angle {
+        *rank = tile_rank.map(|r| r + 1);
+        *suit = tile_suit.map(|s| s + 1);
+        *angle = Some(match *angle {
             Some(a) => (a + tile_angle).rem_euclid(360.0),
             None => tile_angle,
         });
         if let Some(color) = x.chars().find(|c| COLOR_LETTERS.contains(c)) {
             x = x.replace(color, "");
             if cfg.is_none() {
-                cfg = Some(Cfg::new(&format!("dominoes_{}", color_name(color))));
+                *cfg = Some(Cfg::new(&format!("dominoes_{}", color_name(color))));
             }
         } else if cfg.is_none() {
-            cfg = Some(Cfg::new("dominoes"));
+            *cfg = Some(Cfg::new("dominoes"));
         }
     }
 
-    let mut stated = simple_features(&x);
-    if let Some(extra) = angle {
-        stated.angle = Some(match stated.angle {
-            Some(a) => (a + extra).rem_euclid(360.0),
-            None => extra,
-        });
-    }
-    if rank.is_some() {
-        stated.rank = rank;
-    }
-    if suit.is_some() {
-        stated.suit = suit;
-    }
-    if cfg.is_some() {
-        stated.cfg = cfg;
-    }
-    PieceSpec {
-        stated,
-        suit_is_glyph_default: suit_is_glyph_default && suit.is_none(),
-        normalized: x,
-        warnings,
-        len: text.len(),
-    }
+    x
 }
 
 fn simple_features(x: &str) -> StatedFeatures {

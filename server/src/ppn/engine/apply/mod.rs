@@ -388,8 +388,15 @@ impl GameState {
             }
             None => None,
         };
-        let mut rest = Board::default();
-        let mut moved = Board::default();
+        let count = self.board.pieces.len();
+        let mut rest = Board {
+            pieces: Vec::with_capacity(count),
+            tags: Vec::with_capacity(count),
+        };
+        let mut moved = Board {
+            pieces: Vec::with_capacity(moving.len()),
+            tags: Vec::with_capacity(moving.len()),
+        };
         for (i, (piece, tag)) in self.board.pieces.iter().zip(&self.board.tags).enumerate() {
             match moving.iter().position(|m| *m == i) {
                 Some(k) => {

@@ -43,12 +43,25 @@ fn rounded_distances(board: &Board, (x, y): Point) -> Vec<f64> {
         .collect()
 }
 
+/// Whether a piece is exactly at `point`: its squared distance rounds (as in
+/// [`rounded_distances`]) to zero, that is, it is under half of 1e-5.
+fn is_at(piece: &Piece, (x, y): Point) -> bool {
+    let d2 = (piece.x - x).powi(2) + (piece.y - y).powi(2);
+    d2 * 1e5 < 0.5
+}
+
+/// The position of the top piece exactly at `point`.
+fn top_at(board: &Board, point: Point) -> Option<usize> {
+    board.pieces.iter().rposition(|piece| is_at(piece, point))
+}
+
 /// Positions of the pieces exactly at `point`, bottom first.
 fn stack_at(board: &Board, point: Point) -> Vec<usize> {
-    rounded_distances(board, point)
+    board
+        .pieces
         .iter()
         .enumerate()
-        .filter(|(_, d)| **d < 1e-8)
+        .filter(|(_, piece)| is_at(piece, point))
         .map(|(i, _)| i)
         .collect()
 }
@@ -60,6 +73,11 @@ impl Context<'_> {
 
     /// Board positions of the pieces a PieceId identifies (never empty).
     pub(crate) fn positions(&self, id: &PieceId, board: &Board) -> Result<Vec<usize>, Issue> {
+        // The most common PieceId, a Location's top piece, is found by its position: a
+        // piece's identity is unique on its board.
+        if let PieceIdKind::Top(location) = &id.kind {
+            return self.top(id, location, board).map(|top| vec![top]);
+        }
         let tags = self.tags(id, board)?;
         let positions = board.positions_of(&tags);
         if positions.is_empty() {
@@ -71,6 +89,17 @@ impl Context<'_> {
             return Err(no_piece(id, message));
         }
         Ok(positions)
+    }
+
+    /// The position of the top piece at a Location (the PieceId `id`).
+    fn top(&self, id: &PieceId, location: &Location, board: &Board) -> Result<usize, Issue> {
+        let point = self.single_point(location, board)?;
+        top_at(board, point).ok_or_else(|| {
+            no_piece(
+                id,
+                format!("there is no piece at `{}`", self.quote(&id.range)),
+            )
+        })
     }
 
     /// The identities a PieceId refers to (the reference's piece ids).
@@ -89,17 +118,7 @@ impl Context<'_> {
                 }
             }
             PieceIdKind::MoveStart(inner) => self.tags(inner, self.move_start),
-            PieceIdKind::Top(location) => {
-                let point = self.single_point(location, board)?;
-                let stack = stack_at(board, point);
-                match stack.last() {
-                    Some(&top) => Ok(vec![board.tags[top]]),
-                    None => Err(no_piece(
-                        id,
-                        format!("there is no piece at `{}`", self.quote(&id.range)),
-                    )),
-                }
-            }
+            PieceIdKind::Top(location) => Ok(vec![board.tags[self.top(id, location, board)?]]),
             PieceIdKind::Nearest { count, location } => {
                 let point = self.single_point(location, board)?;
                 let distances = rounded_distances(board, point);
