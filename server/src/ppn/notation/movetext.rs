@@ -146,13 +146,26 @@ pub fn is_movetext_whitespace(c: char) -> bool {
 #[derive(Debug, Clone, Copy)]
 struct Glyph {
     ch: char,
-    origin: Option<Origin>,
+    origin: Origin,
 }
 
-#[derive(Debug, Clone, Copy)]
+/// File bytes; [`Origin::NOWHERE`] for the spaces that join expansions. Not an `Option`,
+/// which would make every character of a movetext a third larger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Origin {
     start: usize,
     end: usize,
+}
+
+impl Origin {
+    const NOWHERE: Origin = Origin {
+        start: usize::MAX,
+        end: usize::MAX,
+    };
+
+    fn in_file(self) -> Option<Origin> {
+        (self != Origin::NOWHERE).then_some(self)
+    }
 }
 
 #[derive(Debug)]
@@ -613,8 +626,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         }
     }
 
-    let text = semicolons_to_move_numbers(&glyphs);
-    let in_comment = closes_before_next_open(&text);
+    let (text, in_comment) = semicolons_to_move_numbers(glyphs);
     let raw_moves = cut_at_move_numbers(&text, &in_comment);
     let mut previous_label = start.previous_label;
     split.moves.reserve(raw_moves.len());
@@ -668,11 +680,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         split.moves.push(MoveRecord {
             label,
             label_source,
-            text: move_tokens
-                .iter()
-                .map(|token| token.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
+            text: joined_tokens(&move_tokens),
             comment,
             tokens: move_tokens,
             source,
@@ -680,6 +688,22 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         split.resume.push(resume);
     }
     split
+}
+
+/// The tokens' texts joined by single spaces.
+fn joined_tokens(tokens: &[MoveToken]) -> String {
+    let length = tokens
+        .iter()
+        .map(|token| token.text.len() + 1)
+        .sum::<usize>();
+    let mut text = String::with_capacity(length);
+    for (index, token) in tokens.iter().enumerate() {
+        if index > 0 {
+            text.push(' ');
+        }
+        text.push_str(&token.text);
+    }
+    text
 }
 
 fn squish(text: &str) -> String {
@@ -690,12 +714,13 @@ fn squish(text: &str) -> String {
 }
 
 fn source_span<'a>(glyphs: impl Iterator<Item = &'a Glyph>) -> Option<Range<usize>> {
-    glyphs
-        .filter_map(|glyph| glyph.origin)
-        .fold(None, |span: Option<Range<usize>>, origin| match span {
+    glyphs.filter_map(|glyph| glyph.origin.in_file()).fold(
+        None,
+        |span: Option<Range<usize>>, origin| match span {
             None => Some(origin.start..origin.end),
             Some(span) => Some(span.start.min(origin.start)..span.end.max(origin.end)),
-        })
+        },
+    )
 }
 
 /// Cuts the movetext into tokens, expands each, and joins the expansions with spaces.
@@ -732,7 +757,7 @@ fn expand_tokens(
         ranges.push((offset + start..offset + slice.len(), in_comment));
     }
 
-    let mut glyphs = Vec::new();
+    let mut glyphs = Vec::with_capacity(slice.len() + ranges.len());
     let mut tokens = Vec::with_capacity(ranges.len());
     let mut first = true;
     let mut expanded_strings = start.expanded_strings;
@@ -799,10 +824,10 @@ fn expand_tokens(
             if expanded {
                 glyphs.extend(expansion.chars().map(|ch| Glyph {
                     ch,
-                    origin: Some(Origin {
+                    origin: Origin {
                         start: range.start,
                         end: range.end,
-                    }),
+                    },
                 }));
             } else {
                 push_written(&mut glyphs, written, range.start);
@@ -825,7 +850,7 @@ fn separate(glyphs: &mut Vec<Glyph>, first: &mut bool) {
     if !*first {
         glyphs.push(Glyph {
             ch: ' ',
-            origin: None,
+            origin: Origin::NOWHERE,
         });
     }
     *first = false;
@@ -835,10 +860,10 @@ fn separate(glyphs: &mut Vec<Glyph>, first: &mut bool) {
 fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize) {
     glyphs.extend(written.char_indices().map(|(at, ch)| Glyph {
         ch,
-        origin: Some(Origin {
+        origin: Origin {
             start: start + at,
             end: start + at + ch.len_utf8(),
-        }),
+        },
     }));
 }
 
@@ -856,10 +881,15 @@ fn closes_before_next_open(glyphs: &[Glyph]) -> Vec<bool> {
     result
 }
 
-/// Every `;` outside a comment becomes ` . `.
-fn semicolons_to_move_numbers(glyphs: &[Glyph]) -> Vec<Glyph> {
-    let in_comment = closes_before_next_open(glyphs);
-    let mut text = Vec::with_capacity(glyphs.len());
+/// Every `;` outside a comment becomes ` . `; the text, and for each of its positions
+/// whether it is inside a comment ([`closes_before_next_open`]).
+fn semicolons_to_move_numbers(glyphs: Vec<Glyph>) -> (Vec<Glyph>, Vec<bool>) {
+    let in_comment = closes_before_next_open(&glyphs);
+    let replaced = |(i, glyph): (usize, &Glyph)| glyph.ch == ';' && !in_comment[i + 1];
+    if !glyphs.iter().enumerate().any(replaced) {
+        return (glyphs, in_comment);
+    }
+    let mut text = Vec::with_capacity(glyphs.len() + 16);
     for (i, glyph) in glyphs.iter().enumerate() {
         if glyph.ch == ';' && !in_comment[i + 1] {
             for ch in [' ', '.', ' '] {
@@ -872,7 +902,8 @@ fn semicolons_to_move_numbers(glyphs: &[Glyph]) -> Vec<Glyph> {
             text.push(*glyph);
         }
     }
-    text
+    let in_comment = closes_before_next_open(&text);
+    (text, in_comment)
 }
 
 struct RawMove {
@@ -943,6 +974,9 @@ fn cut_at_move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<RawMove> {
 /// Comments: `{` to the first `}`, with neither a letter, digit nor punctuation mark
 /// just outside the braces.
 fn comment_spans(body: &[Glyph]) -> Vec<Range<usize>> {
+    if !body.iter().any(|glyph| glyph.ch == '{') {
+        return Vec::new();
+    }
     let mut next_close = vec![None; body.len() + 1];
     for i in (0..body.len()).rev() {
         next_close[i] = if body[i].ch == '}' {
@@ -980,10 +1014,9 @@ fn tokens_outside(body: &[Glyph], comments: &[Range<usize>]) -> Vec<MoveToken> {
             return;
         }
         let source = source_span(current.iter()).unwrap_or(0..0);
-        tokens.push(MoveToken {
-            text: current.iter().map(|g| g.ch).collect(),
-            source,
-        });
+        let mut text = String::with_capacity(current.len());
+        text.extend(current.iter().map(|g| g.ch));
+        tokens.push(MoveToken { text, source });
         current.clear();
     };
     let mut comments = comments.iter().peekable();
@@ -1100,6 +1133,7 @@ mod char_class {
         )
     }
 
+    #[inline]
     pub fn is_alphanumeric(c: char) -> bool {
         if c.is_ascii() {
             c.is_ascii_alphanumeric()
@@ -1108,6 +1142,7 @@ mod char_class {
         }
     }
 
+    #[inline]
     pub fn is_alphanumeric_or_punctuation(c: char) -> bool {
         // U+035C is written as an undertie like `‿` (a punctuation mark), so it must
         // separate MoveNumbers and comments the same way, although it is a combining mark.

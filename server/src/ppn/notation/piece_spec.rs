@@ -279,7 +279,12 @@ fn unknown_ranges(simple: &str) -> Vec<std::ops::Range<usize>> {
         }
         let Some(c) = rest.chars().next() else { break };
         let width = c.len_utf8();
-        if !(KNOWN_ASCII.contains(c) || is_known_glyph(c)) {
+        let known = if c.is_ascii() {
+            KNOWN_ASCII.as_bytes().contains(&(c as u8))
+        } else {
+            is_known_glyph(c)
+        };
+        if !known {
             match ranges.last_mut() {
                 Some(last) if last.end == pos => last.end = pos + width,
                 _ => ranges.push(pos..pos + width),
@@ -559,8 +564,54 @@ fn rewrite_glyphs(
     x
 }
 
+/// The characters of a normalized PieceSpec that say something, read in one pass: the
+/// features are then looked up without searching the text again for each one.
+struct Letters {
+    ascii: u128,
+    /// Bit `i`: the text holds `GLYPHS[i]`.
+    glyphs: u16,
+    first_digit: Option<u8>,
+}
+
+impl Letters {
+    const GLYPHS: [char; 13] = [
+        '♥', '♡', '♠', '♤', '♣', '♧', '♦', '♢', CARD_BACK, PYRAMID, BIT, BOARD, HEXPACK,
+    ];
+
+    fn of(x: &str) -> Letters {
+        let mut letters = Letters {
+            ascii: 0,
+            glyphs: 0,
+            first_digit: None,
+        };
+        for c in x.chars() {
+            if c.is_ascii() {
+                letters.ascii |= 1 << (c as u32);
+                if c.is_ascii_digit() && letters.first_digit.is_none() {
+                    letters.first_digit = Some(c as u8 - b'0');
+                }
+            } else if let Some(i) = Letters::GLYPHS.iter().position(|&g| g == c) {
+                letters.glyphs |= 1 << i;
+            }
+        }
+        letters
+    }
+
+    fn has(&self, c: char) -> bool {
+        if c.is_ascii() {
+            self.ascii & (1 << (c as u32)) != 0
+        } else {
+            Letters::GLYPHS
+                .iter()
+                .position(|&g| g == c)
+                .is_some_and(|i| self.glyphs & (1 << i) != 0)
+        }
+    }
+}
+
 fn simple_features(x: &str) -> StatedFeatures {
-    let has = |chars: &[char]| x.contains(chars);
+    let letters = Letters::of(x);
+    let has = |chars: &[char]| chars.iter().any(|&c| letters.has(c));
     let suit = if has(&['S', '♥', 'R', '♡']) {
         Some(1)
     } else if has(&['M', '♠', 'K', '♤']) {
@@ -576,7 +627,7 @@ fn simple_features(x: &str) -> StatedFeatures {
     } else {
         None
     };
-    let rank = x.chars().find_map(|c| c.to_digit(10)).map(|d| d as i32 + 1);
+    let rank = letters.first_digit.map(|d| i32::from(d) + 1);
     let angle = if has(&['^']) {
         Some(0.0)
     } else if has(&['<']) {
@@ -588,7 +639,7 @@ fn simple_features(x: &str) -> StatedFeatures {
     } else {
         None
     };
-    let colored = has_color(x);
+    let colored = has(&COLOR_LETTERS);
     let kind = if has(&['t']) {
         Some(PieceKind::Tile)
     } else if has(&['c']) {
