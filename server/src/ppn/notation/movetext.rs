@@ -871,12 +871,14 @@ fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize) {
 /// reference tells that a position is inside a comment.
 fn closes_before_next_open(glyphs: &[Glyph]) -> Vec<bool> {
     let mut result = vec![false; glyphs.len() + 1];
-    for i in (0..glyphs.len()).rev() {
-        result[i] = match glyphs[i].ch {
-            '{' => false,
-            '}' => true,
-            _ => result[i + 1],
-        };
+    let mut closes = false;
+    for (glyph, slot) in glyphs.iter().zip(&mut result).rev() {
+        match glyph.ch {
+            '{' => closes = false,
+            '}' => closes = true,
+            _ => {}
+        }
+        *slot = closes;
     }
     result
 }
@@ -922,18 +924,21 @@ fn move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<Range<usize>> {
     let mut numbers = Vec::new();
     let mut p = 0;
     while p < text.len() {
-        let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
-        if !(free_before && is_move_number_char(text[p].ch)) {
+        if !is_move_number_char(text[p].ch) {
             p += 1;
             continue;
         }
+        let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
         let mut q = p;
         while q < text.len() && is_move_number_char(text[q].ch) {
             q += 1;
         }
-        let free_after = q == text.len() || !char_class::is_alphanumeric_or_punctuation(text[q].ch);
-        if text[q - 1].ch == '.' && free_after && !in_comment[q] {
-            numbers.push(p..q);
+        if free_before && text[q - 1].ch == '.' && !in_comment[q] {
+            let free_after =
+                q == text.len() || !char_class::is_alphanumeric_or_punctuation(text[q].ch);
+            if free_after {
+                numbers.push(p..q);
+            }
         }
         // Positions inside the run follow a letter, digit or mark, so none can start one.
         p = q;
@@ -1142,20 +1147,57 @@ mod char_class {
         }
     }
 
+    /// Bit `c` is set for the ASCII characters that are letters, digits or punctuation
+    /// marks (of the Unicode P category: `$+<=>^`|~` are symbols).
+    const ASCII_ALPHANUMERIC_OR_PUNCTUATION: u128 = {
+        let mut mask = 0u128;
+        let mut c = 0u8;
+        while c < 128 {
+            let symbol = matches!(
+                c,
+                b'$' | b'+' | b'<' | b'=' | b'>' | b'^' | b'`' | b'|' | b'~'
+            );
+            if c.is_ascii_alphanumeric() || (c.is_ascii_punctuation() && !symbol) {
+                mask |= 1 << c;
+            }
+            c += 1;
+        }
+        mask
+    };
+
     #[inline]
     pub fn is_alphanumeric_or_punctuation(c: char) -> bool {
+        if c.is_ascii() {
+            ASCII_ALPHANUMERIC_OR_PUNCTUATION & (1 << (c as u32)) != 0
+        } else {
+            other_is_alphanumeric_or_punctuation(c)
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::is_alphanumeric_or_punctuation;
+
+        #[test]
+        fn letters_digits_and_punctuation_marks_but_not_symbols() {
+            for c in (0u8..128).map(char::from) {
+                let expected = c.is_ascii_alphanumeric()
+                    || (c.is_ascii_punctuation() && !"$+<=>^`|~".contains(c));
+                assert_eq!(is_alphanumeric_or_punctuation(c), expected, "{c:?}");
+            }
+            for c in ['\u{35C}', 'é', '«', '٣', '‿'] {
+                assert!(is_alphanumeric_or_punctuation(c), "{c:?}");
+            }
+            for c in ['→', '♥', '\u{A0}'] {
+                assert!(!is_alphanumeric_or_punctuation(c), "{c:?}");
+            }
+        }
+    }
+
+    fn other_is_alphanumeric_or_punctuation(c: char) -> bool {
         // U+035C is written as an undertie like `‿` (a punctuation mark), so it must
         // separate MoveNumbers and comments the same way, although it is a combining mark.
-        if c == '\u{35C}' {
-            return true;
-        }
-        if c.is_ascii() {
-            c.is_ascii_alphanumeric()
-                || (c.is_ascii_punctuation()
-                    && !matches!(c, '$' | '+' | '<' | '=' | '>' | '^' | '`' | '|' | '~'))
-        } else {
-            is_alphanumeric(c) || in_table(PUNCTUATION, c)
-        }
+        c == '\u{35C}' || is_alphanumeric(c) || in_table(PUNCTUATION, c)
     }
 
     fn in_table(table: &[(u32, u32)], c: char) -> bool {

@@ -174,10 +174,7 @@ impl GameState {
                 let context = self.context(text, warnings);
                 let moving = context.positions(target, &self.board)?;
                 let points = context.points(location, &self.board, Some(&moving))?;
-                let board = self.moved(text, &moving, &points, order.as_ref(), *below, warnings)?;
-                let tags = moving_tags(&self.board, &moving);
-                self.finish_move(board, &tags);
-                Ok(())
+                self.move_pieces(text, &moving, &points, order.as_ref(), *below, warnings)
             }
             Submove::Remove(target) => {
                 let positions = self
@@ -249,9 +246,7 @@ impl GameState {
                 after.remove(&removed);
                 let context = after.context(text, warnings);
                 let moving = context.positions(mover, &after.board)?;
-                let board = after.moved(text, &moving, &[point], None, false, warnings)?;
-                let tags = moving_tags(&after.board, &moving);
-                after.finish_move(board, &tags);
+                after.move_pieces(text, &moving, &[point], None, false, warnings)?;
                 *self = after;
                 Ok(())
             }
@@ -364,17 +359,18 @@ impl GameState {
         }
     }
 
-    /// The board after moving the pieces at `moving` to `points` (one point for all, or one
-    /// per piece), placed on top, at the bottom, or next to the `order` piece.
-    fn moved(
-        &self,
+    /// Moves the pieces at `moving` to `points` (one point for all, or one per piece),
+    /// placing them on top, at the bottom, or next to the `order` piece; they become the
+    /// active pieces. Nothing changes when it fails.
+    fn move_pieces(
+        &mut self,
         text: &str,
         moving: &[usize],
         points: &[Point],
         order: Option<&PieceId>,
         below: bool,
         warnings: &RefCell<Vec<Issue>>,
-    ) -> Result<Board, Issue> {
+    ) -> Result<(), Issue> {
         let neighbour = match order {
             Some(id) => {
                 let position = self.single_position(text, id, warnings)?;
@@ -389,34 +385,37 @@ impl GameState {
             None => None,
         };
         let count = self.board.pieces.len();
-        let mut rest = Board {
-            pieces: Vec::with_capacity(count),
-            tags: Vec::with_capacity(count),
-        };
-        let mut moved = Board {
-            pieces: Vec::with_capacity(moving.len()),
-            tags: Vec::with_capacity(moving.len()),
-        };
-        for (i, (piece, tag)) in self.board.pieces.iter().zip(&self.board.tags).enumerate() {
+        if points.is_empty() && moving.iter().any(|&i| i < count) {
+            return Err(bad_move(0..text.len(), "there is nowhere to move to"));
+        }
+        let tags = moving_tags(&self.board, moving);
+        // The pieces that stay keep their order at the front; the moving ones are set
+        // aside with their new places.
+        let mut moved_pieces = Vec::with_capacity(moving.len());
+        let mut moved_tags = Vec::with_capacity(moving.len());
+        let mut kept = 0;
+        for i in 0..count {
+            let (piece, tag) = (self.board.pieces[i], self.board.tags[i]);
             match moving.iter().position(|m| *m == i) {
                 Some(k) => {
-                    let Some(&(x, y)) = points.get(k).or(points.last()) else {
-                        return Err(bad_move(0..text.len(), "there is nowhere to move to"));
-                    };
-                    moved.pieces.push(Piece { x, y, ..*piece });
-                    moved.tags.push(*tag);
+                    let (x, y) = points.get(k).or(points.last()).copied().unwrap_or_default();
+                    moved_pieces.push(Piece { x, y, ..piece });
+                    moved_tags.push(tag);
                 }
                 None => {
-                    rest.pieces.push(*piece);
-                    rest.tags.push(*tag);
+                    self.board.pieces[kept] = piece;
+                    self.board.tags[kept] = tag;
+                    kept += 1;
                 }
             }
         }
+        self.board.pieces.truncate(kept);
+        self.board.tags.truncate(kept);
         let at = match (neighbour, below) {
-            (None, false) => rest.pieces.len(),
+            (None, false) => kept,
             (None, true) => 0,
             (Some(tag), _) => {
-                let index = rest.tags.iter().position(|t| *t == tag).unwrap_or(0);
+                let index = self.board.tags.iter().position(|t| *t == tag).unwrap_or(0);
                 if below {
                     index
                 } else {
@@ -424,14 +423,10 @@ impl GameState {
                 }
             }
         };
-        rest.pieces.splice(at..at, moved.pieces);
-        rest.tags.splice(at..at, moved.tags);
-        Ok(rest)
-    }
-
-    fn finish_move(&mut self, board: Board, moved: &[PieceTag]) {
-        self.board = board;
-        self.active = moved.to_vec();
+        self.board.pieces.splice(at..at, moved_pieces);
+        self.board.tags.splice(at..at, moved_tags);
+        self.active = tags;
+        Ok(())
     }
 
     fn remove(&mut self, positions: &[usize]) {

@@ -73,10 +73,17 @@ impl Context<'_> {
 
     /// Board positions of the pieces a PieceId identifies (never empty).
     pub(crate) fn positions(&self, id: &PieceId, board: &Board) -> Result<Vec<usize>, Issue> {
-        // The most common PieceId, a Location's top piece, is found by its position: a
-        // piece's identity is unique on its board.
-        if let PieceIdKind::Top(location) = &id.kind {
-            return self.top(id, location, board).map(|top| vec![top]);
+        // The most common PieceIds, a Location's top piece and searches, are found by
+        // their positions: a piece's identity is unique on its board.
+        match &id.kind {
+            PieceIdKind::Top(location) => {
+                return self.top(id, location, board).map(|top| vec![top]);
+            }
+            // A search's positions are already in board order.
+            PieceIdKind::Search { spec, greedy } => {
+                return self.search(id, spec, *greedy, board);
+            }
+            _ => {}
         }
         let tags = self.tags(id, board)?;
         let positions = board.positions_of(&tags);
@@ -171,48 +178,69 @@ impl Context<'_> {
                 Ok(tags)
             }
             PieceIdKind::Search { spec, greedy } => {
-                let search = |turns: AngleMatch| {
-                    if *greedy {
-                        Ok(greedy_search(spec, board, turns))
-                    } else {
-                        self.single_search(spec, board, turns).map_err(|e| Issue {
-                            range: id.range.clone(),
-                            ..e
-                        })
-                    }
-                };
-                let found = search(AngleMatch::AsStored)?;
-                if search(AngleMatch::Modulo360).ok().as_ref() != Some(&found) {
-                    self.warnings.borrow_mut().push(Issue::warning(
-                        id.range.clone(),
-                        "reference-differs",
-                        "this search compares angles as stored, as the reference \
-                         implementation does (a piece turned by `@>90` has angle -90, not 270); \
-                         comparing them modulo 360 would find other pieces",
-                    ));
-                }
-                if found.is_empty() {
-                    return Err(no_piece(
-                        id,
-                        format!("no piece matches `{}`", self.quote(&id.range)),
-                    ));
-                }
+                let found = self.search(id, spec, *greedy, board)?;
                 Ok(found.into_iter().map(|i| board.tags[i]).collect())
             }
         }
     }
 
+    /// Board positions (bottom first, never empty) of the pieces a `?` or `/` search finds.
+    fn search(
+        &self,
+        id: &PieceId,
+        spec: &PieceSpec,
+        greedy: bool,
+        board: &Board,
+    ) -> Result<Vec<usize>, Issue> {
+        let search = |turns: AngleMatch| {
+            if greedy {
+                let stated = spec.stated.angle.is_some();
+                Ok((greedy_search(spec, board, turns), stated))
+            } else {
+                self.single_search(spec, board, turns).map_err(|e| Issue {
+                    range: id.range.clone(),
+                    ..e
+                })
+            }
+        };
+        let (found, compared_angles) = search(AngleMatch::AsStored)?;
+        // A search that compared no angles finds the same pieces either way.
+        if compared_angles
+            && search(AngleMatch::Modulo360)
+                .ok()
+                .map(|(other, _)| other)
+                .as_ref()
+                != Some(&found)
+        {
+            self.warnings.borrow_mut().push(Issue::warning(
+                id.range.clone(),
+                "reference-differs",
+                "this search compares angles as stored, as the reference \
+                 implementation does (a piece turned by `@>90` has angle -90, not 270); \
+                 comparing them modulo 360 would find other pieces",
+            ));
+        }
+        if found.is_empty() {
+            return Err(no_piece(
+                id,
+                format!("no piece matches `{}`", self.quote(&id.range)),
+            ));
+        }
+        Ok(found)
+    }
+
     /// The three steps of a `?` search: a unique match of the stated features; else the last
-    /// match of the completed spec; else the last match ignoring its angle.
+    /// match of the completed spec; else the last match ignoring its angle. Also whether
+    /// angles were compared.
     fn single_search(
         &self,
         spec: &PieceSpec,
         board: &Board,
         turns: AngleMatch,
-    ) -> Result<Vec<usize>, Issue> {
+    ) -> Result<(Vec<usize>, bool), Issue> {
         let stated = greedy_search(spec, board, turns);
         if stated.len() == 1 {
-            return Ok(stated);
+            return Ok((stated, spec.stated.angle.is_some()));
         }
         let template = spec.complete(self.options, &mut Vec::new())?;
         let same = |p: &Piece, with_angle: bool| {
@@ -225,10 +253,10 @@ impl Context<'_> {
         };
         for with_angle in [true, false] {
             if let Some(last) = board.pieces.iter().rposition(|p| same(p, with_angle)) {
-                return Ok(vec![last]);
+                return Ok((vec![last], true));
             }
         }
-        Ok(Vec::new())
+        Ok((Vec::new(), true))
     }
 
     /// Where a PieceId is: for `N Location` that Location, else the last identified piece.
