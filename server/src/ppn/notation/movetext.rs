@@ -149,22 +149,42 @@ struct Glyph {
     origin: Origin,
 }
 
-/// File bytes; [`Origin::NOWHERE`] for the spaces that join expansions. Not an `Option`,
-/// which would make every character of a movetext a third larger.
+/// File bytes, counted from the start of the movetext being split (so that a character
+/// takes 12 bytes, not 24); [`Origin::NOWHERE`] for the spaces that join expansions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Origin {
-    start: usize,
-    end: usize,
+    start: u32,
+    end: u32,
 }
 
 impl Origin {
     const NOWHERE: Origin = Origin {
-        start: usize::MAX,
-        end: usize::MAX,
+        start: u32::MAX,
+        end: u32::MAX,
     };
 
-    fn in_file(self) -> Option<Origin> {
-        (self != Origin::NOWHERE).then_some(self)
+    /// The bytes `range` of the file, in a movetext starting at `base`. Offsets past 4 GiB
+    /// into one movetext (whose characters would take 48 GB) are cut there.
+    fn of(range: Range<usize>, base: usize) -> Origin {
+        let relative = |at: usize| u32::try_from(at.saturating_sub(base)).unwrap_or(u32::MAX - 1);
+        Origin {
+            start: relative(range.start),
+            end: relative(range.end),
+        }
+    }
+
+    /// The bytes in the file (none for [`Origin::NOWHERE`]), counted from the movetext's
+    /// start: add its `base` for file offsets.
+    fn in_file(self) -> Option<Range<usize>> {
+        (self != Origin::NOWHERE).then_some(self.start as usize..self.end as usize)
+    }
+}
+
+/// The smallest range holding both.
+fn cover(span: Option<Range<usize>>, origin: Range<usize>) -> Range<usize> {
+    match span {
+        None => origin,
+        Some(span) => span.start.min(origin.start)..span.end.max(origin.end),
     }
 }
 
@@ -234,7 +254,7 @@ impl SplitStart {
 pub fn split_movetext_resumable(file_text: &str, movetext: Range<usize>) -> ResumableSplit {
     let part = split_part(file_text, movetext.clone(), SplitStart::at_movetext_start());
     let mut split = ResumableSplit {
-        moves: part.moves.into_iter().map(Arc::new).collect(),
+        moves: part.moves,
         problems: part.problems,
         movetext_start: movetext.start,
         movetext_end: movetext.end,
@@ -333,7 +353,7 @@ impl ResumableSplit {
         }
         let mut moves = Vec::with_capacity(kept + part.moves.len());
         moves.extend(self.moves[..kept].iter().cloned());
-        moves.extend(part.moves.into_iter().map(Arc::new));
+        moves.extend(part.moves);
         let mut resume = Vec::with_capacity(moves.len());
         resume.extend_from_slice(&self.resume[..kept]);
         resume.extend(part.resume);
@@ -443,7 +463,7 @@ impl ResumableSplit {
         let part_moves = part.moves.len();
         let mut moves = Vec::with_capacity(self.moves.len() + part.moves.len());
         moves.extend(self.moves[..kept].iter().cloned());
-        moves.extend(part.moves.into_iter().map(Arc::new));
+        moves.extend(part.moves);
         moves.extend(
             self.moves[cut..]
                 .iter()
@@ -556,7 +576,7 @@ impl ProblemKind {
 /// The split of a stretch of movetext, before duplicate MoveNumbers are looked for.
 #[derive(Default)]
 struct SplitPart {
-    moves: Vec<MoveRecord>,
+    moves: Vec<Arc<MoveRecord>>,
     problems: Vec<MovetextProblem>,
     resume: Vec<Option<ResumePoint>>,
     /// The brace expansions counted at the end of the stretch.
@@ -645,7 +665,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         };
         previous_label.clone_from(&label);
         let label_glyphs = raw.label.clone().map(|number| &text[number]).unwrap_or(&[]);
-        let label_source = source_span(label_glyphs.iter());
+        let label_source = source_span(label_glyphs.iter(), movetext.start);
         let resume = label_source.as_ref().and_then(|label_source| {
             let token = &tokens[tokens
                 .binary_search_by_key(&label_source.start, |token| token.range.start)
@@ -660,7 +680,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         });
         let body = &text[raw.body.clone()];
         let comments = comment_spans(body);
-        let move_tokens = tokens_outside(body, &comments);
+        let move_tokens = tokens_outside(body, &comments, movetext.start);
         let comment = squish(
             &comments
                 .iter()
@@ -674,17 +694,17 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
                 .collect::<Vec<_>>()
                 .join(" "),
         );
-        let source = source_span(label_glyphs.iter().chain(body.iter()))
+        let source = source_span(label_glyphs.iter().chain(body.iter()), movetext.start)
             .or_else(|| label_source.clone())
             .unwrap_or(movetext.start..movetext.start);
-        split.moves.push(MoveRecord {
+        split.moves.push(Arc::new(MoveRecord {
             label,
             label_source,
             text: joined_tokens(&move_tokens),
             comment,
             tokens: move_tokens,
             source,
-        });
+        }));
         split.resume.push(resume);
     }
     split
@@ -713,14 +733,11 @@ fn squish(text: &str) -> String {
         .join(" ")
 }
 
-fn source_span<'a>(glyphs: impl Iterator<Item = &'a Glyph>) -> Option<Range<usize>> {
-    glyphs.filter_map(|glyph| glyph.origin.in_file()).fold(
-        None,
-        |span: Option<Range<usize>>, origin| match span {
-            None => Some(origin.start..origin.end),
-            Some(span) => Some(span.start.min(origin.start)..span.end.max(origin.end)),
-        },
-    )
+fn source_span<'a>(glyphs: impl Iterator<Item = &'a Glyph>, base: usize) -> Option<Range<usize>> {
+    let span = glyphs
+        .filter_map(|glyph| glyph.origin.in_file())
+        .fold(None, |span, origin| Some(cover(span, origin)))?;
+    Some(base + span.start..base + span.end)
 }
 
 /// Cuts the movetext into tokens, expands each, and joins the expansions with spaces.
@@ -771,7 +788,7 @@ fn expand_tokens(
         // Only braces expand and only backslashes unescape: most tokens have neither.
         if !written.contains(['{', '\\']) {
             separate(&mut glyphs, &mut first);
-            push_written(&mut glyphs, written, range.start);
+            push_written(&mut glyphs, written, range.start, offset);
             tokens.push(SourceToken {
                 range,
                 expanded: false,
@@ -824,13 +841,10 @@ fn expand_tokens(
             if expanded {
                 glyphs.extend(expansion.chars().map(|ch| Glyph {
                     ch,
-                    origin: Origin {
-                        start: range.start,
-                        end: range.end,
-                    },
+                    origin: Origin::of(range.clone(), offset),
                 }));
             } else {
-                push_written(&mut glyphs, written, range.start);
+                push_written(&mut glyphs, written, range.start, offset);
             }
         }
         tokens.push(SourceToken {
@@ -856,14 +870,12 @@ fn separate(glyphs: &mut Vec<Glyph>, first: &mut bool) {
     *first = false;
 }
 
-/// The characters of a token as written, each standing for itself in the file.
-fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize) {
+/// The characters of a token as written (from byte `start` of the file, in a movetext
+/// starting at `base`), each standing for itself in the file.
+fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize, base: usize) {
     glyphs.extend(written.char_indices().map(|(at, ch)| Glyph {
         ch,
-        origin: Origin {
-            start: start + at,
-            end: start + at + ch.len_utf8(),
-        },
+        origin: Origin::of(start + at..start + at + ch.len_utf8(), base),
     }));
 }
 
@@ -1011,18 +1023,21 @@ fn comment_spans(body: &[Glyph]) -> Vec<Range<usize>> {
     spans
 }
 
-fn tokens_outside(body: &[Glyph], comments: &[Range<usize>]) -> Vec<MoveToken> {
+fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize) -> Vec<MoveToken> {
     let mut tokens = Vec::new();
-    let mut current: Vec<Glyph> = Vec::new();
-    let mut flush = |current: &mut Vec<Glyph>| {
-        if current.is_empty() {
+    // The token being read: its text and the file bytes it comes from (see `source_span`).
+    let mut text = String::new();
+    let mut source: Option<Range<usize>> = None;
+    let mut flush = |text: &mut String, source: &mut Option<Range<usize>>| {
+        if text.is_empty() {
             return;
         }
-        let source = source_span(current.iter()).unwrap_or(0..0);
-        let mut text = String::with_capacity(current.len());
-        text.extend(current.iter().map(|g| g.ch));
-        tokens.push(MoveToken { text, source });
-        current.clear();
+        tokens.push(MoveToken {
+            text: std::mem::take(text),
+            source: source
+                .take()
+                .map_or(0..0, |span| base + span.start..base + span.end),
+        });
     };
     let mut comments = comments.iter().peekable();
     let mut i = 0;
@@ -1038,13 +1053,16 @@ fn tokens_outside(body: &[Glyph], comments: &[Range<usize>]) -> Vec<MoveToken> {
         }
         let glyph = body[i];
         if is_movetext_whitespace(glyph.ch) {
-            flush(&mut current);
+            flush(&mut text, &mut source);
         } else {
-            current.push(glyph);
+            text.push(glyph.ch);
+            if let Some(origin) = glyph.origin.in_file() {
+                source = Some(cover(source.take(), origin));
+            }
         }
         i += 1;
     }
-    flush(&mut current);
+    flush(&mut text, &mut source);
     tokens
 }
 
