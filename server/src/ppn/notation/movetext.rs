@@ -1192,26 +1192,6 @@ mod char_class {
         }
     }
 
-    #[cfg(test)]
-    mod tests {
-        use super::is_alphanumeric_or_punctuation;
-
-        #[test]
-        fn letters_digits_and_punctuation_marks_but_not_symbols() {
-            for c in (0u8..128).map(char::from) {
-                let expected = c.is_ascii_alphanumeric()
-                    || (c.is_ascii_punctuation() && !"$+<=>^`|~".contains(c));
-                assert_eq!(is_alphanumeric_or_punctuation(c), expected, "{c:?}");
-            }
-            for c in ['\u{35C}', 'é', '«', '٣', '‿'] {
-                assert!(is_alphanumeric_or_punctuation(c), "{c:?}");
-            }
-            for c in ['→', '♥', '\u{A0}'] {
-                assert!(!is_alphanumeric_or_punctuation(c), "{c:?}");
-            }
-        }
-    }
-
     fn other_is_alphanumeric_or_punctuation(c: char) -> bool {
         // U+035C is written as an undertie like `‿` (a punctuation mark), so it must
         // separate MoveNumbers and comments the same way, although it is a combining mark.
@@ -1480,4 +1460,24 @@ mod char_class {
         (0x1E950, 0x1E959),
         (0x1FBF0, 0x1FBF9),
     ];
+
+    #[cfg(test)]
+    mod tests {
+        use super::is_alphanumeric_or_punctuation;
+
+        #[test]
+        fn letters_digits_and_punctuation_marks_but_not_symbols() {
+            for c in (0u8..128).map(char::from) {
+                let expected = c.is_ascii_alphanumeric()
+                    || (c.is_ascii_punctuation() && !"$+<=>^`|~".contains(c));
+                assert_eq!(is_alphanumeric_or_punctuation(c), expected, "{c:?}");
+            }
+            for c in ['\u{35C}', 'é', '«', '٣', '‿'] {
+                assert!(is_alphanumeric_or_punctuation(c), "{c:?}");
+            }
+            for c in ['→', '♥', '\u{A0}'] {
+                assert!(!is_alphanumeric_or_punctuation(c), "{c:?}");
+            }
+        }
+    }
 }
