@@ -681,19 +681,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         let body = &text[raw.body.clone()];
         let comments = comment_spans(body);
         let move_tokens = tokens_outside(body, &comments, movetext.start);
-        let comment = squish(
-            &comments
-                .iter()
-                .map(|range| {
-                    body[range.clone()]
-                        .iter()
-                        .map(|g| g.ch)
-                        .filter(|&c| c != '{' && c != '}')
-                        .collect::<String>()
-                })
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
+        let comment = comment_text(body, &comments);
         let source = source_span(label_glyphs.iter().chain(body.iter()), movetext.start)
             .or_else(|| label_source.clone())
             .unwrap_or(movetext.start..movetext.start);
@@ -726,11 +714,27 @@ fn joined_tokens(tokens: &[MoveToken]) -> String {
     text
 }
 
-fn squish(text: &str) -> String {
-    text.split(is_movetext_whitespace)
-        .filter(|word| !word.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The comments' texts without their braces, joined by one space, whitespace squished.
+fn comment_text(body: &[Glyph], comments: &[Range<usize>]) -> String {
+    let mut text = String::new();
+    let mut space_before = false;
+    for range in comments {
+        for glyph in &body[range.clone()] {
+            match glyph.ch {
+                '{' | '}' => {}
+                c if is_movetext_whitespace(c) => space_before = true,
+                c => {
+                    if space_before && !text.is_empty() {
+                        text.push(' ');
+                    }
+                    space_before = false;
+                    text.push(c);
+                }
+            }
+        }
+        space_before = true;
+    }
+    text
 }
 
 fn source_span<'a>(glyphs: impl Iterator<Item = &'a Glyph>, base: usize) -> Option<Range<usize>> {

@@ -83,25 +83,37 @@ impl GameState {
 
     fn apply_tokens(&mut self, tokens: &[&str], keep_start: bool) -> Vec<MoveIssue> {
         let mut issues = Vec::new();
-        let substituted: Vec<Option<Cow<'_, str>>> = tokens
-            .iter()
-            .enumerate()
-            .map(|(token_index, token)| match self.macros.substitute(token) {
-                Ok(text) => Some(text),
-                Err(errors) => {
-                    issues.extend(errors.into_iter().map(|e| to_move_issue(token_index, e)));
-                    None
-                }
-            })
-            .collect();
+        // A macro reference starts with a backquote: most moves have none to substitute.
+        let substituted: Option<Vec<Option<Cow<'_, str>>>> =
+            tokens.iter().any(|token| token.contains('`')).then(|| {
+                tokens
+                    .iter()
+                    .enumerate()
+                    .map(|(token_index, token)| match self.macros.substitute(token) {
+                        Ok(text) => Some(text),
+                        Err(errors) => {
+                            issues
+                                .extend(errors.into_iter().map(|e| to_move_issue(token_index, e)));
+                            None
+                        }
+                    })
+                    .collect()
+            });
+        let text_of = |token_index: usize| -> Option<&str> {
+            match &substituted {
+                Some(texts) => texts[token_index].as_deref(),
+                None => Some(tokens[token_index]),
+            }
+        };
         // Only a `^` PieceId reads the board as it was when the move started.
-        let needs_start = keep_start || substituted.iter().flatten().any(|text| text.contains('^'));
+        let needs_start = keep_start
+            || (0..tokens.len()).any(|i| text_of(i).is_some_and(|text| text.contains('^')));
         self.move_start = needs_start.then(|| Arc::new(self.board.clone()));
-        for (token_index, (token, substituted)) in tokens.iter().zip(&substituted).enumerate() {
-            let Some(substituted) = substituted else {
+        for (token_index, token) in tokens.iter().enumerate() {
+            let Some(substituted) = text_of(token_index) else {
                 continue;
             };
-            let mapped = substituted.as_ref() == *token;
+            let mapped = substituted == *token;
             for part in split_submoves(substituted) {
                 let mut notes = Vec::new();
                 let lookup_warnings = RefCell::new(Vec::new());
