@@ -665,7 +665,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         };
         previous_label.clone_from(&label);
         let label_glyphs = raw.label.clone().map(|number| &text[number]).unwrap_or(&[]);
-        let label_source = source_span(label_glyphs.iter(), movetext.start);
+        let label_source = source_span(&[label_glyphs], movetext.start);
         let resume = label_source.as_ref().and_then(|label_source| {
             let token = &tokens[tokens
                 .binary_search_by_key(&label_source.start, |token| token.range.start)
@@ -682,7 +682,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         let comments = comment_spans(body);
         let move_tokens = tokens_outside(body, &comments, movetext.start);
         let comment = comment_text(body, &comments);
-        let source = source_span(label_glyphs.iter().chain(body.iter()), movetext.start)
+        let source = source_span(&[label_glyphs, body], movetext.start)
             .or_else(|| label_source.clone())
             .unwrap_or(movetext.start..movetext.start);
         split.moves.push(Arc::new(MoveRecord {
@@ -737,11 +737,20 @@ fn comment_text(body: &[Glyph], comments: &[Range<usize>]) -> String {
     text
 }
 
-fn source_span<'a>(glyphs: impl Iterator<Item = &'a Glyph>, base: usize) -> Option<Range<usize>> {
-    let span = glyphs
-        .filter_map(|glyph| glyph.origin.in_file())
-        .fold(None, |span, origin| Some(cover(span, origin)))?;
-    Some(base + span.start..base + span.end)
+/// The file bytes that consecutive stretches of the working text stand for. Origins never
+/// go back in the working text (tokens follow each other in the file, and all characters of
+/// an expansion stand for the whole token), so they run from the first origin to the last.
+fn source_span(parts: &[&[Glyph]], base: usize) -> Option<Range<usize>> {
+    let first = parts
+        .iter()
+        .flat_map(|part| part.iter())
+        .find_map(|glyph| glyph.origin.in_file())?;
+    let last = parts
+        .iter()
+        .rev()
+        .flat_map(|part| part.iter().rev())
+        .find_map(|glyph| glyph.origin.in_file())?;
+    Some(base + first.start..base + last.end)
 }
 
 /// Cuts the movetext into tokens, expands each, and joins the expansions with spaces.
@@ -790,7 +799,7 @@ fn expand_tokens(
         let over_cap_before = over_cap;
         let written = &file_text[range.clone()];
         // Only braces expand and only backslashes unescape: most tokens have neither.
-        if !written.contains(['{', '\\']) {
+        if !written.bytes().any(|byte| byte == b'{' || byte == b'\\') {
             separate(&mut glyphs, &mut first);
             push_written(&mut glyphs, written, range.start, offset);
             tokens.push(SourceToken {
@@ -1119,16 +1128,17 @@ impl std::hash::Hasher for LabelHasher {
 /// Reports `{` without `}` and `}` without `{` (escaped braces aside).
 fn check_comment_braces(slice: &str, offset: usize, problems: &mut Vec<MovetextProblem>) {
     let mut open = Vec::new();
-    let mut previous = None;
-    for (index, c) in slice.char_indices() {
-        let escaped = previous == Some('\\');
-        previous = Some(c);
+    // Braces and backslashes are ASCII: a byte equal to one is that character.
+    let mut previous = 0u8;
+    for (index, byte) in slice.bytes().enumerate() {
+        let escaped = previous == b'\\';
+        previous = byte;
         if escaped {
             continue;
         }
-        match c {
-            '{' => open.push(offset + index),
-            '}' if open.pop().is_none() => {
+        match byte {
+            b'{' => open.push(offset + index),
+            b'}' if open.pop().is_none() => {
                 problems.push(MovetextProblem {
                     range: offset + index..offset + index + 1,
                     code: MovetextProblemCode::UnopenedComment,
