@@ -138,8 +138,13 @@ pub struct MovetextSplit {
 
 /// Whitespace between movetext elements: tab, newline, form feed, carriage return and
 /// the Unicode Z category.
+#[inline]
 pub fn is_movetext_whitespace(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\u{0C}' | '\r') || char_class::is_separator(c)
+    if c.is_ascii() {
+        matches!(c, '\t' | '\n' | '\u{0C}' | '\r' | ' ')
+    } else {
+        char_class::is_separator(c)
+    }
 }
 
 /// A character of the working text, with the file bytes it stands for.

@@ -445,6 +445,40 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
     }
 }
 
+/// The aliases of a PieceSpec's simple part rewritten: `µ` and `μ` as `u`, `/\` as `▲`,
+/// `[]` as `🂠`, `()` as `●`, `○` as `W●`, `[X]` as `■`, `n` as `0` and `a` as `1`. One
+/// pass gives what replacing each in turn gives: no replacement writes a character that
+/// another one looks for, and no two of them can overlap.
+fn rewrite_aliases(simple_raw: &str) -> String {
+    const SEQUENCES: [(&str, char); 4] = [
+        ("/\\", PYRAMID),
+        ("[]", CARD_BACK),
+        ("()", BIT),
+        ("[X]", BOARD),
+    ];
+    let mut x = String::with_capacity(simple_raw.len() + 8);
+    let mut rest = simple_raw;
+    while let Some(c) = rest.chars().next() {
+        if let Some((sequence, glyph)) = SEQUENCES.iter().find(|(s, _)| rest.starts_with(s)) {
+            x.push(*glyph);
+            rest = &rest[sequence.len()..];
+            continue;
+        }
+        match c {
+            'µ' | 'μ' => x.push('u'),
+            '\u{25cb}' => {
+                x.push('W');
+                x.push(BIT);
+            }
+            'n' => x.push('0'),
+            'a' => x.push('1'),
+            c => x.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    x
+}
+
 /// What the glyphs of a PieceSpec state besides its letters.
 struct GlyphFeatures<'a> {
     angle: &'a mut Option<f64>,
@@ -467,15 +501,7 @@ fn rewrite_glyphs(
         cfg,
         suit_is_glyph_default,
     } = features;
-    let mut x = simple_raw
-        .replace(['µ', 'μ'], "u")
-        .replace("/\\", &PYRAMID.to_string())
-        .replace("[]", &CARD_BACK.to_string())
-        .replace("()", &BIT.to_string())
-        .replace('\u{25cb}', &format!("W{BIT}"))
-        .replace("[X]", &BOARD.to_string())
-        .replace('n', "0")
-        .replace('a', "1");
+    let mut x = rewrite_aliases(simple_raw);
 
     // Checkers men, then kings: a colour letter overrides the glyph's own colour.
     for (black, white, replacement) in [
@@ -786,9 +812,9 @@ impl PieceSpec {
                              pyramid or a suit (`S▲`) to say so",
                         ));
                     }
-                    Cfg::new("piecepack")
+                    Cfg::piecepack()
                 }
-                _ => Cfg::new("piecepack"),
+                _ => Cfg::piecepack(),
             },
         };
         let cfg: Cfg = if x.contains('u') {
@@ -826,21 +852,23 @@ impl PieceSpec {
             PieceKind::Bit => Side::Back,
             _ => Side::Face,
         });
-        let suit = stated.suit.unwrap_or(match &*cfg {
+        // The name is looked up once: each look-up takes the table's lock.
+        let cfg_name: &str = &cfg;
+        let suit = stated.suit.unwrap_or(match cfg_name {
             "go" => 2,
             "checkers1" | "checkers2" => 3,
             "dice" => 6,
             _ => 1,
         });
         let rank = match stated.rank {
-            None => match (kind, &*cfg) {
+            None => match (kind, cfg_name) {
                 (PieceKind::Board, "go") => 19,
                 (PieceKind::Board, "marbles") => 4,
                 (PieceKind::Board, _) => 8,
                 (PieceKind::Bit, "marbles") => 9,
                 _ => 1,
             },
-            Some(rank) if ranks_start_at_one(&cfg) => rank - 1,
+            Some(rank) if ranks_start_at_one(cfg_name) => rank - 1,
             Some(rank) => rank,
         };
         Ok(PieceTemplate {
@@ -857,6 +885,36 @@ impl PieceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn aliases_are_rewritten_in_one_pass_as_in_turn() {
+        let in_turn = |text: &str| {
+            text.replace(['µ', 'μ'], "u")
+                .replace("/\\", &PYRAMID.to_string())
+                .replace("[]", &CARD_BACK.to_string())
+                .replace("()", &BIT.to_string())
+                .replace('\u{25cb}', &format!("W{BIT}"))
+                .replace("[X]", &BOARD.to_string())
+                .replace('n', "0")
+                .replace('a', "1")
+        };
+        for text in [
+            "",
+            "Sa",
+            "µna○[X]()",
+            "[[]X]",
+            "[X[]",
+            "/\\/\\",
+            "[X]]",
+            "(()",
+            "n[]a",
+            "W○b/\\",
+            "[#]",
+            "μ♥[]",
+        ] {
+            assert_eq!(rewrite_aliases(text), in_turn(text), "{text}");
+        }
+    }
 
     fn template(text: &str) -> PieceTemplate {
         let spec = parse_piece_spec(text, &ParserOptions::default());
