@@ -271,6 +271,10 @@ impl Context<'_> {
     }
 
     pub(crate) fn single_point(&self, location: &Location, board: &Board) -> Result<Point, Issue> {
+        // The usual Location, a square or a point, is one point: no list of them.
+        if let LocationKind::Absolute { x, y } = location.kind {
+            return Ok((x * self.scale_factor, y * self.scale_factor));
+        }
         let points = self.points(location, board, None)?;
         points.first().copied().ok_or_else(|| {
             Issue::error(

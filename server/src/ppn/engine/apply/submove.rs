@@ -317,10 +317,13 @@ impl MoveToken {
             .map(|(at, _)| at)
     }
 
-    fn positions(self, text: &str) -> Vec<usize> {
-        self.candidates(text)
-            .filter(|i| self.is_at(text, *i))
-            .collect()
+    /// Where the MoveToken first occurs in `text`, and where again, if it does.
+    fn positions(self, text: &str) -> Positions {
+        let mut found = self.candidates(text).filter(|i| self.is_at(text, *i));
+        Positions {
+            first: found.next().unwrap_or(0),
+            second: found.next(),
+        }
     }
 
     /// The MoveTokens that decide what a sub-move does, by the grammar and by the
@@ -353,6 +356,13 @@ impl MoveToken {
         }
         (grammar, reference)
     }
+}
+
+/// Where a sub-move's MoveToken is: a second one is ignored, and any after it.
+#[derive(Clone, Copy)]
+struct Positions {
+    first: usize,
+    second: Option<usize>,
 }
 
 struct Reader<'a> {
@@ -393,10 +403,10 @@ impl Reader<'_> {
 
     /// Split at the MoveToken found at `positions` (of length `width`): the part before the
     /// first one and the part up to the second one; more is ignored with a warning.
-    fn halves(&mut self, positions: &[usize], width: usize) -> (Range<usize>, Range<usize>) {
-        let first = positions[0];
-        let end = match positions.get(1) {
-            Some(&second) => {
+    fn halves(&mut self, positions: Positions, width: usize) -> (Range<usize>, Range<usize>) {
+        let first = positions.first;
+        let end = match positions.second {
+            Some(second) => {
                 self.notes.push(Issue::warning(
                     second..self.text.len(),
                     "trailing-text",
@@ -514,11 +524,11 @@ pub(crate) fn parse_submove(
     let positions = token.positions(text);
     let width = token.text().len();
     let prefix_only = |name: &str| -> Result<Range<usize>, Issue> {
-        if positions[0] == 0 {
+        if positions.first == 0 {
             Ok(width..text.len())
         } else {
             Err(Issue::error(
-                0..positions[0],
+                0..positions.first,
                 "bad-move",
                 format!("`{name}` goes before the PieceId"),
             ))
@@ -526,7 +536,7 @@ pub(crate) fn parse_submove(
     };
     match token {
         MoveToken::RotateAroundItself => {
-            let (target, angle) = r.halves(&positions, width);
+            let (target, angle) = r.halves(positions, width);
             let target = r.piece_id(target)?;
             let degrees = r.degrees(angle)?;
             let center = Location {
@@ -540,7 +550,7 @@ pub(crate) fn parse_submove(
             })
         }
         MoveToken::Rotate => {
-            let (target, angle) = r.halves(&positions, width);
+            let (target, angle) = r.halves(positions, width);
             let target = r.piece_id(target)?;
             let angle_text = &text[angle.clone()];
             let (degrees, center) = if let Some(p) = angle_text.find('|') {
@@ -569,7 +579,7 @@ pub(crate) fn parse_submove(
         | MoveToken::Drop
         | MoveToken::DropBelowPiece
         | MoveToken::DropBelow => {
-            let (spec, target) = r.halves(&positions, width);
+            let (spec, target) = r.halves(positions, width);
             let (location, order) = match token {
                 MoveToken::DropAbovePiece | MoveToken::DropBelowPiece => {
                     r.shortcut_target(target)?
@@ -588,7 +598,7 @@ pub(crate) fn parse_submove(
         | MoveToken::Move
         | MoveToken::MoveBelowPiece
         | MoveToken::MoveBelow => {
-            let (target, destination) = r.halves(&positions, width);
+            let (target, destination) = r.halves(positions, width);
             let target = r.piece_id(target)?;
             let (location, order) = match token {
                 MoveToken::MoveAbovePiece | MoveToken::MoveBelowPiece => {
@@ -619,7 +629,7 @@ pub(crate) fn parse_submove(
             below: false,
         }),
         MoveToken::Update => {
-            let (target, spec) = r.halves(&positions, width);
+            let (target, spec) = r.halves(positions, width);
             let target = r.piece_id(target)?;
             Ok(Submove::Update {
                 target,
@@ -628,7 +638,7 @@ pub(crate) fn parse_submove(
             })
         }
         MoveToken::Replace => {
-            let (target, spec) = r.halves(&positions, width);
+            let (target, spec) = r.halves(positions, width);
             let target = r.piece_id(target)?;
             Ok(Submove::Replace {
                 target,
@@ -637,14 +647,14 @@ pub(crate) fn parse_submove(
             })
         }
         MoveToken::Capture => {
-            let (mover, captured) = r.halves(&positions, width);
+            let (mover, captured) = r.halves(positions, width);
             Ok(Submove::Capture {
                 mover: r.piece_id(mover)?,
                 captured: r.piece_id(captured)?,
             })
         }
         MoveToken::Swap => {
-            let (first, second) = r.halves(&positions, width);
+            let (first, second) = r.halves(positions, width);
             Ok(Submove::Swap(r.piece_id(first)?, r.piece_id(second)?))
         }
     }
