@@ -401,28 +401,40 @@ impl GameState {
             return Err(bad_move(0..text.len(), "there is nowhere to move to"));
         }
         let tags = moving_tags(&self.board, moving);
-        // The pieces that stay keep their order at the front; the moving ones are set
-        // aside with their new places.
         let mut moved_pieces = Vec::with_capacity(moving.len());
         let mut moved_tags = Vec::with_capacity(moving.len());
-        let mut kept = 0;
-        for i in 0..count {
-            let (piece, tag) = (self.board.pieces[i], self.board.tags[i]);
-            match moving.iter().position(|m| *m == i) {
-                Some(k) => {
-                    let (x, y) = points.get(k).or(points.last()).copied().unwrap_or_default();
-                    moved_pieces.push(Piece { x, y, ..piece });
-                    moved_tags.push(tag);
-                }
-                None => {
-                    self.board.pieces[kept] = piece;
-                    self.board.tags[kept] = tag;
-                    kept += 1;
+        let single = match (moving, points.first()) {
+            (&[one], Some(&point)) if one < count => Some((one, point)),
+            _ => None,
+        };
+        if let Some((one, (x, y))) = single {
+            // The usual move: one piece taken out.
+            let piece = self.board.pieces.remove(one);
+            moved_pieces.push(Piece { x, y, ..piece });
+            moved_tags.push(self.board.tags.remove(one));
+        } else {
+            // The pieces that stay keep their order at the front; the moving ones are set
+            // aside with their new places.
+            let mut kept = 0;
+            for i in 0..count {
+                let (piece, tag) = (self.board.pieces[i], self.board.tags[i]);
+                match moving.iter().position(|m| *m == i) {
+                    Some(k) => {
+                        let (x, y) = points.get(k).or(points.last()).copied().unwrap_or_default();
+                        moved_pieces.push(Piece { x, y, ..piece });
+                        moved_tags.push(tag);
+                    }
+                    None => {
+                        self.board.pieces[kept] = piece;
+                        self.board.tags[kept] = tag;
+                        kept += 1;
+                    }
                 }
             }
+            self.board.pieces.truncate(kept);
+            self.board.tags.truncate(kept);
         }
-        self.board.pieces.truncate(kept);
-        self.board.tags.truncate(kept);
+        let kept = self.board.pieces.len();
         let at = match (neighbour, below) {
             (None, false) => kept,
             (None, true) => 0,
