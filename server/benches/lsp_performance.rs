@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 
 use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
 use ppn_ls::ppn::engine::replay::replay_document;
-use ppn_ls::ppn::syntax;
+use ppn_ls::ppn::notation::document::split_games;
+use ppn_ls::ppn::syntax::segments::DocumentSyntax;
 use serde_json::{json, Value};
 
 #[path = "../tests/common/mod.rs"]
@@ -594,8 +595,8 @@ fn in_the_library(text: &str) {
     );
     for (name, heap) in [
         (
-            "of which: syntax tree",
-            heap_of(|| Box::new(syntax::parse(text, None))),
+            "of which: syntax",
+            heap_of(|| Box::new(DocumentSyntax::parse(text, &split_games(text)))),
         ),
         (
             "of which: replay",
@@ -611,9 +612,9 @@ fn in_the_library(text: &str) {
     });
     report("analysis (library)", open, None);
     let parse = measure(|| {
-        std::hint::black_box(syntax::parse(text, None));
+        std::hint::black_box(DocumentSyntax::parse(text, &split_games(text)));
     });
-    report("of which: tree-sitter parse (in parallel)", parse, None);
+    report("of which: syntax (in parallel)", parse, None);
     let replay = measure(|| {
         std::hint::black_box(replay_document(text));
     });

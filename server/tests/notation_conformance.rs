@@ -467,6 +467,27 @@ fn problems_are_reported_with_their_ranges() {
 }
 
 #[test]
+fn a_move_number_used_twice_is_reported_wherever_it_comes_again() {
+    let duplicates = |text: &str| -> Vec<usize> {
+        only_game_split(text)
+            .problems
+            .iter()
+            .filter(|problem| problem.code == MovetextProblemCode::DuplicateMoveNumber)
+            .map(|problem| problem.range.start)
+            .collect()
+    };
+    // Numbers and dots in order: nothing is used twice.
+    assert!(duplicates("1. a 1... b 2. c 2... d 10. e 11... f\n").is_empty());
+    // The same label later, out of order, or right after itself.
+    assert_eq!(duplicates("1. a 1... b 2. c 1... d\n"), [17]);
+    assert_eq!(duplicates("1. a 2. b 2. c\n"), [10]);
+    assert_eq!(duplicates("3. a 2. b 3. c\n"), [10]);
+    // Labels that differ as text are not the same, even where their numbers are.
+    assert!(duplicates("1. a 01. b 2. c\n").is_empty());
+    assert!(duplicates("1. a 1S. b 1... c\n").is_empty());
+}
+
+#[test]
 fn whitespace_only_movetext_has_no_moves() {
     let text = "---\nSetUp: None\n...\n \t\u{3000}\r\n";
     let split = only_game_split(text);

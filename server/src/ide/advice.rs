@@ -289,9 +289,19 @@ fn mark_consequences(
     if at.is_empty() {
         return;
     }
+    let by_move = game.diagnostics_by_move();
+    // Nothing is tainted before the first move with an error: start there, so that one
+    // error at the end of a long game costs no look at the moves before it.
+    let Some(first_failed) = by_move.iter().position(|move_diagnostics| {
+        move_diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error && at.contains_key(&identity(d)))
+    }) else {
+        return;
+    };
     // Each square an earlier failed move touched, with that move (its label and range).
     let mut tainted: HashMap<String, (String, Range<usize>)> = HashMap::new();
-    for (record, move_diagnostics) in game.moves().iter().zip(game.diagnostics_by_move()) {
+    for (record, move_diagnostics) in game.moves().iter().zip(by_move).skip(first_failed) {
         let touched: Vec<&str> = record
             .tokens
             .iter()

@@ -1,8 +1,9 @@
 //! One revision of a document, analysed once and then read by every editor feature.
 //!
-//! A revision made by an edit is analysed from the previous one: the syntax tree is
-//! re-parsed incrementally, and the replay keeps every game and every move the edit left
-//! alone (see [`Replay::update`]). Either way the result is what a fresh analysis gives.
+//! A revision made by an edit is analysed from the previous one: only the segments of the
+//! syntax the edit touched are parsed again (see [`DocumentSyntax::update`]), and the
+//! replay keeps every game and every move the edit left alone (see [`Replay::update`]).
+//! Either way the result is what a fresh analysis gives.
 
 use crate::diagnostic::Diagnostic;
 use crate::ide::check::diagnostics_of;
@@ -10,66 +11,83 @@ use crate::model::line_index::LineIndex;
 pub use crate::ppn::engine::replay::TextEdit;
 use crate::ppn::engine::replay::{replay_document, Replay, ReplayedGame, ReplayedState};
 use crate::ppn::notation::document::{split_games, GameSource};
-use crate::ppn::syntax;
-use std::sync::OnceLock;
+use crate::ppn::syntax::segments::DocumentSyntax;
 
-/// The text with its syntax tree, its replay (every game's states) and its diagnostics.
+/// The text with its syntax, its replay (every game's states) and its diagnostics.
 #[derive(Debug)]
 pub struct DocumentAnalysis {
     pub text: String,
     pub line_index: LineIndex,
-    pub tree: tree_sitter::Tree,
+    pub syntax: DocumentSyntax,
     pub replay: Replay,
     pub diagnostics: Vec<Diagnostic>,
-    /// The games of the text, cut on first use: every editor request needs them.
-    game_sources: OnceLock<Vec<GameSource>>,
+    /// The games of the text, as [`split_games`] cuts them.
+    game_sources: Vec<GameSource>,
 }
 
 impl DocumentAnalysis {
     pub fn new(text: String) -> DocumentAnalysis {
-        let (tree, replay) = parse_while(&text, None, || replay_document(&text));
-        DocumentAnalysis::from_parts(text, tree, replay)
+        let ((games, syntax), replay) = parse_while(
+            || {
+                let games = split_games(&text);
+                let syntax = DocumentSyntax::parse(&text, &games);
+                (games, syntax)
+            },
+            || replay_document(&text),
+        );
+        DocumentAnalysis::from_parts(text, games, syntax, replay)
     }
 
     /// The analysis of `text`, which `edit` made from this analysis's text.
     pub fn update(&self, text: String, edit: &TextEdit) -> DocumentAnalysis {
         let edit = &edit.checked(&self.text, &text);
-        let mut edited_tree = self.tree.clone();
-        edited_tree.edit(&input_edit(&self.text, &text, edit));
-        let (tree, replay) = parse_while(&text, Some(&edited_tree), || {
-            self.replay.update(&self.text, &text, edit)
-        });
-        DocumentAnalysis::from_parts(text, tree, replay)
+        let ((games, syntax), replay) = parse_while(
+            || {
+                let games = split_games(&text);
+                let syntax =
+                    self.syntax
+                        .update(&text, &games, edit.start..edit.old_end, edit.new_end);
+                (games, syntax)
+            },
+            || self.replay.update(&self.text, &text, edit),
+        );
+        DocumentAnalysis::from_parts(text, games, syntax, replay)
     }
 
-    fn from_parts(text: String, tree: tree_sitter::Tree, replay: Replay) -> DocumentAnalysis {
-        let diagnostics = diagnostics_of(&text, &tree, &replay);
+    fn from_parts(
+        text: String,
+        game_sources: Vec<GameSource>,
+        syntax: DocumentSyntax,
+        replay: Replay,
+    ) -> DocumentAnalysis {
+        let diagnostics = diagnostics_of(&text, &syntax, &replay);
         DocumentAnalysis {
             line_index: LineIndex::new(&text),
             text,
-            tree,
+            syntax,
             replay,
             diagnostics,
-            game_sources: OnceLock::new(),
+            game_sources,
         }
     }
 
     /// An analysis whose diagnostics come from elsewhere and which replays nothing: for
     /// exercising the protocol layer with known diagnostics.
     pub fn with_diagnostics(text: String, diagnostics: Vec<Diagnostic>) -> DocumentAnalysis {
+        let game_sources = split_games(&text);
         DocumentAnalysis {
             line_index: LineIndex::new(&text),
-            tree: syntax::parse(&text, None),
+            syntax: DocumentSyntax::parse(&text, &game_sources),
             replay: Replay::default(),
             text,
             diagnostics,
-            game_sources: OnceLock::new(),
+            game_sources,
         }
     }
 
     /// The games of the text, as [`split_games`] cuts them.
     pub fn game_sources(&self) -> &[GameSource] {
-        self.game_sources.get_or_init(|| split_games(&self.text))
+        &self.game_sources
     }
 
     /// The game holding `offset`, and the state after the move there if there is one.
@@ -83,49 +101,25 @@ impl DocumentAnalysis {
     }
 }
 
-/// Parses `text` (from `old`, an edited tree of the previous text) on another thread
-/// while `replay` runs: on a long game each takes about as long as the other.
-fn parse_while(
-    text: &str,
-    old: Option<&tree_sitter::Tree>,
+/// Parses on another thread while `replay` runs: on a long game each takes about as long
+/// as the other.
+fn parse_while<Parsed: Send>(
+    parse: impl FnOnce() -> Parsed + Send,
     replay: impl FnOnce() -> Replay,
-) -> (tree_sitter::Tree, Replay) {
+) -> (Parsed, Replay) {
+    let parse = std::sync::Mutex::new(Some(parse));
+    let take = || parse.lock().ok().and_then(|mut parse| parse.take());
     std::thread::scope(|scope| {
-        let parsing = std::thread::Builder::new().spawn_scoped(scope, || syntax::parse(text, old));
+        let parsing =
+            std::thread::Builder::new().spawn_scoped(scope, || take().map(|parse| parse()));
         let replay = replay();
-        let tree = match parsing {
-            Ok(parsing) => parsing
+        let parsed = parsing.ok().and_then(|parsing| {
+            parsing
                 .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            // No thread to spare: parse after the replay.
-            Err(_) => syntax::parse(text, old),
-        };
-        (tree, replay)
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
+        // No thread to spare: parse after the replay.
+        let syntax = parsed.unwrap_or_else(|| take().expect("the parse has not run")());
+        (syntax, replay)
     })
-}
-
-/// The edit as tree-sitter wants it: bytes, and rows and columns counted its way (rows end
-/// at `\n` only, columns are bytes).
-fn input_edit(old_text: &str, new_text: &str, edit: &TextEdit) -> tree_sitter::InputEdit {
-    tree_sitter::InputEdit {
-        start_byte: edit.start,
-        old_end_byte: edit.old_end,
-        new_end_byte: edit.new_end,
-        start_position: point_at(old_text, edit.start),
-        old_end_position: point_at(old_text, edit.old_end),
-        new_end_position: point_at(new_text, edit.new_end),
-    }
-}
-
-fn point_at(text: &str, offset: usize) -> tree_sitter::Point {
-    let before = &text.as_bytes()[..offset.min(text.len())];
-    let row = before.iter().filter(|&&byte| byte == b'\n').count();
-    let line_start = before
-        .iter()
-        .rposition(|&byte| byte == b'\n')
-        .map_or(0, |newline| newline + 1);
-    tree_sitter::Point {
-        row,
-        column: before.len() - line_start,
-    }
 }

@@ -5,12 +5,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ppn::engine::replay::{replay_document, Replay};
-use crate::ppn::notation::document::{split_games_checked, DocumentProblemCode};
+use crate::ppn::notation::document::{split_games, split_games_checked, DocumentProblemCode};
 use crate::ppn::syntax;
+use crate::ppn::syntax::segments::DocumentSyntax;
 
 pub fn check_text(text: &str) -> Vec<Diagnostic> {
-    let tree = syntax::parse(text, None);
-    diagnostics_of(text, &tree, &replay_document(text))
+    let syntax = DocumentSyntax::parse(text, &split_games(text));
+    diagnostics_of(text, &syntax, &replay_document(text))
 }
 
 /// Games are checked together until they hold this many bytes: small enough that a batch's
@@ -92,8 +93,8 @@ pub fn check_text_in_batches(text: &str, batch_bytes: usize) -> Vec<Diagnostic> 
     diagnostics
 }
 
-/// Syntax errors of the tree plus the replay's diagnostics, sorted, each reported once.
-pub fn diagnostics_of(text: &str, tree: &tree_sitter::Tree, replay: &Replay) -> Vec<Diagnostic> {
+/// Syntax errors plus the replay's diagnostics, sorted, each reported once.
+pub fn diagnostics_of(text: &str, syntax: &DocumentSyntax, replay: &Replay) -> Vec<Diagnostic> {
     // A comment left open swallows the rest of the movetext, and the grammar's recovery
     // from it can blame text far before the brace (up to the start of the file): the
     // movetext's own report of the brace says what is wrong, and where.
@@ -103,8 +104,8 @@ pub fn diagnostics_of(text: &str, tree: &tree_sitter::Tree, replay: &Replay) -> 
         .filter(|d| d.code == syntax::UNCLOSED_COMMENT)
         .map(|d| d.range.start)
         .collect();
-    let mut diagnostics: Vec<Diagnostic> = syntax::syntax_errors(tree, text)
-        .into_iter()
+    let mut diagnostics: Vec<Diagnostic> = syntax
+        .errors()
         .filter(|error| {
             error.code != syntax::SYNTAX_ERROR
                 || !unclosed.iter().any(|brace| error.range.contains(brace))
@@ -129,8 +130,8 @@ pub fn diagnostics_of(text: &str, tree: &tree_sitter::Tree, replay: &Replay) -> 
             .find(|game| game.range.contains(&offset))
             .map_or(text.len(), |game| game.range.end)
     };
-    let mut broken: Vec<Range<usize>> = broken_spans(tree)
-        .into_iter()
+    let mut broken: Vec<Range<usize>> = syntax
+        .broken_spans()
         .map(
             |span| match unclosed.iter().find(|brace| span.contains(brace)) {
                 Some(&brace) => brace..span.end.min(game_end(brace)),
@@ -159,30 +160,6 @@ pub fn diagnostics_of(text: &str, tree: &tree_sitter::Tree, replay: &Replay) -> 
     crate::ide::advice::refine(text, replay, &mut diagnostics);
     sort_diagnostics(&mut diagnostics);
     diagnostics
-}
-
-/// The spans of ERROR nodes, and of the nodes holding a MISSING token (an unclosed comment
-/// spans all the words it swallowed).
-fn broken_spans(tree: &tree_sitter::Tree) -> Vec<Range<usize>> {
-    let mut spans = Vec::new();
-    let mut cursor = tree.walk();
-    let mut stack = vec![tree.root_node()];
-    while let Some(node) = stack.pop() {
-        if !node.has_error() {
-            continue;
-        }
-        if node.is_error() {
-            spans.push(node.byte_range());
-            continue;
-        }
-        if node.is_missing() {
-            let holder = node.parent().unwrap_or(node);
-            spans.push(holder.byte_range());
-            continue;
-        }
-        stack.extend(node.children(&mut cursor));
-    }
-    spans
 }
 
 fn overlaps(span: &Range<usize>, range: &Range<usize>) -> bool {

@@ -34,21 +34,10 @@ pub fn folding_ranges(analysis: &DocumentAnalysis) -> Vec<Fold> {
             }
         }
     }
-    let mut cursor = analysis.tree.walk();
-    let mut stack = vec![analysis.tree.root_node()];
-    while let Some(node) = stack.pop() {
-        // Only a node over several lines can hold a comment over several lines.
-        if lines.line_of(node.start_byte()) == lines.line_of(node.end_byte()) {
-            continue;
+    for comment in analysis.syntax.comments() {
+        if comment.end > comment.start {
+            push(comment.start, comment.end - 1, FoldKind::Comment);
         }
-        if node.kind() == "comment" {
-            let range = node.byte_range();
-            if range.end > range.start {
-                push(range.start, range.end - 1, FoldKind::Comment);
-            }
-            continue;
-        }
-        stack.extend(node.children(&mut cursor));
     }
     folds.sort_by_key(|fold| (fold.start_line, fold.end_line));
     folds

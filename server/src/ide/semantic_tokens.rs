@@ -1,30 +1,12 @@
-//! Semantic tokens: a kind for every meaningful span of the file, from the syntax tree
-//! (moves) and from the lines of the metadata (keys and values).
+//! Semantic tokens: a kind for every meaningful span of the file, from the syntax (moves)
+//! and from the lines of the metadata (keys and values).
 
 use std::ops::Range;
-
-use tree_sitter::Node;
 
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::locate::games;
 
 pub use crate::model::features::{SemanticToken, TokenKind};
-
-/// The kind of a syntax node's span, if it has one.
-fn kind_of_node(kind: &str) -> Option<TokenKind> {
-    Some(match kind {
-        "comment" => TokenKind::Comment,
-        "move_number" | "semicolon" | "number" | "degrees" | "slice_indices" | "range" => {
-            TokenKind::Number
-        }
-        "move_token" => TokenKind::Operator,
-        "piece_spec" => TokenKind::Type,
-        "piece_id" | "location" | "count_square" => TokenKind::Variable,
-        "macro" => TokenKind::Macro,
-        "game_separator" | "metadata_end" => TokenKind::Keyword,
-        _ => return None,
-    })
-}
 
 /// Every token of the document in order; none overlaps another or spans a line end.
 pub fn semantic_tokens(analysis: &DocumentAnalysis) -> Vec<SemanticToken> {
@@ -45,8 +27,7 @@ pub fn semantic_tokens_in(analysis: &DocumentAnalysis, range: Range<usize>) -> V
             .line_range(text, last_line + 1)
             .start
             .max(lines.line_range(text, last_line).end);
-    let mut spans = Vec::new();
-    collect(analysis.tree.root_node(), &wanted, &mut spans);
+    let mut spans = analysis.syntax.token_spans(wanted.clone());
     for game in games(analysis) {
         if game.source.range.end < wanted.start || game.source.range.start > wanted.end {
             continue;
@@ -77,54 +58,6 @@ pub fn semantic_tokens_in(analysis: &DocumentAnalysis, range: Range<usize>) -> V
         split_lines(analysis, range, kind, &mut tokens);
     }
     tokens
-}
-
-/// Spans of each node not covered by children with a kind of their own take the node's
-/// kind (or the kind it inherits). A stack rather than recursion: nested braces make the
-/// tree as deep as the file is long.
-fn collect(root: Node<'_>, wanted: &Range<usize>, spans: &mut Vec<(Range<usize>, TokenKind)>) {
-    let mut pending = vec![(root, None)];
-    while let Some((node, inherited)) = pending.pop() {
-        if node.is_error() || node.is_missing() || node.kind() == "metadata" {
-            continue;
-        }
-        let kind = kind_of_node(node.kind()).or(inherited);
-        let mut at = node.start_byte();
-        let mut cursor = node.walk();
-        // A long movetext has one child per item: skip those before the wanted lines without
-        // visiting them (the ones before end before `wanted.start`, a line start).
-        let mut more = if at < wanted.start && node.child_count() > 16 {
-            at = wanted.start;
-            cursor.goto_first_child_for_byte(wanted.start).is_some()
-        } else {
-            cursor.goto_first_child()
-        };
-        let mut past_wanted = false;
-        while more {
-            let child = cursor.node();
-            if let Some(kind) = kind {
-                if child.start_byte() > at {
-                    spans.push((at..child.start_byte(), kind));
-                }
-            }
-            if child.start_byte() > wanted.end {
-                // What follows is on later lines.
-                past_wanted = true;
-                break;
-            }
-            if child.end_byte() >= wanted.start {
-                // Visited in any order: the spans are sorted afterwards.
-                pending.push((child, kind));
-            }
-            at = at.max(child.end_byte());
-            more = cursor.goto_next_sibling();
-        }
-        if let Some(kind) = kind.filter(|_| !past_wanted) {
-            if node.end_byte() > at {
-                spans.push((at..node.end_byte(), kind));
-            }
-        }
-    }
 }
 
 /// Keys and values of the YAML lines; comment lines as comments.

@@ -29,18 +29,12 @@ impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let bytes = text.as_bytes();
         let mut line_starts = vec![0];
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => line_starts.push(i + 1),
-                b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
-                    line_starts.push(i + 2);
-                    i += 1;
-                }
-                b'\r' => line_starts.push(i + 1),
-                _ => {}
+        for end in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            // `\r\n` ends one line, at its `\n`.
+            if bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n') {
+                continue;
             }
-            i += 1;
+            line_starts.push(end + 1);
         }
         LineIndex {
             line_starts,

@@ -51,8 +51,46 @@ pub fn old_forms(text: &str, replay: &Replay, diagnostics: &[Diagnostic]) -> Old
                 }
             }
         }
-        for record in game.moves() {
+        // Only a token holding a `*` after a location, an old pyramid or the start of an
+        // error can be an old form: look at those, not at every token of a long game.
+        let game_text = text.get(game.range.clone()).unwrap_or_default();
+        let mut candidates: Vec<usize> = game_text
+            .as_bytes()
+            .windows(2)
+            .enumerate()
+            .filter(|&(_, pair)| pair[1] == b'*' && (pair[0].is_ascii_digit() || pair[0] == b')'))
+            .map(|(at, _)| game.range.start + at + 1)
+            .chain(
+                game_text
+                    .match_indices(OLD_ICEHOUSE_PYRAMID)
+                    .map(|(at, _)| game.range.start + at),
+            )
+            .collect();
+        if !macros_with_braces.is_empty() {
+            candidates.extend(errors.starts_in(&game.range));
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let moves = game.moves();
+        let mut candidate_moves: Vec<usize> = candidates
+            .iter()
+            .filter_map(|&at| {
+                let index = moves
+                    .partition_point(|record| record.source.start <= at)
+                    .checked_sub(1)?;
+                moves[index].source.contains(&at).then_some(index)
+            })
+            .collect();
+        candidate_moves.dedup();
+        for record in candidate_moves.into_iter().map(|index| &moves[index]) {
             for token in &record.tokens {
+                let from = candidates.partition_point(|&at| at < token.source.start);
+                if candidates
+                    .get(from)
+                    .is_none_or(|&at| at >= token.source.end)
+                {
+                    continue;
+                }
                 let Some(written) = text.get(token.source.clone()) else {
                     continue;
                 };
@@ -87,6 +125,13 @@ impl ErrorIndex {
             .collect();
         starts.sort_unstable();
         ErrorIndex { starts }
+    }
+
+    /// Where the errors that start in `range` start.
+    fn starts_in(&self, range: &Range<usize>) -> impl Iterator<Item = usize> + '_ {
+        let from = self.starts.partition_point(|&s| s < range.start);
+        let to = self.starts.partition_point(|&s| s < range.end);
+        self.starts[from..to].iter().copied()
     }
 
     /// How many errors start in `range`.

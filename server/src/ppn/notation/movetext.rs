@@ -1085,6 +1085,9 @@ fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize) -> Vec
 }
 
 fn report_duplicate_labels(moves: &[Arc<MoveRecord>], problems: &mut Vec<MovetextProblem>) {
+    if labels_strictly_increase(moves) {
+        return;
+    }
     let mut seen: HashMap<&str, usize, BuildHasherDefault<LabelHasher>> =
         HashMap::with_capacity_and_hasher(moves.len() + 1, BuildHasherDefault::default());
     seen.insert(SETUP_LABEL, usize::MAX);
@@ -1108,6 +1111,30 @@ fn report_duplicate_labels(moves: &[Arc<MoveRecord>], problems: &mut Vec<Movetex
             seen.insert(record.label.as_str(), index);
         }
     }
+}
+
+/// Whether every label is a number and dots (`12.`, `12...`), each after the one before in
+/// the order of numbers then dots: then no two are the same, which is what almost every
+/// game shows, and is found without a map of the labels.
+fn labels_strictly_increase(moves: &[Arc<MoveRecord>]) -> bool {
+    let mut previous = None;
+    for record in moves {
+        let label = record.label.as_bytes();
+        let digits = label.iter().take_while(|b| b.is_ascii_digit()).count();
+        let dots = label.len() - digits;
+        if digits == 0 || digits > 18 || dots == 0 || label[digits..].iter().any(|&b| b != b'.') {
+            return false;
+        }
+        let number: u64 = label[..digits]
+            .iter()
+            .fold(0, |number, digit| number * 10 + u64::from(digit - b'0'));
+        let key = (number, dots);
+        if previous.is_some_and(|previous| previous >= key) {
+            return false;
+        }
+        previous = Some(key);
+    }
+    true
 }
 
 /// A fast hash for the short labels of one game (`12...`): the map of labels is rebuilt on

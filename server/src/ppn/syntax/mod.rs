@@ -6,6 +6,8 @@
 //! `piece_spec`, `location`, `piece_id`, `macro`, `brace_expansion`, `number`,
 //! `degrees` and `other` (text kept rather than rejected).
 
+pub mod segments;
+
 use std::cell::RefCell;
 use std::ops::Range;
 

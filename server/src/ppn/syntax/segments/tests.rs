@@ -1,0 +1,248 @@
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::ppn::notation::document::split_games;
+
+/// Cuts at every line start outside a comment: the most cuts the rules allow.
+const EVERY_LINE: CutLimits = CutLimits {
+    min_bytes: 1,
+    max_bytes: 1,
+    line_modulus: 1,
+};
+
+fn parse_with(text: &str, limits: &CutLimits) -> DocumentSyntax {
+    DocumentSyntax::reusing(text, &split_games(text), limits, |_| None)
+}
+
+#[derive(Debug, PartialEq)]
+struct Summary {
+    errors: Vec<SyntaxError>,
+    broken: Vec<Range<usize>>,
+    comments: Vec<Range<usize>>,
+    tokens: Vec<(Range<usize>, TokenKind)>,
+}
+
+fn summary(syntax: &DocumentSyntax, text: &str) -> Summary {
+    Summary {
+        errors: syntax.errors().collect(),
+        broken: syntax.broken_spans().collect(),
+        comments: syntax.comments().collect(),
+        tokens: syntax.token_spans(0..text.len()),
+    }
+}
+
+/// The summary of one tree of the whole text.
+fn whole_tree_summary(text: &str) -> Summary {
+    let one = summarize(text, 0);
+    let span = |range: &Range<u32>| range.start as usize..range.end as usize;
+    Summary {
+        errors: one.errors,
+        broken: one.broken.iter().map(span).collect(),
+        comments: one.comments.iter().map(span).collect(),
+        tokens: one
+            .tokens
+            .iter()
+            .map(|token| (token.start as usize..token.end as usize, token.kind))
+            .collect(),
+    }
+}
+
+fn ppn_files() -> Vec<PathBuf> {
+    let mut folders = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests")];
+    let mut files = Vec::new();
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("a readable folder") {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "ppn") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A long game: numbered moves, one or two a line, comments on one line and over several.
+fn long_game(moves: usize) -> String {
+    let mut text = String::from("---\nGameType: Chess\n...\n");
+    for number in 1..=moves {
+        let file = char::from(b'a' + (number % 8) as u8);
+        text.push_str(&format!("{number}. {file}2-{file}4"));
+        match number % 7 {
+            0 => text.push_str(" {a comment\nover two lines}"),
+            3 => text.push_str(&format!(" {number}... {file}7-{file}5 {{short}}")),
+            _ => {}
+        }
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn a_long_movetext_is_cut_at_line_starts_outside_comments() {
+    let text = long_game(3_000);
+    let syntax = DocumentSyntax::parse(&text, &split_games(&text));
+    assert!(syntax.segment_count() > 10, "{}", syntax.segment_count());
+    for segment in &syntax.segments {
+        let range = segment.range.clone();
+        assert!(range.len() <= CUT_LIMITS.max_bytes + 64, "{range:?}");
+        assert!(range.start == 0 || text[..range.start].ends_with('\n'));
+        // No comment is open where a segment starts.
+        let before = &text[..range.start];
+        assert!(
+            before.rfind('{') <= before.rfind('}'),
+            "cut inside a comment at {}",
+            range.start
+        );
+    }
+    assert_eq!(summary(&syntax, &text), whole_tree_summary(&text));
+    assert!(syntax.errors().next().is_none());
+}
+
+#[test]
+fn every_game_starts_a_segment() {
+    let text = "---\n...\n1. S@a1\n---\nGameType: Chess\n...\n1. e2-e4\n";
+    let syntax = DocumentSyntax::parse(text, &split_games(text));
+    let starts: Vec<usize> = syntax.segments.iter().map(|s| s.range.start).collect();
+    assert_eq!(starts, [0, text.find("---\nGameType").unwrap()]);
+}
+
+#[test]
+fn test_files_cut_at_every_line_read_as_one_tree_of_the_whole_file() {
+    let files = ppn_files();
+    assert!(files.len() > 300, "{} files", files.len());
+    let mut cut_files = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a readable file");
+        let syntax = parse_with(&text, &EVERY_LINE);
+        if syntax.segment_count() > split_games(&text).len() {
+            cut_files += 1;
+        }
+        assert_eq!(
+            summary(&syntax, &text),
+            whole_tree_summary(&text),
+            "{}",
+            path.display()
+        );
+    }
+    assert!(cut_files > 100, "{cut_files} files cut inside a movetext");
+}
+
+/// Applies `insert` over `old_text[range]`, as an editor would.
+fn edited(old_text: &str, range: Range<usize>, insert: &str) -> String {
+    format!(
+        "{}{insert}{}",
+        &old_text[..range.start],
+        &old_text[range.end..]
+    )
+}
+
+#[test]
+fn an_update_equals_a_fresh_parse_and_reparses_only_near_the_edit() {
+    let mut text = long_game(2_000);
+    let mut syntax = DocumentSyntax::parse(&text, &split_games(&text));
+    let count = syntax.segment_count();
+    assert!(count > 8, "{count}");
+    let mut seed = 7_u64;
+    let edits = [
+        "x", "}", "{", "\n", " ", "---\n", "{ open", "`", "(", "1.", "", "\n\n",
+    ];
+    for round in 0..60 {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let start = (seed >> 33) as usize % text.len();
+        let len = ((seed >> 20) % 4) as usize;
+        let end = (start + len).min(text.len());
+        let insert = edits[round % edits.len()];
+        let new_text = edited(&text, start..end, insert);
+        let updated = syntax.update(
+            &new_text,
+            &split_games(&new_text),
+            start..end,
+            start + insert.len(),
+        );
+        let fresh = DocumentSyntax::parse(&new_text, &split_games(&new_text));
+        assert_eq!(
+            summary(&updated, &new_text),
+            summary(&fresh, &new_text),
+            "round {round}"
+        );
+        let reparsed = updated
+            .segments
+            .iter()
+            .filter(|segment| {
+                !syntax
+                    .segments
+                    .iter()
+                    .any(|old| Arc::ptr_eq(&old.syntax, &segment.syntax))
+            })
+            .count();
+        // An edit that opens a comment or a game may change the segments to the next
+        // brace or game; any other is confined to a few.
+        if !insert.contains(['{', '-']) {
+            assert!(
+                reparsed <= 3,
+                "round {round}: {reparsed} of {count} re-parsed"
+            );
+        }
+        text = new_text;
+        syntax = updated;
+    }
+}
+
+/// Every line of `text` but the first, alone and with the next three.
+fn movetext_windows(text: &str) -> Vec<&str> {
+    let starts: Vec<usize> = text
+        .match_indices('\n')
+        .map(|(at, _)| at + 1)
+        .filter(|&at| at < text.len())
+        .collect();
+    starts
+        .iter()
+        .flat_map(|&start| {
+            [1, 4].into_iter().map(move |lines| {
+                let end = text[start..]
+                    .match_indices('\n')
+                    .nth(lines - 1)
+                    .map_or(text.len(), |(at, _)| start + at + 1);
+                &text[start..end]
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn what_is_read_without_the_grammar_is_what_the_grammar_reads() {
+    let mut texts: Vec<String> = ppn_files()
+        .iter()
+        .map(|path| std::fs::read_to_string(path).expect("a readable file"))
+        .collect();
+    texts.push(long_game(300));
+    // Near misses of the shapes read without the grammar.
+    texts.push(
+        "x\n1. S@b2 cA3@(1.5,2) b2-c3 d2:g7 *h6 ?d~1 {ok} t@(10,-1) 2... a1:b2\n\
+         S@B2 Sb@b2 cAx@b2 *(1,2) b2-c ?dd~1 ?d~x {a}{b} {x}y 1.x x. S@b2b a.b. S@(1.,2)\n\
+         S@(1,2 b2--c3 *b2-c3 S@b2@c3 A2@b2 aA2@b2 {{x} {x\n}\n\
+         2@b2 v@b2 x@b2 ?2~1 ?S~1 ?cA3~2 1@(1,1) b2:c3:d4 *b2b {x\ny} 1.\n\
+         {\u{1}} Z.  a1. S@a1\n1... S@a0 *a00 b2-c3 {bar }\n"
+            .to_string(),
+    );
+    let mut read = 0;
+    let mut left = 0;
+    for text in &texts {
+        let words = text.split_whitespace().map(|word| format!("{word}\n"));
+        let windows = movetext_windows(text).into_iter().map(str::to_owned);
+        for window in words.chain(windows) {
+            let window = window.as_str();
+            match simple::summarize(window) {
+                Some(simple) => {
+                    read += 1;
+                    assert_eq!(simple, parse_movetext_segment(window), "{window:?}");
+                }
+                None => left += 1,
+            }
+        }
+    }
+    assert!(read > 1_000 && left > 1_000, "{read} read, {left} left");
+}
