@@ -254,13 +254,27 @@ impl GameState {
                 let context = self.context(text, warnings);
                 let point = context.piece_point(captured, &self.board)?;
                 let removed = context.positions(captured, &self.board)?;
-                let mut after = self.clone();
-                after.remove(&removed);
-                let context = after.context(text, warnings);
-                let moving = context.positions(mover, &after.board)?;
-                after.move_pieces(text, &moving, &[point], None, false, warnings)?;
-                *self = after;
-                Ok(())
+                // What the capture takes away, to put back if the mover is not found.
+                let mut taken: Vec<(usize, Piece, PieceTag)> = removed
+                    .iter()
+                    .filter_map(|&i| Some((i, *self.board.pieces.get(i)?, self.board.tags[i])))
+                    .collect();
+                taken.sort_by_key(|(i, _, _)| *i);
+                taken.dedup_by_key(|(i, _, _)| *i);
+                let active = self.active.clone();
+                self.remove(&removed);
+                let moving = self.context(text, warnings).positions(mover, &self.board);
+                let outcome = moving.and_then(|moving| {
+                    self.move_pieces(text, &moving, &[point], None, false, warnings)
+                });
+                if outcome.is_err() {
+                    for (i, piece, tag) in taken {
+                        self.board.pieces.insert(i, piece);
+                        self.board.tags.insert(i, tag);
+                    }
+                    self.active = active;
+                }
+                outcome
             }
             Submove::Swap(first, second) => {
                 let context = self.context(text, warnings);
