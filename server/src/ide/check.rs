@@ -15,11 +15,11 @@ pub fn check_text(text: &str) -> Vec<Diagnostic> {
 }
 
 /// Games are checked together until they hold this many bytes: small enough that a batch's
-/// syntax tree and boards stay in the processor's caches.
+/// syntax and boards stay in the processor's caches.
 pub const CHECK_BATCH_BYTES: usize = 256 << 10;
 
 /// [`check_text`] for tools that keep nothing but the diagnostics: the games are checked a
-/// batch of about `batch_bytes` at a time, on every core, and each batch's syntax tree and
+/// batch of about `batch_bytes` at a time, on every core, and each batch's syntax and
 /// boards are let go once it is done, so memory stays that of a few batches however long
 /// the file. Each game depends only on its own text, so the diagnostics are those of
 /// [`check_text`].

@@ -1,5 +1,5 @@
-//! Documents too large for the editor's full analysis: a PPN text's syntax tree alone takes
-//! about a hundred bytes per byte, so a file of tens of megabytes would hold gigabytes. The
+//! Documents too large for the editor's full analysis: a PPN text's replay keeps tens of
+//! bytes per byte (moves, boards), so a file of tens of megabytes would hold gigabytes. The
 //! editor gets such a file's diagnostics, checked a batch of games at a time as `--check`
 //! does, and a note saying why hover, the outline and the other features are off.
 

@@ -1,5 +1,5 @@
 //! PPN's answers to the notation contract ([`NotationDocument`]), from a
-//! [`DocumentAnalysis`]: its replay, its syntax tree and the PPN editor features.
+//! [`DocumentAnalysis`]: its replay, its syntax and the PPN editor features.
 
 use std::io;
 use std::ops::Range;

@@ -14,7 +14,7 @@ pub fn semantic_tokens(analysis: &DocumentAnalysis) -> Vec<SemanticToken> {
 }
 
 /// The tokens that overlap `range`: those [`semantic_tokens`] gives there, found without
-/// looking at the rest of the document (the parts of the tree on other lines are skipped).
+/// looking at the rest of the document (the syntax's segments on other lines are skipped).
 pub fn semantic_tokens_in(analysis: &DocumentAnalysis, range: Range<usize>) -> Vec<SemanticToken> {
     let text = &analysis.text;
     // Whole lines: a token is cut at line ends, so what lies on other lines cannot change
@@ -106,6 +106,21 @@ fn split_lines(
     tokens: &mut Vec<SemanticToken>,
 ) {
     let text = &analysis.text;
+    if let Some(piece) = text
+        .get(range.clone())
+        .filter(|piece| !piece.contains(['\n', '\r']))
+    {
+        // On one line: only its blanks at either end to leave out.
+        let start = range.start + (piece.len() - piece.trim_start().len());
+        let end = start + piece.trim().len();
+        if start < end {
+            tokens.push(SemanticToken {
+                range: start..end,
+                kind,
+            });
+        }
+        return;
+    }
     let index = &analysis.line_index;
     let first = index.line_of(range.start);
     let last = index.line_of(range.end.saturating_sub(1).max(range.start));

@@ -904,6 +904,17 @@ impl Converter<'_> {
         )
     }
 
+    /// How many columns `range` spans on its line (a semantic token never spans a line
+    /// end).
+    fn width(&self, range: &std::ops::Range<usize>) -> u32 {
+        let piece = self.document.text().get(range.clone()).unwrap_or_default();
+        let width = match self.encoding {
+            PositionEncoding::Utf8 => piece.len(),
+            PositionEncoding::Utf16 => piece.chars().map(char::len_utf16).sum(),
+        };
+        u32::try_from(width).unwrap_or(u32::MAX)
+    }
+
     fn range(&self, range: &std::ops::Range<usize>) -> lsp::Range {
         lsp::Range {
             start: self.position(range.start),
@@ -933,7 +944,6 @@ impl State {
         let mut previous = Position::new(0, 0);
         for token in analysis.document.semantic_tokens(range) {
             let start = convert.position(token.range.start);
-            let end = convert.position(token.range.end);
             // Tokens come sorted and disjoint; saturate rather than trust that blindly.
             let delta_line = start.line.saturating_sub(previous.line);
             data.push(lsp::SemanticToken {
@@ -943,7 +953,7 @@ impl State {
                 } else {
                     start.character
                 },
-                length: end.character.saturating_sub(start.character),
+                length: convert.width(&token.range),
                 token_type: token.kind.index(),
                 token_modifiers_bitset: 0,
             });
