@@ -14,7 +14,9 @@
 //! each rate is also given per second of this thread's own CPU time
 //! (`CLOCK_THREAD_CPUTIME_ID`). Allocates with mimalloc, as the `ppn-ls` binary does.
 //! `PPN_BENCH_SECONDS` sets how long each figure is measured (default 5);
-//! `PPN_BENCH_PART=whole,cold,engine,setup` chooses the figures (default: all).
+//! `PPN_BENCH_PART=whole,cold,engine,setup` chooses the figures (default: all);
+//! `PPN_BENCH_FILES=a.ppn,b.ppn` measures those files instead of the conformance games (the
+//! `lsp_performance` bench writes its long generated games with `PPN_BENCH_WRITE=folder`).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -109,7 +111,16 @@ fn main() {
     let wanted = |part: &str| parts.is_empty() || parts.split(',').any(|p| p.trim() == part);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance");
     let mut texts = Vec::new();
-    for folder in ["examples", "generated"] {
+    let files = std::env::var("PPN_BENCH_FILES").unwrap_or_default();
+    for path in files.split(',').filter(|p| !p.trim().is_empty()) {
+        texts.push(std::fs::read_to_string(path.trim()).expect("readable game"));
+    }
+    let folders: &[&str] = if texts.is_empty() {
+        &["examples", "generated"]
+    } else {
+        &[]
+    };
+    for folder in folders {
         let mut paths: Vec<_> = std::fs::read_dir(root.join(folder))
             .expect("conformance folder")
             .filter_map(|e| e.ok().map(|e| e.path()))

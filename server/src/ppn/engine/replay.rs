@@ -20,7 +20,7 @@ use crate::ppn::engine::setups::{
     describe_unknown_argument, normalize_name, setup_from_metadata_seeded, Setup, SetupContext,
     SetupError,
 };
-use crate::ppn::engine::state::GameState;
+use crate::ppn::engine::state::{with_token_texts, GameState};
 use crate::ppn::notation::document::{split_games_checked, DocumentProblem, GameSource};
 use crate::ppn::notation::macros::MacroTable;
 use crate::ppn::notation::metadata::{parse_metadata, scalar_text, Metadata};
@@ -699,8 +699,7 @@ fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
 
 /// Applies the move to `state`; the move's diagnostics.
 fn replay_move(text: &str, state: &mut GameState, record: &MoveRecord) -> Vec<Diagnostic> {
-    let tokens: Vec<&str> = record.tokens.iter().map(|t| t.text.as_str()).collect();
-    let issues = state.apply_move(&tokens);
+    let issues = with_token_texts(record, |tokens| state.apply_move(tokens));
     if issues.is_empty() {
         return Vec::new();
     }

@@ -150,13 +150,28 @@ impl GameState {
 
     /// Applies a move whose problems were reported when it was first replayed.
     pub(crate) fn replay(&mut self, record: &MoveRecord) {
-        let tokens: Vec<&str> = record.tokens.iter().map(|t| t.text.as_str()).collect();
-        let _ = self.apply_move(&tokens);
+        with_token_texts(record, |tokens| self.apply_move(tokens));
     }
 
     pub(crate) fn next_tag(&mut self) -> PieceTag {
         self.max_serial = self.max_serial.saturating_add(1);
         PieceTag::new(self.max_serial)
+    }
+}
+
+/// Calls `apply` with the texts of a move's tokens, on the stack for the usual few.
+pub(crate) fn with_token_texts<R>(record: &MoveRecord, apply: impl FnOnce(&[&str]) -> R) -> R {
+    const ON_STACK: usize = 8;
+    let count = record.tokens.len();
+    if count <= ON_STACK {
+        let mut texts = [""; ON_STACK];
+        for (text, token) in texts.iter_mut().zip(&record.tokens) {
+            *text = &token.text;
+        }
+        apply(&texts[..count])
+    } else {
+        let texts: Vec<&str> = record.tokens.iter().map(|t| t.text.as_str()).collect();
+        apply(&texts)
     }
 }
 

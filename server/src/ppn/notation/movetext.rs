@@ -138,21 +138,59 @@ pub struct MovetextSplit {
 
 /// Whitespace between movetext elements: tab, newline, form feed, carriage return and
 /// the Unicode Z category.
+#[inline]
 pub fn is_movetext_whitespace(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\u{0C}' | '\r') || char_class::is_separator(c)
+    if c.is_ascii() {
+        matches!(c, '\t' | '\n' | '\u{0C}' | '\r' | ' ')
+    } else {
+        char_class::is_separator(c)
+    }
 }
 
 /// A character of the working text, with the file bytes it stands for.
 #[derive(Debug, Clone, Copy)]
 struct Glyph {
     ch: char,
-    origin: Option<Origin>,
+    origin: Origin,
 }
 
-#[derive(Debug, Clone, Copy)]
+/// File bytes, counted from the start of the movetext being split (so that a character
+/// takes 12 bytes, not 24); [`Origin::NOWHERE`] for the spaces that join expansions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Origin {
-    start: usize,
-    end: usize,
+    start: u32,
+    end: u32,
+}
+
+impl Origin {
+    const NOWHERE: Origin = Origin {
+        start: u32::MAX,
+        end: u32::MAX,
+    };
+
+    /// The bytes `range` of the file, in a movetext starting at `base`. Offsets past 4 GiB
+    /// into one movetext (whose characters would take 48 GB) are cut there.
+    fn of(range: Range<usize>, base: usize) -> Origin {
+        let relative = |at: usize| u32::try_from(at.saturating_sub(base)).unwrap_or(u32::MAX - 1);
+        Origin {
+            start: relative(range.start),
+            end: relative(range.end),
+        }
+    }
+
+    /// The bytes in the file (none for [`Origin::NOWHERE`]), counted from the movetext's
+    /// start: add its `base` for file offsets.
+    fn in_file(self) -> Option<Range<usize>> {
+        (self != Origin::NOWHERE).then_some(self.start as usize..self.end as usize)
+    }
+}
+
+/// The smallest range holding both.
+fn cover(span: Option<Range<usize>>, origin: Range<usize>) -> Range<usize> {
+    match span {
+        None => origin,
+        Some(span) => span.start.min(origin.start)..span.end.max(origin.end),
+    }
 }
 
 #[derive(Debug)]
@@ -221,7 +259,7 @@ impl SplitStart {
 pub fn split_movetext_resumable(file_text: &str, movetext: Range<usize>) -> ResumableSplit {
     let part = split_part(file_text, movetext.clone(), SplitStart::at_movetext_start());
     let mut split = ResumableSplit {
-        moves: part.moves.into_iter().map(Arc::new).collect(),
+        moves: part.moves,
         problems: part.problems,
         movetext_start: movetext.start,
         movetext_end: movetext.end,
@@ -320,7 +358,7 @@ impl ResumableSplit {
         }
         let mut moves = Vec::with_capacity(kept + part.moves.len());
         moves.extend(self.moves[..kept].iter().cloned());
-        moves.extend(part.moves.into_iter().map(Arc::new));
+        moves.extend(part.moves);
         let mut resume = Vec::with_capacity(moves.len());
         resume.extend_from_slice(&self.resume[..kept]);
         resume.extend(part.resume);
@@ -430,7 +468,7 @@ impl ResumableSplit {
         let part_moves = part.moves.len();
         let mut moves = Vec::with_capacity(self.moves.len() + part.moves.len());
         moves.extend(self.moves[..kept].iter().cloned());
-        moves.extend(part.moves.into_iter().map(Arc::new));
+        moves.extend(part.moves);
         moves.extend(
             self.moves[cut..]
                 .iter()
@@ -543,7 +581,7 @@ impl ProblemKind {
 /// The split of a stretch of movetext, before duplicate MoveNumbers are looked for.
 #[derive(Default)]
 struct SplitPart {
-    moves: Vec<MoveRecord>,
+    moves: Vec<Arc<MoveRecord>>,
     problems: Vec<MovetextProblem>,
     resume: Vec<Option<ResumePoint>>,
     /// The brace expansions counted at the end of the stretch.
@@ -613,8 +651,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         }
     }
 
-    let text = semicolons_to_move_numbers(&glyphs);
-    let in_comment = closes_before_next_open(&text);
+    let (text, in_comment) = semicolons_to_move_numbers(glyphs);
     let raw_moves = cut_at_move_numbers(&text, &in_comment);
     let mut previous_label = start.previous_label;
     split.moves.reserve(raw_moves.len());
@@ -633,7 +670,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         };
         previous_label.clone_from(&label);
         let label_glyphs = raw.label.clone().map(|number| &text[number]).unwrap_or(&[]);
-        let label_source = source_span(label_glyphs.iter());
+        let label_source = source_span(&[label_glyphs], movetext.start);
         let resume = label_source.as_ref().and_then(|label_source| {
             let token = &tokens[tokens
                 .binary_search_by_key(&label_source.start, |token| token.range.start)
@@ -648,54 +685,77 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         });
         let body = &text[raw.body.clone()];
         let comments = comment_spans(body);
-        let move_tokens = tokens_outside(body, &comments);
-        let comment = squish(
-            &comments
-                .iter()
-                .map(|range| {
-                    body[range.clone()]
-                        .iter()
-                        .map(|g| g.ch)
-                        .filter(|&c| c != '{' && c != '}')
-                        .collect::<String>()
-                })
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
-        let source = source_span(label_glyphs.iter().chain(body.iter()))
+        let move_tokens = tokens_outside(body, &comments, movetext.start);
+        let comment = comment_text(body, &comments);
+        let source = source_span(&[label_glyphs, body], movetext.start)
             .or_else(|| label_source.clone())
             .unwrap_or(movetext.start..movetext.start);
-        split.moves.push(MoveRecord {
+        split.moves.push(Arc::new(MoveRecord {
             label,
             label_source,
-            text: move_tokens
-                .iter()
-                .map(|token| token.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
+            text: joined_tokens(&move_tokens),
             comment,
             tokens: move_tokens,
             source,
-        });
+        }));
         split.resume.push(resume);
     }
     split
 }
 
-fn squish(text: &str) -> String {
-    text.split(is_movetext_whitespace)
-        .filter(|word| !word.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The tokens' texts joined by single spaces.
+fn joined_tokens(tokens: &[MoveToken]) -> String {
+    let length = tokens
+        .iter()
+        .map(|token| token.text.len() + 1)
+        .sum::<usize>();
+    let mut text = String::with_capacity(length);
+    for (index, token) in tokens.iter().enumerate() {
+        if index > 0 {
+            text.push(' ');
+        }
+        text.push_str(&token.text);
+    }
+    text
 }
 
-fn source_span<'a>(glyphs: impl Iterator<Item = &'a Glyph>) -> Option<Range<usize>> {
-    glyphs
-        .filter_map(|glyph| glyph.origin)
-        .fold(None, |span: Option<Range<usize>>, origin| match span {
-            None => Some(origin.start..origin.end),
-            Some(span) => Some(span.start.min(origin.start)..span.end.max(origin.end)),
-        })
+/// The comments' texts without their braces, joined by one space, whitespace squished.
+fn comment_text(body: &[Glyph], comments: &[Range<usize>]) -> String {
+    let mut text = String::new();
+    let mut space_before = false;
+    for range in comments {
+        for glyph in &body[range.clone()] {
+            match glyph.ch {
+                '{' | '}' => {}
+                c if is_movetext_whitespace(c) => space_before = true,
+                c => {
+                    if space_before && !text.is_empty() {
+                        text.push(' ');
+                    }
+                    space_before = false;
+                    text.push(c);
+                }
+            }
+        }
+        space_before = true;
+    }
+    text
+}
+
+/// The file bytes that consecutive stretches of the working text stand for. Origins never
+/// go back in the working text (tokens follow each other in the file, and all characters of
+/// an expansion stand for the whole token), so they run from the first origin to the last.
+fn source_span(parts: &[&[Glyph]], base: usize) -> Option<Range<usize>> {
+    let first = parts
+        .iter()
+        .flat_map(|part| part.iter())
+        .find_map(|glyph| glyph.origin.in_file())?;
+    let last = parts
+        .iter()
+        .rev()
+        .flat_map(|part| part.iter().rev())
+        .find_map(|glyph| glyph.origin.in_file())?;
+    Some(base + first.start..base + last.end)
 }
 
 /// Cuts the movetext into tokens, expands each, and joins the expansions with spaces.
@@ -732,7 +792,7 @@ fn expand_tokens(
         ranges.push((offset + start..offset + slice.len(), in_comment));
     }
 
-    let mut glyphs = Vec::new();
+    let mut glyphs = Vec::with_capacity(slice.len() + ranges.len());
     let mut tokens = Vec::with_capacity(ranges.len());
     let mut first = true;
     let mut expanded_strings = start.expanded_strings;
@@ -744,9 +804,9 @@ fn expand_tokens(
         let over_cap_before = over_cap;
         let written = &file_text[range.clone()];
         // Only braces expand and only backslashes unescape: most tokens have neither.
-        if !written.contains(['{', '\\']) {
+        if !written.bytes().any(|byte| byte == b'{' || byte == b'\\') {
             separate(&mut glyphs, &mut first);
-            push_written(&mut glyphs, written, range.start);
+            push_written(&mut glyphs, written, range.start, offset);
             tokens.push(SourceToken {
                 range,
                 expanded: false,
@@ -799,13 +859,10 @@ fn expand_tokens(
             if expanded {
                 glyphs.extend(expansion.chars().map(|ch| Glyph {
                     ch,
-                    origin: Some(Origin {
-                        start: range.start,
-                        end: range.end,
-                    }),
+                    origin: Origin::of(range.clone(), offset),
                 }));
             } else {
-                push_written(&mut glyphs, written, range.start);
+                push_written(&mut glyphs, written, range.start, offset);
             }
         }
         tokens.push(SourceToken {
@@ -825,20 +882,18 @@ fn separate(glyphs: &mut Vec<Glyph>, first: &mut bool) {
     if !*first {
         glyphs.push(Glyph {
             ch: ' ',
-            origin: None,
+            origin: Origin::NOWHERE,
         });
     }
     *first = false;
 }
 
-/// The characters of a token as written, each standing for itself in the file.
-fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize) {
+/// The characters of a token as written (from byte `start` of the file, in a movetext
+/// starting at `base`), each standing for itself in the file.
+fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize, base: usize) {
     glyphs.extend(written.char_indices().map(|(at, ch)| Glyph {
         ch,
-        origin: Some(Origin {
-            start: start + at,
-            end: start + at + ch.len_utf8(),
-        }),
+        origin: Origin::of(start + at..start + at + ch.len_utf8(), base),
     }));
 }
 
@@ -846,20 +901,27 @@ fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize) {
 /// reference tells that a position is inside a comment.
 fn closes_before_next_open(glyphs: &[Glyph]) -> Vec<bool> {
     let mut result = vec![false; glyphs.len() + 1];
-    for i in (0..glyphs.len()).rev() {
-        result[i] = match glyphs[i].ch {
-            '{' => false,
-            '}' => true,
-            _ => result[i + 1],
-        };
+    let mut closes = false;
+    for (glyph, slot) in glyphs.iter().zip(&mut result).rev() {
+        match glyph.ch {
+            '{' => closes = false,
+            '}' => closes = true,
+            _ => {}
+        }
+        *slot = closes;
     }
     result
 }
 
-/// Every `;` outside a comment becomes ` . `.
-fn semicolons_to_move_numbers(glyphs: &[Glyph]) -> Vec<Glyph> {
-    let in_comment = closes_before_next_open(glyphs);
-    let mut text = Vec::with_capacity(glyphs.len());
+/// Every `;` outside a comment becomes ` . `; the text, and for each of its positions
+/// whether it is inside a comment ([`closes_before_next_open`]).
+fn semicolons_to_move_numbers(glyphs: Vec<Glyph>) -> (Vec<Glyph>, Vec<bool>) {
+    let in_comment = closes_before_next_open(&glyphs);
+    let replaced = |(i, glyph): (usize, &Glyph)| glyph.ch == ';' && !in_comment[i + 1];
+    if !glyphs.iter().enumerate().any(replaced) {
+        return (glyphs, in_comment);
+    }
+    let mut text = Vec::with_capacity(glyphs.len() + 16);
     for (i, glyph) in glyphs.iter().enumerate() {
         if glyph.ch == ';' && !in_comment[i + 1] {
             for ch in [' ', '.', ' '] {
@@ -872,7 +934,8 @@ fn semicolons_to_move_numbers(glyphs: &[Glyph]) -> Vec<Glyph> {
             text.push(*glyph);
         }
     }
-    text
+    let in_comment = closes_before_next_open(&text);
+    (text, in_comment)
 }
 
 struct RawMove {
@@ -891,18 +954,21 @@ fn move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<Range<usize>> {
     let mut numbers = Vec::new();
     let mut p = 0;
     while p < text.len() {
-        let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
-        if !(free_before && is_move_number_char(text[p].ch)) {
+        if !is_move_number_char(text[p].ch) {
             p += 1;
             continue;
         }
+        let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
         let mut q = p;
         while q < text.len() && is_move_number_char(text[q].ch) {
             q += 1;
         }
-        let free_after = q == text.len() || !char_class::is_alphanumeric_or_punctuation(text[q].ch);
-        if text[q - 1].ch == '.' && free_after && !in_comment[q] {
-            numbers.push(p..q);
+        if free_before && text[q - 1].ch == '.' && !in_comment[q] {
+            let free_after =
+                q == text.len() || !char_class::is_alphanumeric_or_punctuation(text[q].ch);
+            if free_after {
+                numbers.push(p..q);
+            }
         }
         // Positions inside the run follow a letter, digit or mark, so none can start one.
         p = q;
@@ -943,6 +1009,9 @@ fn cut_at_move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<RawMove> {
 /// Comments: `{` to the first `}`, with neither a letter, digit nor punctuation mark
 /// just outside the braces.
 fn comment_spans(body: &[Glyph]) -> Vec<Range<usize>> {
+    if !body.iter().any(|glyph| glyph.ch == '{') {
+        return Vec::new();
+    }
     let mut next_close = vec![None; body.len() + 1];
     for i in (0..body.len()).rev() {
         next_close[i] = if body[i].ch == '}' {
@@ -972,19 +1041,21 @@ fn comment_spans(body: &[Glyph]) -> Vec<Range<usize>> {
     spans
 }
 
-fn tokens_outside(body: &[Glyph], comments: &[Range<usize>]) -> Vec<MoveToken> {
+fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize) -> Vec<MoveToken> {
     let mut tokens = Vec::new();
-    let mut current: Vec<Glyph> = Vec::new();
-    let mut flush = |current: &mut Vec<Glyph>| {
-        if current.is_empty() {
+    // The token being read: its text and the file bytes it comes from (see `source_span`).
+    let mut text = String::new();
+    let mut source: Option<Range<usize>> = None;
+    let mut flush = |text: &mut String, source: &mut Option<Range<usize>>| {
+        if text.is_empty() {
             return;
         }
-        let source = source_span(current.iter()).unwrap_or(0..0);
         tokens.push(MoveToken {
-            text: current.iter().map(|g| g.ch).collect(),
-            source,
+            text: std::mem::take(text),
+            source: source
+                .take()
+                .map_or(0..0, |span| base + span.start..base + span.end),
         });
-        current.clear();
     };
     let mut comments = comments.iter().peekable();
     let mut i = 0;
@@ -1000,13 +1071,16 @@ fn tokens_outside(body: &[Glyph], comments: &[Range<usize>]) -> Vec<MoveToken> {
         }
         let glyph = body[i];
         if is_movetext_whitespace(glyph.ch) {
-            flush(&mut current);
+            flush(&mut text, &mut source);
         } else {
-            current.push(glyph);
+            text.push(glyph.ch);
+            if let Some(origin) = glyph.origin.in_file() {
+                source = Some(cover(source.take(), origin));
+            }
         }
         i += 1;
     }
-    flush(&mut current);
+    flush(&mut text, &mut source);
     tokens
 }
 
@@ -1086,16 +1160,17 @@ impl std::hash::Hasher for LabelHasher {
 /// Reports `{` without `}` and `}` without `{` (escaped braces aside).
 fn check_comment_braces(slice: &str, offset: usize, problems: &mut Vec<MovetextProblem>) {
     let mut open = Vec::new();
-    let mut previous = None;
-    for (index, c) in slice.char_indices() {
-        let escaped = previous == Some('\\');
-        previous = Some(c);
+    // Braces and backslashes are ASCII: a byte equal to one is that character.
+    let mut previous = 0u8;
+    for (index, byte) in slice.bytes().enumerate() {
+        let escaped = previous == b'\\';
+        previous = byte;
         if escaped {
             continue;
         }
-        match c {
-            '{' => open.push(offset + index),
-            '}' if open.pop().is_none() => {
+        match byte {
+            b'{' => open.push(offset + index),
+            b'}' if open.pop().is_none() => {
                 problems.push(MovetextProblem {
                     range: offset + index..offset + index + 1,
                     code: MovetextProblemCode::UnopenedComment,
@@ -1127,6 +1202,7 @@ mod char_class {
         )
     }
 
+    #[inline]
     pub fn is_alphanumeric(c: char) -> bool {
         if c.is_ascii() {
             c.is_ascii_alphanumeric()
@@ -1135,19 +1211,37 @@ mod char_class {
         }
     }
 
+    /// Bit `c` is set for the ASCII characters that are letters, digits or punctuation
+    /// marks (of the Unicode P category: `$+<=>^`|~` are symbols).
+    const ASCII_ALPHANUMERIC_OR_PUNCTUATION: u128 = {
+        let mut mask = 0u128;
+        let mut c = 0u8;
+        while c < 128 {
+            let symbol = matches!(
+                c,
+                b'$' | b'+' | b'<' | b'=' | b'>' | b'^' | b'`' | b'|' | b'~'
+            );
+            if c.is_ascii_alphanumeric() || (c.is_ascii_punctuation() && !symbol) {
+                mask |= 1 << c;
+            }
+            c += 1;
+        }
+        mask
+    };
+
+    #[inline]
     pub fn is_alphanumeric_or_punctuation(c: char) -> bool {
+        if c.is_ascii() {
+            ASCII_ALPHANUMERIC_OR_PUNCTUATION & (1 << (c as u32)) != 0
+        } else {
+            other_is_alphanumeric_or_punctuation(c)
+        }
+    }
+
+    fn other_is_alphanumeric_or_punctuation(c: char) -> bool {
         // U+035C is written as an undertie like `‿` (a punctuation mark), so it must
         // separate MoveNumbers and comments the same way, although it is a combining mark.
-        if c == '\u{35C}' {
-            return true;
-        }
-        if c.is_ascii() {
-            c.is_ascii_alphanumeric()
-                || (c.is_ascii_punctuation()
-                    && !matches!(c, '$' | '+' | '<' | '=' | '>' | '^' | '`' | '|' | '~'))
-        } else {
-            is_alphanumeric(c) || in_table(PUNCTUATION, c)
-        }
+        c == '\u{35C}' || is_alphanumeric(c) || in_table(PUNCTUATION, c)
     }
 
     fn in_table(table: &[(u32, u32)], c: char) -> bool {
@@ -1412,4 +1506,24 @@ mod char_class {
         (0x1E950, 0x1E959),
         (0x1FBF0, 0x1FBF9),
     ];
+
+    #[cfg(test)]
+    mod tests {
+        use super::is_alphanumeric_or_punctuation;
+
+        #[test]
+        fn letters_digits_and_punctuation_marks_but_not_symbols() {
+            for c in (0u8..128).map(char::from) {
+                let expected = c.is_ascii_alphanumeric()
+                    || (c.is_ascii_punctuation() && !"$+<=>^`|~".contains(c));
+                assert_eq!(is_alphanumeric_or_punctuation(c), expected, "{c:?}");
+            }
+            for c in ['\u{35C}', 'é', '«', '٣', '‿'] {
+                assert!(is_alphanumeric_or_punctuation(c), "{c:?}");
+            }
+            for c in ['→', '♥', '\u{A0}'] {
+                assert!(!is_alphanumeric_or_punctuation(c), "{c:?}");
+            }
+        }
+    }
 }

@@ -279,7 +279,12 @@ fn unknown_ranges(simple: &str) -> Vec<std::ops::Range<usize>> {
         }
         let Some(c) = rest.chars().next() else { break };
         let width = c.len_utf8();
-        if !(KNOWN_ASCII.contains(c) || is_known_glyph(c)) {
+        let known = if c.is_ascii() {
+            KNOWN_ASCII.as_bytes().contains(&(c as u8))
+        } else {
+            is_known_glyph(c)
+        };
+        if !known {
             match ranges.last_mut() {
                 Some(last) if last.end == pos => last.end = pos + width,
                 _ => ranges.push(pos..pos + width),
@@ -388,100 +393,32 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
         ));
     }
 
-    let mut x = simple_raw
-        .replace(['µ', 'μ'], "u")
-        .replace("/\\", &PYRAMID.to_string())
-        .replace("[]", &CARD_BACK.to_string())
-        .replace("()", &BIT.to_string())
-        .replace('\u{25cb}', &format!("W{BIT}"))
-        .replace("[X]", &BOARD.to_string())
-        .replace('n', "0")
-        .replace('a', "1");
-
-    // Checkers men, then kings: a colour letter overrides the glyph's own colour.
-    for (black, white, replacement) in [
-        ('\u{26c2}', '\u{26c0}', "c"),
-        ('\u{26c3}', '\u{26c1}', "cf"),
-    ] {
-        if x.contains([black, white]) && has_color(&x) {
-            x = x.replace([black, white], replacement);
-        } else if x.contains(black) {
-            x = x.replace(black, &format!("K{replacement}"));
-        } else if x.contains(white) {
-            x = x.replace(white, &format!("W{replacement}"));
-        }
-    }
-
-    let go_board = [x.find("[#]"), x.find('\u{25a6}')]
-        .into_iter()
-        .flatten()
-        .min();
-    if go_board.is_some() {
-        let board = if has_color(&x) {
-            BOARD.to_string()
-        } else {
-            format!("K{BOARD}")
-        };
-        x = x.replace("[#]", &board).replace('\u{25a6}', &board);
-        cfg = Some(Cfg::new("go"));
-    }
-
+    // Every glyph and every sequence rewritten below holds a non-ASCII character, `/`, `[`
+    // or `(`: the usual ASCII spec only has `n` and `a` to rewrite.
+    let plain = simple_raw.is_ascii() && !simple_raw.contains(['/', '[', '(']);
     let mut suit_is_glyph_default = false;
-    if let Some((glyph, value)) = replace_first_glyph(&x, die_value) {
-        rank = Some(value + 1);
-        if has_color(&x) {
-            x = x.replace(glyph, "d");
-        } else {
-            x = x.replace(glyph, "Wd");
-            suit_is_glyph_default = true;
-        }
-    }
-
-    if let Some((glyph, (card_suit, card_rank))) = replace_first_glyph(&x, card_suit_rank) {
-        rank = card_rank.map(|r| r + 1);
-        suit = card_suit;
-        x = x.replace(glyph, &CARD_BACK.to_string());
-    }
-
-    if let Some((glyph, (glyph_suit, glyph_rank, glyph_angle))) =
-        replace_first_glyph(&x, chess_glyph)
-    {
-        rank = Some(glyph_rank + 1);
-        if !has_color(&x) {
-            suit = Some(glyph_suit);
-        }
-        angle = Some(match angle {
-            Some(a) => (a + glyph_angle).rem_euclid(360.0),
-            None => glyph_angle,
-        });
-        cfg = Some(options.default_chess_cfg);
-        let bit = if x.contains('b') {
-            BIT.to_string()
-        } else {
-            format!("f{BIT}")
-        };
-        x = x.replace(glyph, &bit);
-    }
-
-    if let Some((glyph, (tile_rank, tile_suit, tile_angle))) = replace_first_glyph(&x, domino_glyph)
-    {
-        let is_back = tile_rank.is_none();
-        x = x.replace(glyph, if is_back { "b" } else { "" });
-        rank = tile_rank.map(|r| r + 1);
-        suit = tile_suit.map(|s| s + 1);
-        angle = Some(match angle {
-            Some(a) => (a + tile_angle).rem_euclid(360.0),
-            None => tile_angle,
-        });
-        if let Some(color) = x.chars().find(|c| COLOR_LETTERS.contains(c)) {
-            x = x.replace(color, "");
-            if cfg.is_none() {
-                cfg = Some(Cfg::new(&format!("dominoes_{}", color_name(color))));
-            }
-        } else if cfg.is_none() {
-            cfg = Some(Cfg::new("dominoes"));
-        }
-    }
+    let x = if plain {
+        simple_raw
+            .chars()
+            .map(|c| match c {
+                'n' => '0',
+                'a' => '1',
+                c => c,
+            })
+            .collect()
+    } else {
+        rewrite_glyphs(
+            simple_raw,
+            options,
+            GlyphFeatures {
+                angle: &mut angle,
+                rank: &mut rank,
+                suit: &mut suit,
+                cfg: &mut cfg,
+                suit_is_glyph_default: &mut suit_is_glyph_default,
+            },
+        )
+    };
 
     let mut stated = simple_features(&x);
     if let Some(extra) = angle {
@@ -508,8 +445,199 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
     }
 }
 
+/// The aliases of a PieceSpec's simple part rewritten: `µ` and `μ` as `u`, `/\` as `▲`,
+/// `[]` as `🂠`, `()` as `●`, `○` as `W●`, `[X]` as `■`, `n` as `0` and `a` as `1`. One
+/// pass gives what replacing each in turn gives: no replacement writes a character that
+/// another one looks for, and no two of them can overlap.
+fn rewrite_aliases(simple_raw: &str) -> String {
+    const SEQUENCES: [(&str, char); 4] = [
+        ("/\\", PYRAMID),
+        ("[]", CARD_BACK),
+        ("()", BIT),
+        ("[X]", BOARD),
+    ];
+    let mut x = String::with_capacity(simple_raw.len() + 8);
+    let mut rest = simple_raw;
+    while let Some(c) = rest.chars().next() {
+        if let Some((sequence, glyph)) = SEQUENCES.iter().find(|(s, _)| rest.starts_with(s)) {
+            x.push(*glyph);
+            rest = &rest[sequence.len()..];
+            continue;
+        }
+        match c {
+            'µ' | 'μ' => x.push('u'),
+            '\u{25cb}' => {
+                x.push('W');
+                x.push(BIT);
+            }
+            'n' => x.push('0'),
+            'a' => x.push('1'),
+            c => x.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    x
+}
+
+/// What the glyphs of a PieceSpec state besides its letters.
+struct GlyphFeatures<'a> {
+    angle: &'a mut Option<f64>,
+    rank: &'a mut Option<i32>,
+    suit: &'a mut Option<i32>,
+    cfg: &'a mut Option<Cfg>,
+    suit_is_glyph_default: &'a mut bool,
+}
+
+/// The simple part of a PieceSpec with its glyphs and aliases rewritten to letters.
+fn rewrite_glyphs(
+    simple_raw: &str,
+    options: &ParserOptions,
+    features: GlyphFeatures<'_>,
+) -> String {
+    let GlyphFeatures {
+        angle,
+        rank,
+        suit,
+        cfg,
+        suit_is_glyph_default,
+    } = features;
+    let mut x = rewrite_aliases(simple_raw);
+
+    // Checkers men, then kings: a colour letter overrides the glyph's own colour.
+    for (black, white, replacement) in [
+        ('\u{26c2}', '\u{26c0}', "c"),
+        ('\u{26c3}', '\u{26c1}', "cf"),
+    ] {
+        if x.contains([black, white]) && has_color(&x) {
+            x = x.replace([black, white], replacement);
+        } else if x.contains(black) {
+            x = x.replace(black, &format!("K{replacement}"));
+        } else if x.contains(white) {
+            x = x.replace(white, &format!("W{replacement}"));
+        }
+    }
+
+    let go_board = [x.find("[#]"), x.find('\u{25a6}')]
+        .into_iter()
+        .flatten()
+        .min();
+    if go_board.is_some() {
+        let board = if has_color(&x) {
+            BOARD.to_string()
+        } else {
+            format!("K{BOARD}")
+        };
+        x = x.replace("[#]", &board).replace('\u{25a6}', &board);
+        *cfg = Some(Cfg::new("go"));
+    }
+
+    if let Some((glyph, value)) = replace_first_glyph(&x, die_value) {
+        *rank = Some(value + 1);
+        if has_color(&x) {
+            x = x.replace(glyph, "d");
+        } else {
+            x = x.replace(glyph, "Wd");
+            *suit_is_glyph_default = true;
+        }
+    }
+
+    if let Some((glyph, (card_suit, card_rank))) = replace_first_glyph(&x, card_suit_rank) {
+        *rank = card_rank.map(|r| r + 1);
+        *suit = card_suit;
+        x = x.replace(glyph, &CARD_BACK.to_string());
+    }
+
+    if let Some((glyph, (glyph_suit, glyph_rank, glyph_angle))) =
+        replace_first_glyph(&x, chess_glyph)
+    {
+        *rank = Some(glyph_rank + 1);
+        if !has_color(&x) {
+            *suit = Some(glyph_suit);
+        }
+        *angle = Some(match *angle {
+            Some(a) => (a + glyph_angle).rem_euclid(360.0),
+            None => glyph_angle,
+        });
+        *cfg = Some(options.default_chess_cfg);
+        let bit = if x.contains('b') {
+            BIT.to_string()
+        } else {
+            format!("f{BIT}")
+        };
+        x = x.replace(glyph, &bit);
+    }
+
+    if let Some((glyph, (tile_rank, tile_suit, tile_angle))) = replace_first_glyph(&x, domino_glyph)
+    {
+        let is_back = tile_rank.is_none();
+        x = x.replace(glyph, if is_back { "b" } else { "" });
+        *rank = tile_rank.map(|r| r + 1);
+        *suit = tile_suit.map(|s| s + 1);
+        *angle = Some(match *angle {
+            Some(a) => (a + tile_angle).rem_euclid(360.0),
+            None => tile_angle,
+        });
+        if let Some(color) = x.chars().find(|c| COLOR_LETTERS.contains(c)) {
+            x = x.replace(color, "");
+            if cfg.is_none() {
+                *cfg = Some(Cfg::new(&format!("dominoes_{}", color_name(color))));
+            }
+        } else if cfg.is_none() {
+            *cfg = Some(Cfg::new("dominoes"));
+        }
+    }
+
+    x
+}
+
+/// The characters of a normalized PieceSpec that say something, read in one pass: the
+/// features are then looked up without searching the text again for each one.
+struct Letters {
+    ascii: u128,
+    /// Bit `i`: the text holds `GLYPHS[i]`.
+    glyphs: u16,
+    first_digit: Option<u8>,
+}
+
+impl Letters {
+    const GLYPHS: [char; 13] = [
+        '♥', '♡', '♠', '♤', '♣', '♧', '♦', '♢', CARD_BACK, PYRAMID, BIT, BOARD, HEXPACK,
+    ];
+
+    fn of(x: &str) -> Letters {
+        let mut letters = Letters {
+            ascii: 0,
+            glyphs: 0,
+            first_digit: None,
+        };
+        for c in x.chars() {
+            if c.is_ascii() {
+                letters.ascii |= 1 << (c as u32);
+                if c.is_ascii_digit() && letters.first_digit.is_none() {
+                    letters.first_digit = Some(c as u8 - b'0');
+                }
+            } else if let Some(i) = Letters::GLYPHS.iter().position(|&g| g == c) {
+                letters.glyphs |= 1 << i;
+            }
+        }
+        letters
+    }
+
+    fn has(&self, c: char) -> bool {
+        if c.is_ascii() {
+            self.ascii & (1 << (c as u32)) != 0
+        } else {
+            Letters::GLYPHS
+                .iter()
+                .position(|&g| g == c)
+                .is_some_and(|i| self.glyphs & (1 << i) != 0)
+        }
+    }
+}
+
 fn simple_features(x: &str) -> StatedFeatures {
-    let has = |chars: &[char]| x.contains(chars);
+    let letters = Letters::of(x);
+    let has = |chars: &[char]| chars.iter().any(|&c| letters.has(c));
     let suit = if has(&['S', '♥', 'R', '♡']) {
         Some(1)
     } else if has(&['M', '♠', 'K', '♤']) {
@@ -525,7 +653,7 @@ fn simple_features(x: &str) -> StatedFeatures {
     } else {
         None
     };
-    let rank = x.chars().find_map(|c| c.to_digit(10)).map(|d| d as i32 + 1);
+    let rank = letters.first_digit.map(|d| i32::from(d) + 1);
     let angle = if has(&['^']) {
         Some(0.0)
     } else if has(&['<']) {
@@ -537,7 +665,7 @@ fn simple_features(x: &str) -> StatedFeatures {
     } else {
         None
     };
-    let colored = has_color(x);
+    let colored = has(&COLOR_LETTERS);
     let kind = if has(&['t']) {
         Some(PieceKind::Tile)
     } else if has(&['c']) {
@@ -684,9 +812,9 @@ impl PieceSpec {
                              pyramid or a suit (`S▲`) to say so",
                         ));
                     }
-                    Cfg::new("piecepack")
+                    Cfg::piecepack()
                 }
-                _ => Cfg::new("piecepack"),
+                _ => Cfg::piecepack(),
             },
         };
         let cfg: Cfg = if x.contains('u') {
@@ -724,21 +852,23 @@ impl PieceSpec {
             PieceKind::Bit => Side::Back,
             _ => Side::Face,
         });
-        let suit = stated.suit.unwrap_or(match &*cfg {
+        // The name is looked up once: each look-up takes the table's lock.
+        let cfg_name: &str = &cfg;
+        let suit = stated.suit.unwrap_or(match cfg_name {
             "go" => 2,
             "checkers1" | "checkers2" => 3,
             "dice" => 6,
             _ => 1,
         });
         let rank = match stated.rank {
-            None => match (kind, &*cfg) {
+            None => match (kind, cfg_name) {
                 (PieceKind::Board, "go") => 19,
                 (PieceKind::Board, "marbles") => 4,
                 (PieceKind::Board, _) => 8,
                 (PieceKind::Bit, "marbles") => 9,
                 _ => 1,
             },
-            Some(rank) if ranks_start_at_one(&cfg) => rank - 1,
+            Some(rank) if ranks_start_at_one(cfg_name) => rank - 1,
             Some(rank) => rank,
         };
         Ok(PieceTemplate {
@@ -755,6 +885,36 @@ impl PieceSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn aliases_are_rewritten_in_one_pass_as_in_turn() {
+        let in_turn = |text: &str| {
+            text.replace(['µ', 'μ'], "u")
+                .replace("/\\", &PYRAMID.to_string())
+                .replace("[]", &CARD_BACK.to_string())
+                .replace("()", &BIT.to_string())
+                .replace('\u{25cb}', &format!("W{BIT}"))
+                .replace("[X]", &BOARD.to_string())
+                .replace('n', "0")
+                .replace('a', "1")
+        };
+        for text in [
+            "",
+            "Sa",
+            "µna○[X]()",
+            "[[]X]",
+            "[X[]",
+            "/\\/\\",
+            "[X]]",
+            "(()",
+            "n[]a",
+            "W○b/\\",
+            "[#]",
+            "μ♥[]",
+        ] {
+            assert_eq!(rewrite_aliases(text), in_turn(text), "{text}");
+        }
+    }
 
     fn template(text: &str) -> PieceTemplate {
         let spec = parse_piece_spec(text, &ParserOptions::default());

@@ -83,25 +83,37 @@ impl GameState {
 
     fn apply_tokens(&mut self, tokens: &[&str], keep_start: bool) -> Vec<MoveIssue> {
         let mut issues = Vec::new();
-        let substituted: Vec<Option<Cow<'_, str>>> = tokens
-            .iter()
-            .enumerate()
-            .map(|(token_index, token)| match self.macros.substitute(token) {
-                Ok(text) => Some(text),
-                Err(errors) => {
-                    issues.extend(errors.into_iter().map(|e| to_move_issue(token_index, e)));
-                    None
-                }
-            })
-            .collect();
+        // A macro reference starts with a backquote: most moves have none to substitute.
+        let substituted: Option<Vec<Option<Cow<'_, str>>>> =
+            tokens.iter().any(|token| token.contains('`')).then(|| {
+                tokens
+                    .iter()
+                    .enumerate()
+                    .map(|(token_index, token)| match self.macros.substitute(token) {
+                        Ok(text) => Some(text),
+                        Err(errors) => {
+                            issues
+                                .extend(errors.into_iter().map(|e| to_move_issue(token_index, e)));
+                            None
+                        }
+                    })
+                    .collect()
+            });
+        let text_of = |token_index: usize| -> Option<&str> {
+            match &substituted {
+                Some(texts) => texts[token_index].as_deref(),
+                None => Some(tokens[token_index]),
+            }
+        };
         // Only a `^` PieceId reads the board as it was when the move started.
-        let needs_start = keep_start || substituted.iter().flatten().any(|text| text.contains('^'));
+        let needs_start = keep_start
+            || (0..tokens.len()).any(|i| text_of(i).is_some_and(|text| text.contains('^')));
         self.move_start = needs_start.then(|| Arc::new(self.board.clone()));
-        for (token_index, (token, substituted)) in tokens.iter().zip(&substituted).enumerate() {
-            let Some(substituted) = substituted else {
+        for (token_index, token) in tokens.iter().enumerate() {
+            let Some(substituted) = text_of(token_index) else {
                 continue;
             };
-            let mapped = substituted.as_ref() == *token;
+            let mapped = substituted == *token;
             for part in split_submoves(substituted) {
                 let mut notes = Vec::new();
                 let lookup_warnings = RefCell::new(Vec::new());
@@ -174,10 +186,7 @@ impl GameState {
                 let context = self.context(text, warnings);
                 let moving = context.positions(target, &self.board)?;
                 let points = context.points(location, &self.board, Some(&moving))?;
-                let board = self.moved(text, &moving, &points, order.as_ref(), *below, warnings)?;
-                let tags = moving_tags(&self.board, &moving);
-                self.finish_move(board, &tags);
-                Ok(())
+                self.move_pieces(text, &moving, &points, order.as_ref(), *below, warnings)
             }
             Submove::Remove(target) => {
                 let positions = self
@@ -245,15 +254,27 @@ impl GameState {
                 let context = self.context(text, warnings);
                 let point = context.piece_point(captured, &self.board)?;
                 let removed = context.positions(captured, &self.board)?;
-                let mut after = self.clone();
-                after.remove(&removed);
-                let context = after.context(text, warnings);
-                let moving = context.positions(mover, &after.board)?;
-                let board = after.moved(text, &moving, &[point], None, false, warnings)?;
-                let tags = moving_tags(&after.board, &moving);
-                after.finish_move(board, &tags);
-                *self = after;
-                Ok(())
+                // What the capture takes away, to put back if the mover is not found.
+                let mut taken: Vec<(usize, Piece, PieceTag)> = removed
+                    .iter()
+                    .filter_map(|&i| Some((i, *self.board.pieces.get(i)?, self.board.tags[i])))
+                    .collect();
+                taken.sort_by_key(|(i, _, _)| *i);
+                taken.dedup_by_key(|(i, _, _)| *i);
+                let active = self.active.clone();
+                self.remove(&removed);
+                let moving = self.context(text, warnings).positions(mover, &self.board);
+                let outcome = moving.and_then(|moving| {
+                    self.move_pieces(text, &moving, &[point], None, false, warnings)
+                });
+                if outcome.is_err() {
+                    for (i, piece, tag) in taken {
+                        self.board.pieces.insert(i, piece);
+                        self.board.tags.insert(i, tag);
+                    }
+                    self.active = active;
+                }
+                outcome
             }
             Submove::Swap(first, second) => {
                 let context = self.context(text, warnings);
@@ -364,17 +385,18 @@ impl GameState {
         }
     }
 
-    /// The board after moving the pieces at `moving` to `points` (one point for all, or one
-    /// per piece), placed on top, at the bottom, or next to the `order` piece.
-    fn moved(
-        &self,
+    /// Moves the pieces at `moving` to `points` (one point for all, or one per piece),
+    /// placing them on top, at the bottom, or next to the `order` piece; they become the
+    /// active pieces. Nothing changes when it fails.
+    fn move_pieces(
+        &mut self,
         text: &str,
         moving: &[usize],
         points: &[Point],
         order: Option<&PieceId>,
         below: bool,
         warnings: &RefCell<Vec<Issue>>,
-    ) -> Result<Board, Issue> {
+    ) -> Result<(), Issue> {
         let neighbour = match order {
             Some(id) => {
                 let position = self.single_position(text, id, warnings)?;
@@ -388,28 +410,50 @@ impl GameState {
             }
             None => None,
         };
-        let mut rest = Board::default();
-        let mut moved = Board::default();
-        for (i, (piece, tag)) in self.board.pieces.iter().zip(&self.board.tags).enumerate() {
-            match moving.iter().position(|m| *m == i) {
-                Some(k) => {
-                    let Some(&(x, y)) = points.get(k).or(points.last()) else {
-                        return Err(bad_move(0..text.len(), "there is nowhere to move to"));
-                    };
-                    moved.pieces.push(Piece { x, y, ..*piece });
-                    moved.tags.push(*tag);
-                }
-                None => {
-                    rest.pieces.push(*piece);
-                    rest.tags.push(*tag);
+        let count = self.board.pieces.len();
+        if points.is_empty() && moving.iter().any(|&i| i < count) {
+            return Err(bad_move(0..text.len(), "there is nowhere to move to"));
+        }
+        let tags = moving_tags(&self.board, moving);
+        let mut moved_pieces = Vec::with_capacity(moving.len());
+        let mut moved_tags = Vec::with_capacity(moving.len());
+        let single = match (moving, points.first()) {
+            (&[one], Some(&point)) if one < count => Some((one, point)),
+            _ => None,
+        };
+        if let Some((one, (x, y))) = single {
+            // The usual move: one piece taken out.
+            let piece = self.board.pieces.remove(one);
+            moved_pieces.push(Piece { x, y, ..piece });
+            moved_tags.push(self.board.tags.remove(one));
+        } else {
+            // The pieces that stay keep their order at the front; the moving ones are set
+            // aside with their new places.
+            let mut kept = 0;
+            for i in 0..count {
+                let (piece, tag) = (self.board.pieces[i], self.board.tags[i]);
+                match moving.iter().position(|m| *m == i) {
+                    Some(k) => {
+                        let (x, y) = points.get(k).or(points.last()).copied().unwrap_or_default();
+                        moved_pieces.push(Piece { x, y, ..piece });
+                        moved_tags.push(tag);
+                    }
+                    None => {
+                        self.board.pieces[kept] = piece;
+                        self.board.tags[kept] = tag;
+                        kept += 1;
+                    }
                 }
             }
+            self.board.pieces.truncate(kept);
+            self.board.tags.truncate(kept);
         }
+        let kept = self.board.pieces.len();
         let at = match (neighbour, below) {
-            (None, false) => rest.pieces.len(),
+            (None, false) => kept,
             (None, true) => 0,
             (Some(tag), _) => {
-                let index = rest.tags.iter().position(|t| *t == tag).unwrap_or(0);
+                let index = self.board.tags.iter().position(|t| *t == tag).unwrap_or(0);
                 if below {
                     index
                 } else {
@@ -417,14 +461,10 @@ impl GameState {
                 }
             }
         };
-        rest.pieces.splice(at..at, moved.pieces);
-        rest.tags.splice(at..at, moved.tags);
-        Ok(rest)
-    }
-
-    fn finish_move(&mut self, board: Board, moved: &[PieceTag]) {
-        self.board = board;
-        self.active = moved.to_vec();
+        self.board.pieces.splice(at..at, moved_pieces);
+        self.board.tags.splice(at..at, moved_tags);
+        self.active = tags;
+        Ok(())
     }
 
     fn remove(&mut self, positions: &[usize]) {

@@ -43,12 +43,25 @@ fn rounded_distances(board: &Board, (x, y): Point) -> Vec<f64> {
         .collect()
 }
 
+/// Whether a piece is exactly at `point`: its squared distance rounds (as in
+/// [`rounded_distances`]) to zero, that is, it is under half of 1e-5.
+fn is_at(piece: &Piece, (x, y): Point) -> bool {
+    let d2 = (piece.x - x).powi(2) + (piece.y - y).powi(2);
+    d2 * 1e5 < 0.5
+}
+
+/// The position of the top piece exactly at `point`.
+fn top_at(board: &Board, point: Point) -> Option<usize> {
+    board.pieces.iter().rposition(|piece| is_at(piece, point))
+}
+
 /// Positions of the pieces exactly at `point`, bottom first.
 fn stack_at(board: &Board, point: Point) -> Vec<usize> {
-    rounded_distances(board, point)
+    board
+        .pieces
         .iter()
         .enumerate()
-        .filter(|(_, d)| **d < 1e-8)
+        .filter(|(_, piece)| is_at(piece, point))
         .map(|(i, _)| i)
         .collect()
 }
@@ -60,6 +73,18 @@ impl Context<'_> {
 
     /// Board positions of the pieces a PieceId identifies (never empty).
     pub(crate) fn positions(&self, id: &PieceId, board: &Board) -> Result<Vec<usize>, Issue> {
+        // The most common PieceIds, a Location's top piece and searches, are found by
+        // their positions: a piece's identity is unique on its board.
+        match &id.kind {
+            PieceIdKind::Top(location) => {
+                return self.top(id, location, board).map(|top| vec![top]);
+            }
+            // A search's positions are already in board order.
+            PieceIdKind::Search { spec, greedy } => {
+                return self.search(id, spec, *greedy, board);
+            }
+            _ => {}
+        }
         let tags = self.tags(id, board)?;
         let positions = board.positions_of(&tags);
         if positions.is_empty() {
@@ -71,6 +96,17 @@ impl Context<'_> {
             return Err(no_piece(id, message));
         }
         Ok(positions)
+    }
+
+    /// The position of the top piece at a Location (the PieceId `id`).
+    fn top(&self, id: &PieceId, location: &Location, board: &Board) -> Result<usize, Issue> {
+        let point = self.single_point(location, board)?;
+        top_at(board, point).ok_or_else(|| {
+            no_piece(
+                id,
+                format!("there is no piece at `{}`", self.quote(&id.range)),
+            )
+        })
     }
 
     /// The identities a PieceId refers to (the reference's piece ids).
@@ -89,17 +125,7 @@ impl Context<'_> {
                 }
             }
             PieceIdKind::MoveStart(inner) => self.tags(inner, self.move_start),
-            PieceIdKind::Top(location) => {
-                let point = self.single_point(location, board)?;
-                let stack = stack_at(board, point);
-                match stack.last() {
-                    Some(&top) => Ok(vec![board.tags[top]]),
-                    None => Err(no_piece(
-                        id,
-                        format!("there is no piece at `{}`", self.quote(&id.range)),
-                    )),
-                }
-            }
+            PieceIdKind::Top(location) => Ok(vec![board.tags[self.top(id, location, board)?]]),
             PieceIdKind::Nearest { count, location } => {
                 let point = self.single_point(location, board)?;
                 let distances = rounded_distances(board, point);
@@ -152,48 +178,69 @@ impl Context<'_> {
                 Ok(tags)
             }
             PieceIdKind::Search { spec, greedy } => {
-                let search = |turns: AngleMatch| {
-                    if *greedy {
-                        Ok(greedy_search(spec, board, turns))
-                    } else {
-                        self.single_search(spec, board, turns).map_err(|e| Issue {
-                            range: id.range.clone(),
-                            ..e
-                        })
-                    }
-                };
-                let found = search(AngleMatch::AsStored)?;
-                if search(AngleMatch::Modulo360).ok().as_ref() != Some(&found) {
-                    self.warnings.borrow_mut().push(Issue::warning(
-                        id.range.clone(),
-                        "reference-differs",
-                        "this search compares angles as stored, as the reference \
-                         implementation does (a piece turned by `@>90` has angle -90, not 270); \
-                         comparing them modulo 360 would find other pieces",
-                    ));
-                }
-                if found.is_empty() {
-                    return Err(no_piece(
-                        id,
-                        format!("no piece matches `{}`", self.quote(&id.range)),
-                    ));
-                }
+                let found = self.search(id, spec, *greedy, board)?;
                 Ok(found.into_iter().map(|i| board.tags[i]).collect())
             }
         }
     }
 
+    /// Board positions (bottom first, never empty) of the pieces a `?` or `/` search finds.
+    fn search(
+        &self,
+        id: &PieceId,
+        spec: &PieceSpec,
+        greedy: bool,
+        board: &Board,
+    ) -> Result<Vec<usize>, Issue> {
+        let search = |turns: AngleMatch| {
+            if greedy {
+                let stated = spec.stated.angle.is_some();
+                Ok((greedy_search(spec, board, turns), stated))
+            } else {
+                self.single_search(spec, board, turns).map_err(|e| Issue {
+                    range: id.range.clone(),
+                    ..e
+                })
+            }
+        };
+        let (found, compared_angles) = search(AngleMatch::AsStored)?;
+        // A search that compared no angles finds the same pieces either way.
+        if compared_angles
+            && search(AngleMatch::Modulo360)
+                .ok()
+                .map(|(other, _)| other)
+                .as_ref()
+                != Some(&found)
+        {
+            self.warnings.borrow_mut().push(Issue::warning(
+                id.range.clone(),
+                "reference-differs",
+                "this search compares angles as stored, as the reference \
+                 implementation does (a piece turned by `@>90` has angle -90, not 270); \
+                 comparing them modulo 360 would find other pieces",
+            ));
+        }
+        if found.is_empty() {
+            return Err(no_piece(
+                id,
+                format!("no piece matches `{}`", self.quote(&id.range)),
+            ));
+        }
+        Ok(found)
+    }
+
     /// The three steps of a `?` search: a unique match of the stated features; else the last
-    /// match of the completed spec; else the last match ignoring its angle.
+    /// match of the completed spec; else the last match ignoring its angle. Also whether
+    /// angles were compared.
     fn single_search(
         &self,
         spec: &PieceSpec,
         board: &Board,
         turns: AngleMatch,
-    ) -> Result<Vec<usize>, Issue> {
+    ) -> Result<(Vec<usize>, bool), Issue> {
         let stated = greedy_search(spec, board, turns);
         if stated.len() == 1 {
-            return Ok(stated);
+            return Ok((stated, spec.stated.angle.is_some()));
         }
         let template = spec.complete(self.options, &mut Vec::new())?;
         let same = |p: &Piece, with_angle: bool| {
@@ -206,10 +253,10 @@ impl Context<'_> {
         };
         for with_angle in [true, false] {
             if let Some(last) = board.pieces.iter().rposition(|p| same(p, with_angle)) {
-                return Ok(vec![last]);
+                return Ok((vec![last], true));
             }
         }
-        Ok(Vec::new())
+        Ok((Vec::new(), true))
     }
 
     /// Where a PieceId is: for `N Location` that Location, else the last identified piece.
@@ -224,6 +271,10 @@ impl Context<'_> {
     }
 
     pub(crate) fn single_point(&self, location: &Location, board: &Board) -> Result<Point, Issue> {
+        // The usual Location, a square or a point, is one point: no list of them.
+        if let LocationKind::Absolute { x, y } = location.kind {
+            return Ok((x * self.scale_factor, y * self.scale_factor));
+        }
         let points = self.points(location, board, None)?;
         points.first().copied().ok_or_else(|| {
             Issue::error(

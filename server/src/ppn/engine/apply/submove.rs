@@ -1,5 +1,6 @@
 //! Splitting a move into sub-moves and reading each one's MoveToken.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::ppn::notation::issue::Issue;
@@ -9,85 +10,101 @@ use crate::ppn::notation::piece_spec::{parse_piece_spec, ParserOptions, PieceSpe
 
 /// One sub-move's text, with the byte in the token's text each of its bytes came from.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct SubmoveText {
-    pub(crate) text: String,
-    /// `origin[i]` is where byte `i` came from; one extra entry for the end.
-    pub(crate) origin: Vec<usize>,
+pub(crate) struct SubmoveText<'a> {
+    /// Borrowed from the token unless a character had to be rewritten (`‿`, `3?A`).
+    pub(crate) text: Cow<'a, str>,
+    origin: Origin,
 }
 
-impl SubmoveText {
+/// Where a sub-move's bytes came from in the token's text.
+#[derive(Clone, Debug, PartialEq)]
+enum Origin {
+    /// Byte `i` is byte `start + i` of the token (the text is a slice of it).
+    Slice { start: usize },
+    /// `bytes[i]` is where byte `i` came from; one extra entry for the end.
+    Rewritten { bytes: Vec<usize> },
+}
+
+impl SubmoveText<'_> {
     pub(crate) fn map_range(&self, range: &Range<usize>) -> Range<usize> {
-        let at = |i: usize| self.origin[i.min(self.origin.len() - 1)];
+        let at = |i: usize| match &self.origin {
+            Origin::Slice { start } => start + i.min(self.text.len()),
+            Origin::Rewritten { bytes } => bytes[i.min(bytes.len() - 1)],
+        };
         let start = at(range.start);
         let end = at(range.end).max(start);
         start..end
     }
 }
 
-struct Builder {
-    parts: Vec<SubmoveText>,
-    current: SubmoveText,
-}
-
-impl Builder {
-    fn push(&mut self, text: &str, origin: usize) {
-        self.current.text.push_str(text);
-        self.current
-            .origin
-            .extend(std::iter::repeat_n(origin, text.len()));
+/// The text of the sub-move at `part` of `text`: the slice itself, or with `‿` read as `_`
+/// and `3?A` as `3&?A`.
+fn submove_text(text: &str, part: Range<usize>, rewrite: bool) -> SubmoveText<'_> {
+    if !rewrite {
+        return SubmoveText {
+            text: Cow::Borrowed(&text[part.clone()]),
+            origin: Origin::Slice { start: part.start },
+        };
     }
-
-    fn finish(&mut self, end: usize) {
-        if !self.current.text.is_empty() {
-            let mut done = std::mem::replace(
-                &mut self.current,
-                SubmoveText {
-                    text: String::new(),
-                    origin: Vec::new(),
-                },
-            );
-            done.origin.push(end);
-            self.parts.push(done);
+    let mut rewritten = String::with_capacity(part.len() + 4);
+    let mut bytes = Vec::with_capacity(part.len() + 5);
+    let mut push = |piece: &str, origin: usize| {
+        rewritten.push_str(piece);
+        bytes.extend(std::iter::repeat_n(origin, piece.len()));
+    };
+    // A part starts after whitespace or at `*`, `!` or `+`: no digit comes before it.
+    let mut previous: Option<char> = None;
+    for (offset, c) in text[part.clone()].char_indices() {
+        let at = part.start + offset;
+        match c {
+            '\u{203f}' | '\u{035c}' => push("_", at),
+            '?' if previous.is_some_and(|p| p.is_ascii_digit()) => push("&?", at),
+            _ => {
+                let mut buffer = [0u8; 4];
+                push(c.encode_utf8(&mut buffer), at);
+            }
         }
+        previous = Some(c);
+    }
+    bytes.push(part.end);
+    SubmoveText {
+        text: Cow::Owned(rewritten),
+        origin: Origin::Rewritten { bytes },
     }
 }
 
 /// Split one (macro-substituted) token into sub-moves: at whitespace (macro values may hold
 /// several), before `*`, `!` and a flipping `+` (so `b5-c5*b4+` is three sub-moves), with
 /// `‿` read as `_` and `3?A` as `3&?A`.
-pub(crate) fn split_submoves(text: &str) -> Vec<SubmoveText> {
-    let mut builder = Builder {
-        parts: Vec::new(),
-        current: SubmoveText {
-            text: String::new(),
-            origin: Vec::new(),
-        },
-    };
+pub(crate) fn split_submoves(text: &str) -> Vec<SubmoveText<'_>> {
+    let mut parts = Vec::new();
+    // The part being read: where it starts, and whether a character in it is rewritten.
+    let mut current: Option<(usize, bool)> = None;
     let mut previous: Option<char> = None;
     for (at, c) in text.char_indices() {
-        match c {
-            c if c.is_whitespace() => builder.finish(at),
-            '*' | '!' => {
-                builder.finish(at);
-                builder.push(&c.to_string(), at);
+        let whitespace = c.is_whitespace();
+        let starts_part = whitespace
+            || matches!(c, '*' | '!')
+            || (c == '+' && !matches!(previous, Some('(' | '<' | ',')));
+        if starts_part {
+            if let Some((start, rewrite)) = current.take() {
+                parts.push(submove_text(text, start..at, rewrite));
             }
-            '+' if !matches!(previous, Some('(' | '<' | ',')) => {
-                builder.finish(at);
-                builder.push("+", at);
-            }
-            '\u{203f}' | '\u{035c}' => builder.push("_", at),
-            '?' if previous.is_some_and(|p| p.is_ascii_digit()) => {
-                builder.push("&?", at);
-            }
-            _ => {
-                let mut buffer = [0u8; 4];
-                builder.push(c.encode_utf8(&mut buffer), at);
+        }
+        if !whitespace {
+            let rewrite = matches!(c, '\u{203f}' | '\u{035c}')
+                || (c == '?' && previous.is_some_and(|p| p.is_ascii_digit()));
+            match &mut current {
+                Some((_, rewritten)) => *rewritten |= rewrite,
+                None => current = Some((at, rewrite)),
             }
         }
         previous = Some(c);
     }
-    builder.finish(text.len());
-    builder.parts
+    if let Some((start, rewrite)) = current {
+        parts.push(submove_text(text, start..text.len(), rewrite));
+    }
+    parts
 }
 
 /// A sub-move, read.
@@ -300,25 +317,52 @@ impl MoveToken {
             .map(|(at, _)| at)
     }
 
-    fn positions(self, text: &str) -> Vec<usize> {
-        self.candidates(text)
-            .filter(|i| self.is_at(text, *i))
-            .collect()
+    /// Where the MoveToken first occurs in `text`, and where again, if it does.
+    fn positions(self, text: &str) -> Positions {
+        let mut found = self.candidates(text).filter(|i| self.is_at(text, *i));
+        Positions {
+            first: found.next().unwrap_or(0),
+            second: found.next(),
+        }
     }
 
-    /// The MoveToken that decides what a sub-move does: the first one in the reference's
-    /// order that the text holds.
-    fn of(text: &str, reference: bool) -> Option<MoveToken> {
-        MoveToken::ORDER.into_iter().find(|token| {
-            token.candidates(text).any(|i| {
-                if reference {
-                    token.reference_is_at(text, i)
-                } else {
-                    token.is_at(text, i)
-                }
-            })
-        })
+    /// The MoveTokens that decide what a sub-move does, by the grammar and by the
+    /// reference: the first one in the reference's order that the text holds.
+    fn of(text: &str) -> (Option<MoveToken>, Option<MoveToken>) {
+        // Every MoveToken starts with an ASCII byte: those the text lacks need no search.
+        let mut present = 0u128;
+        for byte in text.bytes().filter(u8::is_ascii) {
+            present |= 1 << byte;
+        }
+        let mut grammar = None;
+        let mut reference = None;
+        for token in MoveToken::ORDER {
+            if present & (1 << token.text().as_bytes()[0]) == 0 {
+                continue;
+            }
+            if grammar.is_none() && token.candidates(text).any(|i| token.is_at(text, i)) {
+                grammar = Some(token);
+            }
+            if reference.is_none()
+                && token
+                    .candidates(text)
+                    .any(|i| token.reference_is_at(text, i))
+            {
+                reference = Some(token);
+            }
+            if grammar.is_some() && reference.is_some() {
+                break;
+            }
+        }
+        (grammar, reference)
     }
+}
+
+/// Where a sub-move's MoveToken is: a second one is ignored, and any after it.
+#[derive(Clone, Copy)]
+struct Positions {
+    first: usize,
+    second: Option<usize>,
 }
 
 struct Reader<'a> {
@@ -359,10 +403,10 @@ impl Reader<'_> {
 
     /// Split at the MoveToken found at `positions` (of length `width`): the part before the
     /// first one and the part up to the second one; more is ignored with a warning.
-    fn halves(&mut self, positions: &[usize], width: usize) -> (Range<usize>, Range<usize>) {
-        let first = positions[0];
-        let end = match positions.get(1) {
-            Some(&second) => {
+    fn halves(&mut self, positions: Positions, width: usize) -> (Range<usize>, Range<usize>) {
+        let first = positions.first;
+        let end = match positions.second {
+            Some(second) => {
                 self.notes.push(Issue::warning(
                     second..self.text.len(),
                     "trailing-text",
@@ -446,8 +490,8 @@ pub(crate) fn parse_submove(
     };
     let whole = 0..text.len();
     let nesting = text
-        .chars()
-        .filter(|c| matches!(c, '^' | '&' | '|' | '$'))
+        .bytes()
+        .filter(|b| matches!(b, b'^' | b'&' | b'|' | b'$'))
         .count();
     if nesting > MAX_NESTING {
         return Err(Issue::error(
@@ -456,8 +500,7 @@ pub(crate) fn parse_submove(
             format!("this sub-move nests PieceIds and Locations more than {MAX_NESTING} deep"),
         ));
     }
-    let token = MoveToken::of(text, false);
-    let reference = MoveToken::of(text, true);
+    let (token, reference) = MoveToken::of(text);
     if token != reference {
         let reading = match reference {
             Some(other) => format!("reads this sub-move as a `{}` move", other.text()),
@@ -481,11 +524,11 @@ pub(crate) fn parse_submove(
     let positions = token.positions(text);
     let width = token.text().len();
     let prefix_only = |name: &str| -> Result<Range<usize>, Issue> {
-        if positions[0] == 0 {
+        if positions.first == 0 {
             Ok(width..text.len())
         } else {
             Err(Issue::error(
-                0..positions[0],
+                0..positions.first,
                 "bad-move",
                 format!("`{name}` goes before the PieceId"),
             ))
@@ -493,7 +536,7 @@ pub(crate) fn parse_submove(
     };
     match token {
         MoveToken::RotateAroundItself => {
-            let (target, angle) = r.halves(&positions, width);
+            let (target, angle) = r.halves(positions, width);
             let target = r.piece_id(target)?;
             let degrees = r.degrees(angle)?;
             let center = Location {
@@ -507,7 +550,7 @@ pub(crate) fn parse_submove(
             })
         }
         MoveToken::Rotate => {
-            let (target, angle) = r.halves(&positions, width);
+            let (target, angle) = r.halves(positions, width);
             let target = r.piece_id(target)?;
             let angle_text = &text[angle.clone()];
             let (degrees, center) = if let Some(p) = angle_text.find('|') {
@@ -536,7 +579,7 @@ pub(crate) fn parse_submove(
         | MoveToken::Drop
         | MoveToken::DropBelowPiece
         | MoveToken::DropBelow => {
-            let (spec, target) = r.halves(&positions, width);
+            let (spec, target) = r.halves(positions, width);
             let (location, order) = match token {
                 MoveToken::DropAbovePiece | MoveToken::DropBelowPiece => {
                     r.shortcut_target(target)?
@@ -555,7 +598,7 @@ pub(crate) fn parse_submove(
         | MoveToken::Move
         | MoveToken::MoveBelowPiece
         | MoveToken::MoveBelow => {
-            let (target, destination) = r.halves(&positions, width);
+            let (target, destination) = r.halves(positions, width);
             let target = r.piece_id(target)?;
             let (location, order) = match token {
                 MoveToken::MoveAbovePiece | MoveToken::MoveBelowPiece => {
@@ -586,7 +629,7 @@ pub(crate) fn parse_submove(
             below: false,
         }),
         MoveToken::Update => {
-            let (target, spec) = r.halves(&positions, width);
+            let (target, spec) = r.halves(positions, width);
             let target = r.piece_id(target)?;
             Ok(Submove::Update {
                 target,
@@ -595,7 +638,7 @@ pub(crate) fn parse_submove(
             })
         }
         MoveToken::Replace => {
-            let (target, spec) = r.halves(&positions, width);
+            let (target, spec) = r.halves(positions, width);
             let target = r.piece_id(target)?;
             Ok(Submove::Replace {
                 target,
@@ -604,14 +647,14 @@ pub(crate) fn parse_submove(
             })
         }
         MoveToken::Capture => {
-            let (mover, captured) = r.halves(&positions, width);
+            let (mover, captured) = r.halves(positions, width);
             Ok(Submove::Capture {
                 mover: r.piece_id(mover)?,
                 captured: r.piece_id(captured)?,
             })
         }
         MoveToken::Swap => {
-            let (first, second) = r.halves(&positions, width);
+            let (first, second) = r.halves(positions, width);
             Ok(Submove::Swap(r.piece_id(first)?, r.piece_id(second)?))
         }
     }
@@ -637,7 +680,10 @@ mod tests {
     use super::*;
 
     fn texts(token: &str) -> Vec<String> {
-        split_submoves(token).into_iter().map(|s| s.text).collect()
+        split_submoves(token)
+            .into_iter()
+            .map(|s| s.text.into_owned())
+            .collect()
     }
 
     fn parse(text: &str) -> Submove {

@@ -123,6 +123,33 @@ fn relative_locations_rotations_swaps_and_captures() {
 }
 
 #[test]
+fn a_capture_whose_mover_is_missing_changes_nothing() {
+    let mut state = game();
+    play_clean(&mut state, &["S@b2 M@c3 A@c3 C@d4", "d4-e4"]);
+    let before = state.clone();
+    let issues = play(&mut state, "a1:c3");
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert_eq!(
+        (issues[0].code, issues[0].range.clone()),
+        ("no-piece", 0..2)
+    );
+    assert_eq!(state, before);
+    // The empty PieceId still names the piece the last move moved.
+    play_clean(&mut state, &["-f4"]);
+    assert_eq!(board(&state)[3], "coin_back 3 1 piecepack (6,4) 0");
+    // With its mover found, the capture takes the top piece only.
+    play_clean(&mut state, &["b2:c3"]);
+    assert_eq!(
+        board(&state),
+        [
+            "coin_back 2 1 piecepack (3,3) 0",
+            "coin_back 3 1 piecepack (6,4) 0",
+            "coin_back 1 1 piecepack (3,3) 0",
+        ]
+    );
+}
+
+#[test]
 fn flips_follow_the_spec_rules() {
     let mut state = game();
     play_clean(&mut state, &["d3@a1 R▲@a2 R▲l@a3", "+a1 +a2 +a3", "+a2"]);
