@@ -41,16 +41,12 @@ impl DocumentAnalysis {
     /// The analysis of `text`, which `edit` made from this analysis's text.
     pub fn update(&self, text: String, edit: &TextEdit) -> DocumentAnalysis {
         let edit = &edit.checked(&self.text, &text);
-        let ((games, syntax), replay) = parse_while(
-            || {
-                let games = split_games(&text);
-                let syntax =
-                    self.syntax
-                        .update(&text, &games, edit.start..edit.old_end, edit.new_end);
-                (games, syntax)
-            },
-            || self.replay.update(&self.text, &text, edit),
-        );
+        // Only the segments the edit touched are parsed: too little to be worth a thread.
+        let games = split_games(&text);
+        let syntax = self
+            .syntax
+            .update(&text, &games, edit.start..edit.old_end, edit.new_end);
+        let replay = self.replay.update(&self.text, &text, edit);
         DocumentAnalysis::from_parts(text, games, syntax, replay)
     }
 
