@@ -9,8 +9,8 @@ use crate::diagnostic::Diagnostic;
 use crate::ide::check::diagnostics_of;
 use crate::model::line_index::LineIndex;
 pub use crate::ppn::engine::replay::TextEdit;
-use crate::ppn::engine::replay::{replay_document, Replay, ReplayedGame, ReplayedState};
-use crate::ppn::notation::document::{split_games, GameSource};
+use crate::ppn::engine::replay::{replay_games, Replay, ReplayedGame, ReplayedState};
+use crate::ppn::notation::document::{split_games, split_games_checked, GameSource};
 use crate::ppn::syntax::segments::DocumentSyntax;
 
 /// The text with its syntax, its replay (every game's states) and its diagnostics.
@@ -27,13 +27,11 @@ pub struct DocumentAnalysis {
 
 impl DocumentAnalysis {
     pub fn new(text: String) -> DocumentAnalysis {
-        let ((games, syntax), replay) = parse_while(
-            || {
-                let games = split_games(&text);
-                let syntax = DocumentSyntax::parse(&text, &games);
-                (games, syntax)
-            },
-            || replay_document(&text),
+        let (games, problems) = split_games_checked(&text);
+        let replayed_games = games.clone();
+        let (syntax, replay) = parse_while(
+            || DocumentSyntax::parse(&text, &games),
+            || replay_games(&text, replayed_games, problems),
         );
         DocumentAnalysis::from_parts(text, games, syntax, replay)
     }
@@ -41,12 +39,14 @@ impl DocumentAnalysis {
     /// The analysis of `text`, which `edit` made from this analysis's text.
     pub fn update(&self, text: String, edit: &TextEdit) -> DocumentAnalysis {
         let edit = &edit.checked(&self.text, &text);
+        let (games, problems) = split_games_checked(&text);
         // Only the segments the edit touched are parsed: too little to be worth a thread.
-        let games = split_games(&text);
         let syntax = self
             .syntax
             .update(&text, &games, edit.start..edit.old_end, edit.new_end);
-        let replay = self.replay.update(&self.text, &text, edit);
+        let replay = self
+            .replay
+            .update_games(&self.text, &text, edit, games.clone(), problems);
         DocumentAnalysis::from_parts(text, games, syntax, replay)
     }
 

@@ -4,14 +4,15 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::ppn::engine::replay::{replay_document, Replay};
-use crate::ppn::notation::document::{split_games, split_games_checked, DocumentProblemCode};
+use crate::ppn::engine::replay::{replay_games, Replay};
+use crate::ppn::notation::document::{split_games_checked, DocumentProblemCode};
 use crate::ppn::syntax;
 use crate::ppn::syntax::segments::DocumentSyntax;
 
 pub fn check_text(text: &str) -> Vec<Diagnostic> {
-    let syntax = DocumentSyntax::parse(text, &split_games(text));
-    diagnostics_of(text, &syntax, &replay_document(text))
+    let (games, problems) = split_games_checked(text);
+    let syntax = DocumentSyntax::parse(text, &games);
+    diagnostics_of(text, &syntax, &replay_games(text, games, problems))
 }
 
 /// Games are checked together until they hold this many bytes: small enough that a batch's

@@ -447,6 +447,15 @@ pub struct Replay {
 /// Replay every game of a document.
 pub fn replay_document(text: &str) -> Replay {
     let (sources, problems) = split_games_checked(text);
+    replay_games(text, sources, problems)
+}
+
+/// [`replay_document`] for a text already cut into games (`split_games_checked`).
+pub fn replay_games(
+    text: &str,
+    sources: Vec<GameSource>,
+    problems: Vec<DocumentProblem>,
+) -> Replay {
     let games = sources
         .into_iter()
         .map(|source| replay_game(text, source))
@@ -475,8 +484,20 @@ impl Replay {
     /// replay. Exactly what [`replay_document`] gives, but games the edit left alone are
     /// reused, and a game it changed is replayed only from its first changed move.
     pub fn update(&self, old_text: &str, new_text: &str, edit: &TextEdit) -> Replay {
-        let edit = &edit.checked(old_text, new_text);
         let (sources, problems) = split_games_checked(new_text);
+        self.update_games(old_text, new_text, edit, sources, problems)
+    }
+
+    /// [`Replay::update`] for a new text already cut into games (`split_games_checked`).
+    pub fn update_games(
+        &self,
+        old_text: &str,
+        new_text: &str,
+        edit: &TextEdit,
+        sources: Vec<GameSource>,
+        problems: Vec<DocumentProblem>,
+    ) -> Replay {
+        let edit = &edit.checked(old_text, new_text);
         let games = sources
             .into_iter()
             .map(|source| {
