@@ -83,6 +83,12 @@ impl Line {
     }
 
     /// The verdict in force at state `index`: the last one reached on the way.
+    /// The verdict the last ply reached, if it reached one, with its index.
+    fn last_ply_verdict(&self) -> Option<(usize, Verdict)> {
+        let last = self.plies.len().checked_sub(1)?;
+        self.plies[last].verdict.map(|verdict| (last, verdict))
+    }
+
     pub fn verdict_at(&self, index: usize) -> Option<(usize, Verdict)> {
         (1..=index.min(self.plies.len().saturating_sub(1)))
             .rev()
@@ -711,11 +717,7 @@ impl Player<'_> {
                                     if ended.is_some() {
                                         warned_after_end = true;
                                     } else {
-                                        ended = line
-                                            .plies
-                                            .last()
-                                            .and_then(|p| p.verdict)
-                                            .map(|v| (line.plies.len() - 1, v));
+                                        ended = line.last_ply_verdict();
                                     }
                                     move_count += 1;
                                     real_moves += 1;
@@ -753,11 +755,7 @@ impl Player<'_> {
                             &start,
                         );
                         if ended.is_none() {
-                            ended = line
-                                .plies
-                                .last()
-                                .and_then(|p| p.verdict)
-                                .map(|v| (line.plies.len() - 1, v));
+                            ended = line.last_ply_verdict();
                         }
                         move_count += 1;
                         real_moves += 1;
