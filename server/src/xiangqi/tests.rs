@@ -8,6 +8,18 @@ use crate::model::features::{FoldKind, SymbolKind, TokenKind};
 use crate::model::scene::{Annotation, MarkColor, MarkShape};
 use std::path::Path;
 
+/// Every board of `fresh`'s main line is `updated`'s board there too.
+fn assert_same_boards(updated: &dyn NotationDocument, fresh: &dyn NotationDocument, context: &str) {
+    for state in fresh.main_line(0) {
+        assert_eq!(
+            updated.scene(state.state),
+            fresh.scene(state.state),
+            "{context} {}",
+            state.label
+        );
+    }
+}
+
 fn open(name: &str, text: &str) -> Box<dyn NotationDocument> {
     analyze(Some(Path::new(name)), text.to_string())
 }
@@ -320,14 +332,7 @@ fn an_edit_gives_what_a_fresh_analysis_gives() {
         let updated = doc.update(text.clone(), &edit);
         let fresh = open("g.wxf", &text);
         assert_eq!(updated.diagnostics(), fresh.diagnostics(), "{replacement}");
-        for state in fresh.main_line(0) {
-            assert_eq!(
-                updated.scene(state.state),
-                fresh.scene(state.state),
-                "{replacement} {}",
-                state.label
-            );
-        }
+        assert_same_boards(&*updated, &*fresh, replacement);
         assert_eq!(updated.main_line(0), fresh.main_line(0));
     }
 }
@@ -454,13 +459,7 @@ fn random_edits_give_what_a_fresh_analysis_gives() {
                 "{name}: {text:?}"
             );
             assert_eq!(updated.main_line(0), fresh.main_line(0), "{name}: {text:?}");
-            for state in fresh.main_line(0) {
-                assert_eq!(
-                    updated.scene(state.state),
-                    fresh.scene(state.state),
-                    "{name}: {text:?}"
-                );
-            }
+            assert_same_boards(&*updated, &*fresh, &format!("{name}: {text:?}"));
             previous = updated;
         }
     }
@@ -573,14 +572,7 @@ fn edits_near_the_start_middle_and_end_give_what_a_fresh_analysis_gives() {
             let context = format!("{word:?} → {replacement:?} at {from}");
             assert_eq!(updated.diagnostics(), fresh.diagnostics(), "{context}");
             assert_eq!(updated.main_line(0), fresh.main_line(0), "{context}");
-            for state in fresh.main_line(0) {
-                assert_eq!(
-                    updated.scene(state.state),
-                    fresh.scene(state.state),
-                    "{context} {}",
-                    state.label
-                );
-            }
+            assert_same_boards(&*updated, &*fresh, &context);
             // And back: the text as it was.
             let undo = TextEdit {
                 start: from,
