@@ -654,9 +654,9 @@ fn in_the_library(text: &str) {
 }
 
 fn main() {
-    // As the `ppn-ls` binary does (see its `main`): mimalloc's `mi_option_purge_delay` at 0.
-    // SAFETY: setting an option before any thread is started.
-    unsafe { libmimalloc_sys::mi_option_set(15, 0) };
+    // As the `ppn-ls` binary does as a server (see its `main`).
+    ppn_ls::memory::keep_to_small_pages();
+    ppn_ls::memory::return_freed_memory_at_once();
     tree_sitter_allocations::count();
     let sizes: Vec<usize> = std::env::var("PPN_BENCH_MOVES")
         .ok()

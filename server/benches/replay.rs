@@ -30,9 +30,6 @@ use ppn_ls::ppn::notation::document::split_games;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// mimalloc's `mi_option_purge_delay`, set to 0 as the `ppn-ls` binary sets it.
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
 const REFERENCE_SECONDS_PER_MOVE: f64 = 0.010;
 
 /// How long this thread has run on a CPU; `None` where the system does not say.
@@ -101,8 +98,9 @@ struct SplitGame {
 }
 
 fn main() {
-    // SAFETY: sets a documented option before any allocation of this program's own.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+    // As the `ppn-ls` binary does as a server (see its `main`).
+    ppn_ls::memory::keep_to_small_pages();
+    ppn_ls::memory::return_freed_memory_at_once();
     let seconds: f64 = std::env::var("PPN_BENCH_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod ide;
 pub mod lsp;
+pub mod memory;
 pub mod model;
 pub mod otn;
 pub mod ppn;

@@ -3,10 +3,8 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// mimalloc's `mi_option_purge_delay` (not named by libmimalloc-sys).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
 fn main() {
+    ppn_ls::memory::keep_to_small_pages();
     // Syntax trees are allocated by tree-sitter's C code: through mimalloc too, so that
     // their memory is reused and returned like the rest instead of being trimmed and
     // faulted in again by the C library's allocator with every tree.
@@ -20,14 +18,7 @@ fn main() {
             free: libmimalloc_sys::mi_free,
         }))
     };
-    std::process::exit(ppn_ls::cli::run(return_freed_memory_at_once));
-}
-
-/// For the language server: freed pages go back to the system at once instead of after a
-/// delay that an idle server never reaches, so what an editing session dropped does not stay
-/// resident. (The command-line tools keep the delay: they free and reuse memory batch after
-/// batch, and returning it each time would cost them page faults.)
-fn return_freed_memory_at_once() {
-    // SAFETY: setting an option before the server starts any thread.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+    std::process::exit(ppn_ls::cli::run(
+        ppn_ls::memory::return_freed_memory_at_once,
+    ));
 }

@@ -57,10 +57,10 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 }
 
-/// As the `ppn-ls` binary does (see its `main`): mimalloc's `mi_option_purge_delay` at 0.
+/// As the `ppn-ls` binary does as a server (see its `main`).
 pub fn configure_allocator() {
-    // SAFETY: setting an option before any thread is started.
-    unsafe { libmimalloc_sys::mi_option_set(15, 0) };
+    ppn_ls::memory::keep_to_small_pages();
+    ppn_ls::memory::return_freed_memory_at_once();
 }
 
 /// A small deterministic generator (SplitMix64), so every run benches the same record.
