@@ -36,47 +36,51 @@ struct Line {
     next: usize,
 }
 
-fn split_lines(text: &str) -> Vec<Line> {
+/// The line starting at `start` (a line start, before the end of `text`).
+fn line_at(text: &str, start: usize) -> Line {
     let bytes = text.as_bytes();
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut index = 0;
-    while index < bytes.len() {
-        match bytes[index] {
-            b'\n' => {
-                lines.push(Line {
-                    start,
-                    content_end: index,
-                    next: index + 1,
-                });
-                index += 1;
-                start = index;
-            }
-            b'\r' => {
-                let next = if bytes.get(index + 1) == Some(&b'\n') {
-                    index + 2
-                } else {
-                    index + 1
-                };
-                lines.push(Line {
-                    start,
-                    content_end: index,
-                    next,
-                });
-                index = next;
-                start = index;
-            }
-            _ => index += 1,
-        }
-    }
-    if start < bytes.len() {
-        lines.push(Line {
+    match memchr::memchr2(b'\n', b'\r', &bytes[start..]) {
+        None => Line {
             start,
             content_end: bytes.len(),
             next: bytes.len(),
-        });
+        },
+        Some(offset) => {
+            let content_end = start + offset;
+            let crlf = bytes[content_end] == b'\r' && bytes.get(content_end + 1) == Some(&b'\n');
+            Line {
+                start,
+                content_end,
+                next: content_end + if crlf { 2 } else { 1 },
+            }
+        }
     }
-    lines
+}
+
+/// The lines from the line start `from` up to `to` (a line start or the end of `text`).
+fn lines_between(text: &str, from: usize, to: usize) -> impl Iterator<Item = Line> + '_ {
+    let mut at = from;
+    std::iter::from_fn(move || {
+        (at < to).then(|| {
+            let line = line_at(text, at);
+            at = line.next;
+            line
+        })
+    })
+}
+
+/// The starts of the lines of `text[from..to]` (`from` a line start) that begin with
+/// `prefix`, found without reading the text line by line: documents are mostly movetext.
+fn lines_beginning_with<'a>(
+    text: &'a str,
+    from: usize,
+    to: usize,
+    prefix: &'a str,
+) -> impl Iterator<Item = usize> + 'a {
+    let bytes = text.as_bytes();
+    memchr::memmem::find_iter(&bytes[from..to], prefix.as_bytes())
+        .map(move |found| from + found)
+        .filter(move |&at| at == from || matches!(bytes[at - 1], b'\n' | b'\r'))
 }
 
 /// A byte-order mark only hides the `---` of the first line; it is not content.
@@ -150,24 +154,22 @@ pub fn split_games(text: &str) -> Vec<GameSource> {
 
 /// [`split_games`], plus the places where the reference would split differently.
 pub fn split_games_checked(text: &str) -> (Vec<GameSource>, Vec<DocumentProblem>) {
-    let lines = split_lines(text);
     let mut problems = Vec::new();
-    if lines.is_empty() {
+    if text.is_empty() {
         let game = GameSource {
-            range: 0..text.len(),
+            range: 0..0,
             metadata: None,
-            movetext: text.len()..text.len(),
+            movetext: 0..0,
         };
         return (vec![game], problems);
     }
-    let mut starts: Vec<usize> = (0..lines.len())
-        .filter(|&i| line_content(text, &lines[i]).starts_with("---"))
+    // The first line starts a game whatever it holds (a `---` after a byte-order mark too).
+    let mut starts: Vec<usize> = std::iter::once(0)
+        .chain(lines_beginning_with(text, 0, text.len(), "---").filter(|&at| at > 0))
+        .take(MAX_GAMES + 1)
         .collect();
-    if starts.first() != Some(&0) {
-        starts.insert(0, 0);
-    }
     if let Some(&first_unread) = starts.get(MAX_GAMES) {
-        let line = lines[first_unread];
+        let line = line_at(text, first_unread);
         problems.push(DocumentProblem {
             range: line.start..line.content_end,
             code: DocumentProblemCode::TooManyGames,
@@ -176,17 +178,13 @@ pub fn split_games_checked(text: &str) -> (Vec<GameSource>, Vec<DocumentProblem>
                  are not checked"
             ),
         });
-        // The last game read ends where the first one left unread starts.
-        starts.truncate(MAX_GAMES + 1);
+    } else {
+        starts.push(text.len());
     }
-    let read = starts.len().min(MAX_GAMES);
-    let games = starts[..read]
-        .iter()
-        .enumerate()
-        .map(|(game, &first)| {
-            let last = starts.get(game + 1).map_or(lines.len(), |&next| next) - 1;
-            game_source(text, &lines[first..=last], &mut problems)
-        })
+    // The last game read ends where the next one (or the first one left unread) starts.
+    let games = starts
+        .windows(2)
+        .map(|game| game_source(text, game[0], game[1], &mut problems))
         .collect();
     (games, problems)
 }
@@ -206,22 +204,29 @@ fn is_indented_yaml_entry(content: &str) -> bool {
     key.len() > 1 && key.ends_with(':') && !key.starts_with('{')
 }
 
-fn game_source(text: &str, lines: &[Line], problems: &mut Vec<DocumentProblem>) -> GameSource {
-    let first = lines[0];
-    let end = lines[lines.len() - 1].next;
-    let contents: Vec<&str> = lines.iter().map(|line| line_content(text, line)).collect();
-    let opens_with_dashes = contents[0].starts_with("---");
-    let dots = contents
-        .iter()
-        .position(|content| content.starts_with("..."));
+/// The game whose lines run from `start` (a line start) to `end`.
+fn game_source(
+    text: &str,
+    start: usize,
+    end: usize,
+    problems: &mut Vec<DocumentProblem>,
+) -> GameSource {
+    let first = line_at(text, start);
+    let opens_with_dashes = line_content(text, &first).starts_with("---");
+    let dots = if line_content(text, &first).starts_with("...") {
+        Some(first)
+    } else {
+        lines_beginning_with(text, first.next, end, "...")
+            .next()
+            .map(|at| line_at(text, at))
+    };
     let metadata_end = dots.or_else(|| {
-        let stop = contents
-            .iter()
-            .position(|content| ends_metadata_without_dots(content))?;
-        if contents[stop].trim_matches(is_blank).is_empty() {
+        let mut lines = lines_between(text, start, end);
+        let stop = lines.find(|line| ends_metadata_without_dots(line_content(text, line)))?;
+        if line_content(text, &stop).trim_matches(is_blank).is_empty() {
             return Some(stop);
         }
-        if stop == 0 {
+        if stop.start == start {
             // An indented first line in a file without `---` is movetext, not YAML.
             problems.push(DocumentProblem {
                 range: first.start..first.content_end,
@@ -234,22 +239,21 @@ fn game_source(text: &str, lines: &[Line], problems: &mut Vec<DocumentProblem>) 
         }
         // The reference stops at the first indented line, which cuts a block mapping
         // of several lines in two; keep its indented YAML entries together instead.
-        let mut last = stop;
-        while last + 1 < contents.len() && is_indented_yaml_entry(contents[last + 1]) {
-            last += 1;
-        }
-        if last > stop {
+        let last = lines
+            .take_while(|line| is_indented_yaml_entry(line_content(text, line)))
+            .last();
+        if let Some(last) = last {
             problems.push(DocumentProblem {
-                range: lines[stop + 1].start..lines[last].content_end,
+                range: stop.next..last.content_end,
                 code: DocumentProblemCode::IndentedMetadataWithoutEnd,
                 message: "the reference ends the metadata at the first indented line and \
                           reads these lines as moves; end the metadata with a `...` line"
                     .to_string(),
             });
         }
-        Some(last)
+        Some(last.unwrap_or(stop))
     });
-    let Some(last_metadata_line) = metadata_end else {
+    let Some(terminator) = metadata_end else {
         let movetext_start = if opens_with_dashes {
             problems.push(DocumentProblem {
                 range: first.start..first.content_end,
@@ -268,7 +272,6 @@ fn game_source(text: &str, lines: &[Line], problems: &mut Vec<DocumentProblem>) 
             movetext: movetext_start..end,
         };
     };
-    let terminator = lines[last_metadata_line];
     let yaml_start = if opens_with_dashes {
         let after_dashes = text[first.start..first.content_end]
             .find("---")
@@ -281,7 +284,7 @@ fn game_source(text: &str, lines: &[Line], problems: &mut Vec<DocumentProblem>) 
     } else {
         first.start
     };
-    let yaml_end = if contents[last_metadata_line].starts_with("...") {
+    let yaml_end = if line_content(text, &terminator).starts_with("...") {
         terminator.start
     } else {
         terminator.next
@@ -317,5 +320,22 @@ mod tests {
         assert_eq!(games.len(), MAX_GAMES);
         assert_eq!(games[MAX_GAMES - 1].range.end, text.len());
         assert!(problems.is_empty(), "{problems:?}");
+    }
+
+    #[test]
+    fn games_and_metadata_ends_are_found_after_every_kind_of_line_end() {
+        // LF, CRLF and a lone CR; dashes and dots inside lines and runs longer than three.
+        let text = "\u{FEFF}---\rA: 1\r\n....\n1... a-b ---- c\r\n---\r\nB: 2\r...x\n";
+        let (games, problems) = split_games_checked(text);
+        assert!(problems.is_empty(), "{problems:?}");
+        let second = text.find("\n---\r").unwrap() + 1;
+        assert_eq!(
+            games.iter().map(|g| g.range.clone()).collect::<Vec<_>>(),
+            [0..second, second..text.len()]
+        );
+        assert_eq!(&text[games[0].metadata.clone().unwrap()], "A: 1\r\n");
+        assert_eq!(&text[games[0].movetext.clone()], "1... a-b ---- c\r\n");
+        assert_eq!(&text[games[1].metadata.clone().unwrap()], "B: 2\r");
+        assert_eq!(games[1].movetext.clone(), text.len()..text.len());
     }
 }
