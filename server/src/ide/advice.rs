@@ -289,19 +289,18 @@ fn mark_consequences(
     if at.is_empty() {
         return;
     }
-    let by_move = game.diagnostics_by_move();
     // Nothing is tainted before the first move with an error: start there, so that one
     // error at the end of a long game costs no look at the moves before it.
-    let Some(first_failed) = by_move.iter().position(|move_diagnostics| {
-        move_diagnostics
-            .iter()
-            .any(|d| d.severity == Severity::Error && at.contains_key(&identity(d)))
-    }) else {
+    let first_failed = game.indexed_move_diagnostics().find_map(|(index, d)| {
+        (d.severity == Severity::Error && at.contains_key(&identity(&d))).then_some(index)
+    });
+    let Some(first_failed) = first_failed else {
         return;
     };
+    let by_move = game.diagnostics_by_move_from(first_failed);
     // Each square an earlier failed move touched, with that move (its label and range).
     let mut tainted: HashMap<String, (String, Range<usize>)> = HashMap::new();
-    for (record, move_diagnostics) in game.moves().iter().zip(by_move).skip(first_failed) {
+    for (record, move_diagnostics) in game.moves()[first_failed..].iter().zip(by_move) {
         let touched: Vec<&str> = record
             .tokens
             .iter()
@@ -367,7 +366,7 @@ fn checkers_jumps(
     if !is_checkers(game) {
         return;
     }
-    for (record, move_diagnostics) in game.moves().iter().zip(game.diagnostics_by_move()) {
+    for (record, move_diagnostics) in game.moves().iter().zip(game.diagnostics_by_move_from(0)) {
         let failed: Vec<usize> = move_diagnostics
             .iter()
             .filter(|d| d.code == "no-piece")
@@ -627,6 +626,19 @@ mod tests {
         assert_eq!(marked, [("no-piece", "b5", 0), ("no-piece", "b4", 1)]);
         assert_eq!(&text[diagnostics[1].related[0].range.clone()], "2. b5-b4");
         assert!(diagnostics[1].message.contains("may follow from move `2.`"));
+    }
+
+    #[test]
+    fn a_failed_move_many_chunks_into_a_game_marks_the_errors_after_it() {
+        let quiet: String = (1..=60).map(|n| format!("{n}. S@a1 ")).collect();
+        let text = format!("---\n...\n{quiet}61. b5-b4 62. b4-b3 63. *a1\n");
+        let diagnostics = check_text(&text);
+        let marked: Vec<_> = diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range.clone()], d.related.len()))
+            .collect();
+        assert_eq!(marked, [("no-piece", "b5", 0), ("no-piece", "b4", 1)]);
+        assert_eq!(&text[diagnostics[1].related[0].range.clone()], "61. b5-b4");
     }
 
     #[test]

@@ -253,24 +253,33 @@ impl ReplayedGame {
 
     /// The problems of every move, in move order.
     pub fn all_move_diagnostics(&self) -> impl Iterator<Item = Diagnostic> + '_ {
+        self.indexed_move_diagnostics()
+            .map(|(_, diagnostic)| diagnostic)
+    }
+
+    /// The problems of every move, in move order, each with its move's index.
+    pub fn indexed_move_diagnostics(&self) -> impl Iterator<Item = (usize, Diagnostic)> + '_ {
         self.chunks
             .iter()
             .zip(&self.chunk_starts)
             .flat_map(move |(chunk, &first)| {
-                chunk
-                    .diagnostics
-                    .iter()
-                    .map(move |(at, diagnostic)| diagnostic.at(self.move_start(first + at)))
+                chunk.diagnostics.iter().map(move |(at, diagnostic)| {
+                    let index = first + at;
+                    (index, diagnostic.at(self.move_start(index)))
+                })
             })
     }
 
-    /// The problems of each move, in move order (no board is made).
-    pub fn diagnostics_by_move(&self) -> Vec<Vec<Diagnostic>> {
-        let mut by_move = vec![Vec::new(); self.move_count()];
-        for (chunk, &first) in self.chunks.iter().zip(&self.chunk_starts) {
+    /// The problems of each move from move `first` on, in move order (no board is made).
+    pub fn diagnostics_by_move_from(&self, first: usize) -> Vec<Vec<Diagnostic>> {
+        let mut by_move = vec![Vec::new(); self.move_count().saturating_sub(first)];
+        let chunks = self.chunks.iter().zip(&self.chunk_starts);
+        for (chunk, &start) in chunks.skip(self.chunk_of_state(first)) {
             for (at, diagnostic) in &chunk.diagnostics {
-                if let Some(slot) = by_move.get_mut(first + at) {
-                    slot.push(diagnostic.at(self.move_start(first + at)));
+                let index = start + at;
+                let slot = index.checked_sub(first).and_then(|i| by_move.get_mut(i));
+                if let Some(slot) = slot {
+                    slot.push(diagnostic.at(self.move_start(index)));
                 }
             }
         }
