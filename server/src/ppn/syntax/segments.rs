@@ -36,9 +36,9 @@ struct CutLimits {
 }
 
 const CUT_LIMITS: CutLimits = CutLimits {
-    min_bytes: 2 << 10,
-    max_bytes: 16 << 10,
-    line_modulus: 8,
+    min_bytes: 512,
+    max_bytes: 4 << 10,
+    line_modulus: 4,
 };
 
 /// What a segment that starts inside a movetext is parsed after: a game with empty
