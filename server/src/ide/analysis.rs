@@ -33,7 +33,8 @@ impl DocumentAnalysis {
             || DocumentSyntax::parse(&text, &games),
             || replay_games(&text, replayed_games, problems),
         );
-        DocumentAnalysis::from_parts(text, games, syntax, replay)
+        let line_index = LineIndex::new(&text);
+        DocumentAnalysis::from_parts(text, line_index, games, syntax, replay)
     }
 
     /// The analysis of `text`, which `edit` made from this analysis's text.
@@ -47,18 +48,20 @@ impl DocumentAnalysis {
         let replay = self
             .replay
             .update_games(&self.text, &text, edit, games.clone(), problems);
-        DocumentAnalysis::from_parts(text, games, syntax, replay)
+        let line_index = self.line_index.update(&text, edit);
+        DocumentAnalysis::from_parts(text, line_index, games, syntax, replay)
     }
 
     fn from_parts(
         text: String,
+        line_index: LineIndex,
         game_sources: Vec<GameSource>,
         syntax: DocumentSyntax,
         replay: Replay,
     ) -> DocumentAnalysis {
         let diagnostics = diagnostics_of(&text, &syntax, &replay);
         DocumentAnalysis {
-            line_index: LineIndex::new(&text),
+            line_index,
             text,
             syntax,
             replay,

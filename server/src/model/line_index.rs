@@ -2,6 +2,8 @@
 //!
 //! Lines end at `\n`, `\r\n` or a lone `\r` (what LSP counts as line ends); nothing else.
 
+use crate::model::edit::TextEdit;
+
 /// Where each line starts, for fast offset → position look-ups on large documents.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
@@ -27,18 +29,36 @@ pub enum ColumnUnit {
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
-        let bytes = text.as_bytes();
         let mut line_starts = vec![0];
-        for end in memchr::memchr2_iter(b'\n', b'\r', bytes) {
-            // `\r\n` ends one line, at its `\n`.
-            if bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n') {
-                continue;
-            }
-            line_starts.push(end + 1);
-        }
+        push_line_starts(text, 0..text.len(), &mut line_starts);
         LineIndex {
             line_starts,
             len: text.len(),
+        }
+    }
+
+    /// The index of `new_text`, which `edit` (checked against this index's text) made from
+    /// this index's text: only the edited bytes are read again.
+    pub fn update(&self, new_text: &str, edit: &TextEdit) -> LineIndex {
+        // A line end at a byte depends on it and on the next one (`\r\n` is one end).
+        let reread_from = edit.start.saturating_sub(1);
+        let kept = self
+            .line_starts
+            .partition_point(|&start| start <= reread_from);
+        let moved_from = self
+            .line_starts
+            .partition_point(|&start| start <= edit.old_end);
+        let mut line_starts = Vec::with_capacity(self.line_starts.len() + 1);
+        line_starts.extend_from_slice(&self.line_starts[..kept]);
+        push_line_starts(new_text, reread_from..edit.new_end, &mut line_starts);
+        line_starts.extend(
+            self.line_starts[moved_from..]
+                .iter()
+                .map(|&start| start - edit.old_end + edit.new_end),
+        );
+        LineIndex {
+            line_starts,
+            len: new_text.len(),
         }
     }
 
@@ -101,6 +121,21 @@ impl LineIndex {
     }
 }
 
+/// Pushes the start of each line that a line end in `ends` (byte offsets into `text`) opens.
+fn push_line_starts(text: &str, ends: std::ops::Range<usize>, line_starts: &mut Vec<usize>) {
+    let bytes = text.as_bytes();
+    let Some(searched) = bytes.get(ends.clone()) else {
+        return;
+    };
+    for end in memchr::memchr2_iter(b'\n', b'\r', searched).map(|at| ends.start + at) {
+        // `\r\n` ends one line, at its `\n`.
+        if bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n') {
+            continue;
+        }
+        line_starts.push(end + 1);
+    }
+}
+
 fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     while !text.is_char_boundary(offset) {
         offset -= 1;
@@ -146,6 +181,44 @@ mod tests {
         ] {
             let pos = index.position(text, at, unit);
             assert_eq!(index.offset(text, pos, unit), at);
+        }
+    }
+
+    #[test]
+    fn an_updated_index_is_the_index_of_the_new_text() {
+        let pieces = ["\n", "\r", "\r\n", "ab", "é", ""];
+        let mut seed = 11_u64;
+        let mut next = |below: usize| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as usize % below
+        };
+        let mut text: String = (0..40).map(|i| pieces[i % pieces.len()]).collect();
+        let mut index = LineIndex::new(&text);
+        for _ in 0..2_000 {
+            let mut start = next(text.len() + 1);
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut old_end = (start + next(4)).min(text.len());
+            while !text.is_char_boundary(old_end) {
+                old_end += 1;
+            }
+            let inserted: String = (0..next(3)).map(|_| pieces[next(pieces.len())]).collect();
+            let mut new_text = text.clone();
+            new_text.replace_range(start..old_end, &inserted);
+            let edit = TextEdit {
+                start,
+                old_end,
+                new_end: start + inserted.len(),
+            };
+            index = index.update(&new_text, &edit);
+            let fresh = LineIndex::new(&new_text);
+            assert_eq!(
+                index.line_starts, fresh.line_starts,
+                "{new_text:?} after {edit:?}"
+            );
+            assert_eq!(index.len, fresh.len);
+            text = new_text;
         }
     }
 }
