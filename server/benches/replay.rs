@@ -139,7 +139,7 @@ fn main() {
                 moves: game
                     .moves()
                     .iter()
-                    .map(|record| record.tokens.iter().map(|t| t.text.clone()).collect())
+                    .map(|record| record.tokens().map(|t| t.text.to_string()).collect())
                     .collect(),
             });
         }

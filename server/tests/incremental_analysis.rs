@@ -323,7 +323,8 @@ fn a_resumed_split_keeps_counting_brace_expansions_towards_the_cap() {
     assert_eq!(split, split_movetext_resumable(&edited, game.movetext));
     let last = split.moves.last().unwrap();
     assert_eq!(
-        last.text, "{1..5}@b2",
+        last.text(),
+        "{1..5}@b2",
         "past the cap braces stay unexpanded"
     );
 }

@@ -55,12 +55,13 @@ fn display_name(path: &Path) -> String {
 fn our_states(text: &str, game: &GameSource) -> Vec<(String, String, String)> {
     let split = split_movetext(text, game.movetext.clone());
     let mut states = vec![("SetupFn.".to_string(), String::new(), String::new())];
-    states.extend(
-        split
-            .moves
-            .into_iter()
-            .map(|record| (record.label, record.text, record.comment)),
-    );
+    states.extend(split.moves.into_iter().map(|record| {
+        (
+            record.label().to_string(),
+            record.text().to_string(),
+            record.comment().to_string(),
+        )
+    }));
     states
 }
 
@@ -341,51 +342,50 @@ fn token_and_label_sources_slice_the_file() {
     let text =
         "---\r\nSetUp: None\r\n...\r\n1.\t🂡@b2 {a\r\ncomment} S@{c,d}3;🂡-b4\r\n2. ♥@a1 . M@b3\r\n";
     let split = only_game_split(text);
-    let labels: Vec<&str> = split.moves.iter().map(|m| m.label.as_str()).collect();
+    let labels: Vec<&str> = split.moves.iter().map(|m| m.label()).collect();
     assert_eq!(labels, ["1.", "1..", "1...", "2.", "2.."]);
     let first = &split.moves[0];
-    assert_eq!(first.text, "🂡@b2 S@c3");
-    assert_eq!(first.comment, "a comment");
+    assert_eq!(first.text(), "🂡@b2 S@c3");
+    assert_eq!(first.comment(), "a comment");
     assert_eq!(
-        first.label_source.clone().map(|range| &text[range]),
+        first.label_source().clone().map(|range| &text[range]),
         Some("1.")
     );
     let sources: Vec<(&str, &str)> = first
-        .tokens
-        .iter()
-        .map(|token| (token.text.as_str(), &text[token.source.clone()]))
+        .tokens()
+        .map(|token| (token.text, &text[token.source.clone()]))
         .collect();
     assert_eq!(sources, [("🂡@b2", "🂡@b2"), ("S@c3", "S@{c,d}3;🂡-b4")]);
     assert_eq!(
-        &text[first.source.clone()],
+        &text[first.source().clone()],
         "1.\t🂡@b2 {a\r\ncomment} S@{c,d}3;🂡-b4"
     );
     // The `;` glued to an expansion is repeated with it, as the reference does.
     let second = &split.moves[1];
-    assert_eq!(second.text, "🂡-b4 S@d3");
+    assert_eq!(second.text(), "🂡-b4 S@d3");
     assert_eq!(
-        second.label_source.clone().map(|range| &text[range]),
+        second.label_source().clone().map(|range| &text[range]),
         Some("S@{c,d}3;🂡-b4")
     );
     let third = &split.moves[2];
-    assert_eq!(third.text, "🂡-b4");
+    assert_eq!(third.text(), "🂡-b4");
     assert_eq!(
         split.moves[3]
-            .label_source
+            .label_source()
             .clone()
             .map(|range| &text[range]),
         Some("2.")
     );
     let fourth = &split.moves[3];
-    assert_eq!(fourth.text, "♥@a1");
-    assert_eq!(&text[fourth.tokens[0].source.clone()], "♥@a1");
+    assert_eq!(fourth.text(), "♥@a1");
+    assert_eq!(&text[fourth.token(0).unwrap().source.clone()], "♥@a1");
     let fifth = &split.moves[4];
-    assert_eq!(fifth.label, "2..");
+    assert_eq!(fifth.label(), "2..");
     assert_eq!(
-        fifth.label_source.clone().map(|range| &text[range]),
+        fifth.label_source().clone().map(|range| &text[range]),
         Some(".")
     );
-    assert_eq!(&text[fifth.tokens[0].source.clone()], "M@b3");
+    assert_eq!(&text[fifth.token(0).unwrap().source.clone()], "M@b3");
     let codes: Vec<MovetextProblemCode> = split.problems.iter().map(|p| p.code).collect();
     assert_eq!(codes, [MovetextProblemCode::BraceAcrossSemicolon]);
 }
@@ -399,9 +399,9 @@ fn semicolon_source_is_the_semicolon() {
         .iter()
         .map(|m| {
             (
-                m.label.as_str(),
-                m.text.as_str(),
-                m.label_source.clone().map_or("", |range| &text[range]),
+                m.label(),
+                m.text(),
+                m.label_source().clone().map_or("", |range| &text[range]),
             )
         })
         .collect();
@@ -413,19 +413,25 @@ fn semicolon_source_is_the_semicolon() {
             ("1...", "M@d4", ";")
         ]
     );
-    assert_eq!(&text[split.moves[1].tokens[0].source.clone()], "🂡@c3");
-    assert_eq!(&text[split.moves[0].tokens[0].source.clone()], "S@b2");
+    assert_eq!(
+        &text[split.moves[1].token(0).unwrap().source.clone()],
+        "🂡@c3"
+    );
+    assert_eq!(
+        &text[split.moves[0].token(0).unwrap().source.clone()],
+        "S@b2"
+    );
 }
 
 #[test]
 fn moves_before_the_first_move_number() {
     let split = only_game_split("t@a1 {setup} 1. S@a1");
-    assert_eq!(split.moves[0].label, "SetupFn..");
-    assert_eq!(split.moves[0].label_source, None);
-    assert_eq!(split.moves[0].text, "t@a1");
-    assert_eq!(split.moves[0].comment, "setup");
-    assert_eq!(split.moves[1].label, "1.");
-    assert_eq!(split.moves[1].text, "S@a1");
+    assert_eq!(split.moves[0].label(), "SetupFn..");
+    assert_eq!(split.moves[0].label_source(), None);
+    assert_eq!(split.moves[0].text(), "t@a1");
+    assert_eq!(split.moves[0].comment(), "setup");
+    assert_eq!(split.moves[1].label(), "1.");
+    assert_eq!(split.moves[1].text(), "S@a1");
 }
 
 #[test]
@@ -434,7 +440,7 @@ fn comments_hide_move_numbers_and_semicolons() {
     let states: Vec<(&str, &str, &str)> = split
         .moves
         .iter()
-        .map(|m| (m.label.as_str(), m.text.as_str(), m.comment.as_str()))
+        .map(|m| (m.label(), m.text(), m.comment()))
         .collect();
     assert_eq!(
         states,
@@ -461,9 +467,9 @@ fn problems_are_reported_with_their_ranges() {
         ]
     );
     // The comment ends at the first `}`, so the second expansion leaks into the move.
-    assert_eq!(split.moves[0].comment, "note x1");
-    assert_eq!(split.moves[0].text, "a1-b1 x2}");
-    assert_eq!(split.moves[2].text, "x{1..20000} {open");
+    assert_eq!(split.moves[0].comment(), "note x1");
+    assert_eq!(split.moves[0].text(), "a1-b1 x2}");
+    assert_eq!(split.moves[2].text(), "x{1..20000} {open");
 }
 
 #[test]
@@ -554,13 +560,16 @@ fn comments_touching_symbols_glue_them_together() {
     // and dropping it joins its neighbours into one token, as the reference does.
     let text = "1. ♠~{note}$ b2";
     let split = only_game_split(text);
-    assert_eq!(split.moves[0].text, "♠~$ b2");
-    assert_eq!(split.moves[0].comment, "note");
-    assert_eq!(&text[split.moves[0].tokens[0].source.clone()], "♠~{note}$");
+    assert_eq!(split.moves[0].text(), "♠~$ b2");
+    assert_eq!(split.moves[0].comment(), "note");
+    assert_eq!(
+        &text[split.moves[0].token(0).unwrap().source.clone()],
+        "♠~{note}$"
+    );
     // Next to a letter or punctuation mark the braces are not a comment at all.
     let split = only_game_split("1. b2{note} c3");
-    assert_eq!(split.moves[0].text, "b2{note} c3");
-    assert_eq!(split.moves[0].comment, "");
+    assert_eq!(split.moves[0].text(), "b2{note} c3");
+    assert_eq!(split.moves[0].comment(), "");
 }
 
 #[test]
@@ -572,7 +581,7 @@ fn expansions_of_a_game_are_capped() {
     );
     let split = only_game_split(&text);
     assert_eq!(split.moves.len(), 1);
-    let tokens = &split.moves[0].tokens;
+    let tokens: Vec<_> = split.moves[0].tokens().collect();
     assert_eq!(tokens.len(), MAX_MOVETEXT_EXPANSIONS + 2);
     assert_eq!(tokens[MAX_MOVETEXT_EXPANSIONS - 1].text, "x10000");
     assert_eq!(tokens[MAX_MOVETEXT_EXPANSIONS].text, "x{1..10000}");
@@ -600,9 +609,9 @@ fn combining_undertie_splits_like_the_undertie() {
             .iter()
             .map(|m| {
                 (
-                    m.label.clone(),
-                    m.text.replace('\u{35C}', "‿"),
-                    m.comment.clone(),
+                    m.label().to_string(),
+                    m.text().replace('\u{35C}', "‿"),
+                    m.comment().to_string(),
                 )
             })
             .collect()
@@ -625,11 +634,7 @@ fn combining_undertie_splits_like_the_undertie() {
 fn trailing_semicolon_after_braces_makes_submoves_without_warning() {
     let text = "1. ?M{0..2}@>90; b2-b3";
     let split = only_game_split(text);
-    let states: Vec<(&str, &str)> = split
-        .moves
-        .iter()
-        .map(|m| (m.label.as_str(), m.text.as_str()))
-        .collect();
+    let states: Vec<(&str, &str)> = split.moves.iter().map(|m| (m.label(), m.text())).collect();
     assert_eq!(
         states,
         [

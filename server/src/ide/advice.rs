@@ -146,7 +146,7 @@ fn metadata_without_end(text: &str, game: &ReplayedGame) -> Option<Diagnostic> {
     let movetext_start = game
         .moves()
         .first()
-        .map_or(game.range.end, |record| record.source.start);
+        .map_or(game.range.end, |record| record.source().start);
     let first_line_start = text[..movetext_start]
         .rfind(['\n', '\r'])
         .map_or(0, |i| i + 1)
@@ -302,9 +302,8 @@ fn mark_consequences(
     let mut tainted: HashMap<String, (String, Range<usize>)> = HashMap::new();
     for (record, move_diagnostics) in game.moves()[first_failed..].iter().zip(by_move) {
         let touched: Vec<&str> = record
-            .tokens
-            .iter()
-            .flat_map(|token| squares(&token.text))
+            .tokens()
+            .flat_map(|token| squares(token.text))
             .collect();
         let origin = touched
             .iter()
@@ -323,8 +322,8 @@ fn mark_consequences(
             .copied()
             .collect();
         let own = (
-            crate::ide::ppn::user_label(&record.label),
-            record.source.clone(),
+            crate::ide::ppn::user_label(record.label()),
+            record.source().clone(),
         );
         if let Some((label, range)) = &origin {
             for &i in &errors {
@@ -377,7 +376,7 @@ fn checkers_jumps(
         if failed.is_empty() {
             continue;
         }
-        for token in &record.tokens {
+        for token in record.tokens() {
             let Some(written) = text.get(token.source.clone()) else {
                 continue;
             };

@@ -92,13 +92,13 @@ pub fn hover(analysis: &DocumentAnalysis, offset: usize) -> Option<HoverInfo> {
     let record = &moves[index];
     Some(HoverInfo {
         markdown: move_markdown(&game, record, index),
-        range: record.source.clone(),
+        range: record.source().clone(),
         board: Some(HoverBoard {
             state: StateRef {
                 game: game.index,
                 index: index + 1,
             },
-            label: user_label(&record.label),
+            label: user_label(record.label()),
             marked: None,
         }),
     })
@@ -108,7 +108,7 @@ pub fn hover(analysis: &DocumentAnalysis, offset: usize) -> Option<HoverInfo> {
 /// by what they are and where they lie, as the move's earlier tokens may have moved them).
 fn named_on_board_before(
     game: &GameAt<'_>,
-    moves: &[std::sync::Arc<MoveRecord>],
+    moves: &[MoveRecord],
     offset: usize,
     id: &PieceId,
     submove: &str,
@@ -129,7 +129,7 @@ fn named_on_board_before(
             game: game.index,
             index,
         },
-        label: format!("before {}", user_label(&moves[index].label)),
+        label: format!("before {}", user_label(moves[index].label())),
         marked: Some(marked),
     })
 }
@@ -336,12 +336,12 @@ pub fn move_changes(before: &GameState, after: &GameState) -> Vec<String> {
 }
 
 fn move_markdown(game: &GameAt<'_>, record: &MoveRecord, index: usize) -> String {
-    let mut out = format!("**Move {}**", record.label);
-    if !record.text.is_empty() {
-        let _ = write!(out, " {}", code(&record.text));
+    let mut out = format!("**Move {}**", record.label());
+    if !record.text().is_empty() {
+        let _ = write!(out, " {}", code(record.text()));
     }
-    if !record.comment.is_empty() {
-        let _ = write!(out, " — {}", record.comment);
+    if !record.comment().is_empty() {
+        let _ = write!(out, " — {}", record.comment());
     }
     out.push_str("\n\n");
     let (Some(before), Some(after)) = (game.game.game_state(index), game.state_after(index)) else {

@@ -26,7 +26,7 @@ pub fn inlay_hints(analysis: &DocumentAnalysis, range: Range<usize>) -> Vec<Inla
         let moves = game.moves();
         let mut sources: Vec<Range<usize>> = moves
             .iter()
-            .flat_map(|record| record.tokens.iter().map(|token| token.source.clone()))
+            .flat_map(|record| record.tokens().map(|token| token.source.clone()))
             .filter(|source| source.end >= range.start && source.start <= range.end)
             .collect();
         sources.sort_by_key(|source| (source.start, source.end));

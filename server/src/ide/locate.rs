@@ -42,7 +42,7 @@ pub struct GameAt<'a> {
 
 impl<'a> GameAt<'a> {
     /// The game's moves; the one at index `i` led to the game's state `i + 1`.
-    pub fn moves(&self) -> &'a [Arc<MoveRecord>] {
+    pub fn moves(&self) -> &'a [MoveRecord] {
         self.game.moves()
     }
 
@@ -60,18 +60,13 @@ impl<'a> GameAt<'a> {
     /// move with the move's earlier tokens applied.
     pub fn state_before_token(
         &self,
-        moves: &[Arc<MoveRecord>],
+        moves: &[MoveRecord],
         index: usize,
         token: usize,
     ) -> Option<GameState> {
         let record = moves.get(index)?;
         let mut state = Arc::unwrap_or_clone(self.game.game_state(index)?);
-        let earlier: Vec<&str> = record
-            .tokens
-            .iter()
-            .take(token)
-            .map(|t| t.text.as_str())
-            .collect();
+        let earlier: Vec<&str> = record.tokens().take(token).map(|t| t.text).collect();
         // Problems of the earlier tokens are the diagnostics' business, not the caller's.
         let _ = state.apply_move_start(&earlier);
         Some(state)
@@ -129,24 +124,23 @@ pub fn game_at(analysis: &DocumentAnalysis, offset: usize) -> Option<GameAt<'_>>
 }
 
 /// The move whose text (MoveNumber through last token or comment) `offset` is on.
-pub fn move_at(moves: &[Arc<MoveRecord>], offset: usize) -> Option<usize> {
+pub fn move_at(moves: &[MoveRecord], offset: usize) -> Option<usize> {
     moves
         .iter()
-        .position(|record| covers(&record.source, offset))
+        .position(|record| covers(&record.source(), offset))
 }
 
 /// The move under `offset` or, between moves, the last one before it.
-pub fn move_at_or_before(moves: &[Arc<MoveRecord>], offset: usize) -> Option<usize> {
+pub fn move_at_or_before(moves: &[MoveRecord], offset: usize) -> Option<usize> {
     moves
         .iter()
-        .rposition(|record| record.source.start <= offset)
+        .rposition(|record| record.source().start <= offset)
 }
 
 /// The token of `record` written at `offset` (the first of a brace expansion's tokens).
 pub fn token_at(record: &MoveRecord, offset: usize) -> Option<usize> {
     record
-        .tokens
-        .iter()
+        .tokens()
         .position(|token| covers(&token.source, offset))
 }
 
@@ -173,10 +167,10 @@ pub fn macro_uses(text: &str, range: Range<usize>) -> Vec<MacroUse> {
 }
 
 /// Every macro use in the moves (not the comments) of a game, in document order.
-pub fn macro_uses_in_moves(text: &str, moves: &[Arc<MoveRecord>]) -> Vec<MacroUse> {
+pub fn macro_uses_in_moves(text: &str, moves: &[MoveRecord]) -> Vec<MacroUse> {
     let mut sources: Vec<Range<usize>> = moves
         .iter()
-        .flat_map(|record| record.tokens.iter().map(|token| token.source.clone()))
+        .flat_map(|record| record.tokens().map(|token| token.source.clone()))
         .collect();
     sources.sort_by_key(|range| (range.start, range.end));
     sources.dedup();
@@ -213,19 +207,19 @@ impl ElementAt {
 pub fn element_at(
     text: &str,
     game: &GameAt<'_>,
-    moves: &[Arc<MoveRecord>],
+    moves: &[MoveRecord],
     offset: usize,
 ) -> Option<ElementAt> {
     let index = move_at(moves, offset)?;
     let record = &moves[index];
     let token_index = token_at(record, offset)?;
-    let token = &record.tokens[token_index];
-    if text.get(token.source.clone()) != Some(token.text.as_str()) {
+    let token = record.token(token_index)?;
+    if text.get(token.source.clone()) != Some(token.text) {
         return None;
     }
     let state = game.state_before_token(moves, index, token_index)?;
     let start = token.source.start;
-    let elements: Vec<TokenElement> = state.token_elements(&token.text);
+    let elements: Vec<TokenElement> = state.token_elements(token.text);
     let chosen = elements
         .into_iter()
         .filter(|element| covers(&element.range, offset - start))

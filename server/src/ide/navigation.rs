@@ -140,7 +140,7 @@ pub fn macro_at(analysis: &DocumentAnalysis, offset: usize) -> Option<MacroAt<'_
     let game = game_at(analysis, offset)?;
     // Only the moves around the offset can have a macro use there.
     let moves = game.moves();
-    let after = moves.partition_point(|record| record.source.start <= offset);
+    let after = moves.partition_point(|record| record.source().start <= offset);
     let near = &moves[after.saturating_sub(16)..after];
     let found = metadata_macro_keys(text, &game)
         .into_iter()

@@ -58,7 +58,7 @@ impl NotationDocument for DocumentAnalysis {
     }
 
     fn games(&self) -> Vec<GameSummary> {
-        let symbols = crate::ide::symbols::document_symbols(self);
+        let symbols = crate::ide::symbols::game_symbols(self);
         games(self)
             .into_iter()
             .filter_map(|game| {
@@ -96,10 +96,10 @@ impl NotationDocument for DocumentAnalysis {
                     .iter()
                     .enumerate()
                     .map(|(index, record)| LineState {
-                        label: user_label(&record.label),
-                        text: record.text.clone(),
-                        comment: record.comment.clone(),
-                        range: Some(record.source.clone()),
+                        label: user_label(record.label()),
+                        text: record.text().to_string(),
+                        comment: record.comment().to_string(),
+                        range: Some(record.source().clone()),
                         state: StateRef {
                             game,
                             index: index + 1,
@@ -115,12 +115,12 @@ impl NotationDocument for DocumentAnalysis {
         let index = if or_before {
             moves
                 .iter()
-                .rposition(|record| record.source.start <= offset)
+                .rposition(|record| record.source().start <= offset)
                 .map_or(0, |index| index + 1)
         } else {
             moves
                 .iter()
-                .position(|record| touches(&record.source, offset))?
+                .position(|record| touches(&record.source(), offset))?
                 + 1
         };
         if index > game.game.move_count() {
@@ -128,8 +128,8 @@ impl NotationDocument for DocumentAnalysis {
         }
         let record = index.checked_sub(1).map(|i| &moves[i]);
         Some(MoveAt {
-            label: user_label(record.map_or(SETUP_LABEL, |record| &record.label)),
-            range: record.map(|record| record.source.clone()),
+            label: user_label(record.map_or(SETUP_LABEL, |record| record.label())),
+            range: record.map(|record| record.source().clone()),
             state: StateRef {
                 game: game.index,
                 index,

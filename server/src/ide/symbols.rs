@@ -8,6 +8,15 @@ pub use crate::model::features::{Symbol, SymbolKind};
 
 /// One symbol per game (skipping stretches of only whitespace), with its moves as children.
 pub fn document_symbols(analysis: &DocumentAnalysis) -> Vec<Symbol> {
+    symbols(analysis, true)
+}
+
+/// One symbol per game, without its moves (a long game has a hundred thousand).
+pub fn game_symbols(analysis: &DocumentAnalysis) -> Vec<Symbol> {
+    symbols(analysis, false)
+}
+
+fn symbols(analysis: &DocumentAnalysis, with_moves: bool) -> Vec<Symbol> {
     let text = &analysis.text;
     games(analysis)
         .into_iter()
@@ -25,21 +34,21 @@ pub fn document_symbols(analysis: &DocumentAnalysis) -> Vec<Symbol> {
                 name.push_str(": ");
                 name.push_str(title);
             }
-            let children = game
-                .moves()
+            let moves = if with_moves { game.moves() } else { &[] };
+            let children = moves
                 .iter()
                 .map(|record| Symbol {
-                    name: crate::ide::ppn::user_label(&record.label),
-                    detail: Some(match record.comment.is_empty() {
-                        true => record.text.clone(),
-                        false => format!("{} {{{}}}", record.text, record.comment),
+                    name: crate::ide::ppn::user_label(record.label()),
+                    detail: Some(match record.comment().is_empty() {
+                        true => record.text().to_string(),
+                        false => format!("{} {{{}}}", record.text(), record.comment()),
                     }),
                     kind: SymbolKind::Move,
                     selection: record
-                        .label_source
+                        .label_source()
                         .clone()
-                        .unwrap_or_else(|| record.source.clone()),
-                    range: record.source.clone(),
+                        .unwrap_or_else(|| record.source().clone()),
+                    range: record.source().clone(),
                     children: Vec::new(),
                 })
                 .collect();
@@ -103,6 +112,15 @@ mod tests {
         assert_eq!(second.detail, None);
         assert_eq!(second.range, second_start..text.len() - 2);
         assert_eq!(second.children.len(), 1);
+
+        let games: Vec<Symbol> = symbols
+            .iter()
+            .map(|game| Symbol {
+                children: Vec::new(),
+                ..game.clone()
+            })
+            .collect();
+        assert_eq!(game_symbols(&analysis), games);
     }
 
     #[test]

@@ -76,14 +76,14 @@ pub fn old_forms(text: &str, replay: &Replay, diagnostics: &[Diagnostic]) -> Old
             .iter()
             .filter_map(|&at| {
                 let index = moves
-                    .partition_point(|record| record.source.start <= at)
+                    .partition_point(|record| record.source().start <= at)
                     .checked_sub(1)?;
-                moves[index].source.contains(&at).then_some(index)
+                moves[index].source().contains(&at).then_some(index)
             })
             .collect();
         candidate_moves.dedup();
         for record in candidate_moves.into_iter().map(|index| &moves[index]) {
-            for token in &record.tokens {
+            for token in record.tokens() {
                 let from = candidates.partition_point(|&at| at < token.source.start);
                 if candidates
                     .get(from)
@@ -391,7 +391,7 @@ fn mirrored_checkers(text: &str, game: &ReplayedGame, errors: &ErrorIndex, found
 fn mirrored_files(text: &str, game: &ReplayedGame) -> Vec<(Range<usize>, String)> {
     let mut edits = Vec::new();
     for record in game.moves() {
-        for token in &record.tokens {
+        for token in record.tokens() {
             let Some(written) = text.get(token.source.clone()) else {
                 continue;
             };

@@ -130,7 +130,7 @@ pub struct ReplayedGame {
     split_moved_by: isize,
     /// The moves with their ranges in the current text, made on first use when the game
     /// has moved since it was split.
-    moved_moves: OnceLock<Vec<Arc<MoveRecord>>>,
+    moved_moves: OnceLock<Vec<MoveRecord>>,
     /// How many moves were replayed to make this revision of the game (the others' chunks
     /// were kept from the previous revision).
     moves_replayed: usize,
@@ -167,13 +167,13 @@ impl ReplayedGame {
     /// Where move `index` starts in the current text.
     fn move_start(&self, index: usize) -> usize {
         self.split.moves[index]
-            .source
+            .source()
             .start
             .saturating_add_signed(self.split_moved_by)
     }
 
     /// Every move, in order, with its ranges in the current text.
-    pub fn moves(&self) -> &[Arc<MoveRecord>] {
+    pub fn moves(&self) -> &[MoveRecord] {
         if self.split_moved_by == 0 {
             return &self.split.moves;
         }
@@ -181,7 +181,7 @@ impl ReplayedGame {
             self.split
                 .moves
                 .iter()
-                .map(|record| Arc::new(record.shifted(self.split_moved_by)))
+                .map(|record| record.shifted(self.split_moved_by))
                 .collect()
         })
     }
@@ -230,10 +230,10 @@ impl ReplayedGame {
         };
         let record = &self.split.moves[move_index];
         ReplayedState {
-            label: record.label.clone(),
-            text: record.text.clone(),
-            comment: record.comment.clone(),
-            source: Some(shift_range(&record.source, self.split_moved_by)),
+            label: record.label().to_string(),
+            text: record.text().to_string(),
+            comment: record.comment().to_string(),
+            source: Some(shift_range(&record.source(), self.split_moved_by)),
             state,
             diagnostics: self.move_diagnostics(move_index).collect(),
         }
@@ -326,9 +326,9 @@ impl ReplayedGame {
     pub fn state_index_at(&self, offset: usize) -> Option<usize> {
         let offset = offset.checked_add_signed(-self.split_moved_by)?;
         let moves = &self.split.moves;
-        let after = moves.partition_point(|record| record.source.start <= offset);
+        let after = moves.partition_point(|record| record.source().start <= offset);
         let index = after.checked_sub(1)?;
-        (offset <= moves[index].source.end).then_some(index + 1)
+        (offset <= moves[index].source().end).then_some(index + 1)
     }
 
     fn shifted(&self, delta: isize) -> ReplayedGame {
@@ -431,7 +431,7 @@ impl ChunkBuilder {
         for diagnostic in replay_move(text, state, record) {
             self.diagnostics.push((
                 self.moves,
-                RelativeDiagnostic::new(diagnostic, record.source.start),
+                RelativeDiagnostic::new(diagnostic, record.source().start),
             ));
         }
         self.moves += 1;
@@ -592,7 +592,7 @@ fn update_game(
                 .rev()
                 .zip(old_split.moves.iter().rev())
                 .take_while(|(after, before)| {
-                    before.source.start >= edit.old_end
+                    before.source().start >= edit.old_end
                         && same_move_moved(before, after, bytes_delta)
                 })
                 .count()
@@ -649,28 +649,14 @@ fn update_game(
 fn same_move(before: &MoveRecord, old_text: &str, after: &MoveRecord, new_text: &str) -> bool {
     before == after
         && before
-            .tokens
-            .iter()
+            .tokens()
             .all(|token| old_text.get(token.source.clone()) == new_text.get(token.source.clone()))
 }
 
 /// Whether `after` is `before` moved by `delta` bytes, with the same text; for moves after
 /// the edit, whose bytes are the same moved along.
 fn same_move_moved(before: &MoveRecord, after: &MoveRecord, delta: isize) -> bool {
-    let moved = |range: &Range<usize>| shift_range(range, delta);
-    after.source == moved(&before.source)
-        && after.label_source == before.label_source.as_ref().map(moved)
-        && after.label == before.label
-        && after.text == before.text
-        && after.comment == before.comment
-        && after.tokens.len() == before.tokens.len()
-        && after
-            .tokens
-            .iter()
-            .zip(&before.tokens)
-            .all(|(after, before)| {
-                after.source == moved(&before.source) && after.text == before.text
-            })
+    before.shifted(delta) == *after
 }
 
 fn shift_range(range: &Range<usize>, delta: isize) -> Range<usize> {
@@ -736,7 +722,7 @@ fn replay_move(text: &str, state: &mut GameState, record: &MoveRecord) -> Vec<Di
     issues
         .into_iter()
         .filter_map(|issue| {
-            let token = record.tokens.get(issue.token)?;
+            let token = record.token(issue.token)?;
             let written = text.get(token.source.clone())?;
             // Inside a token that braces did not change, the engine's offsets are the file's.
             let range = if written == token.text && issue.range.end <= written.len() {

@@ -162,15 +162,15 @@ impl GameState {
 /// Calls `apply` with the texts of a move's tokens, on the stack for the usual few.
 pub(crate) fn with_token_texts<R>(record: &MoveRecord, apply: impl FnOnce(&[&str]) -> R) -> R {
     const ON_STACK: usize = 8;
-    let count = record.tokens.len();
+    let count = record.tokens().len();
     if count <= ON_STACK {
         let mut texts = [""; ON_STACK];
-        for (text, token) in texts.iter_mut().zip(&record.tokens) {
-            *text = &token.text;
+        for (text, token) in texts.iter_mut().zip(record.tokens()) {
+            *text = token.text;
         }
         apply(&texts[..count])
     } else {
-        let texts: Vec<&str> = record.tokens.iter().map(|t| t.text.as_str()).collect();
+        let texts: Vec<&str> = record.tokens().map(|t| t.text).collect();
         apply(&texts)
     }
 }

@@ -36,29 +36,209 @@ pub const BEFORE_FIRST_MOVE_NUMBER_LABEL: &str = "SetupFn..";
 
 /// One whitespace-separated token of a move's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MoveToken {
+pub struct MoveToken<'a> {
     /// The token after brace expansion, before macro substitution.
-    pub text: String,
+    pub text: &'a str,
     /// The unexpanded token in the file (for an expansion: the whole braced token).
     pub source: Range<usize>,
 }
 
 /// One move: a MoveNumber (or a `.`/`;` shortcut) and the text that follows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// A game of 100,000 moves keeps 100,000 records, and an edit moves every record after it:
+/// so a record is where the move starts and its parts behind an `Arc`, with every range
+/// relative to the start. Moving a record along the file copies two words.
+#[derive(Debug, Clone)]
 pub struct MoveRecord {
+    /// Where [`MoveRecord::source`] starts in the file.
+    start: usize,
+    parts: Arc<MoveParts>,
+}
+
+/// What a move is, wherever it stands in the file. Offsets are `u32` (a move of over 4 GiB
+/// has its ranges cut short) to keep a record small.
+#[derive(Debug, PartialEq, Eq)]
+struct MoveParts {
+    /// The label, the text and the comment, one after the other.
+    strings: Box<str>,
+    label_end: u32,
+    text_end: u32,
+    /// The MoveNumber's place, from the move's start.
+    label_source: Option<(u32, u32)>,
+    /// The move's end, from its start.
+    source_end: u32,
+    /// Each token's end in `strings` (tokens are the text's words, one space apart) and
+    /// its place in the file, from the move's start.
+    tokens: Box<[PackedToken]>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct PackedToken {
+    text_end: u32,
+    source: (u32, u32),
+}
+
+/// A move's tokens as they are read: their texts joined by single spaces, and each one's
+/// end in that text and place in the file.
+#[derive(Default)]
+struct Words {
+    text: String,
+    tokens: Vec<(usize, Range<usize>)>,
+}
+
+impl Words {
+    fn push(&mut self, text: &str, source: Range<usize>) {
+        if !self.tokens.is_empty() {
+            self.text.push(' ');
+        }
+        self.text.push_str(text);
+        self.tokens.push((self.text.len(), source));
+    }
+}
+
+fn narrow(offset: usize) -> u32 {
+    u32::try_from(offset).unwrap_or(u32::MAX)
+}
+
+impl PartialEq for MoveRecord {
+    fn eq(&self, other: &MoveRecord) -> bool {
+        self.start == other.start
+            && (Arc::ptr_eq(&self.parts, &other.parts) || self.parts == other.parts)
+    }
+}
+
+impl Eq for MoveRecord {}
+
+impl MoveRecord {
+    /// `label` is `1.`, `1...`, `12S.`, `2..` for a `.`/`;` after `2.`, `SetupFn..` before
+    /// any MoveNumber; `label_source` the MoveNumber, `.` or `;` in the file (`None` for
+    /// `SetupFn..`); `tokens` the move's words without its comments, braces expanded;
+    /// `comment` its comments without their braces, joined by one space; `source` from the
+    /// MoveNumber through the last token or comment of the move.
+    pub fn new(
+        label: &str,
+        label_source: Option<Range<usize>>,
+        tokens: &[MoveToken<'_>],
+        comment: &str,
+        source: Range<usize>,
+    ) -> MoveRecord {
+        let mut words = Words::default();
+        for token in tokens {
+            words.push(token.text, token.source.clone());
+        }
+        MoveRecord::from_words(label, label_source, &words, comment, source)
+    }
+
+    fn from_words(
+        label: &str,
+        label_source: Option<Range<usize>>,
+        words: &Words,
+        comment: &str,
+        source: Range<usize>,
+    ) -> MoveRecord {
+        let start = source.start;
+        let relative = |offset: usize| narrow(offset.saturating_sub(start));
+        let mut strings = String::with_capacity(label.len() + words.text.len() + comment.len());
+        strings.push_str(label);
+        strings.push_str(&words.text);
+        strings.push_str(comment);
+        let tokens = words
+            .tokens
+            .iter()
+            .map(|(end, source)| PackedToken {
+                text_end: narrow(label.len() + end),
+                source: (relative(source.start), relative(source.end)),
+            })
+            .collect();
+        MoveRecord {
+            start,
+            parts: Arc::new(MoveParts {
+                strings: strings.into_boxed_str(),
+                label_end: narrow(label.len()),
+                text_end: narrow(label.len() + words.text.len()),
+                label_source: label_source
+                    .map(|range| (relative(range.start), relative(range.end))),
+                source_end: relative(source.end),
+                tokens,
+            }),
+        }
+    }
+
+    fn absolute(&self, offset: u32) -> usize {
+        self.start.saturating_add(offset as usize)
+    }
+
+    fn string(&self, range: Range<u32>) -> &str {
+        self.parts
+            .strings
+            .get(range.start as usize..range.end as usize)
+            .unwrap_or("")
+    }
+
     /// `1.`, `1...`, `12S.`, `2..` for a `.`/`;` after `2.`, `SetupFn..` before any
     /// MoveNumber.
-    pub label: String,
+    pub fn label(&self) -> &str {
+        self.string(0..self.parts.label_end)
+    }
+
     /// The MoveNumber, `.` or `;` in the file; `None` for `SetupFn..`.
-    pub label_source: Option<Range<usize>>,
+    pub fn label_source(&self) -> Option<Range<usize>> {
+        let (start, end) = self.parts.label_source?;
+        Some(self.absolute(start)..self.absolute(end))
+    }
+
     /// The move without its comments, whitespace squished, braces expanded.
-    pub text: String,
+    pub fn text(&self) -> &str {
+        self.string(self.parts.label_end..self.parts.text_end)
+    }
+
     /// The move's comments without their braces, joined by one space.
-    pub comment: String,
-    /// The whitespace-separated tokens of `text`.
-    pub tokens: Vec<MoveToken>,
+    pub fn comment(&self) -> &str {
+        self.string(self.parts.text_end..narrow(self.parts.strings.len()))
+    }
+
     /// From the MoveNumber through the last token or comment of the move.
-    pub source: Range<usize>,
+    pub fn source(&self) -> Range<usize> {
+        self.start..self.absolute(self.parts.source_end)
+    }
+
+    /// How many tokens the move has.
+    pub fn token_count(&self) -> usize {
+        self.parts.tokens.len()
+    }
+
+    /// Token `index` of the move's text.
+    pub fn token(&self, index: usize) -> Option<MoveToken<'_>> {
+        Some(self.unpack(index, self.parts.tokens.get(index)?))
+    }
+
+    /// The whitespace-separated tokens of [`MoveRecord::text`].
+    pub fn tokens(&self) -> impl DoubleEndedIterator<Item = MoveToken<'_>> + ExactSizeIterator {
+        self.parts
+            .tokens
+            .iter()
+            .enumerate()
+            .map(|(index, packed)| self.unpack(index, packed))
+    }
+
+    fn unpack(&self, index: usize, packed: &PackedToken) -> MoveToken<'_> {
+        let text_start = match index.checked_sub(1) {
+            None => self.parts.label_end,
+            Some(before) => self.parts.tokens[before].text_end + 1,
+        };
+        MoveToken {
+            text: self.string(text_start..packed.text_end),
+            source: self.absolute(packed.source.0)..self.absolute(packed.source.1),
+        }
+    }
+
+    /// The same move `delta` bytes further on in the file.
+    pub fn shifted(&self, delta: isize) -> MoveRecord {
+        MoveRecord {
+            start: self.start.saturating_add_signed(delta),
+            parts: Arc::clone(&self.parts),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -93,30 +273,6 @@ impl MovetextProblemCode {
 impl fmt::Display for MovetextProblemCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-impl MoveRecord {
-    /// The same move `delta` bytes further on in the file.
-    pub fn shifted(&self, delta: isize) -> MoveRecord {
-        let shift = |range: &Range<usize>| {
-            range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
-        };
-        MoveRecord {
-            label: self.label.clone(),
-            label_source: self.label_source.as_ref().map(shift),
-            text: self.text.clone(),
-            comment: self.comment.clone(),
-            tokens: self
-                .tokens
-                .iter()
-                .map(|token| MoveToken {
-                    text: token.text.clone(),
-                    source: shift(&token.source),
-                })
-                .collect(),
-            source: shift(&self.source),
-        }
     }
 }
 
@@ -211,7 +367,7 @@ struct SourceToken {
 pub fn split_movetext(file_text: &str, movetext: Range<usize>) -> MovetextSplit {
     let split = split_movetext_resumable(file_text, movetext);
     MovetextSplit {
-        moves: split.moves.into_iter().map(Arc::unwrap_or_clone).collect(),
+        moves: split.moves,
         problems: split.problems,
     }
 }
@@ -219,7 +375,7 @@ pub fn split_movetext(file_text: &str, movetext: Range<usize>) -> MovetextSplit 
 /// A movetext split that the split of a later revision of the file can start from.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResumableSplit {
-    pub moves: Vec<Arc<MoveRecord>>,
+    pub moves: Vec<MoveRecord>,
     pub problems: Vec<MovetextProblem>,
     movetext_start: usize,
     movetext_end: usize,
@@ -237,6 +393,7 @@ struct ResumePoint {
 }
 
 /// The state the text before a split's start leaves.
+#[derive(Clone)]
 struct SplitStart {
     expanded_strings: usize,
     expanded_bytes: usize,
@@ -257,16 +414,196 @@ impl SplitStart {
 
 /// [`split_movetext`], keeping what [`ResumableSplit::resplit`] needs.
 pub fn split_movetext_resumable(file_text: &str, movetext: Range<usize>) -> ResumableSplit {
-    let part = split_part(file_text, movetext.clone(), SplitStart::at_movetext_start());
+    let parts = split_in_windows(file_text, &movetext, SPLIT_WINDOW_BYTES).unwrap_or_else(|| {
+        vec![split_part(
+            file_text,
+            movetext.clone(),
+            SplitStart::at_movetext_start(),
+        )]
+    });
+    joined_parts(parts, &movetext)
+}
+
+/// The split made of the splits of consecutive stretches of `movetext`.
+fn joined_parts(parts: Vec<SplitPart>, movetext: &Range<usize>) -> ResumableSplit {
+    let moves = parts.iter().map(|part| part.moves.len()).sum();
     let mut split = ResumableSplit {
-        moves: part.moves,
-        problems: part.problems,
+        moves: Vec::with_capacity(moves),
+        problems: Vec::new(),
         movetext_start: movetext.start,
         movetext_end: movetext.end,
-        resume: part.resume,
+        resume: Vec::with_capacity(moves),
     };
+    // A split reports its problems one kind after the other.
+    for kind in [
+        ProblemKind::Comment,
+        ProblemKind::Expansion,
+        ProblemKind::Token,
+    ] {
+        for part in &parts {
+            split.problems.extend(
+                part.problems
+                    .iter()
+                    .filter(|problem| ProblemKind::of(problem.code) == kind)
+                    .cloned(),
+            );
+        }
+    }
+    for part in parts {
+        split.moves.extend(part.moves);
+        split.resume.extend(part.resume);
+    }
     report_duplicate_labels(&split.moves, &mut split.problems);
     split
+}
+
+/// A long movetext is split a window of about this many bytes at a time, so that the
+/// characters being read (twelve bytes each, in a few passes) stay a few hundred kilobytes.
+const SPLIT_WINDOW_BYTES: usize = 32 << 10;
+
+/// The split of a long movetext, one window after the other, each window starting at a
+/// MoveNumber that begins a line outside any comment; `None` when the movetext is short or
+/// no such places are found (the caller then splits it whole).
+///
+/// A window reads as it would in the whole split when it starts at a MoveNumber outside
+/// comments: every comment opened before it is closed, and the first brace after it (once
+/// braces are expanded) is not a `}`, since whether a spot is in a comment depends on the
+/// first brace after it. The first condition is known before the window is split; the
+/// second when its split starts with that MoveNumber, else the window before it is split
+/// again up to a later line. The window before a MoveNumber ends one byte early, without
+/// the line end, as a move's text ends before the MoveNumber that follows it.
+fn split_in_windows(
+    file_text: &str,
+    movetext: &Range<usize>,
+    window_bytes: usize,
+) -> Option<Vec<SplitPart>> {
+    /// How many times a window may grow past a line that turned out to be in a comment
+    /// before the movetext is split whole (each time, the window is split again).
+    const MOST_REGROWTHS: usize = 4;
+    let text = file_text.get(movetext.clone())?;
+    if text.len() <= 2 * window_bytes {
+        return None;
+    }
+    let absolute = |range: Range<usize>| movetext.start + range.start..movetext.start + range.end;
+    // Each part with where its window starts in `text` and the state it starts from.
+    let mut parts: Vec<(usize, SplitStart, SplitPart)> = Vec::new();
+    let mut window_start = 0;
+    let mut start = SplitStart::at_movetext_start();
+    let mut cut_after = window_bytes;
+    let mut regrowths = 0;
+    loop {
+        let cut = next_window_cut(
+            text,
+            window_start,
+            window_start + cut_after,
+            window_bytes / 2,
+        );
+        let window_end = cut.as_ref().map_or(text.len(), |cut| cut.start - 1);
+        let part = split_part(file_text, absolute(window_start..window_end), start.clone());
+        let starts_at_window = window_start == 0
+            || (part
+                .moves
+                .first()
+                .and_then(MoveRecord::label_source)
+                .map(|label| label.start)
+                == Some(movetext.start + window_start)
+                && part.resume.first().copied().flatten().is_some());
+        if !starts_at_window {
+            regrowths += 1;
+            if regrowths > MOST_REGROWTHS {
+                return None;
+            }
+            let (previous_start, previous_state, _) = parts.pop()?;
+            cut_after = window_start - previous_start + 1;
+            window_start = previous_start;
+            start = previous_state;
+            continue;
+        }
+        let next = SplitStart {
+            expanded_strings: part.expanded_strings,
+            expanded_bytes: part.expanded_bytes,
+            over_cap: part.over_cap,
+            previous_label: part.moves.last().map_or_else(
+                || start.previous_label.clone(),
+                |record| record.label().to_string(),
+            ),
+        };
+        parts.push((window_start, start, part));
+        let Some(cut) = cut else {
+            break;
+        };
+        window_start = cut.start;
+        start = next;
+        cut_after = window_bytes;
+        regrowths = 0;
+    }
+    Some(parts.into_iter().map(|(_, _, part)| part).collect())
+}
+
+/// The first place at or after `from` where a line starts with a MoveNumber of digits and
+/// dots followed by a space, every comment opened since `window_start` is closed, and the
+/// next brace is not a `}`: the MoveNumber's range in `text`. `None` when there is none at
+/// least `last_window` bytes before the end.
+fn next_window_cut(
+    text: &str,
+    window_start: usize,
+    from: usize,
+    last_window: usize,
+) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut depth = CommentDepth::default();
+    depth.read(&bytes[window_start..from.min(bytes.len())]);
+    let mut at = from;
+    while at + last_window < bytes.len() {
+        let line_start = at + memchr::memchr(b'\n', &bytes[at..])? + 1;
+        depth.read(&bytes[at..line_start]);
+        at = line_start;
+        if depth.open > 0 {
+            continue;
+        }
+        let digits = bytes[line_start..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let dots = bytes[line_start + digits..]
+            .iter()
+            .take_while(|&&b| b == b'.')
+            .count();
+        let end = line_start + digits + dots;
+        if digits == 0 || dots == 0 || bytes.get(end) != Some(&b' ') {
+            continue;
+        }
+        let next_brace = memchr::memchr2(b'{', b'}', &bytes[line_start..]);
+        if next_brace.is_some_and(|brace| bytes[line_start + brace] == b'}') {
+            continue;
+        }
+        return Some(line_start..end);
+    }
+    None
+}
+
+/// How many comments are open, counted as the splitter counts them, over text read a piece
+/// at a time.
+#[derive(Default)]
+struct CommentDepth {
+    open: usize,
+    after_backslash: bool,
+}
+
+impl CommentDepth {
+    fn read(&mut self, bytes: &[u8]) {
+        // Braces and backslashes are ASCII: a byte equal to one is that character.
+        for &byte in bytes {
+            if !self.after_backslash {
+                match byte {
+                    b'{' => self.open += 1,
+                    b'}' => self.open = self.open.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            self.after_backslash = byte == b'\\';
+        }
+    }
 }
 
 impl ResumableSplit {
@@ -319,17 +656,17 @@ impl ResumableSplit {
         let kept = (1..self.moves.len()).rev().find(|&index| {
             self.resume[index].is_some()
                 && self.moves[index]
-                    .label_source
+                    .label_source()
                     .as_ref()
                     .is_some_and(|label| label.end < unchanged_before)
         })?;
         let point = self.resume[kept]?;
-        let label = self.moves[kept].label_source.clone()?;
+        let label = self.moves[kept].label_source().clone()?;
         let start = SplitStart {
             expanded_strings: point.expanded_strings,
             expanded_bytes: point.expanded_bytes,
             over_cap: point.over_cap,
-            previous_label: self.moves[kept - 1].label.clone(),
+            previous_label: self.moves[kept - 1].label().to_string(),
         };
         if let Some(in_step) = self.split_window(new_text, &movetext, edit, kept, &label, &start) {
             return Some(in_step);
@@ -337,11 +674,8 @@ impl ResumableSplit {
         let part = split_part(new_text, label.start..movetext.end, start);
         // The text before the MoveNumber reads differently when a `}` now comes before
         // any `{` after it; but then the MoveNumber is inside a comment and no longer one.
-        let starts_alike = part
-            .moves
-            .first()
-            .and_then(|record| record.label_source.as_ref())
-            == Some(&label);
+        let starts_alike =
+            part.moves.first().and_then(|record| record.label_source()) == Some(label.clone());
         if !starts_alike {
             return None;
         }
@@ -394,10 +728,10 @@ impl ResumableSplit {
         // The first MoveNumber well after the edit where a split can start.
         let first_after = self
             .moves
-            .partition_point(|record| record.source.start <= edit.old_end.saturating_add(1));
+            .partition_point(|record| record.source().start <= edit.old_end.saturating_add(1));
         let cut = (first_after.max(kept + 1)..self.moves.len())
             .find(|&index| self.resume[index].is_some())?;
-        let old_cut_label = self.moves[cut].label_source.clone()?;
+        let old_cut_label = self.moves[cut].label_source().clone()?;
         if old_cut_label.start <= edit.old_end {
             return None;
         }
@@ -430,11 +764,12 @@ impl ResumableSplit {
         let starts_alike = part
             .moves
             .first()
-            .and_then(|record| record.label_source.as_ref())
+            .and_then(|record| record.label_source())
+            .as_ref()
             == Some(label);
         let old_point = self.resume[cut]?;
         let ends_alike = part.moves.last().is_some_and(|record| {
-            record.label == self.moves[cut - 1].label && record.source.end <= cut_at
+            record.label() == self.moves[cut - 1].label() && record.source().end <= cut_at
         }) && (part.expanded_strings, part.expanded_bytes, part.over_cap)
             == (
                 old_point.expanded_strings,
@@ -469,11 +804,7 @@ impl ResumableSplit {
         let mut moves = Vec::with_capacity(self.moves.len() + part.moves.len());
         moves.extend(self.moves[..kept].iter().cloned());
         moves.extend(part.moves);
-        moves.extend(
-            self.moves[cut..]
-                .iter()
-                .map(|record| Arc::new(record.shifted(delta))),
-        );
+        moves.extend(self.moves[cut..].iter().map(|record| record.shifted(delta)));
         let mut resume = Vec::with_capacity(moves.len());
         resume.extend_from_slice(&self.resume[..kept]);
         resume.extend(part.resume);
@@ -484,7 +815,7 @@ impl ResumableSplit {
             && self.moves[window_moves.clone()]
                 .iter()
                 .zip(&moves[window_moves])
-                .all(|(old, new)| old.label == new.label);
+                .all(|(old, new)| old.label() == new.label());
         let mut split = ResumableSplit {
             moves,
             problems,
@@ -507,15 +838,15 @@ impl ResumableSplit {
                 } else {
                     let index = (kept..cut).find(|&index| {
                         let old = &self.moves[index];
-                        old.label_source
+                        old.label_source()
                             .clone()
-                            .unwrap_or_else(|| old.source.clone())
+                            .unwrap_or_else(|| old.source().clone())
                             == problem.range
                     })?;
                     let new = &split.moves[index];
-                    new.label_source
+                    new.label_source()
                         .clone()
-                        .unwrap_or_else(|| new.source.clone())
+                        .unwrap_or_else(|| new.source().clone())
                 };
                 split.problems.push(MovetextProblem {
                     range,
@@ -537,7 +868,7 @@ impl ResumableSplit {
             moves: self
                 .moves
                 .iter()
-                .map(|record| Arc::new(record.shifted(delta)))
+                .map(|record| record.shifted(delta))
                 .collect(),
             problems: self
                 .problems
@@ -581,7 +912,7 @@ impl ProblemKind {
 /// The split of a stretch of movetext, before duplicate MoveNumbers are looked for.
 #[derive(Default)]
 struct SplitPart {
-    moves: Vec<Arc<MoveRecord>>,
+    moves: Vec<MoveRecord>,
     problems: Vec<MovetextProblem>,
     resume: Vec<Option<ResumePoint>>,
     /// The brace expansions counted at the end of the stretch.
@@ -592,19 +923,9 @@ struct SplitPart {
 
 /// How many comments are open at the end of `text`, counted as the splitter counts them.
 fn comment_depth_at_end(text: &str) -> usize {
-    let mut depth = 0usize;
-    let mut previous = None;
-    for c in text.chars() {
-        if previous != Some('\\') {
-            match c {
-                '{' => depth += 1,
-                '}' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-        }
-        previous = Some(c);
-    }
-    depth
+    let mut depth = CommentDepth::default();
+    depth.read(text.as_bytes());
+    depth.open
 }
 
 fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> SplitPart {
@@ -685,40 +1006,24 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         });
         let body = &text[raw.body.clone()];
         let comments = comment_spans(body);
-        let move_tokens = tokens_outside(body, &comments, movetext.start);
+        let words = tokens_outside(body, &comments, movetext.start);
         let comment = comment_text(body, &comments);
         let source = source_span(&[label_glyphs, body], movetext.start)
             .or_else(|| label_source.clone())
             .unwrap_or(movetext.start..movetext.start);
-        split.moves.push(Arc::new(MoveRecord {
-            label,
+        split.moves.push(MoveRecord::from_words(
+            &label,
             label_source,
-            text: joined_tokens(&move_tokens),
-            comment,
-            tokens: move_tokens,
+            &words,
+            &comment,
             source,
-        }));
+        ));
         split.resume.push(resume);
     }
     split
 }
 
 /// The tokens' texts joined by single spaces.
-fn joined_tokens(tokens: &[MoveToken]) -> String {
-    let length = tokens
-        .iter()
-        .map(|token| token.text.len() + 1)
-        .sum::<usize>();
-    let mut text = String::with_capacity(length);
-    for (index, token) in tokens.iter().enumerate() {
-        if index > 0 {
-            text.push(' ');
-        }
-        text.push_str(&token.text);
-    }
-    text
-}
-
 /// The comments' texts without their braces, joined by one space, whitespace squished.
 fn comment_text(body: &[Glyph], comments: &[Range<usize>]) -> String {
     let mut text = String::new();
@@ -1041,21 +1346,22 @@ fn comment_spans(body: &[Glyph]) -> Vec<Range<usize>> {
     spans
 }
 
-fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize) -> Vec<MoveToken> {
-    let mut tokens = Vec::new();
-    // The token being read: its text and the file bytes it comes from (see `source_span`).
-    let mut text = String::new();
+fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize) -> Words {
+    let mut words = Words::default();
+    // The token being read: where its text starts in `words` and the file bytes it comes
+    // from (see `source_span`).
+    let mut token_start = 0;
     let mut source: Option<Range<usize>> = None;
-    let mut flush = |text: &mut String, source: &mut Option<Range<usize>>| {
-        if text.is_empty() {
+    let flush = |words: &mut Words, token_start: usize, source: &mut Option<Range<usize>>| {
+        if words.text.len() == token_start {
             return;
         }
-        tokens.push(MoveToken {
-            text: std::mem::take(text),
-            source: source
+        words.tokens.push((
+            words.text.len(),
+            source
                 .take()
                 .map_or(0..0, |span| base + span.start..base + span.end),
-        });
+        ));
     };
     let mut comments = comments.iter().peekable();
     let mut i = 0;
@@ -1071,20 +1377,25 @@ fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize) -> Vec
         }
         let glyph = body[i];
         if is_movetext_whitespace(glyph.ch) {
-            flush(&mut text, &mut source);
+            flush(&mut words, token_start, &mut source);
+            token_start = words.text.len();
         } else {
-            text.push(glyph.ch);
+            if words.text.len() == token_start && !words.tokens.is_empty() {
+                words.text.push(' ');
+                token_start = words.text.len();
+            }
+            words.text.push(glyph.ch);
             if let Some(origin) = glyph.origin.in_file() {
                 source = Some(cover(source.take(), origin));
             }
         }
         i += 1;
     }
-    flush(&mut text, &mut source);
-    tokens
+    flush(&mut words, token_start, &mut source);
+    words
 }
 
-fn report_duplicate_labels(moves: &[Arc<MoveRecord>], problems: &mut Vec<MovetextProblem>) {
+fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProblem>) {
     if labels_strictly_increase(moves) {
         return;
     }
@@ -1092,23 +1403,23 @@ fn report_duplicate_labels(moves: &[Arc<MoveRecord>], problems: &mut Vec<Movetex
         HashMap::with_capacity_and_hasher(moves.len() + 1, BuildHasherDefault::default());
     seen.insert(SETUP_LABEL, usize::MAX);
     for (index, record) in moves.iter().enumerate() {
-        if let Some(&earlier) = seen.get(record.label.as_str()) {
+        if let Some(&earlier) = seen.get(record.label()) {
             let message = if earlier == usize::MAX {
-                format!("MoveNumber `{}` is the label of the setup", record.label)
+                format!("MoveNumber `{}` is the label of the setup", record.label())
             } else {
-                format!("MoveNumber `{}` is used twice in this game", record.label)
+                format!("MoveNumber `{}` is used twice in this game", record.label())
             };
             problems.push(MovetextProblem {
                 range: record
-                    .label_source
+                    .label_source()
                     .clone()
-                    .unwrap_or_else(|| record.source.clone()),
+                    .unwrap_or_else(|| record.source().clone()),
                 code: MovetextProblemCode::DuplicateMoveNumber,
                 severity: Severity::Warning,
                 message,
             });
         } else {
-            seen.insert(record.label.as_str(), index);
+            seen.insert(record.label(), index);
         }
     }
 }
@@ -1116,10 +1427,10 @@ fn report_duplicate_labels(moves: &[Arc<MoveRecord>], problems: &mut Vec<Movetex
 /// Whether every label is a number and dots (`12.`, `12...`), each after the one before in
 /// the order of numbers then dots: then no two are the same, which is what almost every
 /// game shows, and is found without a map of the labels.
-fn labels_strictly_increase(moves: &[Arc<MoveRecord>]) -> bool {
+fn labels_strictly_increase(moves: &[MoveRecord]) -> bool {
     let mut previous = None;
     for record in moves {
-        let label = record.label.as_bytes();
+        let label = record.label().as_bytes();
         let digits = label.iter().take_while(|b| b.is_ascii_digit()).count();
         let dots = label.len() - digits;
         if digits == 0 || digits > 18 || dots == 0 || label[digits..].iter().any(|&b| b != b'.') {
@@ -1525,5 +1836,152 @@ mod char_class {
                 assert!(!is_alphanumeric_or_punctuation(c), "{c:?}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod record_tests {
+    use super::*;
+
+    fn token(text: &str, source: Range<usize>) -> MoveToken<'_> {
+        MoveToken { text, source }
+    }
+
+    #[test]
+    fn a_record_gives_back_what_it_was_made_of() {
+        let tokens = [token("♠@a1", 14..20), token("b2-c3", 21..26)];
+        let record = MoveRecord::new("12...", Some(8..13), &tokens, "a note", 8..36);
+        assert_eq!(record.label(), "12...");
+        assert_eq!(record.label_source(), Some(8..13));
+        assert_eq!(record.text(), "♠@a1 b2-c3");
+        assert_eq!(record.comment(), "a note");
+        assert_eq!(record.source(), 8..36);
+        assert_eq!(record.tokens().collect::<Vec<_>>(), tokens);
+        assert_eq!(record.token(1), Some(tokens[1].clone()));
+        assert_eq!(record.token(2), None);
+        assert_eq!(record.tokens().next_back(), Some(tokens[1].clone()));
+
+        let empty = MoveRecord::new(BEFORE_FIRST_MOVE_NUMBER_LABEL, None, &[], "", 3..3);
+        assert_eq!(
+            (empty.label(), empty.text(), empty.comment()),
+            (BEFORE_FIRST_MOVE_NUMBER_LABEL, "", "")
+        );
+        assert_eq!((empty.label_source(), empty.tokens().len()), (None, 0));
+    }
+
+    #[test]
+    fn a_moved_record_moves_every_range_and_equals_one_made_there() {
+        let tokens = [token("S@b2", 4..8)];
+        let record = MoveRecord::new("1.", Some(1..3), &tokens, "", 1..8);
+        let moved = record.shifted(10);
+        assert_eq!(moved.source(), 11..18);
+        assert_eq!(moved.label_source(), Some(11..13));
+        assert_eq!(moved.token(0).map(|token| token.source), Some(14..18));
+        let made_there = MoveRecord::new("1.", Some(11..13), &[token("S@b2", 14..18)], "", 11..18);
+        assert_eq!(moved, made_there);
+        assert_ne!(record, made_there);
+        assert_eq!(moved.shifted(-10), record);
+        let other_text = MoveRecord::new("1.", Some(1..3), &[token("S@b3", 4..8)], "", 1..8);
+        assert_ne!(record, other_text);
+    }
+}
+
+#[cfg(test)]
+mod window_tests {
+    use super::*;
+
+    /// The split of the whole movetext in one window.
+    fn split_whole(file_text: &str, movetext: Range<usize>) -> ResumableSplit {
+        let part = split_part(file_text, movetext.clone(), SplitStart::at_movetext_start());
+        joined_parts(vec![part], &movetext)
+    }
+
+    /// Lines of movetext with what makes windows hard: comments over several lines, a `}`
+    /// without a `{`, brace expansions (also in comments, and ones that empty the next
+    /// brace), `;`, escaped braces, MoveNumbers inside comments, CRLF line ends.
+    const LINES: [&str; 16] = [
+        "{N}. S@b2 {N}... *b2",
+        "{N}. t@{b,d}{2..8..2} {a note}",
+        "{N}. c3-d4 { a comment\n{N}. still in it }",
+        "{N}... {over\r\nlines\n}",
+        "{N}... M@e5; A@f6",
+        "{N}. }",
+        "{N}. x\\{y {z}",
+        "{N}. S@{a..h}1 {in {a,b} comment}",
+        "{N}... ?d~1 {rolled}\r",
+        "{N}. a1-b2\t{N}... b2-c3",
+        "{N}.. {a}{b} t@c3",
+        "{N}. {",
+        "{N}. S@a1",
+        "{N}. S@x{1..3000}",
+        "{N}S. @c3 {1. inside}",
+        "{N}. t@{b,d}{2..8..2} }",
+    ];
+
+    fn movetext(seed: u64, lines: usize, weights: &[usize]) -> String {
+        let mut state = seed;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let total: usize = weights.iter().sum();
+        let mut text = String::new();
+        for number in 1..=lines {
+            let mut pick = (next() % total as u64) as usize;
+            let line = LINES
+                .iter()
+                .zip(weights)
+                .find(|(_, &weight)| {
+                    let found = pick < weight;
+                    pick = pick.saturating_sub(weight);
+                    found
+                })
+                .map_or(LINES[0], |(line, _)| line);
+            text.push_str(&line.replace("{N}", &number.to_string()));
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn a_long_movetext_splits_in_windows_as_it_splits_whole() {
+        let mut windowed = 0;
+        for seed in 1..=24u64 {
+            // Mostly plain moves, with ever more of the hard lines.
+            let hard = (seed % 8) as usize;
+            let mut weights = [hard; LINES.len()];
+            weights[0] = 40;
+            weights[12] = 40;
+            weights[13] = usize::from(seed % 5 == 0);
+            // A comment never closed makes the rest one comment: no window can start.
+            weights[11] = usize::from(seed % 10 == 0);
+            let movetext = movetext(seed, 4_000, &weights);
+            let file_text = format!("---\n...\n{movetext}");
+            let range = 8..file_text.len();
+            let whole = split_whole(&file_text, range.clone());
+            assert_eq!(
+                split_movetext_resumable(&file_text, range.clone()),
+                whole,
+                "seed {seed}"
+            );
+            // Small windows put cuts before every kind of line.
+            let Some(parts) = split_in_windows(&file_text, &range, 100 + 40 * seed as usize) else {
+                continue;
+            };
+            windowed += 1;
+            let split = joined_parts(parts, &range);
+            assert_eq!(split.moves.len(), whole.moves.len(), "seed {seed}");
+            for (index, (windowed, whole)) in split.moves.iter().zip(&whole.moves).enumerate() {
+                assert_eq!(windowed, whole, "seed {seed}, move {index}");
+            }
+            assert_eq!(split, whole, "seed {seed}");
+        }
+        // Most texts are split in windows; the others fall back to the whole split.
+        assert!(
+            windowed >= 16,
+            "only {windowed} of 24 texts split in windows"
+        );
     }
 }
