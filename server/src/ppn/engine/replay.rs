@@ -61,7 +61,7 @@ impl ReplayedState {
 
 /// At least this many moves share one snapshot of the board; boards of many pieces take
 /// snapshots further apart (see [`moves_per_snapshot`]).
-pub const MIN_MOVES_PER_SNAPSHOT: usize = 16;
+pub const MIN_MOVES_PER_SNAPSHOT: usize = 32;
 
 /// How many moves a chunk started with `pieces` pieces holds: the pieces stored in snapshots
 /// stay under about an eighth of a piece per move, so a 2,000-piece board over 10,000 moves
