@@ -14,7 +14,7 @@ for argument in "$@"; do
         *) targets+=("$argument") ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(analyze braces macros lsp_edits)
+[ ${#targets[@]} -gt 0 ] || targets=(analyze braces macros lsp_edits split_windows)
 [ -d corpus/analyze ] || ./seed-corpora.sh
 mkdir -p logs
 for target in "${targets[@]}"; do

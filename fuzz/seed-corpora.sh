@@ -3,12 +3,13 @@
 #   analyze  every test file in a notation ppn-ls reads (up to 64 KiB), its extension on
 #            a first line of its own (the target reads that line to choose the notation)
 #   braces   every distinct movetext word with a brace in the PPN test files
+#   split_windows  the PPN test files (up to 16 KiB), after a byte that sets the window size
 # The structured targets (macros, lsp_edits) start from nothing: libFuzzer builds theirs.
 # Corpora go to fuzz/corpus/<target>/ and are not committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=fuzz/corpus
-mkdir -p "$root/analyze" "$root/braces" "$root/macros" "$root/lsp_edits"
+mkdir -p "$root/analyze" "$root/braces" "$root/macros" "$root/lsp_edits" "$root/split_windows"
 
 seed() { # seed TARGET: the seed's bytes on standard input, named by their hash
     local file
@@ -52,3 +53,11 @@ for word in 'S@{1..9999}aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
     count=$((count + 1))
 done
 echo "braces: $count words"
+
+count=0
+while IFS= read -r -d '' path; do
+    # shellcheck disable=SC2059 # the format is the window-size byte, as an escape
+    { printf "$(printf '\\x%02x' $((count % 64 + 1)))"; cat "$path"; } | seed split_windows
+    count=$((count + 1))
+done < <(find tests server/tests examples -type f -size -17k -iname '*.ppn' -print0 2>/dev/null)
+echo "split_windows: $count files"

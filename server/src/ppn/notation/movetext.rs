@@ -414,7 +414,18 @@ impl SplitStart {
 
 /// [`split_movetext`], keeping what [`ResumableSplit::resplit`] needs.
 pub fn split_movetext_resumable(file_text: &str, movetext: Range<usize>) -> ResumableSplit {
-    let parts = split_in_windows(file_text, &movetext, SPLIT_WINDOW_BYTES).unwrap_or_else(|| {
+    split_movetext_in_windows_of(file_text, movetext, SPLIT_WINDOW_BYTES)
+}
+
+/// [`split_movetext_resumable`] with windows of about `window_bytes` (the movetext is split
+/// whole when it is no longer than two windows): any size gives the same split, which the
+/// fuzzer checks with windows of a few bytes.
+pub fn split_movetext_in_windows_of(
+    file_text: &str,
+    movetext: Range<usize>,
+    window_bytes: usize,
+) -> ResumableSplit {
+    let parts = split_in_windows(file_text, &movetext, window_bytes).unwrap_or_else(|| {
         vec![split_part(
             file_text,
             movetext.clone(),
