@@ -535,3 +535,27 @@ fn the_state_at_an_offset_is_the_move_written_there() {
     assert_eq!(game.range.start, text.rfind("---").unwrap());
     assert_eq!(state.unwrap().pieces().len(), 1);
 }
+
+#[test]
+fn an_edit_in_the_first_move_number_splits_only_that_move_again() {
+    let mut text = String::from("---\n...\n");
+    for number in 1..=2_000 {
+        text.push_str(&format!("{number}. S@a1 {number}... *a1\n"));
+    }
+    let game = split_games(&text).remove(0);
+    let previous = split_movetext_resumable(&text, game.movetext.clone());
+    for (at, inserted) in [(game.movetext.start + 1, "x"), (game.movetext.start, "0")] {
+        let mut edited = text.clone();
+        edited.insert_str(at, inserted);
+        let edit = TextEdit {
+            start: at,
+            old_end: at,
+            new_end: at + 1,
+        };
+        let movetext = split_games(&edited).remove(0).movetext;
+        let (split, kept, in_step_from) =
+            previous.resplit_in_step(&edited, movetext.clone(), &edit);
+        assert_eq!(split, split_movetext_resumable(&edited, movetext));
+        assert_eq!((kept, in_step_from), (0, 1), "{inserted:?} at {at}");
+    }
+}

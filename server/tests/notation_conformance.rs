@@ -491,6 +491,10 @@ fn a_move_number_used_twice_is_reported_wherever_it_comes_again() {
     // Labels that differ as text are not the same, even where their numbers are.
     assert!(duplicates("1. a 01. b 2. c\n").is_empty());
     assert!(duplicates("1. a 1S. b 1... c\n").is_empty());
+    // Labels other than numbers and dots, among numbered ones in order.
+    assert_eq!(duplicates("1. a 2S. b 2. c 2S. d 3. e\n"), [16]);
+    assert!(duplicates("1. a 2S. b 2. c 3S. d 3. e\n").is_empty());
+    assert_eq!(duplicates("SetupFn. a 1. b\n"), [0]);
 }
 
 #[test]

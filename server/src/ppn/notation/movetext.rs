@@ -664,15 +664,24 @@ impl ResumableSplit {
         }
         // The MoveNumber and the whitespace after it must be unchanged, so that it still
         // is one; the moves before it then read the same.
-        let kept = (1..self.moves.len()).rev().find(|&index| {
+        let starting_before = self
+            .moves
+            .partition_point(|record| record.source().start < unchanged_before);
+        let kept = (1..starting_before).rev().find(|&index| {
             self.resume[index].is_some()
                 && self.moves[index]
                     .label_source()
-                    .as_ref()
                     .is_some_and(|label| label.end < unchanged_before)
-        })?;
+        });
+        let Some(kept) = kept else {
+            // An edit in or before the first MoveNumber: the window starts with the
+            // movetext.
+            let start = movetext.start..movetext.start;
+            let at_start = SplitStart::at_movetext_start();
+            return self.split_window(new_text, &movetext, edit, 0, &start, &at_start);
+        };
         let point = self.resume[kept]?;
-        let label = self.moves[kept].label_source().clone()?;
+        let label = self.moves[kept].label_source()?;
         let start = SplitStart {
             expanded_strings: point.expanded_strings,
             expanded_bytes: point.expanded_bytes,
@@ -719,8 +728,9 @@ impl ResumableSplit {
         Some((split, kept, count))
     }
 
-    /// The split when only the stretch from move `kept` (whose MoveNumber is `label`) to a
-    /// MoveNumber after the edit has to be split again: the split of that stretch ends in
+    /// The split when only the stretch from move `kept` (whose MoveNumber is `label`; with
+    /// `kept` 0, from the movetext's start, `label` empty there) to a MoveNumber after the
+    /// edit has to be split again: the split of that stretch ends in
     /// the state this split had at that MoveNumber, and nothing after it can read the
     /// stretch differently. `None` when no such MoveNumber is found.
     fn split_window(
@@ -772,15 +782,22 @@ impl ResumableSplit {
                 previous_label: start.previous_label.clone(),
             },
         );
-        let starts_alike = part
-            .moves
-            .first()
-            .and_then(|record| record.label_source())
-            .as_ref()
-            == Some(label);
+        // A window that starts with the movetext reads as the whole split does.
+        let starts_alike = kept == 0
+            || part
+                .moves
+                .first()
+                .and_then(|record| record.label_source())
+                .as_ref()
+                == Some(label);
         let old_point = self.resume[cut]?;
+        // The label of the move before the cut only names the cut's move when that is
+        // written `.` (the label before it, and a dot).
+        let cut_is_numbered =
+            self.moves[cut].label() != format!("{}.", self.moves[cut - 1].label());
         let ends_alike = part.moves.last().is_some_and(|record| {
-            record.label() == self.moves[cut - 1].label() && record.source().end <= cut_at
+            (cut_is_numbered || record.label() == self.moves[cut - 1].label())
+                && record.source().end <= cut_at
         }) && (part.expanded_strings, part.expanded_bytes, part.over_cap)
             == (
                 old_point.expanded_strings,
@@ -1407,13 +1424,24 @@ fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize) -> Wor
 }
 
 fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProblem>) {
-    if labels_strictly_increase(moves) {
+    // Labels of a number and dots (`12.`, `12...`) that each come after the one before, in
+    // the order of numbers then dots, are all different, and differ from every other label:
+    // which is what almost every game shows. Only the other labels then need a map (a
+    // label being typed, `12S.`, `SetupFn..`).
+    let numbered_in_order = numbered_labels_increase(moves);
+    let needs_map =
+        |record: &MoveRecord| !numbered_in_order || numbered_key(record.label()).is_none();
+    if !moves.iter().any(needs_map) {
         return;
     }
     let mut seen: HashMap<&str, usize, BuildHasherDefault<LabelHasher>> =
-        HashMap::with_capacity_and_hasher(moves.len() + 1, BuildHasherDefault::default());
+        HashMap::with_hasher(BuildHasherDefault::default());
     seen.insert(SETUP_LABEL, usize::MAX);
-    for (index, record) in moves.iter().enumerate() {
+    for (index, record) in moves
+        .iter()
+        .enumerate()
+        .filter(|(_, record)| needs_map(record))
+    {
         if let Some(&earlier) = seen.get(record.label()) {
             let message = if earlier == usize::MAX {
                 format!("MoveNumber `{}` is the label of the setup", record.label())
@@ -1421,10 +1449,7 @@ fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProb
                 format!("MoveNumber `{}` is used twice in this game", record.label())
             };
             problems.push(MovetextProblem {
-                range: record
-                    .label_source()
-                    .clone()
-                    .unwrap_or_else(|| record.source().clone()),
+                range: record.label_source().unwrap_or_else(|| record.source()),
                 code: MovetextProblemCode::DuplicateMoveNumber,
                 severity: Severity::Warning,
                 message,
@@ -1435,22 +1460,29 @@ fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProb
     }
 }
 
-/// Whether every label is a number and dots (`12.`, `12...`), each after the one before in
-/// the order of numbers then dots: then no two are the same, which is what almost every
-/// game shows, and is found without a map of the labels.
-fn labels_strictly_increase(moves: &[MoveRecord]) -> bool {
+/// A label's number and count of dots when it is only digits and dots (`12...`).
+fn numbered_key(label: &str) -> Option<(u64, usize)> {
+    let label = label.as_bytes();
+    let digits = label.iter().take_while(|b| b.is_ascii_digit()).count();
+    let dots = label.len() - digits;
+    if digits == 0 || digits > 18 || dots == 0 || label[digits..].iter().any(|&b| b != b'.') {
+        return None;
+    }
+    let number = label[..digits]
+        .iter()
+        .fold(0, |number, digit| number * 10 + u64::from(digit - b'0'));
+    Some((number, dots))
+}
+
+/// Whether the labels of a number and dots each come after the one before (the others
+/// aside). Two labels with the same key are not in order, even when written differently
+/// (`1.`, `01.`).
+fn numbered_labels_increase(moves: &[MoveRecord]) -> bool {
     let mut previous = None;
-    for record in moves {
-        let label = record.label().as_bytes();
-        let digits = label.iter().take_while(|b| b.is_ascii_digit()).count();
-        let dots = label.len() - digits;
-        if digits == 0 || digits > 18 || dots == 0 || label[digits..].iter().any(|&b| b != b'.') {
-            return false;
-        }
-        let number: u64 = label[..digits]
-            .iter()
-            .fold(0, |number, digit| number * 10 + u64::from(digit - b'0'));
-        let key = (number, dots);
+    for key in moves
+        .iter()
+        .filter_map(|record| numbered_key(record.label()))
+    {
         if previous.is_some_and(|previous| previous >= key) {
             return false;
         }
