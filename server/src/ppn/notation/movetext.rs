@@ -393,7 +393,6 @@ struct ResumePoint {
 }
 
 /// The state the text before a split's start leaves.
-#[derive(Clone)]
 struct SplitStart {
     expanded_strings: usize,
     expanded_bytes: usize,
@@ -474,43 +473,39 @@ const SPLIT_WINDOW_BYTES: usize = 32 << 10;
 
 /// The split of a long movetext, one window after the other, each window starting at a
 /// MoveNumber that begins a line outside any comment; `None` when the movetext is short or
-/// no such places are found (the caller then splits it whole).
+/// a window does not start as the whole split would (the caller then splits it whole).
 ///
-/// A window reads as it would in the whole split when it starts at a MoveNumber outside
-/// comments: every comment opened before it is closed, and the first brace after it (once
-/// braces are expanded) is not a `}`, since whether a spot is in a comment depends on the
-/// first brace after it. The first condition is known before the window is split; the
-/// second when its split starts with that MoveNumber, else the window before it is split
-/// again up to a later line. The window before a MoveNumber ends one byte early, without
-/// the line end, as a move's text ends before the MoveNumber that follows it.
+/// Whether a spot is in a comment depends on the first brace after it (once braces are
+/// expanded), which may lie windows later. A window reads as it would in the whole split
+/// when every comment opened before it is closed and its split starts with its MoveNumber:
+/// then the first brace after its start is not a `}`, and by the same token for every later
+/// window, each window's spots read as they do in the whole split. The first condition is
+/// known before the window is split, the second after. The window before a MoveNumber ends
+/// one byte early, without the line end, as a move's text ends before the MoveNumber that
+/// follows it.
 fn split_in_windows(
     file_text: &str,
     movetext: &Range<usize>,
     window_bytes: usize,
 ) -> Option<Vec<SplitPart>> {
-    /// How many times a window may grow past a line that turned out to be in a comment
-    /// before the movetext is split whole (each time, the window is split again).
-    const MOST_REGROWTHS: usize = 4;
     let text = file_text.get(movetext.clone())?;
     if text.len() <= 2 * window_bytes {
         return None;
     }
-    let absolute = |range: Range<usize>| movetext.start + range.start..movetext.start + range.end;
-    // Each part with where its window starts in `text` and the state it starts from.
-    let mut parts: Vec<(usize, SplitStart, SplitPart)> = Vec::new();
+    let mut parts = Vec::new();
     let mut window_start = 0;
     let mut start = SplitStart::at_movetext_start();
-    let mut cut_after = window_bytes;
-    let mut regrowths = 0;
     loop {
         let cut = next_window_cut(
             text,
             window_start,
-            window_start + cut_after,
+            window_start + window_bytes,
             window_bytes / 2,
         );
         let window_end = cut.as_ref().map_or(text.len(), |cut| cut.start - 1);
-        let part = split_part(file_text, absolute(window_start..window_end), start.clone());
+        let window = movetext.start + window_start..movetext.start + window_end;
+        let previous_label = start.previous_label.clone();
+        let part = split_part(file_text, window, start);
         let starts_at_window = window_start == 0
             || (part
                 .moves
@@ -520,35 +515,23 @@ fn split_in_windows(
                 == Some(movetext.start + window_start)
                 && part.resume.first().copied().flatten().is_some());
         if !starts_at_window {
-            regrowths += 1;
-            if regrowths > MOST_REGROWTHS {
-                return None;
-            }
-            let (previous_start, previous_state, _) = parts.pop()?;
-            cut_after = window_start - previous_start + 1;
-            window_start = previous_start;
-            start = previous_state;
-            continue;
+            return None;
         }
-        let next = SplitStart {
+        start = SplitStart {
             expanded_strings: part.expanded_strings,
             expanded_bytes: part.expanded_bytes,
             over_cap: part.over_cap,
-            previous_label: part.moves.last().map_or_else(
-                || start.previous_label.clone(),
-                |record| record.label().to_string(),
-            ),
+            previous_label: part
+                .moves
+                .last()
+                .map_or(previous_label, |record| record.label().to_string()),
         };
-        parts.push((window_start, start, part));
+        parts.push(part);
         let Some(cut) = cut else {
-            break;
+            return Some(parts);
         };
         window_start = cut.start;
-        start = next;
-        cut_after = window_bytes;
-        regrowths = 0;
     }
-    Some(parts.into_iter().map(|(_, _, part)| part).collect())
 }
 
 /// The first place at or after `from` where a line starts with a MoveNumber of digits and
@@ -1998,8 +1981,10 @@ mod window_tests {
             weights[0] = 40;
             weights[12] = 40;
             weights[13] = usize::from(seed % 5 == 0);
-            // A comment never closed makes the rest one comment: no window can start.
+            // A comment never closed makes the rest one comment, and a `}` with no `{`
+            // makes the text before it one: windows give way to the whole split.
             weights[11] = usize::from(seed % 10 == 0);
+            weights[15] = usize::from(seed % 6 == 0);
             let movetext = movetext(seed, 4_000, &weights);
             let file_text = format!("---\n...\n{movetext}");
             let range = 8..file_text.len();
