@@ -495,12 +495,14 @@ fn split_in_windows(
     let mut parts = Vec::new();
     let mut window_start = 0;
     let mut start = SplitStart::at_movetext_start();
+    let mut braces = NextBrace::default();
     loop {
         let cut = next_window_cut(
             text,
             window_start,
             window_start + window_bytes,
             window_bytes / 2,
+            &mut braces,
         );
         let window_end = cut.as_ref().map_or(text.len(), |cut| cut.start - 1);
         let window = movetext.start + window_start..movetext.start + window_end;
@@ -537,12 +539,14 @@ fn split_in_windows(
 /// The first place at or after `from` where a line starts with a MoveNumber of digits and
 /// dots followed by a space, every comment opened since `window_start` is closed, and the
 /// next brace is not a `}`: the MoveNumber's range in `text`. `None` when there is none at
-/// least `last_window` bytes before the end.
+/// least `last_window` bytes before the end. `braces` remembers where the next brace was
+/// found, so that a long text without braces is searched once, not once per window.
 fn next_window_cut(
     text: &str,
     window_start: usize,
     from: usize,
     last_window: usize,
+    braces: &mut NextBrace,
 ) -> Option<Range<usize>> {
     let bytes = text.as_bytes();
     let mut depth = CommentDepth::default();
@@ -567,13 +571,35 @@ fn next_window_cut(
         if digits == 0 || dots == 0 || bytes.get(end) != Some(&b' ') {
             continue;
         }
-        let next_brace = memchr::memchr2(b'{', b'}', &bytes[line_start..]);
-        if next_brace.is_some_and(|brace| bytes[line_start + brace] == b'}') {
+        if braces.at_or_after(bytes, line_start) == Some(b'}') {
             continue;
         }
         return Some(line_start..end);
     }
     None
+}
+
+/// The first brace at or after an offset, searched again only past the last one found.
+#[derive(Default)]
+struct NextBrace {
+    /// Where the last search started, and the brace it found (`None`: none to the end).
+    last: Option<(usize, Option<usize>)>,
+}
+
+impl NextBrace {
+    fn at_or_after(&mut self, bytes: &[u8], offset: usize) -> Option<u8> {
+        let found = match self.last {
+            Some((from, found)) if from <= offset && found.is_none_or(|brace| offset <= brace) => {
+                found
+            }
+            _ => {
+                let found = memchr::memchr2(b'{', b'}', &bytes[offset..]).map(|at| offset + at);
+                self.last = Some((offset, found));
+                found
+            }
+        };
+        found.map(|brace| bytes[brace])
+    }
 }
 
 /// How many comments are open, counted as the splitter counts them, over text read a piece
