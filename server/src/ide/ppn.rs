@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::diagnostic::Diagnostic;
 use crate::ide::analysis::DocumentAnalysis;
-use crate::ide::board::piece_json;
+use crate::ide::board::PieceJson;
 use crate::ide::locate::{game_at, games, touches};
 use crate::model::document::{
     ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef, Target,
@@ -230,14 +230,19 @@ impl NotationDocument for DocumentAnalysis {
                 if !std::mem::take(&mut first_state) {
                     out.write_all(b",")?;
                 }
-                let pieces: Vec<_> = state.pieces().iter().map(piece_json).collect();
-                let value = json!({
-                    "move": state.label,
-                    "text": state.text,
-                    "comment": state.comment,
-                    "pieces": pieces,
-                });
-                serde_json::to_writer(&mut *out, &value)?;
+                write!(
+                    out,
+                    "{{\"comment\":{},\"move\":{},\"pieces\":[",
+                    json!(state.comment),
+                    json!(state.label)
+                )?;
+                for (index, piece) in state.pieces().iter().enumerate() {
+                    if index > 0 {
+                        out.write_all(b",")?;
+                    }
+                    serde_json::to_writer(&mut *out, &PieceJson(piece))?;
+                }
+                write!(out, "],\"text\":{}}}", json!(state.text))?;
             }
             out.write_all(b"]}")?;
         }
