@@ -485,6 +485,20 @@ mod tests {
     }
 
     #[test]
+    fn replay_json_writes_whole_numbers_as_integers_and_keys_in_order() {
+        let doc = document("---\n...\n1. t@(1.5,2) {a \"note\"}\n");
+        let mut out = Vec::new();
+        doc.write_replay_json("a.ppn", None, &mut out).unwrap();
+        let written = String::from_utf8(out).unwrap();
+        let second_state = r#"{"comment":"a \"note\"","move":"1.","pieces":[{"angle":0,"cfg":"piecepack","piece_side":"tile_back","rank":1,"suit":1,"x":1.5,"y":2}],"text":"t@(1.5,2)"}"#;
+        assert!(written.contains(second_state), "{written}");
+        let value: serde_json::Value = serde_json::from_str(&written).unwrap();
+        let piece = &value["games"][0]["states"][1]["pieces"][0];
+        let state = doc.replay.games[0].state(1).unwrap();
+        assert_eq!(*piece, crate::ide::board::piece_json(&state.pieces()[0]));
+    }
+
+    #[test]
     fn a_game_the_reference_cannot_read_has_an_error_in_the_replay_json() {
         let doc = document("---\nGameType: Chesss\n...\n1. S@b2\n---\nGameType: Chess\n...\n");
         assert!(doc.game_error(0).is_some_and(|e| e.contains("Chesss")));
