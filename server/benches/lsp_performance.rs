@@ -358,9 +358,21 @@ fn typing_places(text: &str) -> Vec<Typing> {
             .map_or(from, |found| from + found + skip)
     };
     vec![
+        // After `1... c`: the coin no longer reads, and the boards differ until it would
+        // have left the board.
         Typing {
             name: "start, in a move",
-            at: near(0.0, "...", 5),
+            at: near(0.0, "\n1... ", 7),
+        },
+        Typing {
+            name: "start, in the first MoveNumber",
+            at: near(0.0, "\n1. ", 2),
+        },
+        // The first tile no longer reads: it is missing from every later board, and every
+        // later move is replayed.
+        Typing {
+            name: "start, in the first tile",
+            at: near(0.0, "t@(1.5,1.5)", 1),
         },
         Typing {
             name: "start, in a comment",
