@@ -560,6 +560,38 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
         report(name, median(samples), target);
     }
 
+    // What an editor asks after each keystroke: the tokens since its last result.
+    let mut result_id = client
+        .request("textDocument/semanticTokens/full", document.clone())
+        .await["result"]["resultId"]
+        .clone();
+    let middle = typing_places(text)
+        .into_iter()
+        .find(|typing| typing.name == "middle, in a move")
+        .map_or(text.len() / 2, |typing| typing.at);
+    let mut samples = Vec::new();
+    let started = Instant::now();
+    while samples.len() < 6 || (started.elapsed() < Duration::from_secs(2) && samples.len() < 60) {
+        for (change, _) in type_and_undo(middle, text) {
+            version += 1;
+            client.change(URI, version, change).await;
+            client.diagnostics_of_version(URI, version).await;
+            let params = json!({ "textDocument": { "uri": URI }, "previousResultId": result_id });
+            let sent = Instant::now();
+            let response = client
+                .request("textDocument/semanticTokens/full/delta", params)
+                .await;
+            samples.push(sent.elapsed());
+            assert!(response["result"]["edits"].is_array(), "{response}");
+            result_id = response["result"]["resultId"].clone();
+        }
+    }
+    report(
+        "semanticTokens/full/delta after an edit",
+        median(samples),
+        None,
+    );
+
     // Typing goes on: the server keeps the newest analysis, earlier ones are freed.
     let places = typing_places(text);
     for round in 0..edits_for_memory / 2 {

@@ -379,6 +379,84 @@ async fn semantic_tokens_of_a_range_are_those_of_the_whole_document_inside_it() 
     }
 }
 
+/// `data` with `edits` (in numbers, five per token) made to it.
+fn with_edits(data: &Value, edits: &Value) -> Vec<Value> {
+    let mut numbers: Vec<Value> = data.as_array().cloned().unwrap_or_default();
+    let mut edits: Vec<&Value> = edits
+        .as_array()
+        .map(|e| e.iter().collect())
+        .unwrap_or_default();
+    // Edits refer to the numbers before any of them is made: make the last first.
+    edits.sort_by_key(|edit| std::cmp::Reverse(edit["start"].as_u64()));
+    for edit in edits {
+        let start = edit["start"].as_u64().unwrap() as usize;
+        let deleted = edit["deleteCount"].as_u64().unwrap() as usize;
+        let inserted = edit["data"].as_array().cloned().unwrap_or_default();
+        numbers.splice(start..start + deleted, inserted);
+    }
+    numbers
+}
+
+#[tokio::test]
+async fn semantic_tokens_since_a_result_are_the_edit_that_makes_them() {
+    let mut client = open(Encoding::Utf16).await;
+    let document = json!({ "textDocument": { "uri": URI } });
+    let first = result(
+        &mut client,
+        "textDocument/semanticTokens/full",
+        document.clone(),
+    )
+    .await;
+    let first_id = first["resultId"].as_str().expect("a result id").to_string();
+
+    // A new token in the middle of the document.
+    let at = nth("2.", 0);
+    let change = json!([{
+        "range": Encoding::Utf16.json_range(TEXT, at, at),
+        "text": "S@h8 ",
+    }]);
+    client.change(URI, 2, change).await;
+    client.diagnostics_of_version(URI, 2).await;
+    let since = json!({ "textDocument": { "uri": URI }, "previousResultId": first_id });
+    let delta = result(
+        &mut client,
+        "textDocument/semanticTokens/full/delta",
+        since.clone(),
+    )
+    .await;
+    let edits = delta["edits"]
+        .as_array()
+        .expect("an edit, not all the tokens");
+    assert_eq!(edits.len(), 1, "{delta}");
+    let inserted = edits[0]["data"].as_array().unwrap().len();
+    assert!(
+        inserted > 0 && inserted < first["data"].as_array().unwrap().len() / 2,
+        "{delta}"
+    );
+    let fresh = result(&mut client, "textDocument/semanticTokens/full", document).await;
+    assert_eq!(
+        with_edits(&first["data"], &delta["edits"]),
+        *fresh["data"].as_array().unwrap()
+    );
+    assert_ne!(delta["resultId"], first["resultId"]);
+
+    // Nothing changed since the last result: no edit.
+    let unchanged =
+        json!({ "textDocument": { "uri": URI }, "previousResultId": fresh["resultId"] });
+    let none = result(
+        &mut client,
+        "textDocument/semanticTokens/full/delta",
+        unchanged,
+    )
+    .await;
+    assert_eq!(none["edits"], json!([]));
+
+    // A result the server no longer has: all the tokens.
+    let full = result(&mut client, "textDocument/semanticTokens/full/delta", since).await;
+    assert_eq!(full["data"], fresh["data"]);
+    assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+}
+
 #[tokio::test]
 async fn definition_and_references_of_a_metadata_macro() {
     for encoding in Encoding::BOTH {

@@ -40,12 +40,13 @@ use tower_lsp_server::ls_types::{
     HoverContents, HoverParams, HoverProviderCapability, InitializeParams, InitializeResult,
     InitializedParams, InlayHint, InlayHintLabel, InlayHintParams, InlayHintTooltip, MarkupContent,
     MarkupKind, MessageType, NumberOrString, OneOf, Position, ReferenceParams, SaveOptions,
-    SemanticTokenType, SemanticTokens, SemanticTokensFullOptions, SemanticTokensLegend,
-    SemanticTokensOptions, SemanticTokensParams, SemanticTokensRangeParams,
-    SemanticTokensRangeResult, SemanticTokensResult, SemanticTokensServerCapabilities,
-    ServerCapabilities, ServerInfo, SymbolKind, TextDocumentPositionParams,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions, TextEdit, Uri, WorkspaceEdit,
+    SemanticToken, SemanticTokenType, SemanticTokens, SemanticTokensDelta,
+    SemanticTokensDeltaParams, SemanticTokensEdit, SemanticTokensFullDeltaResult,
+    SemanticTokensFullOptions, SemanticTokensLegend, SemanticTokensOptions, SemanticTokensParams,
+    SemanticTokensRangeParams, SemanticTokensRangeResult, SemanticTokensResult,
+    SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo, SymbolKind,
+    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri, WorkspaceEdit,
 };
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
@@ -97,6 +98,7 @@ where
             client,
             analyzer,
             documents: DashMap::new(),
+            sent_tokens: DashMap::new(),
             encoding: OnceLock::new(),
             next_revision: AtomicU64::new(1),
             publish_gate: tokio::sync::Mutex::new(()),
@@ -284,6 +286,9 @@ struct State {
     client: Client,
     analyzer: Analyzer,
     documents: DashMap<Uri, Document>,
+    /// The semantic tokens last sent for each document, and their result id: a client that
+    /// asks for the change since then gets only what differs.
+    sent_tokens: DashMap<Uri, (String, Arc<Vec<SemanticToken>>)>,
     encoding: OnceLock<PositionEncoding>,
     next_revision: AtomicU64,
     /// Held from the last staleness check to the end of a publication, so diagnostics of
@@ -533,7 +538,7 @@ impl LanguageServer for Backend {
                                 .collect(),
                             token_modifiers: Vec::new(),
                         },
-                        full: Some(SemanticTokensFullOptions::Bool(true)),
+                        full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
                         range: Some(true),
                         ..SemanticTokensOptions::default()
                     },
@@ -613,6 +618,7 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         self.state.documents.remove(&uri);
+        self.state.sent_tokens.remove(&uri);
         self.state.notify_progress();
         let _gate = self.state.publish_gate.lock().await;
         // Reopened meanwhile: its own analysis publishes.
@@ -756,8 +762,41 @@ impl LanguageServer for Backend {
             return Ok(None);
         };
         let whole = 0..analysis.document.text().len();
-        let tokens = self.state.semantic_tokens(&analysis, whole);
+        let mut tokens = self.state.semantic_tokens(&analysis, whole);
+        tokens.result_id = Some(
+            self.state
+                .remember_tokens(&params.text_document.uri, &tokens.data),
+        );
         Ok(Some(SemanticTokensResult::Tokens(tokens)))
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let uri = &params.text_document.uri;
+        let Some(analysis) = self.state.current_analysis(uri).await? else {
+            return Ok(None);
+        };
+        let whole = 0..analysis.document.text().len();
+        let mut tokens = self.state.semantic_tokens(&analysis, whole);
+        let previous = self
+            .state
+            .sent_tokens
+            .get(uri)
+            .filter(|sent| sent.0 == params.previous_result_id)
+            .map(|sent| sent.1.clone());
+        let result_id = self.state.remember_tokens(uri, &tokens.data);
+        Ok(Some(match previous {
+            Some(previous) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
+                result_id: Some(result_id),
+                edits: tokens_edit(&previous, &tokens.data).into_iter().collect(),
+            }),
+            None => {
+                tokens.result_id = Some(result_id);
+                SemanticTokensFullDeltaResult::Tokens(tokens)
+            }
+        }))
     }
 
     async fn semantic_tokens_range(
@@ -965,6 +1004,14 @@ impl State {
         }
     }
 
+    /// Keeps `tokens` as the last sent for `uri`; their result id.
+    fn remember_tokens(&self, uri: &Uri, tokens: &[SemanticToken]) -> String {
+        let result_id = self.new_revision().to_string();
+        self.sent_tokens
+            .insert(uri.clone(), (result_id.clone(), Arc::new(tokens.to_vec())));
+        result_id
+    }
+
     fn converter<'a>(&self, document: &'a dyn NotationDocument) -> Converter<'a> {
         Converter {
             document,
@@ -983,6 +1030,30 @@ impl State {
         let offset = self.converter(&*analysis.document).offset(at.position);
         Ok(Some((analysis, offset)))
     }
+}
+
+/// The one edit that turns the tokens `old` into `new`: what lies between their common
+/// start and their common end (`None` when they are the same). An edit counts in numbers,
+/// five per token.
+fn tokens_edit(old: &[SemanticToken], new: &[SemanticToken]) -> Option<SemanticTokensEdit> {
+    let same_start = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let same_end = old[same_start..]
+        .iter()
+        .rev()
+        .zip(new[same_start..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let deleted = old.len() - same_start - same_end;
+    let inserted = &new[same_start..new.len() - same_end];
+    if deleted == 0 && inserted.is_empty() {
+        return None;
+    }
+    let numbers = |tokens: usize| u32::try_from(tokens * 5).unwrap_or(u32::MAX);
+    Some(SemanticTokensEdit {
+        start: numbers(same_start),
+        delete_count: numbers(deleted),
+        data: Some(inserted.to_vec()),
+    })
 }
 
 /// How deep the outline sent to the client nests; deeper symbols (variations within
@@ -1129,6 +1200,49 @@ fn to_lsp_diagnostic(
 mod tests {
     use super::*;
     use crate::ide::analysis::DocumentAnalysis;
+
+    fn tokens(lengths: &[u32]) -> Vec<SemanticToken> {
+        lengths
+            .iter()
+            .map(|&length| SemanticToken {
+                delta_line: 1,
+                delta_start: 0,
+                length,
+                token_type: 0,
+                token_modifiers_bitset: 0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn one_edit_turns_the_old_tokens_into_the_new() {
+        let cases: [(&[u32], &[u32]); 7] = [
+            (&[1, 2, 3], &[1, 2, 3]),
+            (&[1, 2, 3], &[1, 2, 3, 4]),
+            (&[1, 2, 3], &[2, 3]),
+            (&[1, 2, 3], &[1, 9, 9, 3]),
+            (&[], &[5, 6]),
+            (&[5, 6], &[]),
+            (&[1, 1, 1], &[1, 1]),
+        ];
+        for (old, new) in cases {
+            let (old, new) = (tokens(old), tokens(new));
+            let Some(edit) = tokens_edit(&old, &new) else {
+                assert_eq!(old, new);
+                continue;
+            };
+            assert!(edit.start % 5 == 0 && edit.delete_count % 5 == 0);
+            let (start, deleted) = (edit.start as usize / 5, edit.delete_count as usize / 5);
+            let mut made = old.clone();
+            made.splice(
+                start..start + deleted,
+                edit.data.clone().unwrap_or_default(),
+            );
+            assert_eq!(made, new, "{edit:?}");
+            let inserted = edit.data.map_or(0, |data| data.len());
+            assert!(deleted + inserted <= 3, "the edit covers only what differs");
+        }
+    }
 
     fn symbol(name: String, children: Vec<Symbol>) -> Symbol {
         Symbol {
