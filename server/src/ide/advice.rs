@@ -614,15 +614,25 @@ mod tests {
         assert_eq!(codes, ["metadata-without-end", "moves-not-checked"]);
     }
 
+    /// Each diagnostic's code, text, and how many places it is related to.
+    fn marked<'a>(
+        text: &'a str,
+        diagnostics: &[Diagnostic],
+    ) -> Vec<(&'static str, &'a str, usize)> {
+        diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range.clone()], d.related.len()))
+            .collect()
+    }
+
     #[test]
     fn errors_after_a_failed_move_are_marked_as_following_from_it() {
         let text = "---\n...\n1. S@b2 2. b5-b4 3. b4-b3 4. *b2\n";
         let diagnostics = check_text(text);
-        let marked: Vec<_> = diagnostics
-            .iter()
-            .map(|d| (d.code, &text[d.range.clone()], d.related.len()))
-            .collect();
-        assert_eq!(marked, [("no-piece", "b5", 0), ("no-piece", "b4", 1)]);
+        assert_eq!(
+            marked(text, &diagnostics),
+            [("no-piece", "b5", 0), ("no-piece", "b4", 1)]
+        );
         assert_eq!(&text[diagnostics[1].related[0].range.clone()], "2. b5-b4");
         assert!(diagnostics[1].message.contains("may follow from move `2.`"));
     }
@@ -632,11 +642,10 @@ mod tests {
         let quiet: String = (1..=60).map(|n| format!("{n}. S@a1 ")).collect();
         let text = format!("---\n...\n{quiet}61. b5-b4 62. b4-b3 63. *a1\n");
         let diagnostics = check_text(&text);
-        let marked: Vec<_> = diagnostics
-            .iter()
-            .map(|d| (d.code, &text[d.range.clone()], d.related.len()))
-            .collect();
-        assert_eq!(marked, [("no-piece", "b5", 0), ("no-piece", "b4", 1)]);
+        assert_eq!(
+            marked(&text, &diagnostics),
+            [("no-piece", "b5", 0), ("no-piece", "b4", 1)]
+        );
         assert_eq!(&text[diagnostics[1].related[0].range.clone()], "61. b5-b4");
     }
 

@@ -153,17 +153,6 @@ impl ReplayedGame {
         self.move_count() + 1
     }
 
-    /// Move `index` as it was split, with its ranges in the current text; move `i` led to
-    /// state `i + 1`.
-    pub fn move_record(&self, index: usize) -> Option<MoveRecord> {
-        let record = self.split.moves.get(index)?;
-        Some(if self.split_moved_by == 0 {
-            MoveRecord::clone(record)
-        } else {
-            record.shifted(self.split_moved_by)
-        })
-    }
-
     /// Where move `index` starts in the current text.
     fn move_start(&self, index: usize) -> usize {
         self.split.moves[index]

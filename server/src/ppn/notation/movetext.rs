@@ -86,6 +86,7 @@ struct Words {
     tokens: Vec<(usize, Range<usize>)>,
 }
 
+#[cfg(test)]
 impl Words {
     fn push(&mut self, text: &str, source: Range<usize>) {
         if !self.tokens.is_empty() {
@@ -115,6 +116,7 @@ impl MoveRecord {
     /// `SetupFn..`); `tokens` the move's words without its comments, braces expanded;
     /// `comment` its comments without their braces, joined by one space; `source` from the
     /// MoveNumber through the last token or comment of the move.
+    #[cfg(test)]
     pub fn new(
         label: &str,
         label_source: Option<Range<usize>>,
@@ -200,11 +202,6 @@ impl MoveRecord {
     /// From the MoveNumber through the last token or comment of the move.
     pub fn source(&self) -> Range<usize> {
         self.start..self.absolute(self.parts.source_end)
-    }
-
-    /// How many tokens the move has.
-    pub fn token_count(&self) -> usize {
-        self.parts.tokens.len()
     }
 
     /// Token `index` of the move's text.
@@ -1437,12 +1434,12 @@ fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProb
     // the order of numbers then dots, are all different, and differ from every other label:
     // which is what almost every game shows. Only the other labels then need a map (a
     // label being typed, `12S.`, `SetupFn..`).
-    let numbered_in_order = numbered_labels_increase(moves);
-    let needs_map =
-        |record: &MoveRecord| !numbered_in_order || numbered_key(record.label()).is_none();
-    if !moves.iter().any(needs_map) {
+    let (numbered_in_order, all_numbered) = numbered_labels_increase(moves);
+    if numbered_in_order && all_numbered {
         return;
     }
+    let needs_map =
+        |record: &MoveRecord| !numbered_in_order || numbered_key(record.label()).is_none();
     let mut seen: HashMap<&str, usize, BuildHasherDefault<LabelHasher>> =
         HashMap::with_hasher(BuildHasherDefault::default());
     seen.insert(SETUP_LABEL, usize::MAX);
@@ -1484,20 +1481,22 @@ fn numbered_key(label: &str) -> Option<(u64, usize)> {
 }
 
 /// Whether the labels of a number and dots each come after the one before (the others
-/// aside). Two labels with the same key are not in order, even when written differently
-/// (`1.`, `01.`).
-fn numbered_labels_increase(moves: &[MoveRecord]) -> bool {
+/// aside), and whether every label is one. Two labels with the same key are not in order,
+/// even when written differently (`1.`, `01.`).
+fn numbered_labels_increase(moves: &[MoveRecord]) -> (bool, bool) {
     let mut previous = None;
-    for key in moves
-        .iter()
-        .filter_map(|record| numbered_key(record.label()))
-    {
+    let mut all_numbered = true;
+    for record in moves {
+        let Some(key) = numbered_key(record.label()) else {
+            all_numbered = false;
+            continue;
+        };
         if previous.is_some_and(|previous| previous >= key) {
-            return false;
+            return (false, false);
         }
         previous = Some(key);
     }
-    true
+    (true, all_numbered)
 }
 
 /// A fast hash for the short labels of one game (`12...`): the map of labels is rebuilt on
