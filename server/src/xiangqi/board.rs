@@ -274,10 +274,11 @@ impl Board {
 
     /// Every man with its point, rank 0 first.
     pub fn men(&self) -> impl Iterator<Item = (Point, Man)> + '_ {
-        self.cells
-            .iter()
-            .enumerate()
-            .filter_map(|(index, man)| Some((Point::from_index(index)?, (*man)?)))
+        self.cells.iter().enumerate().filter_map(|(index, man)| {
+            // Most points are empty: look at the man before working out the point.
+            let man = (*man)?;
+            Some((Point::from_index(index)?, man))
+        })
     }
 
     pub fn general(&self, side: Side) -> Option<Point> {

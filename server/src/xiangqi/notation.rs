@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use super::board::{Board, Kind, Man, Point, Side, FILES};
+use super::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
 use super::rules::{check_move, check_movement, Illegal};
 
 /// Which piece of its kind a move names.
@@ -296,22 +296,22 @@ pub fn resolve(
 ) -> Result<(Point, Point), ResolveError> {
     let kind = written.kind.unwrap_or(Kind::Soldier);
     let man = Man::new(side, kind);
-    let who = format!("{} {}", side.name(), kind.name());
+    let who = || format!("{} {}", side.name(), kind.name());
     let candidates: Vec<Point> = match written.which {
         Which::File(number) => {
             let file = board_file(side, number);
             let on_file: Vec<Point> = {
-                let mut points: Vec<Point> = board
-                    .men()
-                    .filter(|(point, m)| *m == man && point.file == file)
-                    .map(|(point, _)| point)
+                let mut points: Vec<Point> = (0..RANKS)
+                    .filter_map(|rank| Point::new(file, rank))
+                    .filter(|point| board.get(*point) == Some(man))
                     .collect();
                 points.sort_by_key(|point| -advance(side, *point));
                 points
             };
             if on_file.is_empty() {
                 return Err(ResolveError::NoPiece(format!(
-                    "no {who} stands on file {number}"
+                    "no {} stands on file {number}",
+                    who()
                 )));
             }
             // Three or five pawns on a file: the digit names the middle one.
@@ -401,7 +401,7 @@ pub fn resolve(
         1 => Ok(legal[0]),
         0 => Err(illegal
             .or(impossible)
-            .unwrap_or_else(|| ResolveError::NoPiece(format!("no {who} can make this move")))),
+            .unwrap_or_else(|| ResolveError::NoPiece(format!("no {} can make this move", who())))),
         _ => Err(ResolveError::Ambiguous(
             format!(
                 "{} {} can make this move ({}): write `+` or `-` for the front or rear one",

@@ -217,19 +217,15 @@ pub fn check_movement(board: &Board, man: Man, from: Point, to: Point) -> Result
                     how: "along a file or a rank",
                 });
             }
-            let screens: Vec<Point> = between(from, to)
-                .filter(|p| board.get(*p).is_some())
-                .collect();
-            match (board.get(to).is_some(), screens.len()) {
-                (false, 0) | (true, 1) => {}
-                (false, _) => {
-                    return Err(Illegal::Blocked {
-                        kind,
-                        at: screens[0],
-                    })
-                }
-                (true, 0) => return Err(Illegal::CannonNeedsScreen),
-                (true, count) => return Err(Illegal::CannonScreens(count)),
+            let mut screens = between(from, to).filter(|p| board.get(*p).is_some());
+            let first_screen = screens.next();
+            let count = usize::from(first_screen.is_some()) + screens.count();
+            match (board.get(to).is_some(), first_screen) {
+                (false, None) => {}
+                (true, Some(_)) if count == 1 => {}
+                (false, Some(at)) => return Err(Illegal::Blocked { kind, at }),
+                (true, None) => return Err(Illegal::CannonNeedsScreen),
+                (true, Some(_)) => return Err(Illegal::CannonScreens(count)),
             }
         }
         Kind::Soldier => {
