@@ -131,7 +131,7 @@ fn replay_speed(text: &str, moves: usize) {
     let parsed = read_wxf(text);
     let start = Arc::new(parsed.start.board());
     let replay = median(5, || {
-        let mut played = Vec::new();
+        let mut played = ppn_ls::model::chunked::ChunkedVec::new();
         play(&start, Side::Red, &parsed.moves, &mut played);
         std::hint::black_box(played);
     });

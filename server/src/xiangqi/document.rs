@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde_json::json;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::chunked::ChunkedVec;
 use crate::model::document::{
     ConvertError, GameSummary, HoverBoard, LineState, MoveAt, NotationDocument, NotationHover,
     StateRef, Target,
@@ -25,11 +26,11 @@ use super::annofen::{read_annofen, read_fen};
 use super::annotation::Code;
 use super::board::{Board, Side};
 use super::notation::{ResolveError, Which};
-use super::parsed::Parsed;
+use super::parsed::{Parsed, WrittenMove};
 use super::placement::check_position;
 use super::position::{AtomKind, Position};
 use super::replay::{move_number, play, side_of, Outcome, Played};
-use super::wxf::read_wxf;
+use super::wxf::{read_wxf, reread_moves, MovesSplice};
 use super::xay::read_xay;
 
 /// One analysed revision of a xiangqi-setup file.
@@ -40,7 +41,7 @@ pub struct XiangqiDocument {
     pub(crate) parsed: Parsed,
     pub(crate) start: Arc<Board>,
     pub(crate) first: Side,
-    pub(crate) played: Vec<Played>,
+    pub(crate) played: ChunkedVec<Played>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -58,25 +59,23 @@ impl XiangqiDocument {
     /// read as plain FEN).
     pub fn new(format: Format, text: String) -> XiangqiDocument {
         let parsed = read(format, &text);
-        XiangqiDocument::from_parsed(text, parsed, None)
-    }
-
-    /// Build the analysis, reusing the moves of `previous` that the new text still starts
-    /// with.
-    fn from_parsed(
-        text: String,
-        parsed: Parsed,
-        previous: Option<&XiangqiDocument>,
-    ) -> XiangqiDocument {
         let start = Arc::new(parsed.start.board());
         let first = parsed.start.side_to_move.unwrap_or(Side::Red);
-        let mut played = Vec::new();
-        match previous.filter(|previous| previous.start == start && previous.first == first) {
-            Some(previous) => replay_from(previous, &start, first, &parsed.moves, &mut played),
-            None => play(&start, first, &parsed.moves, &mut played),
-        }
+        let mut played = ChunkedVec::new();
+        play(&start, first, &parsed.moves, &mut played);
+        XiangqiDocument::from_parts(LineIndex::new(&text), text, parsed, start, first, played)
+    }
+
+    fn from_parts(
+        line_index: LineIndex,
+        text: String,
+        parsed: Parsed,
+        start: Arc<Board>,
+        first: Side,
+        played: ChunkedVec<Played>,
+    ) -> XiangqiDocument {
         let mut document = XiangqiDocument {
-            line_index: LineIndex::new(&text),
+            line_index,
             text,
             parsed,
             start,
@@ -94,8 +93,15 @@ impl XiangqiDocument {
             out.extend(check_position(&self.parsed.start));
         }
         out.extend(self.move_diagnostics());
+        // Sorted on everything, so that the order does not depend on the order of reading.
         out.sort_by(|a, b| {
-            (a.range.start, a.range.end, a.severity).cmp(&(b.range.start, b.range.end, b.severity))
+            (a.range.start, a.range.end, a.severity, a.code, &a.message).cmp(&(
+                b.range.start,
+                b.range.end,
+                b.severity,
+                b.code,
+                &b.message,
+            ))
         });
         out.dedup();
         out
@@ -107,10 +113,10 @@ impl XiangqiDocument {
         // Some software writes every move in upper case; lower case for Black's moves is
         // then a sign of the other convention, under which case must follow the side.
         let case_follows_side = moves.iter().any(|m| m.parsed.is_some_and(|p| p.lower_case));
-        for (index, (written, played)) in moves.iter().zip(&self.played).enumerate() {
+        for (index, (written, played)) in moves.iter().zip(self.played.iter()).enumerate() {
             let range = written.range.clone();
             let who = played.side.name();
-            let text = &written.text;
+            let text = written.text(&self.text);
             match &played.outcome {
                 Outcome::Legal | Outcome::Unreadable => {}
                 Outcome::LooseTandem => out.push(Diagnostic::warning(
@@ -175,12 +181,32 @@ impl XiangqiDocument {
         out
     }
 
-    /// The analysis of `text`, made from this one's: the moves played before the edit and
-    /// after the board is back in step with this one's are not played again.
+    /// The analysis of `text`, made from this one's by `edit`. An edit among a record's
+    /// moves reads again only the words around it; the moves before it are not played
+    /// again, nor those after it once the board is back in step with this one's.
     pub fn updated(&self, text: String, edit: &TextEdit) -> XiangqiDocument {
-        let _ = edit;
-        let parsed = read(self.parsed.format, &text);
-        XiangqiDocument::from_parsed(text, parsed, Some(self))
+        let edit = edit.checked(&self.text, &text);
+        let line_index = self.line_index.update(&text, &edit);
+        let spliced = match self.parsed.format {
+            Format::Wxf => reread_moves(&self.parsed, &text, &edit),
+            _ => None,
+        };
+        let (parsed, splice) = match spliced {
+            Some((parsed, splice)) => (parsed, Some(splice)),
+            None => (read(self.parsed.format, &text), None),
+        };
+        let start = Arc::new(parsed.start.board());
+        let first = parsed.start.side_to_move.unwrap_or(Side::Red);
+        let mut played = ChunkedVec::new();
+        if *self.start != *start || self.first != first {
+            play(&start, first, &parsed.moves, &mut played);
+        } else {
+            let splice = splice.unwrap_or_else(|| {
+                unchanged_ends(&self.parsed.moves, &self.text, &parsed.moves, &text)
+            });
+            replay_from(self, &start, first, &parsed.moves, splice, &mut played);
+        }
+        XiangqiDocument::from_parts(line_index, text, parsed, start, first, played)
     }
 
     /// The label of state `index` (0 = the start).
@@ -220,7 +246,7 @@ impl XiangqiDocument {
         &self.parsed.start
     }
 
-    pub fn played(&self) -> &[Played] {
+    pub fn played(&self) -> &ChunkedVec<Played> {
         &self.played
     }
 
@@ -248,45 +274,51 @@ impl XiangqiDocument {
     }
 }
 
-/// Plays `moves` reusing what `previous` played of the same start: the moves it starts
-/// with are kept; after the first changed move, play stops as soon as a move leaves the
-/// board `previous` had after the same move of its unchanged tail, for the same side to
-/// move: a move's outcome depends only on the board before it, the side and its text, so
-/// the rest of `previous` holds as it was.
+/// Which moves of `new` differ from `old`'s: those between the longest common start and
+/// the longest common end (compared as written).
+fn unchanged_ends(
+    old: &[WrittenMove],
+    old_text: &str,
+    new: &[WrittenMove],
+    new_text: &str,
+) -> MovesSplice {
+    let same = |a: &WrittenMove, b: &WrittenMove| a.text(old_text) == b.text(new_text);
+    let first = old.iter().zip(new).take_while(|(a, b)| same(a, b)).count();
+    let common_end = old[first..]
+        .iter()
+        .rev()
+        .zip(new[first..].iter().rev())
+        .take_while(|(a, b)| same(a, b))
+        .count();
+    MovesSplice {
+        first,
+        old_end: old.len() - common_end,
+        new_end: new.len() - common_end,
+    }
+}
+
+/// Plays `moves` reusing what `previous` played from the same start, where `splice` says
+/// which moves changed: the moves before them are kept; after them, play stops as soon as a
+/// move leaves the board `previous` had after the same move, for the same side to move: a
+/// move's outcome depends only on the board before it, the side and its text, so the rest
+/// of `previous` holds as it was.
 fn replay_from(
     previous: &XiangqiDocument,
     start: &Arc<Board>,
     first: Side,
-    moves: &[super::parsed::WrittenMove],
-    played: &mut Vec<Played>,
+    moves: &[WrittenMove],
+    splice: MovesSplice,
+    played: &mut ChunkedVec<Played>,
 ) {
-    let old_moves = &previous.parsed.moves;
     let old_played = &previous.played;
-    let same_text =
-        |old: &super::parsed::WrittenMove, new: &super::parsed::WrittenMove| old.text == new.text;
-    let prefix = old_moves
-        .iter()
-        .zip(moves)
-        .take_while(|(old, new)| same_text(old, new))
-        .count()
-        .min(old_played.len());
-    played.extend_from_slice(&old_played[..prefix]);
-    let suffix = old_moves
-        .iter()
-        .rev()
-        .zip(moves.iter().rev())
-        .take_while(|(old, new)| same_text(old, new))
-        .count()
-        .min(moves.len() - prefix)
-        .min(old_moves.len() - prefix);
+    played.extend_from(old_played, 0..splice.first);
     // Move `index` of `moves` is move `index + shift` of `previous` in the common tail.
-    let tail_start = moves.len() - suffix;
-    let shift = old_moves.len() as isize - moves.len() as isize;
+    let shift = splice.old_end as isize - splice.new_end as isize;
     while played.len() < moves.len() {
         let index = played.len();
         play(start, first, &moves[..=index], played);
         // The board after `index` matches: the moves after it are all in the common tail.
-        if index + 1 < tail_start || shift % 2 != 0 {
+        if index + 1 < splice.new_end || shift % 2 != 0 {
             continue;
         }
         let old_index = index as isize + shift;
@@ -298,7 +330,7 @@ fn replay_from(
         };
         if old.board == played[index].board {
             let resumed = (old_index + 1) as usize;
-            played.extend_from_slice(&old_played[resumed.min(old_played.len())..]);
+            played.extend_from(old_played, resumed..old_played.len());
             break;
         }
     }
@@ -436,7 +468,7 @@ impl NotationDocument for XiangqiDocument {
         for (index, written) in self.parsed.moves.iter().enumerate() {
             states.push(LineState {
                 label: self.state_label(index + 1),
-                text: written.text.clone(),
+                text: written.text(&self.text).to_string(),
                 comment: String::new(),
                 range: Some(written.range.clone()),
                 state: StateRef {
@@ -488,7 +520,7 @@ impl NotationDocument for XiangqiDocument {
             .enumerate()
             .map(|(index, written)| Symbol {
                 name: self.state_label(index + 1),
-                detail: Some(written.text.clone()),
+                detail: Some(written.text(&self.text).to_string()),
                 kind: SymbolKind::Move,
                 range: written
                     .number
@@ -544,12 +576,16 @@ impl NotationDocument for XiangqiDocument {
     }
 
     fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
+        let moves = &self.parsed.moves;
+        let first = moves.partition_point(|m| m.range.end <= range.start);
+        let last = first + moves[first..].partition_point(|m| m.item_start() < range.end);
         let mut tokens: Vec<SemanticToken> = self
             .parsed
             .tokens
             .iter()
-            .filter(|token| token.range.end > range.start && token.range.start < range.end)
             .cloned()
+            .chain(moves[first..last].iter().flat_map(WrittenMove::tokens))
+            .filter(|token| token.range.end > range.start && token.range.start < range.end)
             .collect();
         tokens.sort_by_key(|token| (token.range.start, token.range.end));
         let mut disjoint: Vec<SemanticToken> = Vec::with_capacity(tokens.len());
@@ -568,7 +604,7 @@ impl NotationDocument for XiangqiDocument {
         self.parsed
             .moves
             .iter()
-            .zip(&self.played)
+            .zip(self.played.iter())
             .filter(|(written, _)| {
                 written.range.end >= range.start && written.range.end <= range.end
             })
@@ -615,7 +651,7 @@ impl NotationDocument for XiangqiDocument {
                         .parsed
                         .moves
                         .get(index - 1)
-                        .map_or_else(String::new, |written| written.text.clone());
+                        .map_or_else(String::new, |written| written.text(&self.text).to_string());
                     let board = self
                         .board_at_state(index)
                         .map(Board::fen_field)
@@ -664,7 +700,7 @@ impl XiangqiDocument {
                     self.parsed
                         .moves
                         .get(index - 1)
-                        .map_or("", |m| m.text.as_str())
+                        .map_or("", |m| m.text(&self.text))
                 )
             },
             marked: None,

@@ -119,7 +119,7 @@ fn move_hover(document: &XiangqiDocument, index: usize) -> NotationHover {
     let mut markdown = format!(
         "**{} `{}`** — {}",
         document.state_label(index + 1),
-        written.text,
+        written.text(document.text()),
         document.move_description(index)
     );
     match &played.outcome {
@@ -152,7 +152,11 @@ fn move_hover(document: &XiangqiDocument, index: usize) -> NotationHover {
                 game: 0,
                 index: index + 1,
             },
-            label: format!("{} {}", document.state_label(index + 1), written.text),
+            label: format!(
+                "{} {}",
+                document.state_label(index + 1),
+                written.text(document.text())
+            ),
             marked: None,
         }),
     }

@@ -11,15 +11,73 @@ use crate::model::format::Format;
 use super::notation::WxfMove;
 use super::position::Position;
 
-/// A move of a WXF record as written.
+/// A move of a WXF record as written. A word that is not a move still takes a move's place
+/// (a move mistyped is still a move), so that the moves after it keep their sides.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WrittenMove {
-    pub text: String,
     pub range: Range<usize>,
     /// `None` when the text is not a move (reported as a syntax error, and skipped).
     pub parsed: Option<WxfMove>,
     /// The move number written before it (`12.`), if any, with its range.
     pub number: Option<(u32, Range<usize>)>,
+}
+
+impl WrittenMove {
+    /// The move as written in `text`, the file it was read from.
+    pub fn text<'a>(&self, text: &'a str) -> &'a str {
+        text.get(self.range.clone()).unwrap_or("")
+    }
+
+    /// Where the move starts, its number included.
+    pub fn item_start(&self) -> usize {
+        self.number
+            .as_ref()
+            .map_or(self.range.start, |(_, range)| range.start)
+    }
+
+    pub fn shifted(&self, delta: isize) -> WrittenMove {
+        let shift = |range: &Range<usize>| {
+            range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
+        };
+        WrittenMove {
+            range: shift(&self.range),
+            parsed: self.parsed,
+            number: self
+                .number
+                .as_ref()
+                .map(|(number, range)| (*number, shift(range))),
+        }
+    }
+
+    /// The highlighting of the move: its number, piece letter, file (or `+`/`-`), direction
+    /// and argument.
+    pub fn tokens(&self) -> impl Iterator<Item = SemanticToken> + '_ {
+        let start = self.range.start;
+        let parts = self.parsed.map(|written| {
+            let piece_end = usize::from(written.kind.is_some());
+            [
+                (start..start + piece_end, TokenKind::Type),
+                (start + piece_end..start + 2, TokenKind::Variable),
+                (start + 2..start + 3, TokenKind::Operator),
+                (start + 3..self.range.end, TokenKind::Number),
+            ]
+        });
+        self.number
+            .iter()
+            .map(|(_, range)| (range.clone(), TokenKind::Number))
+            .chain(parts.into_iter().flatten())
+            .filter(|(range, _)| !range.is_empty())
+            .map(|(range, kind)| SemanticToken { range, kind })
+    }
+}
+
+/// Where a WXF record's moves are: `START{`, the text between it and `}END`, and the end
+/// of `}END` (of the text when the block is not closed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovesBlock {
+    pub start: usize,
+    pub body: Range<usize>,
+    pub end: usize,
 }
 
 /// A place where completion offers something.
@@ -45,6 +103,8 @@ pub struct Parsed {
     /// Where the position is written (the annoFEN line, XAY's `setup`, a FEN line).
     pub position_range: Option<Range<usize>>,
     pub moves: Vec<WrittenMove>,
+    /// Every `START{...}END` block, in order (a record has one).
+    pub moves_blocks: Vec<MovesBlock>,
     /// What to call the game or position.
     pub name: String,
     /// The first line of the position or record, for outlines.
@@ -63,6 +123,7 @@ impl Parsed {
             start: Position::default(),
             position_range: None,
             moves: Vec::new(),
+            moves_blocks: Vec::new(),
             name: name.to_string(),
             selection: 0..0,
             diagnostics: Vec::new(),

@@ -7,6 +7,7 @@ use super::board::{Board, Man, Point, Side};
 use super::notation::{destination, resolve, Direction, ResolveError, Which, WxfMove};
 use super::parsed::WrittenMove;
 use super::rules::check_move;
+use crate::model::chunked::ChunkedVec;
 
 /// One move played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +57,12 @@ pub fn move_number(first: Side, index: usize) -> usize {
 }
 
 /// Play `moves[played.len()..]` after the moves already in `played`, from `start`.
-pub fn play(start: &Arc<Board>, first: Side, moves: &[WrittenMove], played: &mut Vec<Played>) {
+pub fn play(
+    start: &Arc<Board>,
+    first: Side,
+    moves: &[WrittenMove],
+    played: &mut ChunkedVec<Played>,
+) {
     let mut board = played
         .last()
         .map_or_else(|| start.clone(), |last| last.board.clone());
@@ -167,7 +173,6 @@ mod tests {
         texts
             .iter()
             .map(|text| WrittenMove {
-                text: text.to_string(),
                 range: 0..0,
                 parsed: parse_move(text),
                 number: None,
@@ -188,7 +193,7 @@ mod tests {
     fn a_game_is_played_move_by_move() {
         let start = Arc::new(Board::initial());
         let moves = written(&["C2.5", "h8+7", "C5+4", "X"]);
-        let mut played = Vec::new();
+        let mut played = ChunkedVec::new();
         play(&start, Side::Red, &moves[..3], &mut played);
         assert_eq!(played.len(), 3);
         assert!(played.iter().all(|p| p.outcome == Outcome::Legal));
@@ -196,7 +201,7 @@ mod tests {
         assert_eq!(played[2].to, Point::parse("e6"));
         // Resuming after the first three gives what playing all at once gives.
         play(&start, Side::Red, &moves, &mut played);
-        let mut fresh = Vec::new();
+        let mut fresh = ChunkedVec::new();
         play(&start, Side::Red, &moves, &mut fresh);
         assert_eq!(played, fresh);
         assert_eq!(played[3].outcome, Outcome::Unreadable);
@@ -207,7 +212,7 @@ mod tests {
     fn illegal_moves_are_played_and_unresolved_ones_are_not() {
         let start = Arc::new(Board::initial());
         let moves = written(&["H2+2", "c5+1"]);
-        let mut played = Vec::new();
+        let mut played = ChunkedVec::new();
         play(&start, Side::Red, &moves, &mut played);
         assert!(matches!(
             played[0].outcome,
@@ -223,7 +228,7 @@ mod tests {
             played[1].outcome
         );
         let bad = written(&["R9+4"]);
-        let mut played = Vec::new();
+        let mut played = ChunkedVec::new();
         play(&start, Side::Red, &bad, &mut played);
         assert!(matches!(played[0].outcome, Outcome::Illegal(_)));
         assert_eq!(played[0].to, Point::parse("a4"));
@@ -233,7 +238,7 @@ mod tests {
     fn plus_without_two_on_a_file_is_read_as_xiangqi_setup_does() {
         let start = Arc::new(Board::initial());
         let moves = written(&["H++3"]);
-        let mut played = Vec::new();
+        let mut played = ChunkedVec::new();
         play(&start, Side::Red, &moves, &mut played);
         assert_eq!(played[0].outcome, Outcome::LooseTandem);
     }

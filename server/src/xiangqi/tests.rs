@@ -20,6 +20,28 @@ fn assert_same_boards(updated: &dyn NotationDocument, fresh: &dyn NotationDocume
     }
 }
 
+/// `updated` answers as `fresh` does: diagnostics, states and boards, highlighting, folds
+/// and outline.
+fn assert_same_analysis(
+    updated: &dyn NotationDocument,
+    fresh: &dyn NotationDocument,
+    context: &str,
+) {
+    assert_eq!(updated.format(), fresh.format(), "{context}");
+    assert_eq!(updated.diagnostics(), fresh.diagnostics(), "{context}");
+    assert_eq!(updated.main_line(0), fresh.main_line(0), "{context}");
+    assert_same_boards(updated, fresh, context);
+    let whole = 0..fresh.text().len();
+    assert_eq!(
+        updated.semantic_tokens(whole.clone()),
+        fresh.semantic_tokens(whole),
+        "{context}"
+    );
+    assert_eq!(updated.folds(), fresh.folds(), "{context}");
+    assert_eq!(updated.symbols(), fresh.symbols(), "{context}");
+    assert_eq!(updated.games(), fresh.games(), "{context}");
+}
+
 fn open(name: &str, text: &str) -> Box<dyn NotationDocument> {
     analyze(Some(Path::new(name)), text.to_string())
 }
@@ -413,8 +435,10 @@ fn annotations_are_listed_in_the_ppn_they_cannot_be_drawn_in() {
 
 #[test]
 fn random_edits_give_what_a_fresh_analysis_gives() {
+    let quiet = quiet_game(24);
     let samples = [
         ("g.wxf", PLAYOK),
+        ("q.wxf", quiet.as_str()),
         ("a.annofen", ANNOFEN),
         ("a.xay", "version: '1'\nsetup: [\n  [[r], [h, a+0-2], [], [k]],\n  # river\n  [[], [P, pm]],\n]\n"),
     ];
@@ -425,11 +449,13 @@ fn random_edits_give_what_a_fresh_analysis_gives() {
             .wrapping_add(1442695040888963407);
         (seed >> 33) as usize % n.max(1)
     };
-    let alphabet = ['1', '+', '.', 'H', 'p', ' ', '\n', '[', ']', '<', '/', 'x'];
+    let alphabet = [
+        '1', '+', '.', 'H', 'p', ' ', '\n', '[', ']', '<', '/', 'x', '}', 'E', 'N', 'D', '{',
+    ];
     for (name, start) in samples {
         let mut previous = open(name, start);
         let mut text = start.to_string();
-        for _ in 0..60 {
+        for _ in 0..150 {
             let at = (0..=text.len())
                 .filter(|&i| text.is_char_boundary(i))
                 .nth(next(text.len() + 1))
@@ -452,14 +478,7 @@ fn random_edits_give_what_a_fresh_analysis_gives() {
             };
             let updated = reanalyze(&*previous, Some(Path::new(name)), text.clone(), &edit);
             let fresh = open(name, &text);
-            assert_eq!(updated.format(), fresh.format());
-            assert_eq!(
-                updated.diagnostics(),
-                fresh.diagnostics(),
-                "{name}: {text:?}"
-            );
-            assert_eq!(updated.main_line(0), fresh.main_line(0), "{name}: {text:?}");
-            assert_same_boards(&*updated, &*fresh, &format!("{name}: {text:?}"));
+            assert_same_analysis(&*updated, &*fresh, &format!("{name}: {text:?}"));
             previous = updated;
         }
     }
@@ -570,9 +589,7 @@ fn edits_near_the_start_middle_and_end_give_what_a_fresh_analysis_gives() {
             let updated = base.update(edited.clone(), &edit);
             let fresh = open("g.wxf", &edited);
             let context = format!("{word:?} → {replacement:?} at {from}");
-            assert_eq!(updated.diagnostics(), fresh.diagnostics(), "{context}");
-            assert_eq!(updated.main_line(0), fresh.main_line(0), "{context}");
-            assert_same_boards(&*updated, &*fresh, &context);
+            assert_same_analysis(&*updated, &*fresh, &context);
             // And back: the text as it was.
             let undo = TextEdit {
                 start: from,
@@ -580,8 +597,7 @@ fn edits_near_the_start_middle_and_end_give_what_a_fresh_analysis_gives() {
                 new_end: to,
             };
             let undone = updated.update(text.clone(), &undo);
-            assert_eq!(undone.diagnostics(), base.diagnostics(), "{context}");
-            assert_eq!(undone.main_line(0), base.main_line(0), "{context}");
+            assert_same_analysis(&*undone, &*base, &context);
         }
     }
 }

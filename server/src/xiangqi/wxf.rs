@@ -5,12 +5,13 @@
 use std::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Fix};
-use crate::model::features::TokenKind;
+use crate::model::edit::TextEdit;
+use crate::model::features::{SemanticToken, TokenKind};
 use crate::model::format::Format;
 
 use super::board::{Board, Man, Point, Side};
 use super::notation::parse_move;
-use super::parsed::{trimmed, words, Parsed, Slot, WrittenMove};
+use super::parsed::{trimmed, words, MovesBlock, Parsed, Slot, WrittenMove};
 use super::position::{read_board_field, Atom, AtomKind, FieldSyntax, Position};
 
 /// Header keys WXF records use, for hovers and completion.
@@ -337,8 +338,193 @@ fn read_moves(text: &str, at: usize, parsed: &mut Parsed, seen_before: bool) -> 
         parsed.folds.push((at..end, false));
     }
     parsed.slots.push(Slot::Moves(body.clone()));
+    parsed.moves_blocks.push(MovesBlock {
+        start: at,
+        body: body.clone(),
+        end,
+    });
+    let mut moves = std::mem::take(&mut parsed.moves);
+    if let Some(number) = read_move_words(text, body, parsed, &mut moves) {
+        parsed.token(number.1, TokenKind::Number);
+    }
+    parsed.moves = moves;
+    end
+}
+
+/// Which moves an edit replaced: `old[first..old_end]` became `new[first..new_end]`; the
+/// moves after them are the same, moved along the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MovesSplice {
+    pub first: usize,
+    pub old_end: usize,
+    pub new_end: usize,
+}
+
+/// `text`, read again from `old` (the reading of the text before `edit`) when the edit lies
+/// inside the moves of a record with one moves block: only the words around the edit are
+/// read again, from the end of the last move before it to the first move after it. `None`
+/// when the edit may change more than its words (it touches `START{` or `}END`, or makes a
+/// `}END`); the record must then be read whole.
+pub fn reread_moves(old: &Parsed, text: &str, edit: &TextEdit) -> Option<(Parsed, MovesSplice)> {
+    let [block] = old.moves_blocks.as_slice() else {
+        return None;
+    };
+    if edit.start < block.body.start || edit.old_end > block.body.end {
+        return None;
+    }
+    let delta = edit.new_end as isize - edit.old_end as isize;
+    let closed = block.end > block.body.end;
+    let near_edit = text.get(edit.start.saturating_sub(3)..(edit.new_end + 3).min(text.len()))?;
+    if near_edit.contains("}END") {
+        return None;
+    }
+    let first = old.moves.partition_point(|m| m.range.end < edit.start);
+    let old_end = first + old.moves[first..].partition_point(|m| m.item_start() <= edit.old_end);
+    let reread_start = first
+        .checked_sub(1)
+        .map_or(block.body.start, |before| old.moves[before].range.end);
+    let reread_old_end = old
+        .moves
+        .get(old_end)
+        .map_or(block.body.end, WrittenMove::item_start);
+    let moved = |at: usize| {
+        if at >= reread_old_end {
+            at.saturating_add_signed(delta)
+        } else {
+            at
+        }
+    };
+    let moved_range = |range: &Range<usize>| moved(range.start)..moved(range.end);
+    // Everything else in the file is wholly before the words read again, or wholly after.
+    let before = |range: &Range<usize>| range.end <= reread_start;
+    let replaced =
+        |range: &Range<usize>| range.start >= reread_start && range.end <= reread_old_end;
+    let after = |range: &Range<usize>| range.start >= reread_old_end;
+    let placed = |range: &Range<usize>| before(range) || replaced(range) || after(range);
+    if !old.diagnostics.iter().all(|d| placed(&d.range))
+        || !old.tokens.iter().all(|t| placed(&t.range))
+    {
+        return None;
+    }
+    let block = MovesBlock {
+        start: block.start,
+        body: block.body.start..moved(block.body.end),
+        end: if closed { moved(block.end) } else { text.len() },
+    };
+    let mut parsed = Parsed {
+        format: old.format,
+        start: old.start.clone(),
+        position_range: old.position_range.as_ref().map(moved_range),
+        moves: Vec::with_capacity(old.moves.len() + 1),
+        moves_blocks: vec![block.clone()],
+        name: old.name.clone(),
+        selection: if old.selection.end <= block.body.start || after(&old.selection) {
+            moved_range(&old.selection)
+        } else {
+            0..0
+        },
+        diagnostics: old
+            .diagnostics
+            .iter()
+            .filter(|d| before(&d.range))
+            .cloned()
+            .collect(),
+        tokens: old
+            .tokens
+            .iter()
+            .filter(|t| before(&t.range))
+            .cloned()
+            .collect(),
+        folds: old
+            .folds
+            .iter()
+            .filter(|(range, comment)| *comment || *range != (old_block_range(old)))
+            .map(|(range, comment)| (moved_range(range), *comment))
+            .collect(),
+        slots: old
+            .slots
+            .iter()
+            .map(|slot| match slot {
+                Slot::BoardField { range, annotated } => Slot::BoardField {
+                    range: moved_range(range),
+                    annotated: *annotated,
+                },
+                Slot::Cell(range) => Slot::Cell(moved_range(range)),
+                Slot::Moves(range) => Slot::Moves(moved_range(range)),
+            })
+            .collect(),
+    };
+    if text[block.start..block.end].contains(['\n', '\r']) {
+        parsed.folds.push((block.start..block.end, false));
+    }
+    let mut moves = Vec::with_capacity(old.moves.len() + 1);
+    moves.extend_from_slice(&old.moves[..first]);
+    let leftover = read_move_words(
+        text,
+        reread_start..moved(reread_old_end),
+        &mut parsed,
+        &mut moves,
+    );
+    let new_end = moves.len();
+    let mut tail = old.moves[old_end..].iter().map(|m| m.shifted(delta));
+    if let Some(mut next) = tail.next() {
+        match leftover {
+            Some(number) if next.number.is_none() => next.number = Some(number),
+            Some((_, orphan)) => parsed.token(orphan, TokenKind::Number),
+            None => {}
+        }
+        moves.push(next);
+    } else if let Some((_, orphan)) = leftover {
+        parsed.token(orphan, TokenKind::Number);
+    }
+    moves.extend(tail);
+    parsed.moves = moves;
+    if parsed.selection.is_empty() {
+        parsed.selection = parsed.moves.first().map_or(0..0, |m| m.range.clone());
+    }
+    parsed.diagnostics.extend(
+        old.diagnostics
+            .iter()
+            .filter(|d| after(&d.range))
+            .map(|d| d.shifted(delta)),
+    );
+    parsed.tokens.extend(
+        old.tokens
+            .iter()
+            .filter(|t| after(&t.range))
+            .map(|t| SemanticToken {
+                range: moved_range(&t.range),
+                kind: t.kind,
+            }),
+    );
+    Some((
+        parsed,
+        MovesSplice {
+            first,
+            old_end,
+            new_end,
+        },
+    ))
+}
+
+/// The range of the only moves block, as its fold has it.
+fn old_block_range(parsed: &Parsed) -> Range<usize> {
+    parsed
+        .moves_blocks
+        .first()
+        .map_or(0..0, |block| block.start..block.end)
+}
+
+/// Reads the words of `text[range]` (whole words of a moves block) into `moves`: each move
+/// with the number written before it; returns a number no move followed.
+fn read_move_words(
+    text: &str,
+    range: Range<usize>,
+    parsed: &mut Parsed,
+    moves: &mut Vec<WrittenMove>,
+) -> Option<(u32, Range<usize>)> {
     let mut number: Option<(u32, Range<usize>)> = None;
-    for word in words(text, body) {
+    for word in words(text, range) {
         let mut rest = word.clone();
         let digits = text[rest.clone()]
             .bytes()
@@ -351,11 +537,18 @@ fn read_moves(text: &str, at: usize, parsed: &mut Parsed, seen_before: bool) -> 
         let is_move_start = |r: &Range<usize>| parse_move(&text[r.clone()]).is_some();
         if digits > 0 && dots > 0 && !is_move_start(&rest) {
             let number_range = rest.start..rest.start + digits + dots;
-            parsed.token(number_range.clone(), TokenKind::Number);
-            number = text[rest.start..rest.start + digits]
-                .parse()
-                .ok()
-                .map(|n| (n, number_range.clone()));
+            let value = text[rest.start..rest.start + digits].parse().ok();
+            // A number followed by another one numbers nothing.
+            if let Some((_, orphan)) = number.take() {
+                parsed.token(orphan, TokenKind::Number);
+            }
+            number = match value {
+                Some(value) => Some((value, number_range.clone())),
+                None => {
+                    parsed.token(number_range.clone(), TokenKind::Number);
+                    None
+                }
+            };
             rest.start = number_range.end;
             if rest.is_empty() {
                 continue;
@@ -366,15 +559,9 @@ fn read_moves(text: &str, at: usize, parsed: &mut Parsed, seen_before: bool) -> 
             parsed.token(rest, TokenKind::Keyword);
             continue;
         }
-        match parse_move(word_text) {
+        let written = parse_move(word_text);
+        match written {
             Some(written) => {
-                let piece_end = if written.kind.is_some() { 1 } else { 0 };
-                if piece_end > 0 {
-                    parsed.token(rest.start..rest.start + 1, TokenKind::Type);
-                }
-                parsed.token(rest.start + piece_end..rest.start + 2, TokenKind::Variable);
-                parsed.token(rest.start + 2..rest.start + 3, TokenKind::Operator);
-                parsed.token(rest.start + 3..rest.end, TokenKind::Number);
                 if written.equals_for_sideways {
                     parsed.diagnostics.push(
                         Diagnostic::warning(
@@ -388,24 +575,23 @@ fn read_moves(text: &str, at: usize, parsed: &mut Parsed, seen_before: bool) -> 
                         }),
                     );
                 }
-                parsed.moves.push(WrittenMove {
-                    text: word_text.to_string(),
-                    range: rest,
-                    parsed: Some(written),
-                    number: number.take(),
-                });
             }
             None => {
                 let message = if word_text.contains(['{', '}']) {
                     format!("`{word_text}`: WXF moves cannot hold braces")
                 } else {
-                    format!("`{word_text}` is not a WXF move: a piece letter, its file (or `+`/`-` for the front/rear piece), `+` forwards, `-` backwards or `.` sideways, then a file or a number of ranks, like `H2+3`")
+                    format!("`{word_text}` is not a WXF move: a piece letter, its file (or `+`/`-` for the front/rear piece), `+` forwards, `-` backwards or `.` sideways, then a file or a number of ranks, like `H2+3`; it is skipped, and the next move is the other side's")
                 };
-                parsed.error(rest, "wxf-syntax", message);
+                parsed.error(rest.clone(), "wxf-syntax", message);
             }
         }
+        moves.push(WrittenMove {
+            range: rest,
+            parsed: written,
+            number: number.take(),
+        });
     }
-    end
+    number
 }
 
 #[cfg(test)]
@@ -419,7 +605,7 @@ mod tests {
         let parsed = read_wxf(PLAYOK);
         assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
         assert_eq!(parsed.name, "jugador rojo – jugador negro");
-        let moves: Vec<_> = parsed.moves.iter().map(|m| m.text.as_str()).collect();
+        let moves: Vec<_> = parsed.moves.iter().map(|m| m.text(PLAYOK)).collect();
         assert_eq!(
             moves,
             ["P3+1", "c8.7", "E7+5", "c2.5", "H2+3", "h2+3", "H++7", "c7.3"]
@@ -453,7 +639,87 @@ mod tests {
         assert_eq!(found, [("wxf-setup-syntax", "Zz9"), ("wxf-syntax", "x9+1")]);
         assert_eq!(parsed.start.side_to_move, Some(Side::Black));
         assert_eq!(parsed.start.atoms.len(), 3);
-        assert_eq!(parsed.moves.len(), 1);
+        // The word that is not a move keeps its place among the moves, read as none.
+        assert_eq!(parsed.moves.len(), 2);
+        assert_eq!(parsed.moves[1].text(text), "x9+1");
+        assert_eq!(parsed.moves[1].parsed, None);
+    }
+
+    /// What the document keeps of a reading, in an order that does not depend on how
+    /// the text was read.
+    fn summary(parsed: &Parsed) -> String {
+        let mut diagnostics: Vec<String> = parsed
+            .diagnostics
+            .iter()
+            .map(|d| format!("{d:?}"))
+            .collect();
+        diagnostics.sort();
+        let mut tokens: Vec<_> = parsed
+            .tokens
+            .iter()
+            .cloned()
+            .chain(parsed.moves.iter().flat_map(WrittenMove::tokens))
+            .map(|t| (t.range.start, t.range.end, format!("{:?}", t.kind)))
+            .collect();
+        tokens.sort();
+        let mut folds = parsed.folds.clone();
+        folds.sort_by_key(|(range, comment)| (range.start, range.end, *comment));
+        format!(
+            "{:?}\n{:?}\n{:?}\n{:?}\n{diagnostics:?}\n{tokens:?}\n{folds:?}\n{:?}\n{:?}",
+            parsed.moves,
+            parsed.moves_blocks,
+            parsed.selection,
+            parsed.position_range,
+            parsed.slots,
+            parsed.name
+        )
+    }
+
+    #[test]
+    fn an_edit_among_the_moves_reads_only_its_words_again() {
+        let text = "FORMAT WXF\nGAME g\nSTART{\n 1. P3+1 c8.7 2. E7+5 c2=5\n 3. H2+3 h2+3 4.\n}END\nRED r\n";
+        let old = read_wxf(text);
+        let cases = [
+            ("E7+5", "E7+6"),
+            ("E7+5", "Ex7+5"),
+            ("E7+5 ", ""),
+            ("2. ", ""),
+            ("c2=5", "c2.5"),
+            ("h2+3 4.", "h2+3 4. 5."),
+            (" 4.", " 4. R1+1"),
+            ("1. ", "1. 7. "),
+            ("3. H2+3", "3.H2+3"),
+        ];
+        for (find, replace) in cases {
+            let at = text.find(find).unwrap();
+            let mut new = text.to_string();
+            new.replace_range(at..at + find.len(), replace);
+            let edit = TextEdit {
+                start: at,
+                old_end: at + find.len(),
+                new_end: at + replace.len(),
+            };
+            let (reread, splice) = reread_moves(&old, &new, &edit)
+                .unwrap_or_else(|| panic!("{find:?} → {replace:?} is read again"));
+            assert_eq!(
+                summary(&reread),
+                summary(&read_wxf(&new)),
+                "{find:?} → {replace:?}"
+            );
+            assert!(splice.old_end - splice.first <= 3, "{find:?}: {splice:?}");
+        }
+        // Edits that may move the block's end, or lie outside it, read the record whole.
+        for (find, replace) in [("4.\n}", "4.}END\n}"), ("\n}END", "}EN"), ("GAME", "GAM")] {
+            let at = text.find(find).unwrap();
+            let mut new = text.to_string();
+            new.replace_range(at..at + find.len(), replace);
+            let edit = TextEdit {
+                start: at,
+                old_end: at + find.len(),
+                new_end: at + replace.len(),
+            };
+            assert!(reread_moves(&old, &new, &edit).is_none(), "{find:?}");
+        }
     }
 
     #[test]
