@@ -30,7 +30,7 @@ use super::parsed::{Parsed, WrittenMove};
 use super::placement::check_position;
 use super::position::{AtomKind, Position};
 use super::replay::{move_number, play, side_of, Outcome, Played};
-use super::wxf::{read_wxf, reread_moves, MovesSplice};
+use super::wxf::{read_wxf, read_wxf_reusing, reread_moves, MovesSplice, Previous};
 use super::xay::read_xay;
 
 /// One analysed revision of a xiangqi-setup file.
@@ -193,6 +193,13 @@ impl XiangqiDocument {
         };
         let (parsed, splice) = match spliced {
             Some((parsed, splice)) => (parsed, Some(splice)),
+            None if self.parsed.format == Format::Wxf => {
+                let previous = Previous {
+                    parsed: &self.parsed,
+                    edit: &edit,
+                };
+                (read_wxf_reusing(&text, Some(previous)), None)
+            }
             None => (read(self.parsed.format, &text), None),
         };
         let start = Arc::new(parsed.start.board());

@@ -46,6 +46,20 @@ pub struct Header {
 
 /// Read a WXF record.
 pub fn read_wxf(text: &str) -> Parsed {
+    read_wxf_reusing(text, None)
+}
+
+/// The reading of a record from before an edit, for an edit outside its moves.
+#[derive(Clone, Copy)]
+pub struct Previous<'a> {
+    pub parsed: &'a Parsed,
+    pub edit: &'a TextEdit,
+}
+
+/// Read a WXF record; when `previous` is the reading of the text before an edit that left
+/// the moves block as it was, that block's moves are taken from it (moved along the text)
+/// instead of being read again.
+pub fn read_wxf_reusing(text: &str, previous: Option<Previous<'_>>) -> Parsed {
     let mut parsed = Parsed::new(Format::Wxf, "WXF game");
     let mut headers: Vec<Header> = Vec::new();
     let mut fen: Option<(Position, Range<usize>)> = None;
@@ -67,7 +81,8 @@ pub fn read_wxf(text: &str) -> Parsed {
         }
         let body = &text[content.clone()];
         if body.starts_with("START{") {
-            at = read_moves(text, content.start, &mut parsed, moves_seen);
+            let previous = previous.filter(|_| !moves_seen);
+            at = read_moves(text, content.start, &mut parsed, moves_seen, previous);
             moves_seen = true;
             continue;
         }
@@ -309,7 +324,13 @@ fn read_setup(text: &str, at: usize, parsed: &mut Parsed) -> (Position, Range<us
 }
 
 /// The moves of `START{ ... }END` starting at `at`; returns where reading goes on.
-fn read_moves(text: &str, at: usize, parsed: &mut Parsed, seen_before: bool) -> usize {
+fn read_moves(
+    text: &str,
+    at: usize,
+    parsed: &mut Parsed,
+    seen_before: bool,
+    previous: Option<Previous<'_>>,
+) -> usize {
     let open = at..at + "START{".len();
     parsed.token(open.clone(), TokenKind::Keyword);
     let (body, end) = match text[open.end..].find("}END") {
@@ -338,17 +359,66 @@ fn read_moves(text: &str, at: usize, parsed: &mut Parsed, seen_before: bool) -> 
         parsed.folds.push((at..end, false));
     }
     parsed.slots.push(Slot::Moves(body.clone()));
-    parsed.moves_blocks.push(MovesBlock {
+    let block = MovesBlock {
         start: at,
         body: body.clone(),
         end,
-    });
+    };
+    parsed.moves_blocks.push(block.clone());
+    if let Some(previous) = previous {
+        if reuse_block(previous, &block, parsed) {
+            return end;
+        }
+    }
     let mut moves = std::mem::take(&mut parsed.moves);
     if let Some(number) = read_move_words(text, body, parsed, &mut moves) {
         parsed.token(number.1, TokenKind::Number);
     }
     parsed.moves = moves;
     end
+}
+
+/// Takes the moves of `block` from `previous` if the edit left the block as it was, and
+/// says whether it did.
+fn reuse_block(previous: Previous<'_>, block: &MovesBlock, parsed: &mut Parsed) -> bool {
+    let Previous { parsed: old, edit } = previous;
+    let [old_block] = old.moves_blocks.as_slice() else {
+        return false;
+    };
+    let delta = if edit.old_end <= old_block.start {
+        edit.new_end as isize - edit.old_end as isize
+    } else if edit.start >= old_block.end {
+        0
+    } else {
+        return false;
+    };
+    let moved = |at: usize| at.saturating_add_signed(delta);
+    let same_place = block.start == moved(old_block.start)
+        && block.body == (moved(old_block.body.start)..moved(old_block.body.end))
+        && block.end == moved(old_block.end)
+        && block.end > block.body.end;
+    if !same_place || !parsed.moves.is_empty() {
+        return false;
+    }
+    let body = &old_block.body;
+    let inside = |range: &Range<usize>| range.start >= body.start && range.end <= body.end;
+    parsed.moves = old.moves.iter().map(|m| m.shifted(delta)).collect();
+    parsed.tokens.extend(
+        old.tokens
+            .iter()
+            .filter(|t| inside(&t.range))
+            .map(|t| SemanticToken {
+                range: moved(t.range.start)..moved(t.range.end),
+                kind: t.kind,
+            }),
+    );
+    parsed.diagnostics.extend(
+        old.diagnostics
+            .iter()
+            .filter(|d| inside(&d.range))
+            .map(|d| d.shifted(delta)),
+    );
+    true
 }
 
 /// Which moves an edit replaced: `old[first..old_end]` became `new[first..new_end]`; the
@@ -719,6 +789,50 @@ mod tests {
                 new_end: at + replace.len(),
             };
             assert!(reread_moves(&old, &new, &edit).is_none(), "{find:?}");
+        }
+    }
+
+    #[test]
+    fn an_edit_outside_the_moves_takes_them_from_the_reading_before() {
+        let text =
+            "FORMAT WXF\nGAME g\nSTART{\n 1. P3+1 c8.7 2. E7+5 c2=5\n 3. H2+3 1-0 x\n}END\nRED r\n";
+        let old = read_wxf(text);
+        // A reading whose first move differs shows whether the moves were taken from it.
+        let mut marked = old.clone();
+        marked.moves[0].parsed = None;
+        for (find, replace, reused) in [
+            ("GAME g", "GAME gx", true),
+            ("GAME g\n", "", true),
+            ("RED r", "RED rx", true),
+            ("FORMAT", "FEN 9/9/9/9/9/9/9/9/9/9 w\nFORMAT", true),
+            ("\nSTART{", "START{", false),
+            ("g\n", "g\n  ", true),
+            ("\nSTART{", "xSTART{", false),
+            ("P3+1", "P3+2", false),
+        ] {
+            let at = text.find(find).unwrap();
+            let mut new = text.to_string();
+            new.replace_range(at..at + find.len(), replace);
+            let edit = TextEdit {
+                start: at,
+                old_end: at + find.len(),
+                new_end: at + replace.len(),
+            };
+            let previous = |parsed| {
+                Some(Previous {
+                    parsed,
+                    edit: &edit,
+                })
+            };
+            let fresh = read_wxf(&new);
+            let reread = read_wxf_reusing(&new, previous(&old));
+            assert_eq!(summary(&reread), summary(&fresh), "{find:?} → {replace:?}");
+            let from_marked = read_wxf_reusing(&new, previous(&marked));
+            let marked_kept = from_marked
+                .moves
+                .first()
+                .is_some_and(|m| m.parsed.is_none());
+            assert_eq!(marked_kept, reused, "{find:?} → {replace:?}");
         }
     }
 
