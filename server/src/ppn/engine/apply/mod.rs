@@ -469,15 +469,20 @@ impl GameState {
 
     fn remove(&mut self, positions: &[usize]) {
         let removed = moving_tags(&self.board, positions);
-        let pieces = std::mem::take(&mut self.board.pieces);
-        self.board.pieces = pieces
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| !positions.contains(i))
-            .map(|(_, piece)| piece)
-            .collect();
-        self.board.tags.retain(|t| !removed.contains(t));
-        self.active.retain(|t| !removed.contains(t));
+        // In place, by position: a piece and its identity sit at the same index.
+        let mut index = 0;
+        self.board.pieces.retain(|_| {
+            index += 1;
+            !positions.contains(&(index - 1))
+        });
+        let mut index = 0;
+        self.board.tags.retain(|_| {
+            index += 1;
+            !positions.contains(&(index - 1))
+        });
+        if !self.active.is_empty() {
+            self.active.retain(|t| !removed.contains(t));
+        }
     }
 
     fn flip(&mut self, positions: &[usize]) {
