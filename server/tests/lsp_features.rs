@@ -243,6 +243,36 @@ async fn inlay_hints_for_braces_and_macros_in_the_range() {
 }
 
 #[tokio::test]
+async fn a_long_game_lists_its_moves_in_stretches() {
+    let mut text = String::from("---\nGameTitle: long\n...\n");
+    for number in 1..=1_500 {
+        text.push_str(&format!("{number}. t@b2 {number}... *b2\n"));
+    }
+    let (mut client, _) = TestClient::start(Encoding::Utf16.offered(), analyzer()).await;
+    let uri = "file:///long.ppn";
+    client.open(uri, 1, &text).await;
+    let document = json!({ "textDocument": { "uri": uri } });
+    let symbols = result(&mut client, "textDocument/documentSymbol", document).await;
+    let stretches = symbols[0]["children"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    // 3,000 moves (`1.` and `1...` each), 100 a stretch.
+    assert_eq!(stretches.len(), 30);
+    assert_eq!(stretches[0]["name"], "1. – 50...");
+    assert_eq!(stretches[0]["detail"], "100 moves");
+    assert_eq!(stretches[0]["kind"], 18);
+    let first_move = text.find("1. t@b2").unwrap();
+    let end_of_50 = text.find("51. t@b2").unwrap() - 1;
+    assert_eq!(
+        stretches[0]["range"],
+        Encoding::Utf16.json_range(&text, first_move, end_of_50)
+    );
+    assert_eq!(stretches[29]["name"], "1451. – 1500...");
+    assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+}
+
+#[tokio::test]
 async fn document_symbols_and_folding_ranges() {
     for encoding in Encoding::BOTH {
         let mut client = open(encoding).await;

@@ -59,7 +59,9 @@ use crate::ide::board::piece_json;
 use crate::ide::document::{board_at, hover, quick_fixes, render_at};
 use crate::model::document::NotationDocument;
 use crate::model::features::TokenKind;
-use crate::model::features::{CompletionKind, FoldKind, Symbol, SymbolKind as PpnSymbolKind};
+use crate::model::features::{
+    outline, CompletionKind, FoldKind, Symbol, SymbolKind as PpnSymbolKind,
+};
 
 /// The custom request for the board at a position: `{textDocument, position}` in, the
 /// move's label, its diagram and its pieces out (`null` outside any game).
@@ -721,7 +723,7 @@ impl LanguageServer for Backend {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
-        let symbols = to_lsp_symbols(&convert, analysis.document.symbols());
+        let symbols = to_lsp_symbols(&convert, outline(analysis.document.symbols()));
         Ok(Some(DocumentSymbolResponse::Nested(symbols)))
     }
 
@@ -1126,6 +1128,7 @@ fn to_lsp_symbol(convert: &Converter<'_>, symbol: Symbol) -> DocumentSymbol {
             PpnSymbolKind::Game => SymbolKind::NAMESPACE,
             PpnSymbolKind::Move => SymbolKind::EVENT,
             PpnSymbolKind::Variation => SymbolKind::NAMESPACE,
+            PpnSymbolKind::Moves => SymbolKind::ARRAY,
         },
         tags: None,
         deprecated: None,

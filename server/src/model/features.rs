@@ -91,6 +91,45 @@ pub enum SymbolKind {
     Move,
     /// A line of play branching off a move.
     Variation,
+    /// A stretch of a long line's moves, listed as one (see [`outline`]).
+    Moves,
+}
+
+/// Past this many moves, a line lists its moves in stretches.
+pub const MOST_SYMBOLS_LISTED: usize = 1_000;
+
+/// Moves in one stretch of a long line.
+pub const MOVES_PER_STRETCH: usize = 100;
+
+/// The outline an editor shows: `symbols`, where a game or line with more than
+/// [`MOST_SYMBOLS_LISTED`] moves lists stretches of [`MOVES_PER_STRETCH`] moves (`1. – 50...`)
+/// instead of each move. Editors ask for the outline after every edit, and a list of
+/// 100,000 moves costs them (and the server writing it) far more than it helps anyone
+/// find their way through a game.
+pub fn outline(mut symbols: Vec<Symbol>) -> Vec<Symbol> {
+    let mut pending: Vec<&mut Symbol> = symbols.iter_mut().collect();
+    while let Some(symbol) = pending.pop() {
+        if symbol.children.len() > MOST_SYMBOLS_LISTED {
+            let moves = std::mem::take(&mut symbol.children);
+            symbol.children = moves.chunks(MOVES_PER_STRETCH).map(stretch).collect();
+        } else {
+            pending.extend(symbol.children.iter_mut());
+        }
+    }
+    symbols
+}
+
+/// One symbol for `moves` (not empty), covering them all.
+fn stretch(moves: &[Symbol]) -> Symbol {
+    let (first, last) = (&moves[0], &moves[moves.len() - 1]);
+    Symbol {
+        name: format!("{} – {}", first.name, last.name),
+        detail: Some(format!("{} moves", moves.len())),
+        kind: SymbolKind::Moves,
+        range: first.range.start..last.range.end,
+        selection: first.selection.clone(),
+        children: Vec::new(),
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,4 +193,67 @@ pub struct InlayHint {
     pub kind: HintKind,
     /// The whole text when the label had to be shortened.
     pub tooltip: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn symbol(name: &str, kind: SymbolKind, range: Range<usize>, children: Vec<Symbol>) -> Symbol {
+        Symbol {
+            name: name.to_string(),
+            detail: None,
+            kind,
+            selection: range.start..range.start + 1,
+            range,
+            children,
+        }
+    }
+
+    fn moves(count: usize) -> Vec<Symbol> {
+        (0..count)
+            .map(|i| {
+                symbol(
+                    &format!("{}.", i + 1),
+                    SymbolKind::Move,
+                    i * 10..i * 10 + 8,
+                    Vec::new(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_long_line_lists_stretches_of_moves() {
+        let short = symbol(
+            "short",
+            SymbolKind::Game,
+            0..10_000,
+            moves(MOST_SYMBOLS_LISTED),
+        );
+        let long_variation = symbol("1a.1.", SymbolKind::Variation, 0..25_000, moves(2_450));
+        let mut with_variation = moves(3);
+        with_variation[1].children.push(long_variation);
+        let nested = symbol("nested", SymbolKind::Game, 0..30, with_variation);
+        let long = symbol("long", SymbolKind::Game, 0..25_010, moves(2_501));
+        let listed = outline(vec![short.clone(), nested, long]);
+        assert_eq!(
+            listed[0], short,
+            "a line of at most the limit lists every move"
+        );
+        let stretches = &listed[2].children;
+        assert_eq!(stretches.len(), 26);
+        assert_eq!(stretches[0].name, "1. – 100.");
+        assert_eq!(stretches[0].detail.as_deref(), Some("100 moves"));
+        assert_eq!(stretches[0].kind, SymbolKind::Moves);
+        assert_eq!(stretches[0].range, 0..998);
+        assert_eq!(stretches[0].selection, 0..1);
+        assert_eq!(stretches[25].name, "2501. – 2501.");
+        assert_eq!(stretches[25].range, 25_000..25_008);
+        assert!(stretches.iter().all(|s| s.children.is_empty()));
+        // Deeper lines are read too.
+        let variation = &listed[1].children[1].children[0];
+        assert_eq!(variation.children.len(), 25);
+        assert_eq!(variation.children[24].name, "2401. – 2450.");
+    }
 }
