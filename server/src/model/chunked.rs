@@ -66,7 +66,10 @@ impl<T: Clone> ChunkedVec<T> {
         let mut index = range.start;
         while index < end {
             let chunk = &other.chunks[index / CHUNK];
-            if self.len.is_multiple_of(CHUNK) && index.is_multiple_of(CHUNK) && index + chunk.len() <= end {
+            if self.len.is_multiple_of(CHUNK)
+                && index.is_multiple_of(CHUNK)
+                && index + chunk.len() <= end
+            {
                 self.chunks.push(chunk.clone());
                 self.len += chunk.len();
                 index += chunk.len();
