@@ -14,12 +14,12 @@ for argument in "$@"; do
         *) targets+=("$argument") ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(analyze braces macros lsp_edits split_windows)
+[ ${#targets[@]} -gt 0 ] || targets=(analyze updates braces macros lsp_edits split_windows)
 [ -d corpus/analyze ] || ./seed-corpora.sh
 mkdir -p logs
 for target in "${targets[@]}"; do
     case $target in
-        analyze) max_len=65536 ;;
+        analyze | updates) max_len=65536 ;;
         *) max_len=4096 ;;
     esac
     # The address sanitizer roughly doubles memory: 2.5 GB here is about 1 GiB bare.

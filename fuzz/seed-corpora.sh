@@ -2,6 +2,7 @@
 # Builds the seed corpora of the fuzz targets from the project's test data:
 #   analyze  every test file in a notation ppn-ls reads (up to 64 KiB), its extension on
 #            a first line of its own (the target reads that line to choose the notation)
+#   updates  the same seeds as analyze (its last bytes choose the edits)
 #   braces   every distinct movetext word with a brace in the PPN test files
 #   split_windows  the PPN test files (up to 16 KiB), after a byte that sets the window size
 # The structured targets (macros, lsp_edits) start from nothing: libFuzzer builds theirs.
@@ -9,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=fuzz/corpus
-mkdir -p "$root/analyze" "$root/braces" "$root/macros" "$root/lsp_edits" "$root/split_windows"
+mkdir -p "$root/analyze" "$root/updates" "$root/braces" "$root/macros" "$root/lsp_edits" "$root/split_windows"
 
 seed() { # seed TARGET: the seed's bytes on standard input, named by their hash
     local file
@@ -36,6 +37,7 @@ for document in "---\n...\n1. $(printf '{%.0s' {1..20})\n" \
     count=$((count + 1))
 done
 echo "analyze: $count files"
+cp "$root"/analyze/* "$root/updates/"
 
 count=0
 while IFS= read -r word; do
