@@ -111,7 +111,7 @@ pub fn to_ppn(document: &OtnDocument) -> Result<String, ConvertError> {
         .ok_or_else(|| ConvertError("the file has no game to convert".to_string()))?;
     let dim = rules.dim;
     let start = line.board(0, dim * dim);
-    let layout = library_layout(rules, start);
+    let layout = library_layout(rules, &start);
     let mut out = String::from("---\n");
     for (tag, key) in OTN_TAGS {
         if let Some(found) = document.file.tag(&document.text, tag) {

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use super::board::{parse_position, side_name, Board, Man, Square, TaflSide, MAX_DIM, MIN_DIM};
 use super::engine::{self, Reason, Verdict};
-use super::moves::{capture_record, Info, MoveRecord, MoveType, MoveWord};
+use super::moves::{capture_record, shift_range, Info, MoveRecord, MoveType, MoveWord};
 use super::rules::{parse_rules, ParsedRules, Rules};
 use super::syntax::{AddressMove, FileKind, LinePath, OtnFile};
 use crate::diagnostic::{Diagnostic, Fix};
@@ -37,8 +37,44 @@ pub struct Ply {
     /// The game's end, if this move ended it.
     pub verdict: Option<Verdict>,
     pub hash: u64,
-    /// What is wrong with this move.
-    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Ply {
+    fn shifted(&self, delta: isize, captures_delta: i64) -> Ply {
+        let captures = |at: u32| (i64::from(at) + captures_delta) as u32;
+        Ply {
+            address: self.address,
+            range: shift_range(&self.range, delta),
+            comment: self.comment.as_ref().map(|c| shift_range(c, delta)),
+            moved: self.moved,
+            captures: captures(self.captures.start)..captures(self.captures.end),
+            next_side: self.next_side,
+            berserker: self.berserker,
+            verdict: self.verdict,
+            hash: self.hash,
+        }
+    }
+}
+
+/// A board is kept for every this many states of a line; the others are made again from
+/// the nearest one before them and the moves since, when asked for.
+pub const SNAPSHOT_EVERY: usize = 32;
+
+/// Makes a state's move on the board before it: the man moves, the captured men go (a
+/// captured mercenary changes sides), as [`engine::apply`] did when the move was played.
+fn remake_move(cells: &mut [u8], ply: &Ply, captures: &[(u16, Man)]) {
+    if let Some((_, from, to)) = ply.moved {
+        let (from, to) = (usize::from(from), usize::from(to));
+        cells[to] = cells[from];
+        cells[from] = 0;
+    }
+    for (index, man) in captures {
+        cells[usize::from(*index)] = if man.kind == super::board::TaflMan::Mercenary {
+            Man::new(super::board::other_side(man.side), man.kind).code()
+        } else {
+            0
+        };
+    }
 }
 
 /// A line of play: the main line or a variation.
@@ -54,10 +90,14 @@ pub struct Line {
     pub start_ref: usize,
     /// State 0 is the position the line starts from; then one state per move.
     pub plies: Vec<Ply>,
-    /// The board of each state, one after the other.
-    pub boards: Vec<u8>,
+    /// The boards of states 0, [`SNAPSHOT_EVERY`], twice that... one after the other.
+    snapshots: Vec<u8>,
+    /// The board of the last state.
+    last_board: Vec<u8>,
     /// Captured squares and the man each held.
     pub captures: Vec<(u16, Man)>,
+    /// What is wrong with the moves, with the index of each move's state, in order.
+    pub diagnostics: Vec<(usize, Diagnostic)>,
     /// The turn lines of the file this line is made of.
     pub turns: Vec<usize>,
     /// Who resigned, and where.
@@ -65,8 +105,27 @@ pub struct Line {
 }
 
 impl Line {
-    pub fn board(&self, index: usize, cells: usize) -> &[u8] {
-        &self.boards[index * cells..(index + 1) * cells]
+    /// The board of state `index`, made from the snapshot before it.
+    pub fn board(&self, index: usize, cells: usize) -> Vec<u8> {
+        if index + 1 == self.plies.len() {
+            return self.last_board.clone();
+        }
+        let snapshot = index / SNAPSHOT_EVERY;
+        let mut board = self.snapshots[snapshot * cells..(snapshot + 1) * cells].to_vec();
+        for at in snapshot * SNAPSHOT_EVERY + 1..=index {
+            remake_move(&mut board, &self.plies[at], self.ply_captures(at));
+        }
+        board
+    }
+
+    /// Appends a state and its board.
+    fn push(&mut self, ply: Ply, board: &[u8]) {
+        if self.plies.len().is_multiple_of(SNAPSHOT_EVERY) {
+            self.snapshots.extend_from_slice(board);
+        }
+        self.plies.push(ply);
+        self.last_board.clear();
+        self.last_board.extend_from_slice(board);
     }
 
     pub fn ply_captures(&self, index: usize) -> &[(u16, Man)] {
@@ -104,8 +163,9 @@ pub struct Replay {
     pub rules_range: Option<Range<usize>>,
     pub lines: Vec<Line>,
     pub diagnostics: Vec<Diagnostic>,
-    /// Every move's range and state, sorted by position: (line, state index).
-    pub by_offset: Vec<(Range<usize>, usize, usize)>,
+    /// The variations' moves' ranges and states, sorted by position: (line, state index).
+    /// The main line's states are in the order of their moves already.
+    pub variation_moves: Vec<(Range<usize>, usize, usize)>,
 }
 
 impl Replay {
@@ -138,6 +198,43 @@ impl Replay {
         }
     }
 
+    /// The move written last at or before `offset`: its range, line and state index.
+    pub fn move_starting_before(&self, offset: usize) -> Option<(Range<usize>, usize, usize)> {
+        let main = self.lines.first().and_then(|line| {
+            let moves = line.plies.get(1..)?;
+            let after = moves.partition_point(|ply| ply.range.start <= offset);
+            after
+                .checked_sub(1)
+                .map(|i| (moves[i].range.clone(), 0, i + 1))
+        });
+        let moves = &self.variation_moves;
+        let after = moves.partition_point(|(range, _, _)| range.start <= offset);
+        let variation = after.checked_sub(1).map(|i| moves[i].clone());
+        match (main, variation) {
+            (Some(main), Some(variation)) => Some(
+                if (variation.0.start, variation.0.end) > (main.0.start, main.0.end) {
+                    variation
+                } else {
+                    main
+                },
+            ),
+            (main, variation) => main.or(variation),
+        }
+    }
+
+    /// The move whose record holds `offset` (or ends at it).
+    pub fn move_at(&self, offset: usize) -> Option<(Range<usize>, usize, usize)> {
+        self.move_starting_before(offset)
+            .filter(|(range, _, _)| offset <= range.end)
+    }
+
+    /// The line and state index of the move written at exactly `range`.
+    pub fn move_with_range(&self, range: &Range<usize>) -> Option<(usize, usize)> {
+        self.move_starting_before(range.start)
+            .filter(|(found, _, _)| found == range)
+            .map(|(_, line, index)| (line, index))
+    }
+
     pub fn state_count(&self) -> usize {
         self.lines
             .iter()
@@ -148,7 +245,8 @@ impl Replay {
 }
 
 /// What can be kept of a previous replay of the same rules: the main line's states before
-/// the first move that changed.
+/// the first move that changed, and its states after the edit once the replay is in step
+/// with it again.
 pub struct Reuse<'a> {
     pub line: &'a Line,
     /// How many states (start included) to keep.
@@ -158,22 +256,31 @@ pub struct Reuse<'a> {
     pub tail_from: usize,
     /// How far the edit moved the text after it.
     pub delta: isize,
+    /// The first turn of the file from which on the turns are those `line` was played
+    /// from, `delta` further on.
+    pub same_turns_from: usize,
 }
 
-/// Whether state `index` of `new` is the same position as `old`'s, reached the same way
-/// for what the rest of the line can see: board, side, berserker, address, the last move's
-/// man, no verdict yet, and the same positions since `from` (for repetitions).
+#[cfg(test)]
+thread_local! {
+    /// How many moves this thread's replays have played rather than kept or copied.
+    pub static MOVES_PLAYED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether state `index`, the last of `new`, is the same position as `old`'s, reached the
+/// same way for what the rest of the line can see: board, side, berserker, address, the
+/// last move's man, no verdict yet, and the same positions since `from` (for repetitions).
 fn in_step(new: &Line, old: &Line, index: usize, from: usize, cells: usize) -> bool {
     let (Some(a), Some(b)) = (new.plies.get(index), old.plies.get(index)) else {
         return false;
     };
-    let same_state = a.hash == b.hash
+    let same_state = index + 1 == new.plies.len()
+        && a.hash == b.hash
         && a.next_side == b.next_side
         && a.berserker == b.berserker
         && a.address == b.address
         && a.moved.map(|(man, _, _)| man.side) == b.moved.map(|(man, _, _)| man.side)
-        && old.boards.len() >= (index + 1) * cells
-        && new.board(index, cells) == old.board(index, cells);
+        && new.last_board == old.board(index, cells);
     // The states before `from` are the same in both; the caller knows `new` has no verdict.
     if !same_state || from > index || old.plies[from..=index].iter().any(|p| p.verdict.is_some()) {
         return false;
@@ -183,6 +290,65 @@ fn in_step(new: &Line, old: &Line, index: usize, from: usize, cells: usize) -> b
     seen_new.sort_unstable();
     seen_old.sort_unstable();
     seen_new == seen_old
+}
+
+/// How often each position has been reached in a line, for threefold repetition. The
+/// states kept from a previous replay are counted only for the positions asked about, until
+/// so many are asked about that counting them all once is cheaper.
+struct Repetitions {
+    counts: HashMap<u64, u32>,
+    /// How many of the line's first states `counts` holds only for the positions asked
+    /// about.
+    uncounted: usize,
+    lookups: usize,
+}
+
+impl Repetitions {
+    fn of(hashes: impl Iterator<Item = u64>) -> Repetitions {
+        let mut counts: HashMap<u64, u32> = HashMap::new();
+        for hash in hashes {
+            *counts.entry(hash).or_default() += 1;
+        }
+        Repetitions {
+            counts,
+            uncounted: 0,
+            lookups: 0,
+        }
+    }
+
+    /// The first `states` of a line, counted when asked about.
+    fn kept(states: usize) -> Repetitions {
+        Repetitions {
+            counts: HashMap::new(),
+            uncounted: states,
+            lookups: 0,
+        }
+    }
+
+    /// Counts `hash` reached once more; how often it has been reached.
+    fn reach(&mut self, hash: u64, plies: &[Ply]) -> u32 {
+        const LOOKUPS_BEFORE_COUNTING_ALL: usize = 16;
+        let kept = &plies[..self.uncounted.min(plies.len())];
+        if !kept.is_empty() && !self.counts.contains_key(&hash) {
+            if self.lookups < LOOKUPS_BEFORE_COUNTING_ALL {
+                self.lookups += 1;
+                let seen = kept.iter().filter(|p| p.hash == hash).count() as u32;
+                self.counts.insert(hash, seen);
+            } else {
+                let mut all: HashMap<u64, u32> = HashMap::new();
+                for ply in kept {
+                    *all.entry(ply.hash).or_default() += 1;
+                }
+                for (hash, seen) in all {
+                    self.counts.entry(hash).or_insert(seen);
+                }
+                self.uncounted = 0;
+            }
+        }
+        let seen = self.counts.entry(hash).or_default();
+        *seen += 1;
+        *seen
+    }
 }
 
 /// Replays `file`, the analysis of `text`.
@@ -230,7 +396,11 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
                 (Some(parsed), Some(range))
             }
             None => {
-                let at = file.turns.first().map_or(0..0, |t| t.address.range.clone());
+                let at = if file.turns.is_empty() {
+                    0..0
+                } else {
+                    file.turns.address_range(0)
+                };
                 let at = if at.is_empty() {
                     file.tags.first().map_or(0..0, |t| t.name.clone())
                 } else {
@@ -250,7 +420,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         rules_range,
         lines: Vec::new(),
         diagnostics,
-        by_offset: Vec::new(),
+        variation_moves: Vec::new(),
     };
     let Some(parsed) = replay.rules.take() else {
         return replay;
@@ -266,12 +436,8 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         ply_diagnostics: Vec::new(),
     };
     // The main line.
-    let main_turns: Vec<usize> = file
-        .turns
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.address.line.is_main())
-        .map(|(i, _)| i)
+    let main_turns: Vec<usize> = (0..file.turns.len())
+        .filter(|i| file.turns.as_read(*i).0.address.line.is_main())
         .collect();
     let start_side = if rules.attackers_first {
         TaflSide::Attackers
@@ -299,7 +465,8 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
     lines.push(main);
     // Variations, each once the line it branches from is there.
     let mut groups: Vec<(LinePath, Vec<usize>)> = Vec::new();
-    for (i, turn) in file.turns.iter().enumerate() {
+    for i in 0..file.turns.len() {
+        let (turn, _) = file.turns.as_read(i);
         if turn.address.line.is_main() {
             continue;
         }
@@ -316,7 +483,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         .partition(|(path, _)| path.0.len() > MAX_NESTING);
     for (path, turns) in deep {
         player.diagnostics.push(Diagnostic::error(
-            file.turns[turns[0]].address.range.clone(),
+            file.turns.address_range(turns[0]),
             "variation-too-deep",
             format!(
                 "{}: variations nest at most {MAX_NESTING} deep; this one is not replayed",
@@ -345,9 +512,8 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
                 .find(|(_, p)| p.address == root)
                 .map(|(i, _)| i);
             let Some(root_index) = root_index else {
-                let first = &file.turns[turns[0]];
                 player.diagnostics.push(Diagnostic::error(
-                    first.address.range.clone(),
+                    file.turns.address_range(turns[0]),
                     "unknown-variation-root",
                     format!(
                         "{}: the {} has no move {}{}",
@@ -374,7 +540,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
                 letter: root.letter,
             };
             let start = StartFrom {
-                board: parent_line.board(before, cells).to_vec(),
+                board: parent_line.board(before, cells),
                 side: parent_line.plies[before].next_side,
                 address,
                 first_address: (!nested).then_some(address),
@@ -402,9 +568,8 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         }
     }
     for (path, turns) in pending {
-        let first = &file.turns[turns[0]];
         player.diagnostics.push(Diagnostic::error(
-            first.address.range.clone(),
+            file.turns.address_range(turns[0]),
             "unknown-variation-root",
             format!(
                 "{}: no line of play {} exists to branch from",
@@ -414,14 +579,10 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         ));
     }
     player.check_tags(&lines);
-    for line in &lines {
-        for ply in &line.plies {
-            diagnostics.extend(ply.diagnostics.iter().cloned());
-        }
-    }
-    let mut by_offset: Vec<(Range<usize>, usize, usize)> = lines
+    let mut variation_moves: Vec<(Range<usize>, usize, usize)> = lines
         .iter()
         .enumerate()
+        .skip(1)
         .flat_map(|(l, line)| {
             line.plies
                 .iter()
@@ -430,53 +591,52 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
                 .map(move |(i, ply)| (ply.range.clone(), l, i))
         })
         .collect();
-    by_offset.sort_by_key(|(range, _, _)| (range.start, range.end));
+    variation_moves.sort_by_key(|(range, _, _)| (range.start, range.end));
     replay.rules = Some(parsed.clone());
     replay.lines = lines;
     replay.diagnostics = diagnostics;
-    replay.by_offset = by_offset;
+    replay.variation_moves = variation_moves;
     replay
 }
 
-/// Appends `old`'s next state, shifted by `delta`, if it is `record`'s (the same text,
-/// the same commentary, `delta` further on).
-fn copy_ply(
-    line: &mut Line,
-    old: &Line,
-    record: &MoveRecord,
-    comment: &Option<Range<usize>>,
-    delta: isize,
-    cells: usize,
-) -> bool {
-    let index = line.plies.len();
-    let shift = |range: &Range<usize>| {
-        range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
+/// Starts `line` with `old`'s first `keep` states.
+fn keep_states(line: &mut Line, old: &Line, keep: usize, cells: usize) {
+    line.plies = old.plies[..keep].to_vec();
+    let captures_end = line.plies[keep - 1].captures.end as usize;
+    line.captures = old.captures[..captures_end].to_vec();
+    line.snapshots = old.snapshots[..keep.div_ceil(SNAPSHOT_EVERY) * cells].to_vec();
+    line.last_board = old.board(keep - 1, cells);
+    let diagnostics_end = old.diagnostics.partition_point(|(at, _)| *at < keep);
+    line.diagnostics = old.diagnostics[..diagnostics_end].to_vec();
+}
+
+/// Appends `old`'s states after `line`'s last one (in step with `old`'s), written `delta`
+/// bytes further on.
+fn copy_rest(line: &mut Line, old: &Line, delta: isize, cells: usize) {
+    let from = line.plies.len();
+    let Some(first) = old.plies.get(from) else {
+        return;
     };
-    let Some(ply) = old.plies.get(index) else {
-        return false;
-    };
-    if shift(&ply.range) != record.range
-        || ply.comment.as_ref().map(shift) != *comment
-        || old.boards.len() < (index + 1) * cells
-    {
-        return false;
-    }
-    let captures_start = line.captures.len() as u32;
-    line.captures.extend_from_slice(old.ply_captures(index));
-    line.boards.extend_from_slice(old.board(index, cells));
-    line.plies.push(Ply {
-        address: ply.address,
-        range: record.range.clone(),
-        comment: comment.clone(),
-        moved: ply.moved,
-        captures: captures_start..line.captures.len() as u32,
-        next_side: ply.next_side,
-        berserker: ply.berserker,
-        verdict: ply.verdict,
-        hash: ply.hash,
-        diagnostics: ply.diagnostics.iter().map(|d| d.shifted(delta)).collect(),
-    });
-    true
+    let old_captures = first.captures.start as usize;
+    let captures_delta = line.captures.len() as i64 - old_captures as i64;
+    line.captures
+        .extend_from_slice(&old.captures[old_captures..]);
+    line.plies.extend(
+        old.plies[from..]
+            .iter()
+            .map(|ply| ply.shifted(delta, captures_delta)),
+    );
+    let snapshots = from.div_ceil(SNAPSHOT_EVERY) * cells;
+    line.snapshots.truncate(snapshots);
+    line.snapshots
+        .extend_from_slice(&old.snapshots[snapshots..]);
+    line.last_board.clone_from(&old.last_board);
+    let diagnostics_from = old.diagnostics.partition_point(|(at, _)| *at < from);
+    line.diagnostics.extend(
+        old.diagnostics[diagnostics_from..]
+            .iter()
+            .map(|(at, diagnostic)| (*at, diagnostic.shifted(delta))),
+    );
 }
 
 /// The position hashes of a line's states up to `index`, its ancestors' included.
@@ -562,55 +722,69 @@ impl Player<'_> {
             first_ref: start.first_ref,
             start_ref: start.start_ref,
             plies: Vec::new(),
-            boards: Vec::new(),
+            snapshots: Vec::new(),
+            last_board: Vec::new(),
             captures: Vec::new(),
+            diagnostics: Vec::new(),
             turns: turns.to_vec(),
             resigned: None,
         };
         let start_hash = position_hash(&start.board, start.side, start.berserker);
-        line.plies.push(Ply {
-            address: start.address,
-            range: 0..0,
-            comment: None,
-            moved: start.start_moved,
-            captures: 0..0,
-            next_side: start.side,
-            berserker: start.berserker,
-            verdict: None,
-            hash: start_hash,
-            diagnostics: Vec::new(),
-        });
-        line.boards.extend_from_slice(&start.board);
-        let mut counts: HashMap<u64, u32> = HashMap::new();
-        for hash in start.history.iter().chain(std::iter::once(&start_hash)) {
-            *counts.entry(*hash).or_default() += 1;
-        }
+        line.push(
+            Ply {
+                address: start.address,
+                range: 0..0,
+                comment: None,
+                moved: start.start_moved,
+                captures: 0..0,
+                next_side: start.side,
+                berserker: start.berserker,
+                verdict: None,
+                hash: start_hash,
+            },
+            &start.board,
+        );
+        let mut repetitions = Repetitions::of(
+            start
+                .history
+                .iter()
+                .chain(std::iter::once(&start_hash))
+                .copied(),
+        );
         let mut reused = 0;
-        // After the edit, once the line is in step with the previous replay, the previous
-        // replay's states are copied (shifted) rather than played again.
-        let tail = reuse
-            .as_ref()
-            .map(|reuse| (reuse.line, reuse.keep, reuse.tail_from, reuse.delta));
-        let mut copying = false;
-        if let Some(reuse) = reuse {
+        if let Some(reuse) = &reuse {
             let keep = reuse.keep.min(reuse.line.plies.len());
-            if keep > 1 && reuse.line.boards.len() >= keep * cells {
-                line.plies = reuse.line.plies[..keep].to_vec();
-                line.boards = reuse.line.boards[..keep * cells].to_vec();
-                let captures_end = line.plies[keep - 1].captures.end as usize;
-                line.captures = reuse.line.captures[..captures_end].to_vec();
-                for ply in &line.plies[1..] {
-                    *counts.entry(ply.hash).or_default() += 1;
-                }
+            if keep > 1 {
+                keep_states(&mut line, reuse.line, keep, cells);
+                repetitions = Repetitions::kept(keep);
                 reused = keep - 1;
             }
         }
         let mut ended: Option<(usize, Verdict)> = line.verdict_at(line.plies.len() - 1);
         let mut warned_after_end = ended.is_some_and(|(at, _)| at + 1 < line.plies.len());
+        // Once the rest of the line is the previous replay's, its moves are only counted.
+        let mut copied_rest = false;
         let mut previous_turn: Option<u32> = None;
         let mut move_count = 0usize;
         for (turn_position, &turn_index) in turns.iter().enumerate() {
-            let turn = &self.file.turns[turn_index];
+            let (as_read, shift) = self.file.turns.as_read(turn_index);
+            let moves_in_turn = as_read
+                .moves
+                .iter()
+                .filter(|word| matches!(word, MoveWord::Move(_)))
+                .count();
+            let plays = !copied_rest && move_count + moves_in_turn > reused;
+            // A turn whose moves are not played is read where it was first read, `shift`
+            // bytes off, rather than copied.
+            let (turn, shift) = if plays {
+                (
+                    self.file.turns.get(turn_index).expect("a turn of the file"),
+                    0,
+                )
+            } else {
+                (std::borrow::Cow::Borrowed(as_read), shift)
+            };
+            let shifted = |range: &Range<usize>| shift_range(range, shift);
             let written = turn.address.turn;
             // Turn numbers: one after the other.
             if let Some(previous) = previous_turn {
@@ -625,7 +799,7 @@ impl Player<'_> {
                         )
                     };
                     self.diagnostics.push(Diagnostic::error(
-                        turn.address.range.clone(),
+                        shifted(&turn.address.range),
                         "missing-turn",
                         format!(
                             "{missing} before {}{written}; OpenTafl drops every turn after a gap, ppn-ls replays them in order",
@@ -634,7 +808,7 @@ impl Player<'_> {
                     ));
                 } else if written <= previous {
                     self.diagnostics.push(Diagnostic::error(
-                        turn.address.range.clone(),
+                        shifted(&turn.address.range),
                         "repeated-turn",
                         format!(
                             "turn {}{written} comes after turn {previous}; its moves are replayed in the order written",
@@ -644,17 +818,14 @@ impl Player<'_> {
                 }
             } else if written != 1 {
                 self.diagnostics.push(Diagnostic::error(
-                    turn.address.range.clone(),
+                    shifted(&turn.address.range),
                     "missing-turn",
                     format!("the first turn of {} is numbered 1", line_name(&path)),
                 ));
             }
             previous_turn = Some(written);
-            let comments = turn
-                .commentary
-                .as_ref()
-                .map(|c| c.parts.clone())
-                .unwrap_or_default();
+            let comments: &[Range<usize>] =
+                turn.commentary.as_ref().map_or(&[], |c| c.parts.as_slice());
             let mut real_moves = 0usize;
             let mut placeholders = 0usize;
             for (word_position, word) in turn.moves.iter().enumerate() {
@@ -662,13 +833,13 @@ impl Player<'_> {
                     MoveWord::Placeholder(range) => {
                         if path.is_main() {
                             self.diagnostics.push(Diagnostic::error(
-                                range.clone(),
+                                shifted(range),
                                 "misplaced-placeholder",
                                 "`.....` stands for a parent line's move, at the start of a variation: the main line has none",
                             ));
                         } else if turn_position != 0 || real_moves > 0 {
                             self.diagnostics.push(Diagnostic::error(
-                                range.clone(),
+                                shifted(range),
                                 "misplaced-placeholder",
                                 "`.....` only stands at the start of a variation's first turn, for the moves it shares with its parent line",
                             ));
@@ -678,13 +849,18 @@ impl Player<'_> {
                     }
                     MoveWord::Bad { .. } => {}
                     MoveWord::Resign(range) => {
-                        let last = line.plies.last().map_or(start.side, |p| p.next_side);
+                        // The state the moves so far reached.
+                        let last = line
+                            .plies
+                            .get(move_count)
+                            .or(line.plies.last())
+                            .map_or(start.side, |p| p.next_side);
                         if line.resigned.is_none() {
-                            line.resigned = Some((last, range.clone()));
+                            line.resigned = Some((last, shifted(range)));
                         }
                         if word_position + 1 < turn.moves.len() || turn_position + 1 < turns.len() {
                             self.diagnostics.push(Diagnostic::warning(
-                                range.clone(),
+                                shifted(range),
                                 "move-after-end",
                                 format!(
                                     "the {} resign here, yet the record goes on",
@@ -694,38 +870,35 @@ impl Player<'_> {
                         }
                     }
                     MoveWord::Move(record) => {
-                        if move_count < reused {
+                        if move_count < reused || copied_rest {
                             move_count += 1;
                             real_moves += 1;
                             continue;
+                        }
+                        if let Some(reuse) = &reuse {
+                            // Past the edit, where the turns are the previous replay's: once
+                            // this move is the previous replay's next one, from the same
+                            // state, the rest of the line is the previous replay's.
+                            let index = line.plies.len() - 1;
+                            if turn_index >= reuse.same_turns_from
+                                && turn.range.start >= reuse.tail_from
+                                && ended.is_none()
+                                && reuse.line.plies.get(index + 1).is_some_and(|next| {
+                                    shift_range(&next.range, reuse.delta) == record.range
+                                })
+                                && in_step(&line, reuse.line, index, reuse.keep.min(index), cells)
+                            {
+                                copy_rest(&mut line, reuse.line, reuse.delta, cells);
+                                copied_rest = true;
+                                move_count += 1;
+                                real_moves += 1;
+                                continue;
+                            }
                         }
                         let comment = comments
                             .get(real_moves)
                             .cloned()
                             .filter(|c| !self.text[c.clone()].trim().is_empty());
-                        if let Some((old, keep, tail_from, delta)) = tail {
-                            if !copying && turn.range.start >= tail_from && ended.is_none() {
-                                let index = line.plies.len() - 1;
-                                copying = in_step(&line, old, index, keep.min(index), cells);
-                            }
-                            if copying {
-                                if copy_ply(&mut line, old, record, &comment, delta, cells) {
-                                    let hash = line.plies[line.plies.len() - 1].hash;
-                                    *counts.entry(hash).or_default() += 1;
-                                    // The copied state carries the warning of a move after
-                                    // the end, as the previous replay gave it.
-                                    if ended.is_some() {
-                                        warned_after_end = true;
-                                    } else {
-                                        ended = line.last_ply_verdict();
-                                    }
-                                    move_count += 1;
-                                    real_moves += 1;
-                                    continue;
-                                }
-                                copying = false;
-                            }
-                        }
                         if let Some((at, verdict)) = ended {
                             if !warned_after_end {
                                 warned_after_end = true;
@@ -748,7 +921,7 @@ impl Player<'_> {
                             &mut line,
                             record,
                             comment,
-                            &mut counts,
+                            &mut repetitions,
                             turn_position,
                             is_first_of_turn,
                             start_side,
@@ -770,7 +943,7 @@ impl Player<'_> {
                     .map_or(placeholders, |p| usize::from(p.address.letter));
                 if placeholders != expected {
                     self.diagnostics.push(Diagnostic::warning(
-                        turn.address.range.clone(),
+                        shifted(&turn.address.range),
                         "variation-placeholders",
                         format!(
                             "this variation's first move is the {} move of its turn: write {} `.....` before it",
@@ -790,17 +963,18 @@ impl Player<'_> {
         line: &mut Line,
         record: &MoveRecord,
         comment: Option<Range<usize>>,
-        counts: &mut HashMap<u64, u32>,
+        repetitions: &mut Repetitions,
         turn_position: usize,
         first_of_turn_line: bool,
         start_side: TaflSide,
         start: &StartFrom,
     ) {
+        #[cfg(test)]
+        MOVES_PLAYED.with(|played| played.set(played.get() + 1));
         let rules = self.rules;
         let dim = rules.dim;
-        let cells = dim * dim;
         let previous = line.plies.len() - 1;
-        let before = line.board(previous, cells).to_vec();
+        let before = line.last_board.clone();
         let side = line.plies[previous].next_side;
         let berserker = line.plies[previous].berserker;
         let prev_address = line.plies[previous].address;
@@ -1018,9 +1192,8 @@ impl Player<'_> {
             None
         };
         let hash = position_hash(&after, next_side, next_berserker);
-        let seen = counts.entry(hash).or_default();
-        *seen += 1;
-        if verdict.is_none() && *seen >= 3 && next_berserker.is_none() {
+        let seen = repetitions.reach(hash, &line.plies);
+        if verdict.is_none() && seen >= 3 && next_berserker.is_none() {
             verdict = match rules.threefold {
                 super::rules::Threefold::Ignore => None,
                 super::rules::Threefold::Draw => Some(Verdict::Draw(Reason::Repetition)),
@@ -1046,19 +1219,27 @@ impl Player<'_> {
                 .iter()
                 .map(|(index, man)| (*index as u16, *man)),
         );
-        line.boards.extend_from_slice(&after);
-        line.plies.push(Ply {
-            address,
-            range: record.range.clone(),
-            comment,
-            moved,
-            captures: captures_start..line.captures.len() as u32,
-            next_side,
-            berserker: next_berserker,
-            verdict,
-            hash,
-            diagnostics: std::mem::take(&mut self.ply_diagnostics),
-        });
+        let index = line.plies.len();
+        line.diagnostics.extend(
+            self.ply_diagnostics
+                .drain(..)
+                .map(|diagnostic| (index, diagnostic)),
+        );
+        let captures = captures_start..line.captures.len() as u32;
+        line.push(
+            Ply {
+                address,
+                range: record.range.clone(),
+                comment,
+                moved,
+                captures,
+                next_side,
+                berserker: next_berserker,
+                verdict,
+                hash,
+            },
+            &after,
+        );
     }
 
     fn check_captures(&mut self, record: &MoveRecord, outcome: &engine::Outcome, label: &str) {

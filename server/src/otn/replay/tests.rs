@@ -167,3 +167,118 @@ fn a_long_random_game_reads_back_the_same() {
         assert!(played.positions.len() > 2, "{rules}");
     }
 }
+
+/// A long Copenhagen game with a commentary after every fifth turn.
+fn long_record() -> String {
+    let choices: Vec<u16> = (0..3000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 9) as u16)
+        .collect();
+    let played = play(RULES[0], &choices);
+    let mut text = String::new();
+    for (i, line) in played.record.lines().enumerate() {
+        text.push_str(line);
+        text.push('\n');
+        if i % 5 == 4 && line.contains(". ") {
+            text.push_str("[a quiet move|an answer]\n");
+        }
+    }
+    assert!(
+        OtnDocument::new(text.clone()).replay.lines[0].plies.len() > 300,
+        "{text}"
+    );
+    text
+}
+
+/// `text` with `replaced` bytes at `at` replaced by `insert`, analysed from `base`, and the
+/// moves that took playing (not kept or copied); the analysis must be a fresh one's.
+fn edit(base: &OtnDocument, at: usize, replaced: usize, insert: &str) -> (OtnDocument, usize) {
+    let text = &base.text;
+    let new_text = format!("{}{insert}{}", &text[..at], &text[at + replaced..]);
+    let edit = crate::model::edit::TextEdit {
+        start: at,
+        old_end: at + replaced,
+        new_end: at + insert.len(),
+    };
+    MOVES_PLAYED.with(|played| played.set(0));
+    let updated = base.updated(new_text.clone(), &edit);
+    let played = MOVES_PLAYED.with(std::cell::Cell::get);
+    let fresh = OtnDocument::new(new_text);
+    assert_eq!(
+        updated.diagnostics, fresh.diagnostics,
+        "at {at}: {insert:?}"
+    );
+    assert_eq!(updated.replay, fresh.replay, "at {at}: {insert:?}");
+    assert_eq!(updated.file, fresh.file, "at {at}: {insert:?}");
+    assert_eq!(
+        updated.line_index.line_count(),
+        fresh.line_index.line_count()
+    );
+    (updated, played)
+}
+
+#[test]
+fn edits_that_leave_the_boards_keep_the_states_after_them() {
+    let base = OtnDocument::new(long_record());
+    let text = base.text.clone();
+    let moves = base.replay.lines[0].plies.len() - 1;
+    for fraction in [0.02, 0.5, 0.97] {
+        let moves_start = text.find("\n1. ").unwrap() + 1;
+        let from = moves_start + ((text.len() - moves_start) as f64 * fraction) as usize;
+        let comment = from + text[from..].find("[a quiet").unwrap() + 3;
+        let move_end = from + text[from..].find(". ").unwrap() + 2;
+        let move_end = move_end + text[move_end..].find([' ', '\n']).unwrap();
+        let line_end = from + text[from..].find('\n').unwrap();
+        for (at, insert) in [(comment, "x"), (move_end, "+"), (line_end, "\n")] {
+            let (updated, played) = edit(&base, at, 0, insert);
+            // The turn read again and the one after it at most.
+            assert!(
+                played <= 4,
+                "{played} of {moves} moves played, {insert:?} at {at}: {:?}",
+                &text[at.saturating_sub(60)..at + 20]
+            );
+            let (old_turns, new_turns) = (&base.file.turns, &updated.file.turns);
+            assert!(new_turns.shares(new_turns.len() - 1, old_turns, old_turns.len() - 1));
+        }
+    }
+}
+
+#[test]
+fn edits_that_change_the_boards_replay_the_rest() {
+    let base = OtnDocument::new(long_record());
+    let text = base.text.clone();
+    let moves = base.replay.lines[0].plies.len() - 1;
+    for fraction in [0.02, 0.5, 0.9] {
+        let moves_start = text.find("\n1. ").unwrap() + 1;
+        let from = moves_start + ((text.len() - moves_start) as f64 * fraction) as usize;
+        let turn = from + text[from..].find('\n').unwrap() + 1;
+        let first_move = turn + text[turn..].find(". ").unwrap() + 2;
+        let turn_end = turn + text[turn..].find('\n').unwrap() + 1;
+        // A move made illegal (and so skipped), and a whole turn taken out.
+        let (_, played) = edit(&base, first_move, 1, "x");
+        assert!(
+            played * 2 > moves - (moves as f64 * fraction) as usize,
+            "{played}"
+        );
+        edit(&base, turn, turn_end - turn, "");
+        // The same move written again: the boards are the same, the states are kept.
+        let (_, played) = edit(&base, first_move, 1, &text[first_move..first_move + 1]);
+        assert!(played <= 4, "{played}");
+    }
+}
+
+#[test]
+fn boards_between_snapshots_are_the_boards_played() {
+    let document = OtnDocument::new(long_record());
+    let main = &document.replay.lines[0];
+    let rules = &document.replay.rules.as_ref().unwrap().rules;
+    let cells = rules.dim * rules.dim;
+    let mut board = rules.start.cells.clone();
+    assert_eq!(main.board(0, cells), board);
+    for index in 1..main.plies.len() {
+        if let Some((_, from, to)) = main.plies[index].moved {
+            apply(rules, &mut board, usize::from(from), usize::from(to));
+        }
+        assert_eq!(main.board(index, cells), board, "state {index}");
+    }
+    assert!(main.plies.len() > 3 * SNAPSHOT_EVERY);
+}
