@@ -51,13 +51,13 @@ impl OtnDocument {
             .diagnostics
             .iter()
             .chain(replay.diagnostics.iter())
+            .cloned()
             .chain(
                 replay
                     .lines
                     .iter()
-                    .flat_map(|line| line.diagnostics.iter().map(|(_, d)| d)),
+                    .flat_map(|line| line.plies.diagnostics().map(|(_, d)| d)),
             )
-            .cloned()
             .collect();
         diagnostics.sort_by(|a, b| {
             (a.range.start, a.range.end, a.severity, a.code, &a.message).cmp(&(
@@ -142,9 +142,7 @@ impl OtnDocument {
         let reuse = self.replay.lines.first().map(|line| Reuse {
             line,
             // The main line's states of the moves before the turn read again.
-            keep: 1 + line.plies.get(1..).map_or(0, |moves| {
-                moves.partition_point(|ply| ply.range.start < restart)
-            }),
+            keep: 1 + line.plies.moves_starting_before(restart),
             tail_from: edit.new_end,
             delta,
             same_turns_from,
@@ -174,9 +172,8 @@ impl OtnDocument {
 
     /// The board of a state as square codes.
     pub fn board(&self, line: usize, index: usize) -> Option<Vec<u8>> {
-        let cells = self.replay.cells();
         let line = self.replay.lines.get(line)?;
-        (index < line.plies.len()).then(|| line.board(index, cells))
+        (index < line.plies.len()).then(|| line.board(index))
     }
 
     /// The OTN position record after state `index` of `line`.
@@ -195,7 +192,7 @@ impl OtnDocument {
         if index == 0 {
             return "";
         }
-        self.text.get(line.plies[index].range.clone()).unwrap_or("")
+        self.text.get(line.plies.at(index).range).unwrap_or("")
     }
 
     /// The squares captured by a state's move, by name.
@@ -267,7 +264,7 @@ impl OtnDocument {
         let cells = self.board(line, index)?;
         let mut scene = Scene::default();
         scene.pieces.push(tafl_board(dim as u32));
-        let ply = &self.replay.lines[line].plies[index];
+        let ply = self.replay.lines[line].plies.at(index);
         let changed: Vec<usize> = self.replay.lines[line]
             .ply_captures(index)
             .iter()
@@ -328,7 +325,7 @@ impl OtnDocument {
             label: l.label(index),
             text: self.move_text(line, index).to_string(),
             comment: self.comment(line, index),
-            range: (index > 0).then(|| l.plies[index].range.clone()),
+            range: (index > 0).then(|| l.plies.at(index).range),
             state: self.state_ref(line, index),
         }
     }
@@ -426,7 +423,7 @@ impl OtnDocument {
         let line = &self.replay.lines[l];
         (1..line.plies.len())
             .map(|index| {
-                let ply = &line.plies[index];
+                let ply = line.plies.at(index);
                 Symbol {
                     name: line.label(index),
                     detail: Some(self.text[ply.range.clone()].to_string()),
@@ -521,7 +518,7 @@ impl NotationDocument for OtnDocument {
         let l = &self.replay.lines[line];
         Some(MoveAt {
             label: l.label(index),
-            range: (index > 0).then(|| l.plies[index].range.clone()),
+            range: (index > 0).then(|| l.plies.at(index).range),
             state: self.state_ref(line, index),
         })
     }

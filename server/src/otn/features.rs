@@ -74,7 +74,7 @@ pub fn hover(document: &OtnDocument, offset: usize) -> Option<NotationHover> {
                 .collect();
             let _ = write!(markdown, "\n\ncaptures {}", names.join(", "));
         }
-        if let Some(verdict) = l.plies[index].verdict {
+        if let Some(verdict) = l.plies.as_read(index).0.verdict {
             let _ = write!(markdown, "\n\n**{}**", capitalise(&verdict.describe()));
         }
         let comment = document.comment(line, index);

@@ -11,7 +11,10 @@ use super::engine::{self, Reason, Verdict};
 use super::moves::{capture_record, shift_range, Info, MoveRecord, MoveType, MoveWord};
 use super::rules::{parse_rules, ParsedRules, Rules};
 use super::syntax::{AddressMove, FileKind, LinePath, OtnFile};
+
+mod states;
 use crate::diagnostic::{Diagnostic, Fix};
+pub use states::{Plies, CHUNK};
 
 /// How deep variations may nest (a variation of a variation of ...): deeper ones are
 /// reported and not replayed, so that nothing recurses on the input's depth.
@@ -28,7 +31,7 @@ pub struct Ply {
     pub comment: Option<Range<usize>>,
     /// The man that moved, from and to (square indices), if the move could be made.
     pub moved: Option<(Man, u16, u16)>,
-    /// This state's captures: `captures[range]` of its line.
+    /// This state's captures, in the list of its chunk of the line's states.
     pub captures: Range<u32>,
     /// Who moves next.
     pub next_side: TaflSide,
@@ -40,25 +43,14 @@ pub struct Ply {
 }
 
 impl Ply {
-    fn shifted(&self, delta: isize, captures_delta: i64) -> Ply {
-        let captures = |at: u32| (i64::from(at) + captures_delta) as u32;
+    fn shifted(&self, delta: isize) -> Ply {
         Ply {
-            address: self.address,
             range: shift_range(&self.range, delta),
             comment: self.comment.as_ref().map(|c| shift_range(c, delta)),
-            moved: self.moved,
-            captures: captures(self.captures.start)..captures(self.captures.end),
-            next_side: self.next_side,
-            berserker: self.berserker,
-            verdict: self.verdict,
-            hash: self.hash,
+            ..self.clone()
         }
     }
 }
-
-/// A board is kept for every this many states of a line; the others are made again from
-/// the nearest one before them and the moves since, when asked for.
-pub const SNAPSHOT_EVERY: usize = 32;
 
 /// Makes a state's move on the board before it: the man moves, the captured men go (a
 /// captured mercenary changes sides), as [`engine::apply`] did when the move was played.
@@ -89,15 +81,12 @@ pub struct Line {
     /// The StateRef index of this line's state 0.
     pub start_ref: usize,
     /// State 0 is the position the line starts from; then one state per move.
-    pub plies: Vec<Ply>,
-    /// The boards of states 0, [`SNAPSHOT_EVERY`], twice that... one after the other.
-    snapshots: Vec<u8>,
+    pub plies: Plies,
     /// The board of the last state.
     last_board: Vec<u8>,
-    /// Captured squares and the man each held.
+    /// Every square captured along the line and the man it held, in order (a state's own
+    /// are [`Line::ply_captures`]).
     pub captures: Vec<(u16, Man)>,
-    /// What is wrong with the moves, with the index of each move's state, in order.
-    pub diagnostics: Vec<(usize, Diagnostic)>,
     /// The turn lines of the file this line is made of.
     pub turns: Vec<usize>,
     /// Who resigned, and where.
@@ -105,32 +94,30 @@ pub struct Line {
 }
 
 impl Line {
-    /// The board of state `index`, made from the snapshot before it.
-    pub fn board(&self, index: usize, cells: usize) -> Vec<u8> {
+    /// The board of state `index`.
+    pub fn board(&self, index: usize) -> Vec<u8> {
         if index + 1 == self.plies.len() {
-            return self.last_board.clone();
+            self.last_board.clone()
+        } else {
+            self.plies.board(index)
         }
-        let snapshot = index / SNAPSHOT_EVERY;
-        let mut board = self.snapshots[snapshot * cells..(snapshot + 1) * cells].to_vec();
-        for at in snapshot * SNAPSHOT_EVERY + 1..=index {
-            remake_move(&mut board, &self.plies[at], self.ply_captures(at));
-        }
-        board
     }
 
-    /// Appends a state and its board.
-    fn push(&mut self, ply: Ply, board: &[u8]) {
-        if self.plies.len().is_multiple_of(SNAPSHOT_EVERY) {
-            self.snapshots.extend_from_slice(board);
-        }
-        self.plies.push(ply);
+    /// Appends a state, its move's captures and diagnostics, and its board.
+    fn push(
+        &mut self,
+        ply: Ply,
+        captures: &[(u16, Man)],
+        diagnostics: impl Iterator<Item = Diagnostic>,
+        board: &[u8],
+    ) {
+        self.plies.push(ply, captures, diagnostics, board);
         self.last_board.clear();
         self.last_board.extend_from_slice(board);
     }
 
     pub fn ply_captures(&self, index: usize) -> &[(u16, Man)] {
-        let range = &self.plies[index].captures;
-        &self.captures[range.start as usize..range.end as usize]
+        self.plies.captures(index)
     }
 
     /// The full address of state `index`: the line's prefix and the move's own address.
@@ -138,20 +125,28 @@ impl Line {
         if index == 0 && self.path.is_main() {
             return "start".to_string();
         }
-        format!("{}{}", self.path.prefix(), self.plies[index].address.name())
+        format!(
+            "{}{}",
+            self.path.prefix(),
+            self.plies.as_read(index).0.address.name()
+        )
     }
 
-    /// The verdict in force at state `index`: the last one reached on the way.
     /// The verdict the last ply reached, if it reached one, with its index.
     fn last_ply_verdict(&self) -> Option<(usize, Verdict)> {
         let last = self.plies.len().checked_sub(1)?;
-        self.plies[last].verdict.map(|verdict| (last, verdict))
+        self.plies
+            .as_read(last)
+            .0
+            .verdict
+            .map(|verdict| (last, verdict))
     }
 
+    /// The verdict in force at state `index`: the last one reached on the way.
     pub fn verdict_at(&self, index: usize) -> Option<(usize, Verdict)> {
         (1..=index.min(self.plies.len().saturating_sub(1)))
             .rev()
-            .find_map(|i| self.plies[i].verdict.map(|v| (i, v)))
+            .find_map(|i| self.plies.as_read(i).0.verdict.map(|v| (i, v)))
     }
 }
 
@@ -201,11 +196,8 @@ impl Replay {
     /// The move written last at or before `offset`: its range, line and state index.
     pub fn move_starting_before(&self, offset: usize) -> Option<(Range<usize>, usize, usize)> {
         let main = self.lines.first().and_then(|line| {
-            let moves = line.plies.get(1..)?;
-            let after = moves.partition_point(|ply| ply.range.start <= offset);
-            after
-                .checked_sub(1)
-                .map(|i| (moves[i].range.clone(), 0, i + 1))
+            let index = line.plies.moves_starting_before(offset.saturating_add(1));
+            (index > 0).then(|| (line.plies.at(index).range, 0, index))
         });
         let moves = &self.variation_moves;
         let after = moves.partition_point(|(range, _, _)| range.start <= offset);
@@ -270,33 +262,60 @@ thread_local! {
 /// Whether state `index`, the last of `new`, is the same position as `old`'s, reached the
 /// same way for what the rest of the line can see: board, side, berserker, address, the
 /// last move's man, no verdict yet, and the same positions since `from` (for repetitions).
-fn in_step(new: &Line, old: &Line, index: usize, from: usize, cells: usize) -> bool {
-    let (Some(a), Some(b)) = (new.plies.get(index), old.plies.get(index)) else {
+fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> bool {
+    if index >= new.plies.len() || index >= old.plies.len() {
         return false;
-    };
+    }
+    let (a, b) = (new.plies.as_read(index).0, old.plies.as_read(index).0);
     let same_state = index + 1 == new.plies.len()
         && a.hash == b.hash
         && a.next_side == b.next_side
         && a.berserker == b.berserker
         && a.address == b.address
         && a.moved.map(|(man, _, _)| man.side) == b.moved.map(|(man, _, _)| man.side)
-        && new.last_board == old.board(index, cells);
+        && new.last_board == old.board(index);
     // The states before `from` are the same in both; the caller knows `new` has no verdict.
-    if !same_state || from > index || old.plies[from..=index].iter().any(|p| p.verdict.is_some()) {
+    if !same_state
+        || from > index
+        || (from..=index).any(|i| old.plies.as_read(i).0.verdict.is_some())
+    {
         return false;
     }
-    let mut seen_new: Vec<u64> = new.plies[from..=index].iter().map(|p| p.hash).collect();
-    let mut seen_old: Vec<u64> = old.plies[from..=index].iter().map(|p| p.hash).collect();
+    let mut seen_new: Vec<u64> = new.plies.hashes(from..index + 1).collect();
+    let mut seen_old: Vec<u64> = old.plies.hashes(from..index + 1).collect();
     seen_new.sort_unstable();
     seen_old.sort_unstable();
     seen_new == seen_old
 }
 
+/// Hashes a position hash with one multiplication: the keys are hashes already, and a
+/// general-purpose hasher doubled the cost of replaying a move.
+#[derive(Clone, Copy, Default)]
+struct PositionHasher(u64);
+
+impl std::hash::Hasher for PositionHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.write_u64(u64::from(*byte));
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0 ^ value).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type PositionCounts = HashMap<u64, u32, std::hash::BuildHasherDefault<PositionHasher>>;
+
 /// How often each position has been reached in a line, for threefold repetition. The
 /// states kept from a previous replay are counted only for the positions asked about, until
 /// so many are asked about that counting them all once is cheaper.
 struct Repetitions {
-    counts: HashMap<u64, u32>,
+    counts: PositionCounts,
     /// How many of the line's first states `counts` holds only for the positions asked
     /// about.
     uncounted: usize,
@@ -305,7 +324,7 @@ struct Repetitions {
 
 impl Repetitions {
     fn of(hashes: impl Iterator<Item = u64>) -> Repetitions {
-        let mut counts: HashMap<u64, u32> = HashMap::new();
+        let mut counts = PositionCounts::default();
         for hash in hashes {
             *counts.entry(hash).or_default() += 1;
         }
@@ -319,25 +338,26 @@ impl Repetitions {
     /// The first `states` of a line, counted when asked about.
     fn kept(states: usize) -> Repetitions {
         Repetitions {
-            counts: HashMap::new(),
+            counts: PositionCounts::default(),
             uncounted: states,
             lookups: 0,
         }
     }
 
     /// Counts `hash` reached once more; how often it has been reached.
-    fn reach(&mut self, hash: u64, plies: &[Ply]) -> u32 {
-        const LOOKUPS_BEFORE_COUNTING_ALL: usize = 16;
-        let kept = &plies[..self.uncounted.min(plies.len())];
+    fn reach(&mut self, hash: u64, plies: &Plies) -> u32 {
+        const LOOKUPS_BEFORE_COUNTING_ALL: usize = 4;
+        let kept = 0..self.uncounted.min(plies.len());
         if !kept.is_empty() && !self.counts.contains_key(&hash) {
             if self.lookups < LOOKUPS_BEFORE_COUNTING_ALL {
                 self.lookups += 1;
-                let seen = kept.iter().filter(|p| p.hash == hash).count() as u32;
+                let seen = plies.hashes(kept).filter(|h| *h == hash).count() as u32;
                 self.counts.insert(hash, seen);
             } else {
-                let mut all: HashMap<u64, u32> = HashMap::new();
-                for ply in kept {
-                    *all.entry(ply.hash).or_default() += 1;
+                let mut all = PositionCounts::default();
+                all.reserve(kept.len());
+                for kept_hash in plies.hashes(kept) {
+                    *all.entry(kept_hash).or_default() += 1;
                 }
                 for (hash, seen) in all {
                     self.counts.entry(hash).or_insert(seen);
@@ -504,13 +524,8 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
             };
             progressed = true;
             let parent_line = &lines[parent];
-            let root_index = parent_line
-                .plies
-                .iter()
-                .enumerate()
-                .skip(1)
-                .find(|(_, p)| p.address == root)
-                .map(|(i, _)| i);
+            let root_index = (1..parent_line.plies.len())
+                .find(|i| parent_line.plies.as_read(*i).0.address == root);
             let Some(root_index) = root_index else {
                 player.diagnostics.push(Diagnostic::error(
                     file.turns.address_range(turns[0]),
@@ -533,24 +548,23 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
             // a variation off a variation's move follows it (and replaces the next one).
             let nested = !parent_path.is_main();
             let before = if nested { root_index } else { root_index - 1 };
-            let cells = rules.dim * rules.dim;
             // A variation's turns count from 1, its first move keeping its root's letter.
             let address = AddressMove {
                 turn: 1,
                 letter: root.letter,
             };
             let start = StartFrom {
-                board: parent_line.board(before, cells),
-                side: parent_line.plies[before].next_side,
+                board: parent_line.board(before),
+                side: parent_line.plies.as_read(before).0.next_side,
                 address,
                 first_address: (!nested).then_some(address),
                 start_moved: if nested {
-                    parent_line.plies[root_index].moved
+                    parent_line.plies.as_read(root_index).0.moved
                 } else {
                     None
                 },
                 history: history(&lines, parent, before),
-                berserker: parent_line.plies[before].berserker,
+                berserker: parent_line.plies.as_read(before).0.berserker,
                 start_ref: if before == 0 {
                     parent_line.start_ref
                 } else {
@@ -588,7 +602,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
                 .iter()
                 .enumerate()
                 .skip(1)
-                .map(move |(i, ply)| (ply.range.clone(), l, i))
+                .map(move |(i, ply)| (ply.range, l, i))
         })
         .collect();
     variation_moves.sort_by_key(|(range, _, _)| (range.start, range.end));
@@ -600,43 +614,18 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
 }
 
 /// Starts `line` with `old`'s first `keep` states.
-fn keep_states(line: &mut Line, old: &Line, keep: usize, cells: usize) {
-    line.plies = old.plies[..keep].to_vec();
-    let captures_end = line.plies[keep - 1].captures.end as usize;
-    line.captures = old.captures[..captures_end].to_vec();
-    line.snapshots = old.snapshots[..keep.div_ceil(SNAPSHOT_EVERY) * cells].to_vec();
-    line.last_board = old.board(keep - 1, cells);
-    let diagnostics_end = old.diagnostics.partition_point(|(at, _)| *at < keep);
-    line.diagnostics = old.diagnostics[..diagnostics_end].to_vec();
+fn keep_states(line: &mut Line, old: &Line, keep: usize) {
+    line.plies = old.plies.truncated(keep);
+    line.last_board = old.board(keep - 1);
 }
 
 /// Appends `old`'s states after `line`'s last one (in step with `old`'s), written `delta`
 /// bytes further on.
-fn copy_rest(line: &mut Line, old: &Line, delta: isize, cells: usize) {
-    let from = line.plies.len();
-    let Some(first) = old.plies.get(from) else {
-        return;
-    };
-    let old_captures = first.captures.start as usize;
-    let captures_delta = line.captures.len() as i64 - old_captures as i64;
-    line.captures
-        .extend_from_slice(&old.captures[old_captures..]);
-    line.plies.extend(
-        old.plies[from..]
-            .iter()
-            .map(|ply| ply.shifted(delta, captures_delta)),
-    );
-    let snapshots = from.div_ceil(SNAPSHOT_EVERY) * cells;
-    line.snapshots.truncate(snapshots);
-    line.snapshots
-        .extend_from_slice(&old.snapshots[snapshots..]);
-    line.last_board.clone_from(&old.last_board);
-    let diagnostics_from = old.diagnostics.partition_point(|(at, _)| *at < from);
-    line.diagnostics.extend(
-        old.diagnostics[diagnostics_from..]
-            .iter()
-            .map(|(at, diagnostic)| (*at, diagnostic.shifted(delta))),
-    );
+fn copy_rest(line: &mut Line, old: &Line, delta: isize) {
+    if line.plies.len() < old.plies.len() {
+        line.plies.extend_from(&old.plies, delta);
+        line.last_board.clone_from(&old.last_board);
+    }
 }
 
 /// The position hashes of a line's states up to `index`, its ancestors' included.
@@ -653,7 +642,7 @@ fn history(lines: &[Line], line: usize, index: usize) -> Vec<u64> {
     for &(at, upto) in chain.iter().rev() {
         let this = &lines[at];
         let skip = usize::from(this.parent.is_some());
-        hashes.extend(this.plies[skip..=upto].iter().map(|p| p.hash));
+        hashes.extend(this.plies.hashes(skip..upto + 1));
     }
     hashes
 }
@@ -710,7 +699,6 @@ impl Player<'_> {
         reuse: Option<Reuse<'_>>,
     ) -> Line {
         let rules = self.rules;
-        let cells = rules.dim * rules.dim;
         let start_side = if rules.attackers_first {
             TaflSide::Attackers
         } else {
@@ -721,11 +709,9 @@ impl Player<'_> {
             parent,
             first_ref: start.first_ref,
             start_ref: start.start_ref,
-            plies: Vec::new(),
-            snapshots: Vec::new(),
+            plies: Plies::default(),
             last_board: Vec::new(),
             captures: Vec::new(),
-            diagnostics: Vec::new(),
             turns: turns.to_vec(),
             resigned: None,
         };
@@ -742,6 +728,8 @@ impl Player<'_> {
                 verdict: None,
                 hash: start_hash,
             },
+            &[],
+            std::iter::empty(),
             &start.board,
         );
         let mut repetitions = Repetitions::of(
@@ -755,7 +743,7 @@ impl Player<'_> {
         if let Some(reuse) = &reuse {
             let keep = reuse.keep.min(reuse.line.plies.len());
             if keep > 1 {
-                keep_states(&mut line, reuse.line, keep, cells);
+                keep_states(&mut line, reuse.line, keep);
                 repetitions = Repetitions::kept(keep);
                 reused = keep - 1;
             }
@@ -853,7 +841,7 @@ impl Player<'_> {
                         let last = line
                             .plies
                             .get(move_count)
-                            .or(line.plies.last())
+                            .or_else(|| line.plies.last())
                             .map_or(start.side, |p| p.next_side);
                         if line.resigned.is_none() {
                             line.resigned = Some((last, shifted(range)));
@@ -886,9 +874,9 @@ impl Player<'_> {
                                 && reuse.line.plies.get(index + 1).is_some_and(|next| {
                                     shift_range(&next.range, reuse.delta) == record.range
                                 })
-                                && in_step(&line, reuse.line, index, reuse.keep.min(index), cells)
+                                && in_step(&line, reuse.line, index, reuse.keep.min(index))
                             {
-                                copy_rest(&mut line, reuse.line, reuse.delta, cells);
+                                copy_rest(&mut line, reuse.line, reuse.delta);
                                 copied_rest = true;
                                 move_count += 1;
                                 real_moves += 1;
@@ -912,7 +900,7 @@ impl Player<'_> {
                                             verdict.describe()
                                         ),
                                     )
-                                    .with_related(line.plies[at].range.clone(), "the game ends here"),
+                                    .with_related(line.plies.at(at).range, "the game ends here"),
                                 );
                             }
                         }
@@ -954,6 +942,7 @@ impl Player<'_> {
                 }
             }
         }
+        line.captures = line.plies.all_captures();
         line
     }
 
@@ -975,15 +964,16 @@ impl Player<'_> {
         let dim = rules.dim;
         let previous = line.plies.len() - 1;
         let before = line.last_board.clone();
-        let side = line.plies[previous].next_side;
-        let berserker = line.plies[previous].berserker;
-        let prev_address = line.plies[previous].address;
+        let (previous_ply, _) = line.plies.as_read(previous);
+        let side = previous_ply.next_side;
+        let berserker = previous_ply.berserker;
+        let prev_address = previous_ply.address;
         // This move's address: a new turn when the side that starts turns moves after the
         // other side has.
         let address = if let Some(first) = start.first_address.filter(|_| previous == 0) {
             first
         } else {
-            let last_mover = line.plies[previous].moved.map(|(m, _, _)| m.side);
+            let last_mover = previous_ply.moved.map(|(m, _, _)| m.side);
             let new_turn =
                 side == start_side && berserker.is_none() && last_mover != Some(start_side);
             if new_turn {
@@ -1212,32 +1202,25 @@ impl Player<'_> {
                 self.check_info(*info, range.clone(), &after, verdict, mover_side, next_side);
             }
         }
-        let captures_start = line.captures.len() as u32;
-        line.captures.extend(
-            outcome
-                .captures
-                .iter()
-                .map(|(index, man)| (*index as u16, *man)),
-        );
-        let index = line.plies.len();
-        line.diagnostics.extend(
-            self.ply_diagnostics
-                .drain(..)
-                .map(|diagnostic| (index, diagnostic)),
-        );
-        let captures = captures_start..line.captures.len() as u32;
+        let captures: Vec<(u16, Man)> = outcome
+            .captures
+            .iter()
+            .map(|(index, man)| (*index as u16, *man))
+            .collect();
         line.push(
             Ply {
                 address,
                 range: record.range.clone(),
                 comment,
                 moved,
-                captures,
+                captures: 0..0,
                 next_side,
                 berserker: next_berserker,
                 verdict,
                 hash,
             },
+            &captures,
+            self.ply_diagnostics.drain(..),
             &after,
         );
     }
