@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::board::{parse_position, side_name, Board, Man, Square, TaflSide, MAX_DIM, MIN_DIM};
 use super::engine::{self, Reason, Verdict};
@@ -84,6 +85,8 @@ pub struct Line {
     pub plies: Plies,
     /// The board of the last state.
     last_board: Vec<u8>,
+    /// How many of the states hold each position (the main line's only).
+    pub positions: Positions,
     /// Every square captured along the line and the man it held, in order (a state's own
     /// are [`Line::ply_captures`]).
     pub captures: Vec<(u16, Man)>,
@@ -144,9 +147,12 @@ impl Line {
 
     /// The verdict in force at state `index`: the last one reached on the way.
     pub fn verdict_at(&self, index: usize) -> Option<(usize, Verdict)> {
-        (1..=index.min(self.plies.len().saturating_sub(1)))
-            .rev()
-            .find_map(|i| self.plies.as_read(i).0.verdict.map(|v| (i, v)))
+        let at = self.plies.last_verdict_at(index).filter(|at| *at > 0)?;
+        self.plies
+            .as_read(at)
+            .0
+            .verdict
+            .map(|verdict| (at, verdict))
     }
 }
 
@@ -311,35 +317,135 @@ impl std::hash::Hasher for PositionHasher {
 
 type PositionCounts = HashMap<u64, u32, std::hash::BuildHasherDefault<PositionHasher>>;
 
+/// How many of a main line's states hold each position: counted once, then shared by the
+/// revisions after it with what each edit changed, so that an edit near the end of a long
+/// line learns how often a position came before it without counting them all.
+#[derive(Clone, Debug, Default)]
+pub struct Positions {
+    counted: Arc<PositionCounts>,
+    changes: HashMap<u64, i64, std::hash::BuildHasherDefault<PositionHasher>>,
+}
+
+impl Positions {
+    fn of(hashes: impl Iterator<Item = u64>) -> Positions {
+        let mut counted = PositionCounts::default();
+        for hash in hashes {
+            *counted.entry(hash).or_default() += 1;
+        }
+        Positions {
+            counted: Arc::new(counted),
+            changes: HashMap::default(),
+        }
+    }
+
+    fn count(&self, hash: u64) -> i64 {
+        i64::from(self.counted.get(&hash).copied().unwrap_or(0))
+            + self.changes.get(&hash).copied().unwrap_or(0)
+    }
+
+    /// These positions without `removed` and with `added`; counted again when the changes
+    /// would outgrow what they change.
+    fn changed(
+        &self,
+        removed: impl Iterator<Item = u64>,
+        added: impl Iterator<Item = u64>,
+    ) -> Positions {
+        let mut changed = self.clone();
+        for hash in removed {
+            *changed.changes.entry(hash).or_default() -= 1;
+        }
+        for hash in added {
+            *changed.changes.entry(hash).or_default() += 1;
+        }
+        changed.changes.retain(|_, change| *change != 0);
+        if changed.changes.len() > 1024 + self.counted.len() / 8 {
+            let mut counted = (*changed.counted).clone();
+            for (hash, change) in changed.changes.drain() {
+                let count = counted.entry(hash).or_default();
+                *count = (i64::from(*count) + change) as u32;
+            }
+            counted.retain(|_, count| *count != 0);
+            changed.counted = Arc::new(counted);
+        }
+        changed
+    }
+
+    fn all(&self) -> HashMap<u64, i64> {
+        let mut all: HashMap<u64, i64> = self
+            .counted
+            .iter()
+            .map(|(hash, count)| (*hash, i64::from(*count)))
+            .collect();
+        for (hash, change) in &self.changes {
+            *all.entry(*hash).or_default() += change;
+        }
+        all.retain(|_, count| *count != 0);
+        all
+    }
+}
+
+impl PartialEq for Positions {
+    fn eq(&self, other: &Positions) -> bool {
+        self.all() == other.all()
+    }
+}
+
+impl Eq for Positions {}
+
+/// Where the counts of the positions a line kept from the previous replay come from, when
+/// asked about.
+enum Kept<'a> {
+    Nothing,
+    /// The line's first states, counted for the positions asked about.
+    First(usize),
+    /// The previous replay's positions but those of its states `tail`.
+    AllBut {
+        positions: &'a Positions,
+        old: &'a Plies,
+        tail: Range<usize>,
+        tail_counts: Option<PositionCounts>,
+    },
+}
+
 /// How often each position has been reached in a line, for threefold repetition. The
-/// states kept from a previous replay are counted only for the positions asked about, until
-/// so many are asked about that counting them all once is cheaper.
-struct Repetitions {
+/// states kept from a previous replay are counted only for the positions asked about, from
+/// whichever of the kept states and the states left out is the shorter list, and at once
+/// when so many are asked about that counting them all is cheaper.
+struct Repetitions<'a> {
     counts: PositionCounts,
-    /// How many of the line's first states `counts` holds only for the positions asked
-    /// about.
-    uncounted: usize,
+    kept: Kept<'a>,
     lookups: usize,
 }
 
-impl Repetitions {
-    fn of(hashes: impl Iterator<Item = u64>) -> Repetitions {
+impl<'a> Repetitions<'a> {
+    fn of(hashes: impl Iterator<Item = u64>) -> Repetitions<'a> {
         let mut counts = PositionCounts::default();
         for hash in hashes {
             *counts.entry(hash).or_default() += 1;
         }
         Repetitions {
             counts,
-            uncounted: 0,
+            kept: Kept::Nothing,
             lookups: 0,
         }
     }
 
-    /// The first `states` of a line, counted when asked about.
-    fn kept(states: usize) -> Repetitions {
+    /// The first `states` of `old`, a line with its positions counted.
+    fn kept(old: &'a Line, states: usize) -> Repetitions<'a> {
+        let tail = states..old.plies.len();
+        let kept = if tail.len() < states {
+            Kept::AllBut {
+                positions: &old.positions,
+                old: &old.plies,
+                tail,
+                tail_counts: None,
+            }
+        } else {
+            Kept::First(states)
+        };
         Repetitions {
             counts: PositionCounts::default(),
-            uncounted: states,
+            kept,
             lookups: 0,
         }
     }
@@ -347,23 +453,50 @@ impl Repetitions {
     /// Counts `hash` reached once more; how often it has been reached.
     fn reach(&mut self, hash: u64, plies: &Plies) -> u32 {
         const LOOKUPS_BEFORE_COUNTING_ALL: usize = 4;
-        let kept = 0..self.uncounted.min(plies.len());
-        if !kept.is_empty() && !self.counts.contains_key(&hash) {
-            if self.lookups < LOOKUPS_BEFORE_COUNTING_ALL {
-                self.lookups += 1;
-                let seen = plies.hashes(kept).filter(|h| *h == hash).count() as u32;
-                self.counts.insert(hash, seen);
-            } else {
-                let mut all = PositionCounts::default();
-                all.reserve(kept.len());
-                for kept_hash in plies.hashes(kept) {
-                    *all.entry(kept_hash).or_default() += 1;
+        if !self.counts.contains_key(&hash) {
+            let counting_all = self.lookups >= LOOKUPS_BEFORE_COUNTING_ALL;
+            self.lookups += 1;
+            let count = |hashes: &mut dyn Iterator<Item = u64>| {
+                hashes.filter(|h| *h == hash).count() as u32
+            };
+            let seen = match &mut self.kept {
+                Kept::Nothing => 0,
+                Kept::First(states) if !counting_all => {
+                    count(&mut plies.hashes(0..(*states).min(plies.len())))
                 }
-                for (hash, seen) in all {
-                    self.counts.entry(hash).or_insert(seen);
+                Kept::First(states) => {
+                    let mut all = PositionCounts::default();
+                    all.reserve(*states);
+                    for kept_hash in plies.hashes(0..(*states).min(plies.len())) {
+                        *all.entry(kept_hash).or_default() += 1;
+                    }
+                    for (hash, seen) in all {
+                        self.counts.entry(hash).or_insert(seen);
+                    }
+                    self.kept = Kept::Nothing;
+                    self.counts.get(&hash).copied().unwrap_or(0)
                 }
-                self.uncounted = 0;
-            }
+                Kept::AllBut {
+                    positions,
+                    old,
+                    tail,
+                    tail_counts,
+                } => {
+                    let left_out = match tail_counts {
+                        Some(counts) => counts.get(&hash).copied().unwrap_or(0),
+                        None if !counting_all => count(&mut old.hashes(tail.clone())),
+                        None => {
+                            let counts = tail_counts.insert(PositionCounts::default());
+                            for left_out in old.hashes(tail.clone()) {
+                                *counts.entry(left_out).or_default() += 1;
+                            }
+                            counts.get(&hash).copied().unwrap_or(0)
+                        }
+                    };
+                    (positions.count(hash) - i64::from(left_out)) as u32
+                }
+            };
+            self.counts.insert(hash, seen);
         }
         let seen = self.counts.entry(hash).or_default();
         *seen += 1;
@@ -457,7 +590,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
     };
     // The main line.
     let main_turns: Vec<usize> = (0..file.turns.len())
-        .filter(|i| file.turns.as_read(*i).0.address.line.is_main())
+        .filter(|i| file.turns.outline(*i).main_line)
         .collect();
     let start_side = if rules.attackers_first {
         TaflSide::Attackers
@@ -486,10 +619,10 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
     // Variations, each once the line it branches from is there.
     let mut groups: Vec<(LinePath, Vec<usize>)> = Vec::new();
     for i in 0..file.turns.len() {
-        let (turn, _) = file.turns.as_read(i);
-        if turn.address.line.is_main() {
+        if file.turns.outline(i).main_line {
             continue;
         }
+        let (turn, _) = file.turns.as_read(i);
         match groups
             .iter_mut()
             .find(|(path, _)| *path == turn.address.line)
@@ -711,6 +844,7 @@ impl Player<'_> {
             start_ref: start.start_ref,
             plies: Plies::default(),
             last_board: Vec::new(),
+            positions: Positions::default(),
             captures: Vec::new(),
             turns: turns.to_vec(),
             resigned: None,
@@ -744,7 +878,7 @@ impl Player<'_> {
             let keep = reuse.keep.min(reuse.line.plies.len());
             if keep > 1 {
                 keep_states(&mut line, reuse.line, keep);
-                repetitions = Repetitions::kept(keep);
+                repetitions = Repetitions::kept(reuse.line, keep);
                 reused = keep - 1;
             }
         }
@@ -755,13 +889,18 @@ impl Player<'_> {
         let mut previous_turn: Option<u32> = None;
         let mut move_count = 0usize;
         for (turn_position, &turn_index) in turns.iter().enumerate() {
+            let outline = self.file.turns.outline(turn_index);
+            let plays = !copied_rest && move_count + outline.moves > reused;
+            let numbered_in_order = previous_turn.map_or(outline.number == 1, |previous| {
+                outline.number > previous && u64::from(outline.number) <= u64::from(previous) + 1
+            });
+            if !plays && outline.only_moves && numbered_in_order && turn_position > 0 {
+                // Kept or copied, and nothing to say about it.
+                previous_turn = Some(outline.number);
+                move_count += outline.moves;
+                continue;
+            }
             let (as_read, shift) = self.file.turns.as_read(turn_index);
-            let moves_in_turn = as_read
-                .moves
-                .iter()
-                .filter(|word| matches!(word, MoveWord::Move(_)))
-                .count();
-            let plays = !copied_rest && move_count + moves_in_turn > reused;
             // A turn whose moves are not played is read where it was first read, `shift`
             // bytes off, rather than copied.
             let (turn, shift) = if plays {
@@ -943,6 +1082,22 @@ impl Player<'_> {
             }
         }
         line.captures = line.plies.all_captures();
+        if path.is_main() {
+            line.positions = match &reuse {
+                Some(reuse) if copied_rest => reuse.line.positions.clone(),
+                // Replayed from the first state not kept to the end.
+                Some(reuse)
+                    if reused > 0 && line.plies.len() + reuse.line.plies.len() < 4 * reused =>
+                {
+                    let from = reused + 1;
+                    reuse.line.positions.changed(
+                        reuse.line.plies.hashes(from..reuse.line.plies.len()),
+                        line.plies.hashes(from..line.plies.len()),
+                    )
+                }
+                _ => Positions::of(line.plies.hashes(0..line.plies.len())),
+            };
+        }
         line
     }
 

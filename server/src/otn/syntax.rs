@@ -151,7 +151,60 @@ impl Turn {
 /// far the edits since have moved it, so that an edit costs no copy of the turns.
 #[derive(Clone, Debug, Default)]
 pub struct Turns {
-    slots: Vec<(isize, Arc<Turn>)>,
+    slots: Vec<Slot>,
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    shift: isize,
+    turn: Arc<Turn>,
+    outline: TurnOutline,
+}
+
+impl Slot {
+    fn new(turn: Turn) -> Slot {
+        Slot {
+            shift: 0,
+            outline: TurnOutline::of(&turn),
+            turn: Arc::new(turn),
+        }
+    }
+
+    fn start(&self) -> usize {
+        self.turn.range.start.saturating_add_signed(self.shift)
+    }
+}
+
+/// What a replay needs of a turn whose moves it does not play, kept next to the turn so
+/// that passing over the turns costs no visit to each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnOutline {
+    /// The turn's number as written.
+    pub number: u32,
+    /// How many move records it holds.
+    pub moves: usize,
+    pub main_line: bool,
+    /// Whether it holds nothing but move records and words that are not moves: no
+    /// resignation or placeholder, which have more to say than their count.
+    pub only_moves: bool,
+}
+
+impl TurnOutline {
+    fn of(turn: &Turn) -> TurnOutline {
+        TurnOutline {
+            number: turn.address.turn,
+            moves: turn
+                .moves
+                .iter()
+                .filter(|word| matches!(word, MoveWord::Move(_)))
+                .count(),
+            main_line: turn.address.line.is_main(),
+            only_moves: turn
+                .moves
+                .iter()
+                .all(|word| matches!(word, MoveWord::Move(_) | MoveWord::Bad { .. })),
+        }
+    }
 }
 
 impl Turns {
@@ -165,11 +218,11 @@ impl Turns {
 
     /// Turn `index`, with its ranges where they are now.
     pub fn get(&self, index: usize) -> Option<Cow<'_, Turn>> {
-        let (shift, turn) = self.slots.get(index)?;
-        Some(if *shift == 0 {
-            Cow::Borrowed(&**turn)
+        let slot = self.slots.get(index)?;
+        Some(if slot.shift == 0 {
+            Cow::Borrowed(&*slot.turn)
         } else {
-            Cow::Owned(turn.shifted(*shift))
+            Cow::Owned(slot.turn.shifted(slot.shift))
         })
     }
 
@@ -185,8 +238,8 @@ impl Turns {
     /// Turn `index` as first read, and how far it has moved since: reading it this way
     /// costs no copy.
     pub fn as_read(&self, index: usize) -> (&Turn, isize) {
-        let (shift, turn) = &self.slots[index];
-        (turn, *shift)
+        let slot = &self.slots[index];
+        (&slot.turn, slot.shift)
     }
 
     /// The range of turn `index` (number to last move).
@@ -216,14 +269,12 @@ impl Turns {
     /// The index of the first turn that ends (with its commentary) at or after `offset`.
     pub fn first_ending_from(&self, offset: usize) -> usize {
         self.slots
-            .partition_point(|(shift, turn)| turn.end().saturating_add_signed(*shift) < offset)
+            .partition_point(|slot| slot.turn.end().saturating_add_signed(slot.shift) < offset)
     }
 
     /// How many turns start before `offset`.
     pub fn count_starting_before(&self, offset: usize) -> usize {
-        self.slots.partition_point(|(shift, turn)| {
-            turn.range.start.saturating_add_signed(*shift) < offset
-        })
+        self.slots.partition_point(|slot| slot.start() < offset)
     }
 
     /// The index of the turn that starts at `offset`, if one does.
@@ -234,20 +285,25 @@ impl Turns {
 
     /// Whether turn `index` is `other`'s turn `other_index`, shared rather than read again.
     pub fn shares(&self, index: usize, other: &Turns, other_index: usize) -> bool {
-        Arc::ptr_eq(&self.slots[index].1, &other.slots[other_index].1)
+        Arc::ptr_eq(&self.slots[index].turn, &other.slots[other_index].turn)
+    }
+
+    /// What a replay needs of turn `index` when it does not play its moves.
+    pub fn outline(&self, index: usize) -> TurnOutline {
+        self.slots[index].outline
     }
 
     pub fn push(&mut self, turn: Turn) {
-        self.slots.push((0, Arc::new(turn)));
+        self.slots.push(Slot::new(turn));
     }
 
     /// Appends `other`'s turns `range`, moved `delta` bytes further on, sharing them.
     pub fn extend_shared(&mut self, other: &Turns, range: Range<usize>, delta: isize) {
-        self.slots.extend(
-            other.slots[range]
-                .iter()
-                .map(|(shift, turn)| (shift + delta, Arc::clone(turn))),
-        );
+        self.slots
+            .extend(other.slots[range].iter().map(|slot| Slot {
+                shift: slot.shift + delta,
+                ..slot.clone()
+            }));
     }
 
     pub fn append(&mut self, other: Turns) {
@@ -258,7 +314,7 @@ impl Turns {
 impl From<Vec<Turn>> for Turns {
     fn from(turns: Vec<Turn>) -> Turns {
         Turns {
-            slots: turns.into_iter().map(|turn| (0, Arc::new(turn))).collect(),
+            slots: turns.into_iter().map(Slot::new).collect(),
         }
     }
 }

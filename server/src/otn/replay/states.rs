@@ -12,6 +12,10 @@ use crate::otn::board::Man;
 /// How many states a chunk holds; a chunk keeps the board of its first state, the boards
 /// of the others are made again from it.
 pub const CHUNK: usize = 32;
+const _: () = assert!(
+    CHUNK == u32::BITS as usize,
+    "a chunk's verdicts are one bit a state"
+);
 
 #[derive(Clone, Debug, Default)]
 struct Chunk {
@@ -22,6 +26,8 @@ struct Chunk {
     captures: Vec<(u16, Man)>,
     /// What is wrong with the chunk's moves, with the index of each move's state, in order.
     diagnostics: Vec<(usize, Diagnostic)>,
+    /// Which of the chunk's states reached a verdict, one bit each.
+    verdicts: u32,
 }
 
 /// The states of a line, state 0 first.
@@ -121,6 +127,29 @@ impl Plies {
         low - 1
     }
 
+    /// The last state at or before `index` whose move reached a verdict.
+    pub fn last_verdict_at(&self, index: usize) -> Option<usize> {
+        let index = index.min(self.len.checked_sub(1)?);
+        let last_chunk = index / CHUNK;
+        let in_last = (index % CHUNK) as u32;
+        let up_to = |chunk: usize| {
+            if chunk == last_chunk {
+                in_last
+            } else {
+                CHUNK as u32 - 1
+            }
+        };
+        (0..=last_chunk).rev().find_map(|chunk| {
+            let mask = if up_to(chunk) == 31 {
+                u32::MAX
+            } else {
+                (1u32 << (up_to(chunk) + 1)) - 1
+            };
+            let bits = self.chunks[chunk].1.verdicts & mask;
+            (bits != 0).then(|| chunk * CHUNK + (31 - bits.leading_zeros()) as usize)
+        })
+    }
+
     /// The board of state `index`, made from its chunk's first.
     pub fn board(&self, index: usize) -> Vec<u8> {
         let (_, chunk) = &self.chunks[index / CHUNK];
@@ -157,6 +186,9 @@ impl Plies {
         let start = chunk.captures.len() as u32;
         chunk.captures.extend_from_slice(captures);
         ply.captures = start..chunk.captures.len() as u32;
+        if ply.verdict.is_some() {
+            chunk.verdicts |= 1 << (index % CHUNK);
+        }
         chunk.plies.push(ply.shifted(-shift));
         chunk
             .diagnostics
@@ -182,6 +214,7 @@ impl Plies {
                     board: chunk.board.clone(),
                     plies: chunk.plies[..rest].to_vec(),
                     captures: chunk.captures[..captures_end].to_vec(),
+                    verdicts: chunk.verdicts & ((1 << rest) - 1),
                     diagnostics: chunk
                         .diagnostics
                         .iter()
