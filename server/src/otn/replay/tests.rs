@@ -281,3 +281,85 @@ fn boards_between_snapshots_are_the_boards_played() {
     }
     assert!(main.plies.len() > 3 * CHUNK);
 }
+
+#[test]
+fn successive_edits_of_a_long_record_update_like_fresh_analyses() {
+    // Each revision is made from the one before, so the moves of the turns and states
+    // shared between revisions add up; some edits change the boards, most do not.
+    let mut document = OtnDocument::new(long_record());
+    let snippets = [
+        "x",
+        "+",
+        "\n",
+        " ",
+        "[a|b]",
+        "\n9. ",
+        "---",
+        "-",
+        "1a.1. d1-d2\n",
+        "",
+        "a1-a2 ",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |bound: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % bound as u64) as usize
+    };
+    for step in 0..120 {
+        let text = &document.text;
+        let moves_start = text.find("\n1. ").unwrap() + 1;
+        let mut at = moves_start + next(text.len() - moves_start);
+        while !text.is_char_boundary(at) {
+            at += 1;
+        }
+        let mut end = (at + next(4)).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let insert = snippets[next(snippets.len())];
+        let (updated, _) = edit(&document, at, end - at, insert);
+        assert!(
+            !updated.replay.lines.is_empty(),
+            "step {step}: {insert:?} at {at}"
+        );
+        document = updated;
+    }
+}
+
+#[test]
+fn variations_of_a_long_record_follow_its_edits() {
+    let mut text = long_record();
+    // A variation off a move near the end, one off a move near the start, and one nested.
+    let late = text.rfind("\n2").unwrap() + 1;
+    let late_turn: String = text[late..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    let early = text.find("\n5. ").unwrap() + 1;
+    let variation = |text: &str, at: usize, turn: &str| -> String {
+        let line = &text[at..at + text[at..].find('\n').unwrap()];
+        let first = line.split(' ').nth(1).unwrap();
+        format!("{turn}a.1.1. {first} \n{turn}a.1.1a.1.1. ..... \n")
+    };
+    let late_variation = variation(&text, late, &late_turn);
+    let early_variation = variation(&text, early, "5");
+    let insert_after = |text: &mut String, at: usize, what: &str| {
+        let line_end = at + text[at..].find('\n').unwrap() + 1;
+        text.insert_str(line_end, what);
+    };
+    insert_after(&mut text, late, &late_variation);
+    insert_after(&mut text, early, &early_variation);
+    let base = OtnDocument::new(text.clone());
+    assert!(base.replay.lines.len() >= 3, "{:?}", base.diagnostics);
+    for (at, insert) in [
+        (early + 3, "+"),
+        (late + 2, "x"),
+        (text.find("[a quiet").unwrap() + 2, "y"),
+        (text.find("5a.1.1.").unwrap() + 8, "z"),
+        (text.rfind("a.1.1.").unwrap() + 7, "\n"),
+    ] {
+        edit(&base, at, 0, insert);
+    }
+}
