@@ -248,12 +248,6 @@ impl Turns {
         shift_range(&turn.range, shift)
     }
 
-    /// Where turn `index` ends with its commentary.
-    pub fn end(&self, index: usize) -> usize {
-        let (turn, shift) = self.as_read(index);
-        turn.end().saturating_add_signed(shift)
-    }
-
     pub fn address_range(&self, index: usize) -> Range<usize> {
         let (turn, shift) = self.as_read(index);
         shift_range(&turn.address.range, shift)
