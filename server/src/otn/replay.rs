@@ -882,7 +882,17 @@ impl Player<'_> {
                 reused = keep - 1;
             }
         }
-        let mut ended: Option<(usize, Verdict)> = line.verdict_at(line.plies.len() - 1);
+        // The game ends at the first verdict; the moves after it are replayed all the same.
+        let mut ended: Option<(usize, Verdict)> = line
+            .plies
+            .first_verdict_before(line.plies.len())
+            .and_then(|at| {
+                line.plies
+                    .as_read(at)
+                    .0
+                    .verdict
+                    .map(|verdict| (at, verdict))
+            });
         let mut warned_after_end = ended.is_some_and(|(at, _)| at + 1 < line.plies.len());
         // Once the rest of the line is the previous replay's, its moves are only counted.
         let mut copied_rest = false;

@@ -150,6 +150,19 @@ impl Plies {
         })
     }
 
+    /// The first state before `end` whose move reached a verdict.
+    pub fn first_verdict_before(&self, end: usize) -> Option<usize> {
+        let end = end.min(self.len);
+        self.chunks
+            .iter()
+            .enumerate()
+            .find_map(|(chunk, (_, states))| {
+                (states.verdicts != 0)
+                    .then(|| chunk * CHUNK + states.verdicts.trailing_zeros() as usize)
+            })
+            .filter(|first| *first < end)
+    }
+
     /// The board of state `index`, made from its chunk's first.
     pub fn board(&self, index: usize) -> Vec<u8> {
         let (_, chunk) = &self.chunks[index / CHUNK];

@@ -284,9 +284,12 @@ fn boards_between_snapshots_are_the_boards_played() {
 
 #[test]
 fn successive_edits_of_a_long_record_update_like_fresh_analyses() {
+    const STEPS: usize = 200;
     // Each revision is made from the one before, so the moves of the turns and states
-    // shared between revisions add up; some edits change the boards, most do not.
-    let mut document = OtnDocument::new(long_record());
+    // shared between revisions add up; some edits change the boards, most do not. The
+    // record is taken afresh now and then, before the edits have made it all commentary.
+    let record = long_record();
+    let mut document = OtnDocument::new(record.clone());
     let snippets = [
         "x",
         "+",
@@ -307,9 +310,12 @@ fn successive_edits_of_a_long_record_update_like_fresh_analyses() {
         seed ^= seed << 17;
         (seed % bound as u64) as usize
     };
-    for step in 0..120 {
+    let moves_start = document.text.find("\n1. ").unwrap() + 1;
+    for step in 0..STEPS {
+        if step % 40 == 0 {
+            document = OtnDocument::new(record.clone());
+        }
         let text = &document.text;
-        let moves_start = text.find("\n1. ").unwrap() + 1;
         let mut at = moves_start + next(text.len() - moves_start);
         while !text.is_char_boundary(at) {
             at += 1;
