@@ -323,7 +323,7 @@ type PositionCounts = HashMap<u64, u32, std::hash::BuildHasherDefault<PositionHa
 #[derive(Clone, Debug, Default)]
 pub struct Positions {
     counted: Arc<PositionCounts>,
-    changes: HashMap<u64, i64, std::hash::BuildHasherDefault<PositionHasher>>,
+    changes: Arc<HashMap<u64, i64, std::hash::BuildHasherDefault<PositionHasher>>>,
 }
 
 impl Positions {
@@ -334,7 +334,7 @@ impl Positions {
         }
         Positions {
             counted: Arc::new(counted),
-            changes: HashMap::default(),
+            changes: Arc::default(),
         }
     }
 
@@ -351,16 +351,17 @@ impl Positions {
         added: impl Iterator<Item = u64>,
     ) -> Positions {
         let mut changed = self.clone();
+        let changes = Arc::make_mut(&mut changed.changes);
         for hash in removed {
-            *changed.changes.entry(hash).or_default() -= 1;
+            *changes.entry(hash).or_default() -= 1;
         }
         for hash in added {
-            *changed.changes.entry(hash).or_default() += 1;
+            *changes.entry(hash).or_default() += 1;
         }
-        changed.changes.retain(|_, change| *change != 0);
-        if changed.changes.len() > 1024 + self.counted.len() / 8 {
+        changes.retain(|_, change| *change != 0);
+        if changes.len() > 1024 + self.counted.len() / 8 {
             let mut counted = (*changed.counted).clone();
-            for (hash, change) in changed.changes.drain() {
+            for (hash, change) in changes.drain() {
                 let count = counted.entry(hash).or_default();
                 *count = (i64::from(*count) + change) as u32;
             }
@@ -376,7 +377,7 @@ impl Positions {
             .iter()
             .map(|(hash, count)| (*hash, i64::from(*count)))
             .collect();
-        for (hash, change) in &self.changes {
+        for (hash, change) in self.changes.iter() {
             *all.entry(*hash).or_default() += change;
         }
         all.retain(|_, count| *count != 0);
@@ -611,7 +612,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
             start_ref: 0,
             first_ref: 1,
         },
-        &main_turns,
+        main_turns,
         reuse,
     );
     let mut next_ref = 1 + main.plies.len() - 1;
@@ -705,7 +706,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
                 },
                 first_ref: next_ref,
             };
-            let line = player.play_line(path, Some((parent, before)), start, &turns, None);
+            let line = player.play_line(path, Some((parent, before)), start, turns, None);
             next_ref += line.plies.len() - 1;
             lines.push(line);
         }
@@ -828,7 +829,7 @@ impl Player<'_> {
         path: LinePath,
         parent: Option<(usize, usize)>,
         start: StartFrom,
-        turns: &[usize],
+        turns: Vec<usize>,
         reuse: Option<Reuse<'_>>,
     ) -> Line {
         let rules = self.rules;
@@ -846,7 +847,7 @@ impl Player<'_> {
             last_board: Vec::new(),
             positions: Positions::default(),
             captures: Vec::new(),
-            turns: turns.to_vec(),
+            turns: Vec::new(),
             resigned: None,
         };
         let start_hash = position_hash(&start.board, start.side, start.berserker);
@@ -1091,6 +1092,7 @@ impl Player<'_> {
                 }
             }
         }
+        line.turns = turns;
         line.captures = line.plies.all_captures();
         if path.is_main() {
             line.positions = match &reuse {
