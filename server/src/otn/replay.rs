@@ -781,6 +781,22 @@ fn history(lines: &[Line], line: usize, index: usize) -> Vec<u64> {
     hashes
 }
 
+/// A move's full address (`7a.1.2b`), written out only when a diagnostic quotes it: most
+/// moves have nothing wrong with them.
+struct MoveLabel<'a> {
+    path: &'a LinePath,
+    address: AddressMove,
+}
+
+impl std::fmt::Display for MoveLabel<'_> {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (at, variation) in &self.path.0 {
+            write!(out, "{}.{variation}.", at.name())?;
+        }
+        write!(out, "{}", self.address.name())
+    }
+}
+
 struct StartFrom {
     board: Vec<u8>,
     side: TaflSide,
@@ -1155,7 +1171,10 @@ impl Player<'_> {
                 }
             }
         };
-        let label = format!("{}{}", line.path.prefix(), address.name());
+        let label = MoveLabel {
+            path: &line.path,
+            address,
+        };
         if previous > 0 {
             if first_of_turn_line && address.letter != 0 && turn_position > 0 {
                 self.ply_diagnostics.push(Diagnostic::warning(
@@ -1392,7 +1411,12 @@ impl Player<'_> {
         );
     }
 
-    fn check_captures(&mut self, record: &MoveRecord, outcome: &engine::Outcome, label: &str) {
+    fn check_captures(
+        &mut self,
+        record: &MoveRecord,
+        outcome: &engine::Outcome,
+        label: &MoveLabel<'_>,
+    ) {
         let dim = self.rules.dim;
         let computed: Vec<(Square, Man)> = outcome
             .captures
