@@ -369,3 +369,64 @@ fn variations_of_a_long_record_follow_its_edits() {
         edit(&base, at, 0, insert);
     }
 }
+
+#[test]
+fn features_of_an_updated_record_are_a_fresh_one_s() {
+    use crate::model::document::{NotationDocument, Target};
+    let mut record = long_record();
+    let at = record.find("\n12. ").unwrap() + 1;
+    let line_end = at + record[at..].find('\n').unwrap() + 1;
+    let first = record[at..line_end].split(' ').nth(1).unwrap().to_string();
+    record.insert_str(line_end, &format!("12a.1.1. {first}\n"));
+    let mut document = OtnDocument::new(record);
+    // Edits near the start move every later turn and state along the text.
+    for (turn, insert) in [("\n3. ", "+"), ("\n5. ", "\n"), ("\n4. ", "  ")] {
+        let turn = document.text.find(turn).unwrap() + 1;
+        let at = turn + document.text[turn + 3..].find(' ').unwrap() + 3;
+        document = edit(&document, at, 0, insert).0;
+    }
+    let fresh = OtnDocument::new(document.text.clone());
+    let text = &document.text;
+    assert_eq!(document.symbols(), fresh.symbols());
+    assert_eq!(document.folds(), fresh.folds());
+    assert_eq!(
+        document.semantic_tokens(0..text.len()),
+        fresh.semantic_tokens(0..text.len())
+    );
+    let middle = text.len() / 2..text.len() / 2 + 400;
+    assert_eq!(
+        document.semantic_tokens(middle.clone()),
+        fresh.semantic_tokens(middle.clone())
+    );
+    assert_eq!(
+        document.inlay_hints(middle.clone()),
+        fresh.inlay_hints(middle)
+    );
+    for offset in (0..text.len()).step_by(97) {
+        assert_eq!(document.hover(offset), fresh.hover(offset), "{offset}");
+        assert_eq!(
+            document.move_at(offset, true),
+            fresh.move_at(offset, true),
+            "{offset}"
+        );
+        assert_eq!(document.completions(offset), fresh.completions(offset));
+    }
+    for state in (0..fresh.replay.state_count()).step_by(13) {
+        let state = crate::model::document::StateRef {
+            game: 0,
+            index: state,
+        };
+        assert_eq!(document.scene(state), fresh.scene(state));
+    }
+    assert_eq!(document.main_line(0), fresh.main_line(0));
+    assert_eq!(
+        document.convert(Target::Ppn).ok(),
+        fresh.convert(Target::Ppn).ok()
+    );
+    let json = |doc: &OtnDocument| {
+        let mut out = Vec::new();
+        doc.write_replay_json("a.otg", None, &mut out).unwrap();
+        out
+    };
+    assert_eq!(json(&document), json(&fresh));
+}
