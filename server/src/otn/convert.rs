@@ -110,8 +110,8 @@ pub fn to_ppn(document: &OtnDocument) -> Result<String, ConvertError> {
         .first()
         .ok_or_else(|| ConvertError("the file has no game to convert".to_string()))?;
     let dim = rules.dim;
-    let start = line.board(0, dim * dim);
-    let layout = library_layout(rules, start);
+    let start = line.board(0);
+    let layout = library_layout(rules, &start);
     let mut out = String::from("---\n");
     for (tag, key) in OTN_TAGS {
         if let Some(found) = document.file.tag(&document.text, tag) {
@@ -153,7 +153,7 @@ pub fn to_ppn(document: &OtnDocument) -> Result<String, ConvertError> {
         let _ = writeln!(out, "{{{}}}", ppn_comment(&start_comment));
     }
     for index in 1..line.plies.len() {
-        let ply = &line.plies[index];
+        let ply = line.plies.at(index);
         let _ = write!(out, "{}", move_number(ply.address.turn, ply.address.letter));
         match ply.moved {
             Some((_, from, to)) => {

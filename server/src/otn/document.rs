@@ -10,7 +10,7 @@ use serde_json::json;
 use super::board::{Man, Square};
 use super::replay::{replay, Line, Replay, Reuse};
 use super::rules::Space;
-use super::syntax::{parse_file, parse_record_from, FileKind, OtnFile, ParseState};
+use super::syntax::{parse_file, parse_record_until, FileKind, OtnFile, ParseState, Turns};
 use crate::diagnostic::Diagnostic;
 use crate::model::document::{
     ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef, Target,
@@ -38,15 +38,26 @@ impl OtnDocument {
     pub fn new(text: String) -> OtnDocument {
         let file = parse_file(&text);
         let replayed = replay(&text, &file, None);
-        OtnDocument::from_parts(text, file, replayed)
+        OtnDocument::from_parts(LineIndex::new(&text), text, file, replayed)
     }
 
-    fn from_parts(text: String, file: OtnFile, replay: Replay) -> OtnDocument {
+    fn from_parts(
+        line_index: LineIndex,
+        text: String,
+        file: OtnFile,
+        replay: Replay,
+    ) -> OtnDocument {
         let mut diagnostics: Vec<Diagnostic> = file
             .diagnostics
             .iter()
             .chain(replay.diagnostics.iter())
             .cloned()
+            .chain(
+                replay
+                    .lines
+                    .iter()
+                    .flat_map(|line| line.plies.diagnostics().map(|(_, d)| d)),
+            )
             .collect();
         diagnostics.sort_by(|a, b| {
             (a.range.start, a.range.end, a.severity, a.code, &a.message).cmp(&(
@@ -59,7 +70,7 @@ impl OtnDocument {
         });
         diagnostics.dedup();
         OtnDocument {
-            line_index: LineIndex::new(&text),
+            line_index,
             text,
             file,
             replay,
@@ -67,66 +78,77 @@ impl OtnDocument {
         }
     }
 
-    /// The analysis of `text`, made from this one's by `edit`: the turns before the edit
-    /// are not read again, and the main line's states before it are kept.
+    /// The analysis of `text`, made from this one's by `edit`: the turns are read again
+    /// from the one before the edit until a turn starts where one started before, past the
+    /// edit; the main line's states before the edit are kept, and so are those after it
+    /// once the replay reaches the same state as before at the same move.
     pub fn updated(&self, text: String, edit: &TextEdit) -> OtnDocument {
         let edit = edit.checked(&self.text, &text);
         let fresh = || OtnDocument::new(text.clone());
         if self.file.kind != FileKind::GameRecord {
             return fresh();
         }
+        let old_turns = &self.file.turns;
         // Start reading again at the last turn that begins before the edit.
-        let Some(restart_turn) = self
-            .file
-            .turns
-            .iter()
-            .rposition(|turn| turn.range.start < edit.start)
-        else {
+        let Some(restart_turn) = old_turns.count_starting_before(edit.start).checked_sub(1) else {
             return fresh();
         };
-        let restart = self.file.turns[restart_turn].range.start;
+        let restart = old_turns.range(restart_turn).start;
         if self.file.tags.iter().any(|tag| tag.range.end > restart) {
             return fresh();
         }
-        let tail = parse_record_from(&text, restart, ParseState { in_moves: true });
-        let mut file = OtnFile {
-            kind: FileKind::GameRecord,
-            tags: self.file.tags.clone(),
-            turns: self.file.turns[..restart_turn].to_vec(),
-            body: None,
-            diagnostics: self
-                .file
+        let delta = edit.new_end as isize - edit.old_end as isize;
+        // Reading stops at the first turn past the edit that starts where one started.
+        let same_turn_at = |offset: usize| {
+            offset >= edit.new_end
+                && old_turns
+                    .starting_at(offset.wrapping_add_signed(-delta))
+                    .is_some_and(|t| t > restart_turn)
+        };
+        let (read, stopped) =
+            parse_record_until(&text, restart, ParseState { in_moves: true }, same_turn_at);
+        let old_same_from =
+            stopped.and_then(|offset| old_turns.starting_at(offset.wrapping_add_signed(-delta)));
+        let old_same_offset = old_same_from.map_or(usize::MAX, |t| old_turns.range(t).start);
+        let mut turns = Turns::default();
+        turns.extend_shared(old_turns, 0..restart_turn, 0);
+        turns.append(read.turns);
+        let same_turns_from = turns.len();
+        if let Some(from) = old_same_from {
+            turns.extend_shared(old_turns, from..old_turns.len(), delta);
+        }
+        let mut diagnostics: Vec<Diagnostic> = self
+            .file
+            .diagnostics
+            .iter()
+            .filter(|d| d.range.start < restart)
+            .cloned()
+            .collect();
+        diagnostics.extend(read.diagnostics);
+        diagnostics.extend(
+            self.file
                 .diagnostics
                 .iter()
-                .filter(|d| d.range.start < restart)
-                .cloned()
-                .collect(),
-            item_ends: self
-                .file
-                .item_ends
-                .iter()
-                .copied()
-                .filter(|end| *end < restart)
-                .collect(),
+                .filter(|d| d.range.start >= old_same_offset)
+                .map(|d| d.shifted(delta)),
+        );
+        let file = OtnFile {
+            kind: FileKind::GameRecord,
+            tags: self.file.tags.clone(),
+            turns,
+            body: None,
+            diagnostics,
         };
-        file.turns.extend(tail.turns);
-        file.diagnostics.extend(tail.diagnostics);
-        file.item_ends.extend(tail.item_ends);
-        // The main line's states of the moves of the turns read again are made again.
-        let keep = 1 + self.file.turns[..restart_turn]
-            .iter()
-            .filter(|turn| turn.address.line.is_main())
-            .flat_map(|turn| turn.moves.iter())
-            .filter(|word| matches!(word, super::moves::MoveWord::Move(_)))
-            .count();
         let reuse = self.replay.lines.first().map(|line| Reuse {
             line,
-            keep,
+            // The main line's states of the moves before the turn read again.
+            keep: 1 + line.plies.moves_starting_before(restart),
             tail_from: edit.new_end,
-            delta: edit.new_end as isize - edit.old_end as isize,
+            delta,
+            same_turns_from,
         });
         let replayed = replay(&text, &file, reuse);
-        OtnDocument::from_parts(text, file, replayed)
+        OtnDocument::from_parts(self.line_index.update(&text, &edit), text, file, replayed)
     }
 
     pub fn line(&self, index: usize) -> Option<&Line> {
@@ -149,17 +171,16 @@ impl OtnDocument {
     }
 
     /// The board of a state as square codes.
-    pub fn board(&self, line: usize, index: usize) -> Option<&[u8]> {
-        let cells = self.replay.cells();
+    pub fn board(&self, line: usize, index: usize) -> Option<Vec<u8>> {
         let line = self.replay.lines.get(line)?;
-        (index < line.plies.len()).then(|| line.board(index, cells))
+        (index < line.plies.len()).then(|| line.board(index))
     }
 
     /// The OTN position record after state `index` of `line`.
     pub fn position(&self, line: usize, index: usize) -> String {
         let dim = self.replay.dim();
         self.board(line, index)
-            .map(|cells| super::board::position_record(cells, dim))
+            .map(|cells| super::board::position_record(&cells, dim))
             .unwrap_or_default()
     }
 
@@ -171,7 +192,7 @@ impl OtnDocument {
         if index == 0 {
             return "";
         }
-        self.text.get(line.plies[index].range.clone()).unwrap_or("")
+        self.text.get(line.plies.at(index).range).unwrap_or("")
     }
 
     /// The squares captured by a state's move, by name.
@@ -243,7 +264,7 @@ impl OtnDocument {
         let cells = self.board(line, index)?;
         let mut scene = Scene::default();
         scene.pieces.push(tafl_board(dim as u32));
-        let ply = &self.replay.lines[line].plies[index];
+        let ply = self.replay.lines[line].plies.at(index);
         let changed: Vec<usize> = self.replay.lines[line]
             .ply_captures(index)
             .iter()
@@ -304,7 +325,7 @@ impl OtnDocument {
             label: l.label(index),
             text: self.move_text(line, index).to_string(),
             comment: self.comment(line, index),
-            range: (index > 0).then(|| l.plies[index].range.clone()),
+            range: (index > 0).then(|| l.plies.at(index).range),
             state: self.state_ref(line, index),
         }
     }
@@ -360,15 +381,12 @@ impl OtnDocument {
 
     /// Where a variation is written: from its first turn to its last turn's commentary.
     fn line_range(&self, line: &Line) -> Range<usize> {
-        let first = line
-            .turns
-            .first()
-            .map(|t| self.file.turns[*t].range.clone());
+        let turns = &self.file.turns;
+        let first = line.turns.first().map(|t| turns.range(*t));
         let last = line.turns.last().map(|t| {
-            let turn = &self.file.turns[*t];
-            turn.commentary
-                .as_ref()
-                .map_or(turn.range.end, |c| c.range.end)
+            turns
+                .commentary_range(*t)
+                .map_or(turns.range(*t).end, |c| c.end)
         });
         match (first, last) {
             (Some(first), Some(last)) => first.start..last.max(first.end),
@@ -382,7 +400,7 @@ impl OtnDocument {
         let selection = line
             .turns
             .first()
-            .map(|t| self.file.turns[*t].address.range.clone())
+            .map(|t| self.file.turns.address_range(*t))
             .unwrap_or(range.clone());
         Symbol {
             name: format!("variation {}", line.path.prefix()),
@@ -405,7 +423,7 @@ impl OtnDocument {
         let line = &self.replay.lines[l];
         (1..line.plies.len())
             .map(|index| {
-                let ply = &line.plies[index];
+                let ply = line.plies.at(index);
                 Symbol {
                     name: line.label(index),
                     detail: Some(self.text[ply.range.clone()].to_string()),
@@ -428,10 +446,9 @@ impl OtnDocument {
 
     /// What the offset is in: a state's move, for hover and the board panel.
     fn move_index_at(&self, offset: usize) -> Option<(usize, usize)> {
-        let moves = &self.replay.by_offset;
-        let after = moves.partition_point(|(range, _, _)| range.start <= offset);
-        let (range, line, index) = moves.get(after.checked_sub(1)?)?;
-        (offset <= range.end).then_some((*line, *index))
+        self.replay
+            .move_at(offset)
+            .map(|(_, line, index)| (line, index))
     }
 }
 
@@ -491,19 +508,17 @@ impl NotationDocument for OtnDocument {
             if !or_before {
                 return None;
             }
-            let moves = &self.replay.by_offset;
-            let before = moves.partition_point(|(range, _, _)| range.start <= offset);
             Some(
-                before
-                    .checked_sub(1)
-                    .map_or((0, 0), |i| (moves[i].1, moves[i].2)),
+                self.replay
+                    .move_starting_before(offset)
+                    .map_or((0, 0), |(_, line, index)| (line, index)),
             )
         })?;
         let (line, index) = found;
         let l = &self.replay.lines[line];
         Some(MoveAt {
             label: l.label(index),
-            range: (index > 0).then(|| l.plies[index].range.clone()),
+            range: (index > 0).then(|| l.plies.at(index).range),
             state: self.state_ref(line, index),
         })
     }
@@ -543,11 +558,8 @@ impl NotationDocument for OtnDocument {
                 });
             }
         }
-        let commentary = self
-            .file
-            .turns
-            .iter()
-            .filter_map(|t| t.commentary.as_ref().map(|c| c.range.clone()));
+        let turns = &self.file.turns;
+        let commentary = (0..turns.len()).filter_map(|t| turns.commentary_range(t));
         let tags = self.file.tags.iter().map(|t| t.range.clone());
         for range in commentary.chain(tags) {
             let (start, end) = (

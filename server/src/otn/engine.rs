@@ -6,7 +6,7 @@
 //!
 //! Boards are slices of square codes (see [`super::board`]); every function is pure.
 
-use super::board::{other_side, side_name, Man, PieceSet, Square, TaflMan, TaflSide};
+use super::board::{other_side, side_name, Man, PieceSet, Square, TaflMan, TaflSide, MAX_DIM};
 use super::rules::{Berserk, Escape, Jump, KingArmed, KingStrength, Rules, Shieldwall, Space};
 
 const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
@@ -790,15 +790,22 @@ fn can_move(rules: &Rules, cells: &[u8], from: usize) -> bool {
 /// No defender can reach an edge square: every path from a defender to the edge meets an
 /// attacker. (Searched from the defenders, which usually reach an edge in a few steps.)
 fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
-    let mut seen = vec![false; cells.len()];
-    let mut stack: Vec<usize> = (0..cells.len())
-        .filter(|i| man_at(cells, *i).is_some_and(|m| m.side == TaflSide::Defenders))
-        .collect();
-    while let Some(index) = stack.pop() {
-        if seen[index] {
-            continue;
+    // Checked after every attackers' move: on the stack rather than allocated, each square
+    // stacked once at most.
+    const MOST: usize = MAX_DIM * MAX_DIM;
+    let mut seen = [false; MOST];
+    let mut stack = [0u16; MOST];
+    let mut stacked = 0;
+    for (index, seen) in seen.iter_mut().enumerate().take(cells.len()) {
+        if man_at(cells, index).is_some_and(|m| m.side == TaflSide::Defenders) {
+            *seen = true;
+            stack[stacked] = index as u16;
+            stacked += 1;
         }
-        seen[index] = true;
+    }
+    while stacked > 0 {
+        stacked -= 1;
+        let index = usize::from(stack[stacked]);
         if on_edge(rules, index) {
             return false;
         }
@@ -807,7 +814,9 @@ fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
                 if !seen[next]
                     && !man_at(cells, next).is_some_and(|m| m.side == TaflSide::Attackers)
                 {
-                    stack.push(next);
+                    seen[next] = true;
+                    stack[stacked] = next as u16;
+                    stacked += 1;
                 }
             }
         }

@@ -62,13 +62,7 @@ fn contains(range: &Range<usize>, offset: usize) -> bool {
 pub fn hover(document: &OtnDocument, offset: usize) -> Option<NotationHover> {
     let text = &document.text;
     // A move: its board.
-    if let Some((range, line, index)) = document
-        .replay
-        .by_offset
-        .iter()
-        .find(|(range, _, _)| contains(range, offset))
-        .cloned()
-    {
+    if let Some((range, line, index)) = document.replay.move_at(offset) {
         let l = &document.replay.lines[line];
         let label = l.label(index);
         let mut markdown = format!("**{label}** `{}`", &text[range.clone()]);
@@ -80,7 +74,7 @@ pub fn hover(document: &OtnDocument, offset: usize) -> Option<NotationHover> {
                 .collect();
             let _ = write!(markdown, "\n\ncaptures {}", names.join(", "));
         }
-        if let Some(verdict) = l.plies[index].verdict {
+        if let Some(verdict) = l.plies.as_read(index).0.verdict {
             let _ = write!(markdown, "\n\n**{}**", capitalise(&verdict.describe()));
         }
         let comment = document.comment(line, index);
@@ -164,12 +158,13 @@ pub fn hover(document: &OtnDocument, offset: usize) -> Option<NotationHover> {
         }
     }
     // A turn's number: which line of play, and the board after the turn.
-    if let Some(turn) = document
-        .file
-        .turns
-        .iter()
-        .find(|t| contains(&t.address.range, offset))
-    {
+    let turns = &document.file.turns;
+    let turn_here = turns
+        .count_starting_before(offset.saturating_add(1))
+        .checked_sub(1)
+        .filter(|t| contains(&turns.address_range(*t), offset))
+        .and_then(|t| turns.get(t));
+    if let Some(turn) = turn_here {
         let line_name = if turn.address.line.is_main() {
             "the main line".to_string()
         } else {
@@ -183,10 +178,8 @@ pub fn hover(document: &OtnDocument, offset: usize) -> Option<NotationHover> {
         };
         let last = document
             .replay
-            .by_offset
-            .iter()
-            .rfind(|(range, _, _)| range.start >= turn.range.start && range.end <= turn.range.end)
-            .cloned();
+            .move_starting_before(turn.range.end)
+            .filter(|(range, _, _)| range.start >= turn.range.start && range.end <= turn.range.end);
         return Some(NotationHover {
             range: turn.address.range.clone(),
             markdown: format!("**Turn {}** of {line_name}", turn.address.turn),
@@ -341,11 +334,12 @@ pub fn completions(document: &OtnDocument, offset: usize) -> Vec<Completion> {
     // A tag name right after `[`, before the first turn.
     let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let line = &before[line_start..];
-    let first_turn = document
-        .file
-        .turns
-        .first()
-        .map_or(usize::MAX, |t| t.range.start);
+    let turns = &document.file.turns;
+    let first_turn = if turns.is_empty() {
+        usize::MAX
+    } else {
+        turns.range(0).start
+    };
     if document.file.kind != FileKind::Rules
         && offset <= first_turn
         && line.starts_with('[')
@@ -494,15 +488,8 @@ pub fn semantic_tokens(document: &OtnDocument, range: Range<usize>) -> Vec<Seman
             tokens.position(body);
         }
     }
-    for turn in &document.file.turns {
-        if turn.range.end < range.start
-            && turn
-                .commentary
-                .as_ref()
-                .is_none_or(|c| c.range.end < range.start)
-        {
-            continue;
-        }
+    let turns = &document.file.turns;
+    for turn in turns.iter_from(turns.first_ending_from(range.start)) {
         if turn.range.start > range.end {
             break;
         }
@@ -530,7 +517,8 @@ pub fn semantic_tokens(document: &OtnDocument, range: Range<usize>) -> Vec<Seman
 pub fn inlay_hints(document: &OtnDocument, range: Range<usize>) -> Vec<InlayHint> {
     let mut hints = Vec::new();
     let dim = document.replay.dim();
-    for turn in &document.file.turns {
+    let turns = &document.file.turns;
+    for turn in turns.iter_from(turns.first_ending_from(range.start)) {
         if turn.range.end < range.start {
             continue;
         }
@@ -545,17 +533,11 @@ pub fn inlay_hints(document: &OtnDocument, range: Range<usize>) -> Vec<InlayHint
             if !contains(&range, at) {
                 continue;
             }
-            let moves = &document.replay.by_offset;
-            let Ok(found) = moves
-                .binary_search_by_key(&(record.range.start, record.range.end), |(r, _, _)| {
-                    (r.start, r.end)
-                })
-            else {
+            let Some((line, index)) = document.replay.move_with_range(&record.range) else {
                 continue;
             };
-            let (_, line, index) = &moves[found];
-            let missing: Vec<(Square, Man)> = document.replay.lines[*line]
-                .ply_captures(*index)
+            let missing: Vec<(Square, Man)> = document.replay.lines[line]
+                .ply_captures(index)
                 .iter()
                 .map(|(i, man)| (Square::of_index(usize::from(*i), dim), *man))
                 .filter(|(square, _)| !record.captures.iter().any(|c| c.square == *square))

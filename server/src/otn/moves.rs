@@ -137,7 +137,58 @@ pub enum MoveWord {
     },
 }
 
+/// `range` moved `delta` bytes further on.
+pub fn shift_range(range: &Range<usize>, delta: isize) -> Range<usize> {
+    range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
+}
+
+impl MoveRecord {
+    /// The same record written `delta` bytes further on.
+    pub fn shifted(&self, delta: isize) -> MoveRecord {
+        let shift = |range: &Range<usize>| shift_range(range, delta);
+        MoveRecord {
+            range: shift(&self.range),
+            mover: self.mover.as_ref().map(|(man, range)| (*man, shift(range))),
+            from: (self.from.0, shift(&self.from.1)),
+            kind: (self.kind.0, shift(&self.kind.1)),
+            to: (self.to.0, shift(&self.to.1)),
+            captures: self
+                .captures
+                .iter()
+                .map(|capture| CaptureRecord {
+                    man: capture.man,
+                    square: capture.square,
+                    range: shift(&capture.range),
+                })
+                .collect(),
+            captures_range: shift(&self.captures_range),
+            info: self
+                .info
+                .as_ref()
+                .map(|(info, range)| (*info, shift(range))),
+        }
+    }
+}
+
 impl MoveWord {
+    /// The same word written `delta` bytes further on.
+    pub fn shifted(&self, delta: isize) -> MoveWord {
+        match self {
+            MoveWord::Move(record) => MoveWord::Move(record.shifted(delta)),
+            MoveWord::Resign(range) => MoveWord::Resign(shift_range(range, delta)),
+            MoveWord::Placeholder(range) => MoveWord::Placeholder(shift_range(range, delta)),
+            MoveWord::Bad {
+                range,
+                problem,
+                message,
+            } => MoveWord::Bad {
+                range: shift_range(range, delta),
+                problem: shift_range(problem, delta),
+                message: message.clone(),
+            },
+        }
+    }
+
     pub fn range(&self) -> Range<usize> {
         match self {
             MoveWord::Move(record) => record.range.clone(),

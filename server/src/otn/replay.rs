@@ -5,13 +5,17 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::board::{parse_position, side_name, Board, Man, Square, TaflSide, MAX_DIM, MIN_DIM};
 use super::engine::{self, Reason, Verdict};
-use super::moves::{capture_record, Info, MoveRecord, MoveType, MoveWord};
+use super::moves::{capture_record, shift_range, Info, MoveRecord, MoveType, MoveWord};
 use super::rules::{parse_rules, ParsedRules, Rules};
 use super::syntax::{AddressMove, FileKind, LinePath, OtnFile};
+
+mod states;
 use crate::diagnostic::{Diagnostic, Fix};
+pub use states::{Plies, CHUNK};
 
 /// How deep variations may nest (a variation of a variation of ...): deeper ones are
 /// reported and not replayed, so that nothing recurses on the input's depth.
@@ -28,7 +32,7 @@ pub struct Ply {
     pub comment: Option<Range<usize>>,
     /// The man that moved, from and to (square indices), if the move could be made.
     pub moved: Option<(Man, u16, u16)>,
-    /// This state's captures: `captures[range]` of its line.
+    /// This state's captures, in the list of its chunk of the line's states.
     pub captures: Range<u32>,
     /// Who moves next.
     pub next_side: TaflSide,
@@ -37,8 +41,33 @@ pub struct Ply {
     /// The game's end, if this move ended it.
     pub verdict: Option<Verdict>,
     pub hash: u64,
-    /// What is wrong with this move.
-    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Ply {
+    fn shifted(&self, delta: isize) -> Ply {
+        Ply {
+            range: shift_range(&self.range, delta),
+            comment: self.comment.as_ref().map(|c| shift_range(c, delta)),
+            ..self.clone()
+        }
+    }
+}
+
+/// Makes a state's move on the board before it: the man moves, the captured men go (a
+/// captured mercenary changes sides), as [`engine::apply`] did when the move was played.
+fn remake_move(cells: &mut [u8], ply: &Ply, captures: &[(u16, Man)]) {
+    if let Some((_, from, to)) = ply.moved {
+        let (from, to) = (usize::from(from), usize::from(to));
+        cells[to] = cells[from];
+        cells[from] = 0;
+    }
+    for (index, man) in captures {
+        cells[usize::from(*index)] = if man.kind == super::board::TaflMan::Mercenary {
+            Man::new(super::board::other_side(man.side), man.kind).code()
+        } else {
+            0
+        };
+    }
 }
 
 /// A line of play: the main line or a variation.
@@ -53,10 +82,13 @@ pub struct Line {
     /// The StateRef index of this line's state 0.
     pub start_ref: usize,
     /// State 0 is the position the line starts from; then one state per move.
-    pub plies: Vec<Ply>,
-    /// The board of each state, one after the other.
-    pub boards: Vec<u8>,
-    /// Captured squares and the man each held.
+    pub plies: Plies,
+    /// The board of the last state.
+    last_board: Vec<u8>,
+    /// How many of the states hold each position (the main line's only).
+    pub positions: Positions,
+    /// Every square captured along the line and the man it held, in order (a state's own
+    /// are [`Line::ply_captures`]).
     pub captures: Vec<(u16, Man)>,
     /// The turn lines of the file this line is made of.
     pub turns: Vec<usize>,
@@ -65,13 +97,30 @@ pub struct Line {
 }
 
 impl Line {
-    pub fn board(&self, index: usize, cells: usize) -> &[u8] {
-        &self.boards[index * cells..(index + 1) * cells]
+    /// The board of state `index`.
+    pub fn board(&self, index: usize) -> Vec<u8> {
+        if index + 1 == self.plies.len() {
+            self.last_board.clone()
+        } else {
+            self.plies.board(index)
+        }
+    }
+
+    /// Appends a state, its move's captures and diagnostics, and its board.
+    fn push(
+        &mut self,
+        ply: Ply,
+        captures: &[(u16, Man)],
+        diagnostics: impl Iterator<Item = Diagnostic>,
+        board: &[u8],
+    ) {
+        self.plies.push(ply, captures, diagnostics, board);
+        self.last_board.clear();
+        self.last_board.extend_from_slice(board);
     }
 
     pub fn ply_captures(&self, index: usize) -> &[(u16, Man)] {
-        let range = &self.plies[index].captures;
-        &self.captures[range.start as usize..range.end as usize]
+        self.plies.captures(index)
     }
 
     /// The full address of state `index`: the line's prefix and the move's own address.
@@ -79,20 +128,31 @@ impl Line {
         if index == 0 && self.path.is_main() {
             return "start".to_string();
         }
-        format!("{}{}", self.path.prefix(), self.plies[index].address.name())
+        format!(
+            "{}{}",
+            self.path.prefix(),
+            self.plies.as_read(index).0.address.name()
+        )
     }
 
-    /// The verdict in force at state `index`: the last one reached on the way.
     /// The verdict the last ply reached, if it reached one, with its index.
     fn last_ply_verdict(&self) -> Option<(usize, Verdict)> {
         let last = self.plies.len().checked_sub(1)?;
-        self.plies[last].verdict.map(|verdict| (last, verdict))
+        self.plies
+            .as_read(last)
+            .0
+            .verdict
+            .map(|verdict| (last, verdict))
     }
 
+    /// The verdict in force at state `index`: the last one reached on the way.
     pub fn verdict_at(&self, index: usize) -> Option<(usize, Verdict)> {
-        (1..=index.min(self.plies.len().saturating_sub(1)))
-            .rev()
-            .find_map(|i| self.plies[i].verdict.map(|v| (i, v)))
+        let at = self.plies.last_verdict_at(index).filter(|at| *at > 0)?;
+        self.plies
+            .as_read(at)
+            .0
+            .verdict
+            .map(|verdict| (at, verdict))
     }
 }
 
@@ -104,8 +164,9 @@ pub struct Replay {
     pub rules_range: Option<Range<usize>>,
     pub lines: Vec<Line>,
     pub diagnostics: Vec<Diagnostic>,
-    /// Every move's range and state, sorted by position: (line, state index).
-    pub by_offset: Vec<(Range<usize>, usize, usize)>,
+    /// The variations' moves' ranges and states, sorted by position: (line, state index).
+    /// The main line's states are in the order of their moves already.
+    pub variation_moves: Vec<(Range<usize>, usize, usize)>,
 }
 
 impl Replay {
@@ -138,6 +199,40 @@ impl Replay {
         }
     }
 
+    /// The move written last at or before `offset`: its range, line and state index.
+    pub fn move_starting_before(&self, offset: usize) -> Option<(Range<usize>, usize, usize)> {
+        let main = self.lines.first().and_then(|line| {
+            let index = line.plies.moves_starting_before(offset.saturating_add(1));
+            (index > 0).then(|| (line.plies.at(index).range, 0, index))
+        });
+        let moves = &self.variation_moves;
+        let after = moves.partition_point(|(range, _, _)| range.start <= offset);
+        let variation = after.checked_sub(1).map(|i| moves[i].clone());
+        match (main, variation) {
+            (Some(main), Some(variation)) => Some(
+                if (variation.0.start, variation.0.end) > (main.0.start, main.0.end) {
+                    variation
+                } else {
+                    main
+                },
+            ),
+            (main, variation) => main.or(variation),
+        }
+    }
+
+    /// The move whose record holds `offset` (or ends at it).
+    pub fn move_at(&self, offset: usize) -> Option<(Range<usize>, usize, usize)> {
+        self.move_starting_before(offset)
+            .filter(|(range, _, _)| offset <= range.end)
+    }
+
+    /// The line and state index of the move written at exactly `range`.
+    pub fn move_with_range(&self, range: &Range<usize>) -> Option<(usize, usize)> {
+        self.move_starting_before(range.start)
+            .filter(|(found, _, _)| found == range)
+            .map(|(_, line, index)| (line, index))
+    }
+
     pub fn state_count(&self) -> usize {
         self.lines
             .iter()
@@ -148,7 +243,8 @@ impl Replay {
 }
 
 /// What can be kept of a previous replay of the same rules: the main line's states before
-/// the first move that changed.
+/// the first move that changed, and its states after the edit once the replay is in step
+/// with it again.
 pub struct Reuse<'a> {
     pub line: &'a Line,
     /// How many states (start included) to keep.
@@ -158,31 +254,255 @@ pub struct Reuse<'a> {
     pub tail_from: usize,
     /// How far the edit moved the text after it.
     pub delta: isize,
+    /// The first turn of the file from which on the turns are those `line` was played
+    /// from, `delta` further on.
+    pub same_turns_from: usize,
 }
 
-/// Whether state `index` of `new` is the same position as `old`'s, reached the same way
-/// for what the rest of the line can see: board, side, berserker, address, the last move's
-/// man, no verdict yet, and the same positions since `from` (for repetitions).
-fn in_step(new: &Line, old: &Line, index: usize, from: usize, cells: usize) -> bool {
-    let (Some(a), Some(b)) = (new.plies.get(index), old.plies.get(index)) else {
+#[cfg(test)]
+thread_local! {
+    /// How many moves this thread's replays have played rather than kept or copied.
+    pub static MOVES_PLAYED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether state `index`, the last of `new`, is the same position as `old`'s, reached the
+/// same way for what the rest of the line can see: board, side, berserker, address, the
+/// last move's man, no verdict yet, and the same positions since `from` (for repetitions).
+fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> bool {
+    if index >= new.plies.len() || index >= old.plies.len() {
         return false;
-    };
-    let same_state = a.hash == b.hash
+    }
+    let (a, b) = (new.plies.as_read(index).0, old.plies.as_read(index).0);
+    let same_state = index + 1 == new.plies.len()
+        && a.hash == b.hash
         && a.next_side == b.next_side
         && a.berserker == b.berserker
         && a.address == b.address
         && a.moved.map(|(man, _, _)| man.side) == b.moved.map(|(man, _, _)| man.side)
-        && old.boards.len() >= (index + 1) * cells
-        && new.board(index, cells) == old.board(index, cells);
+        && new.last_board == old.board(index);
     // The states before `from` are the same in both; the caller knows `new` has no verdict.
-    if !same_state || from > index || old.plies[from..=index].iter().any(|p| p.verdict.is_some()) {
+    if !same_state
+        || from > index
+        || (from..=index).any(|i| old.plies.as_read(i).0.verdict.is_some())
+    {
         return false;
     }
-    let mut seen_new: Vec<u64> = new.plies[from..=index].iter().map(|p| p.hash).collect();
-    let mut seen_old: Vec<u64> = old.plies[from..=index].iter().map(|p| p.hash).collect();
+    let mut seen_new: Vec<u64> = new.plies.hashes(from..index + 1).collect();
+    let mut seen_old: Vec<u64> = old.plies.hashes(from..index + 1).collect();
     seen_new.sort_unstable();
     seen_old.sort_unstable();
     seen_new == seen_old
+}
+
+/// Hashes a position hash with one multiplication: the keys are hashes already, and a
+/// general-purpose hasher doubled the cost of replaying a move.
+#[derive(Clone, Copy, Default)]
+struct PositionHasher(u64);
+
+impl std::hash::Hasher for PositionHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.write_u64(u64::from(*byte));
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0 ^ value).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type PositionCounts = HashMap<u64, u32, std::hash::BuildHasherDefault<PositionHasher>>;
+
+/// How many of a main line's states hold each position: counted once, then shared by the
+/// revisions after it with what each edit changed, so that an edit near the end of a long
+/// line learns how often a position came before it without counting them all.
+#[derive(Clone, Debug, Default)]
+pub struct Positions {
+    counted: Arc<PositionCounts>,
+    changes: Arc<HashMap<u64, i64, std::hash::BuildHasherDefault<PositionHasher>>>,
+}
+
+impl Positions {
+    fn of(hashes: impl Iterator<Item = u64>) -> Positions {
+        let mut counted = PositionCounts::default();
+        for hash in hashes {
+            *counted.entry(hash).or_default() += 1;
+        }
+        Positions {
+            counted: Arc::new(counted),
+            changes: Arc::default(),
+        }
+    }
+
+    fn count(&self, hash: u64) -> i64 {
+        i64::from(self.counted.get(&hash).copied().unwrap_or(0))
+            + self.changes.get(&hash).copied().unwrap_or(0)
+    }
+
+    /// These positions without `removed` and with `added`; counted again when the changes
+    /// would outgrow what they change.
+    fn changed(
+        &self,
+        removed: impl Iterator<Item = u64>,
+        added: impl Iterator<Item = u64>,
+    ) -> Positions {
+        let mut changed = self.clone();
+        let changes = Arc::make_mut(&mut changed.changes);
+        for hash in removed {
+            *changes.entry(hash).or_default() -= 1;
+        }
+        for hash in added {
+            *changes.entry(hash).or_default() += 1;
+        }
+        changes.retain(|_, change| *change != 0);
+        if changes.len() > 1024 + self.counted.len() / 8 {
+            let mut counted = (*changed.counted).clone();
+            for (hash, change) in changes.drain() {
+                let count = counted.entry(hash).or_default();
+                *count = (i64::from(*count) + change) as u32;
+            }
+            counted.retain(|_, count| *count != 0);
+            changed.counted = Arc::new(counted);
+        }
+        changed
+    }
+
+    fn all(&self) -> HashMap<u64, i64> {
+        let mut all: HashMap<u64, i64> = self
+            .counted
+            .iter()
+            .map(|(hash, count)| (*hash, i64::from(*count)))
+            .collect();
+        for (hash, change) in self.changes.iter() {
+            *all.entry(*hash).or_default() += change;
+        }
+        all.retain(|_, count| *count != 0);
+        all
+    }
+}
+
+impl PartialEq for Positions {
+    fn eq(&self, other: &Positions) -> bool {
+        self.all() == other.all()
+    }
+}
+
+impl Eq for Positions {}
+
+/// Where the counts of the positions a line kept from the previous replay come from, when
+/// asked about.
+enum Kept<'a> {
+    Nothing,
+    /// The line's first states, counted for the positions asked about.
+    First(usize),
+    /// The previous replay's positions but those of its states `tail`.
+    AllBut {
+        positions: &'a Positions,
+        old: &'a Plies,
+        tail: Range<usize>,
+        tail_counts: Option<PositionCounts>,
+    },
+}
+
+/// How often each position has been reached in a line, for threefold repetition. The
+/// states kept from a previous replay are counted only for the positions asked about, from
+/// whichever of the kept states and the states left out is the shorter list, and at once
+/// when so many are asked about that counting them all is cheaper.
+struct Repetitions<'a> {
+    counts: PositionCounts,
+    kept: Kept<'a>,
+    lookups: usize,
+}
+
+impl<'a> Repetitions<'a> {
+    fn of(hashes: impl Iterator<Item = u64>) -> Repetitions<'a> {
+        let mut counts = PositionCounts::default();
+        for hash in hashes {
+            *counts.entry(hash).or_default() += 1;
+        }
+        Repetitions {
+            counts,
+            kept: Kept::Nothing,
+            lookups: 0,
+        }
+    }
+
+    /// The first `states` of `old`, a line with its positions counted.
+    fn kept(old: &'a Line, states: usize) -> Repetitions<'a> {
+        let tail = states..old.plies.len();
+        let kept = if tail.len() < states {
+            Kept::AllBut {
+                positions: &old.positions,
+                old: &old.plies,
+                tail,
+                tail_counts: None,
+            }
+        } else {
+            Kept::First(states)
+        };
+        Repetitions {
+            counts: PositionCounts::default(),
+            kept,
+            lookups: 0,
+        }
+    }
+
+    /// Counts `hash` reached once more; how often it has been reached.
+    fn reach(&mut self, hash: u64, plies: &Plies) -> u32 {
+        const LOOKUPS_BEFORE_COUNTING_ALL: usize = 4;
+        if !self.counts.contains_key(&hash) {
+            let counting_all = self.lookups >= LOOKUPS_BEFORE_COUNTING_ALL;
+            self.lookups += 1;
+            let count = |hashes: &mut dyn Iterator<Item = u64>| {
+                hashes.filter(|h| *h == hash).count() as u32
+            };
+            let seen = match &mut self.kept {
+                Kept::Nothing => 0,
+                Kept::First(states) if !counting_all => {
+                    count(&mut plies.hashes(0..(*states).min(plies.len())))
+                }
+                Kept::First(states) => {
+                    let mut all = PositionCounts::default();
+                    all.reserve(*states);
+                    for kept_hash in plies.hashes(0..(*states).min(plies.len())) {
+                        *all.entry(kept_hash).or_default() += 1;
+                    }
+                    for (hash, seen) in all {
+                        self.counts.entry(hash).or_insert(seen);
+                    }
+                    self.kept = Kept::Nothing;
+                    self.counts.get(&hash).copied().unwrap_or(0)
+                }
+                Kept::AllBut {
+                    positions,
+                    old,
+                    tail,
+                    tail_counts,
+                } => {
+                    let left_out = match tail_counts {
+                        Some(counts) => counts.get(&hash).copied().unwrap_or(0),
+                        None if !counting_all => count(&mut old.hashes(tail.clone())),
+                        None => {
+                            let counts = tail_counts.insert(PositionCounts::default());
+                            for left_out in old.hashes(tail.clone()) {
+                                *counts.entry(left_out).or_default() += 1;
+                            }
+                            counts.get(&hash).copied().unwrap_or(0)
+                        }
+                    };
+                    (positions.count(hash) - i64::from(left_out)) as u32
+                }
+            };
+            self.counts.insert(hash, seen);
+        }
+        let seen = self.counts.entry(hash).or_default();
+        *seen += 1;
+        *seen
+    }
 }
 
 /// Replays `file`, the analysis of `text`.
@@ -230,7 +550,11 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
                 (Some(parsed), Some(range))
             }
             None => {
-                let at = file.turns.first().map_or(0..0, |t| t.address.range.clone());
+                let at = if file.turns.is_empty() {
+                    0..0
+                } else {
+                    file.turns.address_range(0)
+                };
                 let at = if at.is_empty() {
                     file.tags.first().map_or(0..0, |t| t.name.clone())
                 } else {
@@ -250,7 +574,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         rules_range,
         lines: Vec::new(),
         diagnostics,
-        by_offset: Vec::new(),
+        variation_moves: Vec::new(),
     };
     let Some(parsed) = replay.rules.take() else {
         return replay;
@@ -266,12 +590,8 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         ply_diagnostics: Vec::new(),
     };
     // The main line.
-    let main_turns: Vec<usize> = file
-        .turns
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.address.line.is_main())
-        .map(|(i, _)| i)
+    let main_turns: Vec<usize> = (0..file.turns.len())
+        .filter(|i| file.turns.outline(*i).main_line)
         .collect();
     let start_side = if rules.attackers_first {
         TaflSide::Attackers
@@ -292,17 +612,18 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
             start_ref: 0,
             first_ref: 1,
         },
-        &main_turns,
+        main_turns,
         reuse,
     );
     let mut next_ref = 1 + main.plies.len() - 1;
     lines.push(main);
     // Variations, each once the line it branches from is there.
     let mut groups: Vec<(LinePath, Vec<usize>)> = Vec::new();
-    for (i, turn) in file.turns.iter().enumerate() {
-        if turn.address.line.is_main() {
+    for i in 0..file.turns.len() {
+        if file.turns.outline(i).main_line {
             continue;
         }
+        let (turn, _) = file.turns.as_read(i);
         match groups
             .iter_mut()
             .find(|(path, _)| *path == turn.address.line)
@@ -316,7 +637,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         .partition(|(path, _)| path.0.len() > MAX_NESTING);
     for (path, turns) in deep {
         player.diagnostics.push(Diagnostic::error(
-            file.turns[turns[0]].address.range.clone(),
+            file.turns.address_range(turns[0]),
             "variation-too-deep",
             format!(
                 "{}: variations nest at most {MAX_NESTING} deep; this one is not replayed",
@@ -337,17 +658,11 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
             };
             progressed = true;
             let parent_line = &lines[parent];
-            let root_index = parent_line
-                .plies
-                .iter()
-                .enumerate()
-                .skip(1)
-                .find(|(_, p)| p.address == root)
-                .map(|(i, _)| i);
+            let root_index = (1..parent_line.plies.len())
+                .find(|i| parent_line.plies.as_read(*i).0.address == root);
             let Some(root_index) = root_index else {
-                let first = &file.turns[turns[0]];
                 player.diagnostics.push(Diagnostic::error(
-                    first.address.range.clone(),
+                    file.turns.address_range(turns[0]),
                     "unknown-variation-root",
                     format!(
                         "{}: the {} has no move {}{}",
@@ -367,24 +682,23 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
             // a variation off a variation's move follows it (and replaces the next one).
             let nested = !parent_path.is_main();
             let before = if nested { root_index } else { root_index - 1 };
-            let cells = rules.dim * rules.dim;
             // A variation's turns count from 1, its first move keeping its root's letter.
             let address = AddressMove {
                 turn: 1,
                 letter: root.letter,
             };
             let start = StartFrom {
-                board: parent_line.board(before, cells).to_vec(),
-                side: parent_line.plies[before].next_side,
+                board: parent_line.board(before),
+                side: parent_line.plies.as_read(before).0.next_side,
                 address,
                 first_address: (!nested).then_some(address),
                 start_moved: if nested {
-                    parent_line.plies[root_index].moved
+                    parent_line.plies.as_read(root_index).0.moved
                 } else {
                     None
                 },
                 history: history(&lines, parent, before),
-                berserker: parent_line.plies[before].berserker,
+                berserker: parent_line.plies.as_read(before).0.berserker,
                 start_ref: if before == 0 {
                     parent_line.start_ref
                 } else {
@@ -392,7 +706,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
                 },
                 first_ref: next_ref,
             };
-            let line = player.play_line(path, Some((parent, before)), start, &turns, None);
+            let line = player.play_line(path, Some((parent, before)), start, turns, None);
             next_ref += line.plies.len() - 1;
             lines.push(line);
         }
@@ -402,9 +716,8 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         }
     }
     for (path, turns) in pending {
-        let first = &file.turns[turns[0]];
         player.diagnostics.push(Diagnostic::error(
-            first.address.range.clone(),
+            file.turns.address_range(turns[0]),
             "unknown-variation-root",
             format!(
                 "{}: no line of play {} exists to branch from",
@@ -414,69 +727,39 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         ));
     }
     player.check_tags(&lines);
-    for line in &lines {
-        for ply in &line.plies {
-            diagnostics.extend(ply.diagnostics.iter().cloned());
-        }
-    }
-    let mut by_offset: Vec<(Range<usize>, usize, usize)> = lines
+    let mut variation_moves: Vec<(Range<usize>, usize, usize)> = lines
         .iter()
         .enumerate()
+        .skip(1)
         .flat_map(|(l, line)| {
             line.plies
                 .iter()
                 .enumerate()
                 .skip(1)
-                .map(move |(i, ply)| (ply.range.clone(), l, i))
+                .map(move |(i, ply)| (ply.range, l, i))
         })
         .collect();
-    by_offset.sort_by_key(|(range, _, _)| (range.start, range.end));
+    variation_moves.sort_by_key(|(range, _, _)| (range.start, range.end));
     replay.rules = Some(parsed.clone());
     replay.lines = lines;
     replay.diagnostics = diagnostics;
-    replay.by_offset = by_offset;
+    replay.variation_moves = variation_moves;
     replay
 }
 
-/// Appends `old`'s next state, shifted by `delta`, if it is `record`'s (the same text,
-/// the same commentary, `delta` further on).
-fn copy_ply(
-    line: &mut Line,
-    old: &Line,
-    record: &MoveRecord,
-    comment: &Option<Range<usize>>,
-    delta: isize,
-    cells: usize,
-) -> bool {
-    let index = line.plies.len();
-    let shift = |range: &Range<usize>| {
-        range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
-    };
-    let Some(ply) = old.plies.get(index) else {
-        return false;
-    };
-    if shift(&ply.range) != record.range
-        || ply.comment.as_ref().map(shift) != *comment
-        || old.boards.len() < (index + 1) * cells
-    {
-        return false;
+/// Starts `line` with `old`'s first `keep` states.
+fn keep_states(line: &mut Line, old: &Line, keep: usize) {
+    line.plies = old.plies.truncated(keep);
+    line.last_board = old.board(keep - 1);
+}
+
+/// Appends `old`'s states after `line`'s last one (in step with `old`'s), written `delta`
+/// bytes further on.
+fn copy_rest(line: &mut Line, old: &Line, delta: isize) {
+    if line.plies.len() < old.plies.len() {
+        line.plies.extend_from(&old.plies, delta);
+        line.last_board.clone_from(&old.last_board);
     }
-    let captures_start = line.captures.len() as u32;
-    line.captures.extend_from_slice(old.ply_captures(index));
-    line.boards.extend_from_slice(old.board(index, cells));
-    line.plies.push(Ply {
-        address: ply.address,
-        range: record.range.clone(),
-        comment: comment.clone(),
-        moved: ply.moved,
-        captures: captures_start..line.captures.len() as u32,
-        next_side: ply.next_side,
-        berserker: ply.berserker,
-        verdict: ply.verdict,
-        hash: ply.hash,
-        diagnostics: ply.diagnostics.iter().map(|d| d.shifted(delta)).collect(),
-    });
-    true
 }
 
 /// The position hashes of a line's states up to `index`, its ancestors' included.
@@ -493,9 +776,25 @@ fn history(lines: &[Line], line: usize, index: usize) -> Vec<u64> {
     for &(at, upto) in chain.iter().rev() {
         let this = &lines[at];
         let skip = usize::from(this.parent.is_some());
-        hashes.extend(this.plies[skip..=upto].iter().map(|p| p.hash));
+        hashes.extend(this.plies.hashes(skip..upto + 1));
     }
     hashes
+}
+
+/// A move's full address (`7a.1.2b`), written out only when a diagnostic quotes it: most
+/// moves have nothing wrong with them.
+struct MoveLabel<'a> {
+    path: &'a LinePath,
+    address: AddressMove,
+}
+
+impl std::fmt::Display for MoveLabel<'_> {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (at, variation) in &self.path.0 {
+            write!(out, "{}.{variation}.", at.name())?;
+        }
+        write!(out, "{}", self.address.name())
+    }
 }
 
 struct StartFrom {
@@ -546,11 +845,10 @@ impl Player<'_> {
         path: LinePath,
         parent: Option<(usize, usize)>,
         start: StartFrom,
-        turns: &[usize],
+        turns: Vec<usize>,
         reuse: Option<Reuse<'_>>,
     ) -> Line {
         let rules = self.rules;
-        let cells = rules.dim * rules.dim;
         let start_side = if rules.attackers_first {
             TaflSide::Attackers
         } else {
@@ -561,56 +859,86 @@ impl Player<'_> {
             parent,
             first_ref: start.first_ref,
             start_ref: start.start_ref,
-            plies: Vec::new(),
-            boards: Vec::new(),
+            plies: Plies::default(),
+            last_board: Vec::new(),
+            positions: Positions::default(),
             captures: Vec::new(),
-            turns: turns.to_vec(),
+            turns: Vec::new(),
             resigned: None,
         };
         let start_hash = position_hash(&start.board, start.side, start.berserker);
-        line.plies.push(Ply {
-            address: start.address,
-            range: 0..0,
-            comment: None,
-            moved: start.start_moved,
-            captures: 0..0,
-            next_side: start.side,
-            berserker: start.berserker,
-            verdict: None,
-            hash: start_hash,
-            diagnostics: Vec::new(),
-        });
-        line.boards.extend_from_slice(&start.board);
-        let mut counts: HashMap<u64, u32> = HashMap::new();
-        for hash in start.history.iter().chain(std::iter::once(&start_hash)) {
-            *counts.entry(*hash).or_default() += 1;
-        }
+        line.push(
+            Ply {
+                address: start.address,
+                range: 0..0,
+                comment: None,
+                moved: start.start_moved,
+                captures: 0..0,
+                next_side: start.side,
+                berserker: start.berserker,
+                verdict: None,
+                hash: start_hash,
+            },
+            &[],
+            std::iter::empty(),
+            &start.board,
+        );
+        let mut repetitions = Repetitions::of(
+            start
+                .history
+                .iter()
+                .chain(std::iter::once(&start_hash))
+                .copied(),
+        );
         let mut reused = 0;
-        // After the edit, once the line is in step with the previous replay, the previous
-        // replay's states are copied (shifted) rather than played again.
-        let tail = reuse
-            .as_ref()
-            .map(|reuse| (reuse.line, reuse.keep, reuse.tail_from, reuse.delta));
-        let mut copying = false;
-        if let Some(reuse) = reuse {
+        if let Some(reuse) = &reuse {
             let keep = reuse.keep.min(reuse.line.plies.len());
-            if keep > 1 && reuse.line.boards.len() >= keep * cells {
-                line.plies = reuse.line.plies[..keep].to_vec();
-                line.boards = reuse.line.boards[..keep * cells].to_vec();
-                let captures_end = line.plies[keep - 1].captures.end as usize;
-                line.captures = reuse.line.captures[..captures_end].to_vec();
-                for ply in &line.plies[1..] {
-                    *counts.entry(ply.hash).or_default() += 1;
-                }
+            if keep > 1 {
+                keep_states(&mut line, reuse.line, keep);
+                repetitions = Repetitions::kept(reuse.line, keep);
                 reused = keep - 1;
             }
         }
-        let mut ended: Option<(usize, Verdict)> = line.verdict_at(line.plies.len() - 1);
+        // The game ends at the first verdict; the moves after it are replayed all the same.
+        let mut ended: Option<(usize, Verdict)> = line
+            .plies
+            .first_verdict_before(line.plies.len())
+            .and_then(|at| {
+                line.plies
+                    .as_read(at)
+                    .0
+                    .verdict
+                    .map(|verdict| (at, verdict))
+            });
         let mut warned_after_end = ended.is_some_and(|(at, _)| at + 1 < line.plies.len());
+        // Once the rest of the line is the previous replay's, its moves are only counted.
+        let mut copied_rest = false;
         let mut previous_turn: Option<u32> = None;
         let mut move_count = 0usize;
         for (turn_position, &turn_index) in turns.iter().enumerate() {
-            let turn = &self.file.turns[turn_index];
+            let outline = self.file.turns.outline(turn_index);
+            let plays = !copied_rest && move_count + outline.moves > reused;
+            let numbered_in_order = previous_turn.map_or(outline.number == 1, |previous| {
+                outline.number > previous && u64::from(outline.number) <= u64::from(previous) + 1
+            });
+            if !plays && outline.only_moves && numbered_in_order && turn_position > 0 {
+                // Kept or copied, and nothing to say about it.
+                previous_turn = Some(outline.number);
+                move_count += outline.moves;
+                continue;
+            }
+            let (as_read, shift) = self.file.turns.as_read(turn_index);
+            // A turn whose moves are not played is read where it was first read, `shift`
+            // bytes off, rather than copied.
+            let (turn, shift) = if plays {
+                (
+                    self.file.turns.get(turn_index).expect("a turn of the file"),
+                    0,
+                )
+            } else {
+                (std::borrow::Cow::Borrowed(as_read), shift)
+            };
+            let shifted = |range: &Range<usize>| shift_range(range, shift);
             let written = turn.address.turn;
             // Turn numbers: one after the other.
             if let Some(previous) = previous_turn {
@@ -625,7 +953,7 @@ impl Player<'_> {
                         )
                     };
                     self.diagnostics.push(Diagnostic::error(
-                        turn.address.range.clone(),
+                        shifted(&turn.address.range),
                         "missing-turn",
                         format!(
                             "{missing} before {}{written}; OpenTafl drops every turn after a gap, ppn-ls replays them in order",
@@ -634,7 +962,7 @@ impl Player<'_> {
                     ));
                 } else if written <= previous {
                     self.diagnostics.push(Diagnostic::error(
-                        turn.address.range.clone(),
+                        shifted(&turn.address.range),
                         "repeated-turn",
                         format!(
                             "turn {}{written} comes after turn {previous}; its moves are replayed in the order written",
@@ -644,17 +972,14 @@ impl Player<'_> {
                 }
             } else if written != 1 {
                 self.diagnostics.push(Diagnostic::error(
-                    turn.address.range.clone(),
+                    shifted(&turn.address.range),
                     "missing-turn",
                     format!("the first turn of {} is numbered 1", line_name(&path)),
                 ));
             }
             previous_turn = Some(written);
-            let comments = turn
-                .commentary
-                .as_ref()
-                .map(|c| c.parts.clone())
-                .unwrap_or_default();
+            let comments: &[Range<usize>] =
+                turn.commentary.as_ref().map_or(&[], |c| c.parts.as_slice());
             let mut real_moves = 0usize;
             let mut placeholders = 0usize;
             for (word_position, word) in turn.moves.iter().enumerate() {
@@ -662,13 +987,13 @@ impl Player<'_> {
                     MoveWord::Placeholder(range) => {
                         if path.is_main() {
                             self.diagnostics.push(Diagnostic::error(
-                                range.clone(),
+                                shifted(range),
                                 "misplaced-placeholder",
                                 "`.....` stands for a parent line's move, at the start of a variation: the main line has none",
                             ));
                         } else if turn_position != 0 || real_moves > 0 {
                             self.diagnostics.push(Diagnostic::error(
-                                range.clone(),
+                                shifted(range),
                                 "misplaced-placeholder",
                                 "`.....` only stands at the start of a variation's first turn, for the moves it shares with its parent line",
                             ));
@@ -678,13 +1003,18 @@ impl Player<'_> {
                     }
                     MoveWord::Bad { .. } => {}
                     MoveWord::Resign(range) => {
-                        let last = line.plies.last().map_or(start.side, |p| p.next_side);
+                        // The state the moves so far reached.
+                        let last = line
+                            .plies
+                            .get(move_count)
+                            .or_else(|| line.plies.last())
+                            .map_or(start.side, |p| p.next_side);
                         if line.resigned.is_none() {
-                            line.resigned = Some((last, range.clone()));
+                            line.resigned = Some((last, shifted(range)));
                         }
                         if word_position + 1 < turn.moves.len() || turn_position + 1 < turns.len() {
                             self.diagnostics.push(Diagnostic::warning(
-                                range.clone(),
+                                shifted(range),
                                 "move-after-end",
                                 format!(
                                     "the {} resign here, yet the record goes on",
@@ -694,38 +1024,35 @@ impl Player<'_> {
                         }
                     }
                     MoveWord::Move(record) => {
-                        if move_count < reused {
+                        if move_count < reused || copied_rest {
                             move_count += 1;
                             real_moves += 1;
                             continue;
+                        }
+                        if let Some(reuse) = &reuse {
+                            // Past the edit, where the turns are the previous replay's: once
+                            // this move is the previous replay's next one, from the same
+                            // state, the rest of the line is the previous replay's.
+                            let index = line.plies.len() - 1;
+                            if turn_index >= reuse.same_turns_from
+                                && turn.range.start >= reuse.tail_from
+                                && ended.is_none()
+                                && reuse.line.plies.get(index + 1).is_some_and(|next| {
+                                    shift_range(&next.range, reuse.delta) == record.range
+                                })
+                                && in_step(&line, reuse.line, index, reuse.keep.min(index))
+                            {
+                                copy_rest(&mut line, reuse.line, reuse.delta);
+                                copied_rest = true;
+                                move_count += 1;
+                                real_moves += 1;
+                                continue;
+                            }
                         }
                         let comment = comments
                             .get(real_moves)
                             .cloned()
                             .filter(|c| !self.text[c.clone()].trim().is_empty());
-                        if let Some((old, keep, tail_from, delta)) = tail {
-                            if !copying && turn.range.start >= tail_from && ended.is_none() {
-                                let index = line.plies.len() - 1;
-                                copying = in_step(&line, old, index, keep.min(index), cells);
-                            }
-                            if copying {
-                                if copy_ply(&mut line, old, record, &comment, delta, cells) {
-                                    let hash = line.plies[line.plies.len() - 1].hash;
-                                    *counts.entry(hash).or_default() += 1;
-                                    // The copied state carries the warning of a move after
-                                    // the end, as the previous replay gave it.
-                                    if ended.is_some() {
-                                        warned_after_end = true;
-                                    } else {
-                                        ended = line.last_ply_verdict();
-                                    }
-                                    move_count += 1;
-                                    real_moves += 1;
-                                    continue;
-                                }
-                                copying = false;
-                            }
-                        }
                         if let Some((at, verdict)) = ended {
                             if !warned_after_end {
                                 warned_after_end = true;
@@ -739,7 +1066,7 @@ impl Player<'_> {
                                             verdict.describe()
                                         ),
                                     )
-                                    .with_related(line.plies[at].range.clone(), "the game ends here"),
+                                    .with_related(line.plies.at(at).range, "the game ends here"),
                                 );
                             }
                         }
@@ -748,7 +1075,7 @@ impl Player<'_> {
                             &mut line,
                             record,
                             comment,
-                            &mut counts,
+                            &mut repetitions,
                             turn_position,
                             is_first_of_turn,
                             start_side,
@@ -770,7 +1097,7 @@ impl Player<'_> {
                     .map_or(placeholders, |p| usize::from(p.address.letter));
                 if placeholders != expected {
                     self.diagnostics.push(Diagnostic::warning(
-                        turn.address.range.clone(),
+                        shifted(&turn.address.range),
                         "variation-placeholders",
                         format!(
                             "this variation's first move is the {} move of its turn: write {} `.....` before it",
@@ -781,6 +1108,24 @@ impl Player<'_> {
                 }
             }
         }
+        line.turns = turns;
+        line.captures = line.plies.all_captures();
+        if path.is_main() {
+            line.positions = match &reuse {
+                Some(reuse) if copied_rest => reuse.line.positions.clone(),
+                // Replayed from the first state not kept to the end.
+                Some(reuse)
+                    if reused > 0 && line.plies.len() + reuse.line.plies.len() < 4 * reused =>
+                {
+                    let from = reused + 1;
+                    reuse.line.positions.changed(
+                        reuse.line.plies.hashes(from..reuse.line.plies.len()),
+                        line.plies.hashes(from..line.plies.len()),
+                    )
+                }
+                _ => Positions::of(line.plies.hashes(0..line.plies.len())),
+            };
+        }
         line
     }
 
@@ -790,26 +1135,28 @@ impl Player<'_> {
         line: &mut Line,
         record: &MoveRecord,
         comment: Option<Range<usize>>,
-        counts: &mut HashMap<u64, u32>,
+        repetitions: &mut Repetitions,
         turn_position: usize,
         first_of_turn_line: bool,
         start_side: TaflSide,
         start: &StartFrom,
     ) {
+        #[cfg(test)]
+        MOVES_PLAYED.with(|played| played.set(played.get() + 1));
         let rules = self.rules;
         let dim = rules.dim;
-        let cells = dim * dim;
         let previous = line.plies.len() - 1;
-        let before = line.board(previous, cells).to_vec();
-        let side = line.plies[previous].next_side;
-        let berserker = line.plies[previous].berserker;
-        let prev_address = line.plies[previous].address;
+        let before = line.last_board.clone();
+        let (previous_ply, _) = line.plies.as_read(previous);
+        let side = previous_ply.next_side;
+        let berserker = previous_ply.berserker;
+        let prev_address = previous_ply.address;
         // This move's address: a new turn when the side that starts turns moves after the
         // other side has.
         let address = if let Some(first) = start.first_address.filter(|_| previous == 0) {
             first
         } else {
-            let last_mover = line.plies[previous].moved.map(|(m, _, _)| m.side);
+            let last_mover = previous_ply.moved.map(|(m, _, _)| m.side);
             let new_turn =
                 side == start_side && berserker.is_none() && last_mover != Some(start_side);
             if new_turn {
@@ -824,7 +1171,10 @@ impl Player<'_> {
                 }
             }
         };
-        let label = format!("{}{}", line.path.prefix(), address.name());
+        let label = MoveLabel {
+            path: &line.path,
+            address,
+        };
         if previous > 0 {
             if first_of_turn_line && address.letter != 0 && turn_position > 0 {
                 self.ply_diagnostics.push(Diagnostic::warning(
@@ -1018,9 +1368,8 @@ impl Player<'_> {
             None
         };
         let hash = position_hash(&after, next_side, next_berserker);
-        let seen = counts.entry(hash).or_default();
-        *seen += 1;
-        if verdict.is_none() && *seen >= 3 && next_berserker.is_none() {
+        let seen = repetitions.reach(hash, &line.plies);
+        if verdict.is_none() && seen >= 3 && next_berserker.is_none() {
             verdict = match rules.threefold {
                 super::rules::Threefold::Ignore => None,
                 super::rules::Threefold::Draw => Some(Verdict::Draw(Reason::Repetition)),
@@ -1039,29 +1388,35 @@ impl Player<'_> {
                 self.check_info(*info, range.clone(), &after, verdict, mover_side, next_side);
             }
         }
-        let captures_start = line.captures.len() as u32;
-        line.captures.extend(
-            outcome
-                .captures
-                .iter()
-                .map(|(index, man)| (*index as u16, *man)),
+        let captures: Vec<(u16, Man)> = outcome
+            .captures
+            .iter()
+            .map(|(index, man)| (*index as u16, *man))
+            .collect();
+        line.push(
+            Ply {
+                address,
+                range: record.range.clone(),
+                comment,
+                moved,
+                captures: 0..0,
+                next_side,
+                berserker: next_berserker,
+                verdict,
+                hash,
+            },
+            &captures,
+            self.ply_diagnostics.drain(..),
+            &after,
         );
-        line.boards.extend_from_slice(&after);
-        line.plies.push(Ply {
-            address,
-            range: record.range.clone(),
-            comment,
-            moved,
-            captures: captures_start..line.captures.len() as u32,
-            next_side,
-            berserker: next_berserker,
-            verdict,
-            hash,
-            diagnostics: std::mem::take(&mut self.ply_diagnostics),
-        });
     }
 
-    fn check_captures(&mut self, record: &MoveRecord, outcome: &engine::Outcome, label: &str) {
+    fn check_captures(
+        &mut self,
+        record: &MoveRecord,
+        outcome: &engine::Outcome,
+        label: &MoveLabel<'_>,
+    ) {
         let dim = self.rules.dim;
         let computed: Vec<(Square, Man)> = outcome
             .captures

@@ -7,9 +7,11 @@
 //! lines, after a turn) and as the specification writes it (an unbracketed line after a
 //! turn, its parts separated by `|`).
 
+use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
-use super::moves::{parse_move_word, MoveWord};
+use super::moves::{parse_move_word, shift_range, MoveWord};
 use crate::diagnostic::Diagnostic;
 
 /// What an OTN file holds.
@@ -100,18 +102,234 @@ pub struct Commentary {
     pub bracketed: bool,
 }
 
+impl TurnAddress {
+    fn shifted(&self, delta: isize) -> TurnAddress {
+        TurnAddress {
+            line: self.line.clone(),
+            turn: self.turn,
+            letter: self.letter,
+            range: shift_range(&self.range, delta),
+        }
+    }
+}
+
+impl Commentary {
+    fn shifted(&self, delta: isize) -> Commentary {
+        Commentary {
+            range: shift_range(&self.range, delta),
+            parts: self
+                .parts
+                .iter()
+                .map(|part| shift_range(part, delta))
+                .collect(),
+            bracketed: self.bracketed,
+        }
+    }
+}
+
+impl Turn {
+    /// The same turn written `delta` bytes further on.
+    pub fn shifted(&self, delta: isize) -> Turn {
+        Turn {
+            range: shift_range(&self.range, delta),
+            address: self.address.shifted(delta),
+            moves: self.moves.iter().map(|word| word.shifted(delta)).collect(),
+            commentary: self.commentary.as_ref().map(|c| c.shifted(delta)),
+        }
+    }
+
+    /// Where the turn ends with its commentary.
+    pub fn end(&self) -> usize {
+        self.commentary
+            .as_ref()
+            .map_or(self.range.end, |c| c.range.end.max(self.range.end))
+    }
+}
+
+/// The turns of a record in the order written. A revision shares the turns an edit left
+/// as they were with the revision before it: each turn is kept as first read, with how
+/// far the edits since have moved it, so that an edit costs no copy of the turns.
+#[derive(Clone, Debug, Default)]
+pub struct Turns {
+    slots: Vec<Slot>,
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    shift: isize,
+    turn: Arc<Turn>,
+    outline: TurnOutline,
+}
+
+impl Slot {
+    fn new(turn: Turn) -> Slot {
+        Slot {
+            shift: 0,
+            outline: TurnOutline::of(&turn),
+            turn: Arc::new(turn),
+        }
+    }
+
+    fn start(&self) -> usize {
+        self.turn.range.start.saturating_add_signed(self.shift)
+    }
+}
+
+/// What a replay needs of a turn whose moves it does not play, kept next to the turn so
+/// that passing over the turns costs no visit to each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnOutline {
+    /// The turn's number as written.
+    pub number: u32,
+    /// How many move records it holds.
+    pub moves: usize,
+    pub main_line: bool,
+    /// Whether it holds nothing but move records and words that are not moves: no
+    /// resignation or placeholder, which have more to say than their count.
+    pub only_moves: bool,
+}
+
+impl TurnOutline {
+    fn of(turn: &Turn) -> TurnOutline {
+        TurnOutline {
+            number: turn.address.turn,
+            moves: turn
+                .moves
+                .iter()
+                .filter(|word| matches!(word, MoveWord::Move(_)))
+                .count(),
+            main_line: turn.address.line.is_main(),
+            only_moves: turn
+                .moves
+                .iter()
+                .all(|word| matches!(word, MoveWord::Move(_) | MoveWord::Bad { .. })),
+        }
+    }
+}
+
+impl Turns {
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Turn `index`, with its ranges where they are now.
+    pub fn get(&self, index: usize) -> Option<Cow<'_, Turn>> {
+        let slot = self.slots.get(index)?;
+        Some(if slot.shift == 0 {
+            Cow::Borrowed(&*slot.turn)
+        } else {
+            Cow::Owned(slot.turn.shifted(slot.shift))
+        })
+    }
+
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = Cow<'_, Turn>> + '_ {
+        self.iter_from(0)
+    }
+
+    /// The turns from `index` on.
+    pub fn iter_from(&self, index: usize) -> impl DoubleEndedIterator<Item = Cow<'_, Turn>> + '_ {
+        (index.min(self.len())..self.len()).filter_map(|index| self.get(index))
+    }
+
+    /// Turn `index` as first read, and how far it has moved since: reading it this way
+    /// costs no copy.
+    pub fn as_read(&self, index: usize) -> (&Turn, isize) {
+        let slot = &self.slots[index];
+        (&slot.turn, slot.shift)
+    }
+
+    /// The range of turn `index` (number to last move).
+    pub fn range(&self, index: usize) -> Range<usize> {
+        let (turn, shift) = self.as_read(index);
+        shift_range(&turn.range, shift)
+    }
+
+    pub fn address_range(&self, index: usize) -> Range<usize> {
+        let (turn, shift) = self.as_read(index);
+        shift_range(&turn.address.range, shift)
+    }
+
+    pub fn commentary_range(&self, index: usize) -> Option<Range<usize>> {
+        let (turn, shift) = self.as_read(index);
+        turn.commentary
+            .as_ref()
+            .map(|c| shift_range(&c.range, shift))
+    }
+
+    /// The index of the first turn that ends (with its commentary) at or after `offset`.
+    pub fn first_ending_from(&self, offset: usize) -> usize {
+        self.slots
+            .partition_point(|slot| slot.turn.end().saturating_add_signed(slot.shift) < offset)
+    }
+
+    /// How many turns start before `offset`.
+    pub fn count_starting_before(&self, offset: usize) -> usize {
+        self.slots.partition_point(|slot| slot.start() < offset)
+    }
+
+    /// The index of the turn that starts at `offset`, if one does.
+    pub fn starting_at(&self, offset: usize) -> Option<usize> {
+        let index = self.count_starting_before(offset);
+        (index < self.len() && self.range(index).start == offset).then_some(index)
+    }
+
+    /// Whether turn `index` is `other`'s turn `other_index`, shared rather than read again.
+    pub fn shares(&self, index: usize, other: &Turns, other_index: usize) -> bool {
+        Arc::ptr_eq(&self.slots[index].turn, &other.slots[other_index].turn)
+    }
+
+    /// What a replay needs of turn `index` when it does not play its moves.
+    pub fn outline(&self, index: usize) -> TurnOutline {
+        self.slots[index].outline
+    }
+
+    pub fn push(&mut self, turn: Turn) {
+        self.slots.push(Slot::new(turn));
+    }
+
+    /// Appends `other`'s turns `range`, moved `delta` bytes further on, sharing them.
+    pub fn extend_shared(&mut self, other: &Turns, range: Range<usize>, delta: isize) {
+        self.slots
+            .extend(other.slots[range].iter().map(|slot| Slot {
+                shift: slot.shift + delta,
+                ..slot.clone()
+            }));
+    }
+
+    pub fn append(&mut self, other: Turns) {
+        self.slots.extend(other.slots);
+    }
+}
+
+impl From<Vec<Turn>> for Turns {
+    fn from(turns: Vec<Turn>) -> Turns {
+        Turns {
+            slots: turns.into_iter().map(Slot::new).collect(),
+        }
+    }
+}
+
+impl PartialEq for Turns {
+    fn eq(&self, other: &Turns) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Turns {}
+
 /// An OTN file as read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OtnFile {
     pub kind: FileKind,
     pub tags: Vec<Tag>,
-    pub turns: Vec<Turn>,
+    pub turns: Turns,
     /// The rules string of a rules file, or the position record of a position file.
     pub body: Option<Range<usize>>,
     pub diagnostics: Vec<Diagnostic>,
-    /// Where each top-level item (tag, turn with its commentary, stray line) ends, up to the
-    /// end of its last line: reading may start again after any of them.
-    pub item_ends: Vec<usize>,
 }
 
 impl OtnFile {
@@ -140,10 +358,9 @@ pub fn parse_file(text: &str) -> OtnFile {
         FileKind::Empty => OtnFile {
             kind,
             tags: Vec::new(),
-            turns: Vec::new(),
+            turns: Turns::default(),
             body: None,
             diagnostics: Vec::new(),
-            item_ends: Vec::new(),
         },
         FileKind::Rules | FileKind::Position => {
             let start = first.map_or(0, |(i, _)| i);
@@ -151,10 +368,9 @@ pub fn parse_file(text: &str) -> OtnFile {
             OtnFile {
                 kind,
                 tags: Vec::new(),
-                turns: Vec::new(),
+                turns: Turns::default(),
                 body: Some(start..end),
                 diagnostics: Vec::new(),
-                item_ends: Vec::new(),
             }
         }
         FileKind::GameRecord => parse_record_from(text, 0, ParseState::default()),
@@ -175,22 +391,40 @@ pub struct ParseState {
 }
 
 /// Reads a game record from byte `start` of `text` (an item boundary), in `state`.
-pub fn parse_record_from(text: &str, start: usize, mut state: ParseState) -> OtnFile {
+pub fn parse_record_from(text: &str, start: usize, state: ParseState) -> OtnFile {
+    parse_record_until(text, start, state, |_| false).0
+}
+
+/// Reads a game record from byte `start` of `text` (an item boundary), in `state`, up to
+/// the first turn at an offset `stop_at` accepts, and where that turn is. What follows a
+/// turn's start never changes what was read before it, so the caller may take the turns
+/// from there on from an earlier reading of the same text.
+pub fn parse_record_until(
+    text: &str,
+    start: usize,
+    mut state: ParseState,
+    mut stop_at: impl FnMut(usize) -> bool,
+) -> (OtnFile, Option<usize>) {
     let bytes = text.as_bytes();
     let mut file = OtnFile {
         kind: FileKind::GameRecord,
         tags: Vec::new(),
-        turns: Vec::new(),
+        turns: Turns::default(),
         body: None,
         diagnostics: Vec::new(),
-        item_ends: Vec::new(),
     };
+    let mut turns: Vec<Turn> = Vec::new();
+    let mut stopped = None;
     let mut i = start;
     while i < bytes.len() {
         let b = bytes[i];
         if b.is_ascii_whitespace() || text[i..].starts_with('\u{feff}') {
             i += if b.is_ascii() { 1 } else { 3 };
             continue;
+        }
+        if b.is_ascii_digit() && state.in_moves && stop_at(i) {
+            stopped = Some(i);
+            break;
         }
         if b == b'[' {
             let close = find_close(text, i);
@@ -213,12 +447,11 @@ pub fn parse_record_from(text: &str, start: usize, mut state: ParseState) -> Otn
                     parts: split_parts(text, inner),
                     bracketed: true,
                 };
-                attach_commentary(&mut file, commentary, i..end);
+                attach_commentary(&mut turns, &mut file.diagnostics, commentary, i..end);
             } else {
                 read_tag(text, i..end, inner, &mut file);
             }
             i = end;
-            file.item_ends.push(line_end(text, i));
             continue;
         }
         let line_stop = line_end(text, i);
@@ -226,7 +459,7 @@ pub fn parse_record_from(text: &str, start: usize, mut state: ParseState) -> Otn
             state.in_moves = true;
             let turn = read_turn(text, i, line_stop, &mut file.diagnostics);
             i = turn.range.end.max(i + 1);
-            file.turns.push(turn);
+            turns.push(turn);
             // Commentary may follow on the same line.
             while i < line_stop && bytes[i].is_ascii_whitespace() {
                 i += 1;
@@ -235,15 +468,14 @@ pub fn parse_record_from(text: &str, start: usize, mut state: ParseState) -> Otn
                 continue;
             }
             i = line_stop;
-            file.item_ends.push(i);
             continue;
         }
         // A line that is neither a tag nor a turn: the specification's unbracketed
         // commentary after a turn, else stray text.
         let content_end = i + text[i..line_stop].trim_end().len();
-        if state.in_moves && !file.turns.is_empty() {
+        if state.in_moves && !turns.is_empty() {
             let range = i..content_end;
-            if file.turns.last().is_none_or(|t| t.commentary.is_none())
+            if turns.last().is_none_or(|t| t.commentary.is_none())
                 && is_all_moves(text, range.clone())
             {
                 file.diagnostics.push(Diagnostic::warning(
@@ -258,7 +490,7 @@ pub fn parse_record_from(text: &str, start: usize, mut state: ParseState) -> Otn
                 parts: split_parts(text, range.clone()),
                 bracketed: false,
             };
-            attach_commentary(&mut file, commentary, range);
+            attach_commentary(&mut turns, &mut file.diagnostics, commentary, range);
         } else {
             file.diagnostics.push(Diagnostic::error(
                 i..content_end,
@@ -267,9 +499,9 @@ pub fn parse_record_from(text: &str, start: usize, mut state: ParseState) -> Otn
             ));
         }
         i = line_stop;
-        file.item_ends.push(i);
     }
-    file
+    file.turns = Turns::from(turns);
+    (file, stopped)
 }
 
 fn is_all_moves(text: &str, range: Range<usize>) -> bool {
@@ -286,15 +518,20 @@ fn is_all_moves(text: &str, range: Range<usize>) -> bool {
     any
 }
 
-fn attach_commentary(file: &mut OtnFile, commentary: Commentary, range: Range<usize>) {
-    match file.turns.last_mut() {
+fn attach_commentary(
+    turns: &mut [Turn],
+    diagnostics: &mut Vec<Diagnostic>,
+    commentary: Commentary,
+    range: Range<usize>,
+) {
+    match turns.last_mut() {
         Some(turn) if turn.commentary.is_none() => turn.commentary = Some(commentary),
-        Some(_) => file.diagnostics.push(Diagnostic::warning(
+        Some(_) => diagnostics.push(Diagnostic::warning(
             range,
             "extra-commentary",
             "this turn already has its commentary; OpenTafl shows only the first",
         )),
-        None => file.diagnostics.push(Diagnostic::error(
+        None => diagnostics.push(Diagnostic::error(
             range,
             "unexpected-text",
             "commentary before the first turn",
@@ -547,14 +784,14 @@ mod tests {
         let rules = file.tag(RECORD, "rules").unwrap();
         assert!(RECORD[rules.value.clone()].starts_with("dim:7"));
         assert_eq!(file.turns.len(), 2);
-        let first = &file.turns[0];
+        let first = &file.turns.get(0).unwrap();
         assert_eq!(first.address.turn, 1);
         assert!(first.address.line.is_main());
         assert_eq!(first.moves.len(), 2);
         assert_eq!(&RECORD[first.range.clone()], "1. d2-e2 d3-d2");
         let commentary = first.commentary.as_ref().unwrap();
         assert_eq!(commentary.parts.len(), 2);
-        let variation = &file.turns[1];
+        let variation = &file.turns.get(1).unwrap();
         assert_eq!(variation.address.line.prefix(), "7a.1.");
         assert_eq!(variation.address.turn, 1);
         let text = &RECORD[variation.commentary.as_ref().unwrap().parts[0].clone()];
@@ -565,10 +802,11 @@ mod tests {
     fn the_specification_s_commentary_and_placeholders() {
         let text = "[rules:dim:7 start:/7/7/7/7/7/7/7/]\n3. h2-a2 b1-b2\nfirst move|second move\n3b.3.1a ..... a4-a3xa2\n";
         let file = parse_file(text);
-        let comment = file.turns[0].commentary.as_ref().unwrap();
+        let first = file.turns.get(0).unwrap();
+        let comment = first.commentary.as_ref().unwrap();
         assert!(!comment.bracketed);
         assert_eq!(&text[comment.parts[1].clone()], "second move");
-        let variation = &file.turns[1];
+        let variation = &file.turns.get(1).unwrap();
         assert_eq!(variation.address.line.0[0].0.name(), "3b");
         assert_eq!(variation.address.line.0[0].1, 3);
         assert!(matches!(variation.moves[0], MoveWord::Placeholder(_)));

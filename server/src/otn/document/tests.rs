@@ -674,3 +674,32 @@ fn an_update_keeps_the_old_states_only_with_the_same_history() {
     assert!(document(&other_way).diagnostics.is_empty());
     assert_eq!(line.verdict_at(line.plies.len() - 1), None);
 }
+
+#[test]
+fn an_update_after_several_verdicts_flags_the_moves_after_the_end_once() {
+    // The position repeats a third time at 5b, and again and again after it: every later
+    // repetition reaches a verdict too, and the states kept by an edit in turn 7 end with one.
+    let moves = "1. a4-a3 d3-c3\n2. a3-a2 c3-b3\n3. a2-a3 b3-c3\n4. a3-a2 c3-b3\n5. a2-a3 b3-c3\n6. a3-a2 c3-b3\n7. a2-a3 b3-c3\n";
+    let text = format!("[rules:dim:7 tfr:d start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n{moves}");
+    let base = document(&text);
+    let line = &base.replay.lines[0];
+    assert!((11..line.plies.len()).all(|i| line.plies.at(i).verdict.is_some()));
+    let at = text.find("7. a2-a3").unwrap() + "7. a2-a3".len();
+    let new_text = format!("{}+{}", &text[..at], &text[at..]);
+    let updated = base.updated(
+        new_text.clone(),
+        &TextEdit {
+            start: at,
+            old_end: at,
+            new_end: at + 1,
+        },
+    );
+    let after_end = |doc: &OtnDocument| {
+        doc.diagnostics
+            .iter()
+            .filter(|d| d.code == "move-after-end")
+            .count()
+    };
+    assert_eq!(after_end(&updated), 1, "{:?}", updated.diagnostics);
+    assert_eq!(updated.diagnostics, document(&new_text).diagnostics);
+}

@@ -167,3 +167,266 @@ fn a_long_random_game_reads_back_the_same() {
         assert!(played.positions.len() > 2, "{rules}");
     }
 }
+
+/// A long Copenhagen game with a commentary after every fifth turn.
+fn long_record() -> String {
+    let choices: Vec<u16> = (0..3000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 9) as u16)
+        .collect();
+    let played = play(RULES[0], &choices);
+    let mut text = String::new();
+    for (i, line) in played.record.lines().enumerate() {
+        text.push_str(line);
+        text.push('\n');
+        if i % 5 == 4 && line.contains(". ") {
+            text.push_str("[a quiet move|an answer]\n");
+        }
+    }
+    assert!(
+        OtnDocument::new(text.clone()).replay.lines[0].plies.len() > 300,
+        "{text}"
+    );
+    text
+}
+
+/// `text` with `replaced` bytes at `at` replaced by `insert`, analysed from `base`, and the
+/// moves that took playing (not kept or copied); the analysis must be a fresh one's.
+fn edit(base: &OtnDocument, at: usize, replaced: usize, insert: &str) -> (OtnDocument, usize) {
+    let text = &base.text;
+    let new_text = format!("{}{insert}{}", &text[..at], &text[at + replaced..]);
+    let edit = crate::model::edit::TextEdit {
+        start: at,
+        old_end: at + replaced,
+        new_end: at + insert.len(),
+    };
+    MOVES_PLAYED.with(|played| played.set(0));
+    let updated = base.updated(new_text.clone(), &edit);
+    let played = MOVES_PLAYED.with(std::cell::Cell::get);
+    let fresh = OtnDocument::new(new_text);
+    assert_eq!(
+        updated.diagnostics, fresh.diagnostics,
+        "at {at}: {insert:?}"
+    );
+    assert_eq!(updated.replay, fresh.replay, "at {at}: {insert:?}");
+    assert_eq!(updated.file, fresh.file, "at {at}: {insert:?}");
+    assert_eq!(
+        updated.line_index.line_count(),
+        fresh.line_index.line_count()
+    );
+    (updated, played)
+}
+
+#[test]
+fn edits_that_leave_the_boards_keep_the_states_after_them() {
+    let base = OtnDocument::new(long_record());
+    let text = base.text.clone();
+    let moves = base.replay.lines[0].plies.len() - 1;
+    for fraction in [0.02, 0.5, 0.97] {
+        let moves_start = text.find("\n1. ").unwrap() + 1;
+        let from = moves_start + ((text.len() - moves_start) as f64 * fraction) as usize;
+        let comment = from + text[from..].find("[a quiet").unwrap() + 3;
+        let move_end = from + text[from..].find(". ").unwrap() + 2;
+        let move_end = move_end + text[move_end..].find([' ', '\n']).unwrap();
+        let line_end = from + text[from..].find('\n').unwrap();
+        for (at, insert) in [(comment, "x"), (move_end, "+"), (line_end, "\n")] {
+            let (updated, played) = edit(&base, at, 0, insert);
+            // The turn read again and the one after it at most.
+            assert!(
+                played <= 4,
+                "{played} of {moves} moves played, {insert:?} at {at}: {:?}",
+                &text[at.saturating_sub(60)..at + 20]
+            );
+            let (old_turns, new_turns) = (&base.file.turns, &updated.file.turns);
+            assert!(new_turns.shares(new_turns.len() - 1, old_turns, old_turns.len() - 1));
+        }
+    }
+}
+
+#[test]
+fn edits_that_change_the_boards_replay_the_rest() {
+    let base = OtnDocument::new(long_record());
+    let text = base.text.clone();
+    let moves = base.replay.lines[0].plies.len() - 1;
+    for fraction in [0.02, 0.5, 0.9] {
+        let moves_start = text.find("\n1. ").unwrap() + 1;
+        let from = moves_start + ((text.len() - moves_start) as f64 * fraction) as usize;
+        let turn = from + text[from..].find('\n').unwrap() + 1;
+        let first_move = turn + text[turn..].find(". ").unwrap() + 2;
+        let turn_end = turn + text[turn..].find('\n').unwrap() + 1;
+        // A move made illegal (and so skipped), and a whole turn taken out.
+        let (_, played) = edit(&base, first_move, 1, "x");
+        assert!(
+            played * 2 > moves - (moves as f64 * fraction) as usize,
+            "{played}"
+        );
+        edit(&base, turn, turn_end - turn, "");
+        // The same move written again: the boards are the same, the states are kept.
+        let (_, played) = edit(&base, first_move, 1, &text[first_move..first_move + 1]);
+        assert!(played <= 4, "{played}");
+    }
+}
+
+#[test]
+fn boards_between_snapshots_are_the_boards_played() {
+    let document = OtnDocument::new(long_record());
+    let main = &document.replay.lines[0];
+    let rules = &document.replay.rules.as_ref().unwrap().rules;
+    let mut board = rules.start.cells.clone();
+    assert_eq!(main.board(0), board);
+    for index in 1..main.plies.len() {
+        if let Some((_, from, to)) = main.plies.at(index).moved {
+            apply(rules, &mut board, usize::from(from), usize::from(to));
+        }
+        assert_eq!(main.board(index), board, "state {index}");
+    }
+    assert!(main.plies.len() > 3 * CHUNK);
+}
+
+#[test]
+fn successive_edits_of_a_long_record_update_like_fresh_analyses() {
+    const STEPS: usize = 200;
+    // Each revision is made from the one before, so the moves of the turns and states
+    // shared between revisions add up; some edits change the boards, most do not. The
+    // record is taken afresh now and then, before the edits have made it all commentary.
+    let record = long_record();
+    let mut document = OtnDocument::new(record.clone());
+    let snippets = [
+        "x",
+        "+",
+        "\n",
+        " ",
+        "[a|b]",
+        "\n9. ",
+        "---",
+        "-",
+        "1a.1. d1-d2\n",
+        "",
+        "a1-a2 ",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |bound: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % bound as u64) as usize
+    };
+    let moves_start = document.text.find("\n1. ").unwrap() + 1;
+    for step in 0..STEPS {
+        if step % 40 == 0 {
+            document = OtnDocument::new(record.clone());
+        }
+        let text = &document.text;
+        let mut at = moves_start + next(text.len() - moves_start);
+        while !text.is_char_boundary(at) {
+            at += 1;
+        }
+        let mut end = (at + next(4)).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let insert = snippets[next(snippets.len())];
+        let (updated, _) = edit(&document, at, end - at, insert);
+        assert!(
+            !updated.replay.lines.is_empty(),
+            "step {step}: {insert:?} at {at}"
+        );
+        document = updated;
+    }
+}
+
+#[test]
+fn variations_of_a_long_record_follow_its_edits() {
+    let mut text = long_record();
+    // A variation off a move near the end, one off a move near the start, and one nested.
+    let late = text.rfind("\n2").unwrap() + 1;
+    let late_turn: String = text[late..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    let early = text.find("\n5. ").unwrap() + 1;
+    let variation = |text: &str, at: usize, turn: &str| -> String {
+        let line = &text[at..at + text[at..].find('\n').unwrap()];
+        let first = line.split(' ').nth(1).unwrap();
+        format!("{turn}a.1.1. {first} \n{turn}a.1.1a.1.1. ..... \n")
+    };
+    let late_variation = variation(&text, late, &late_turn);
+    let early_variation = variation(&text, early, "5");
+    let insert_after = |text: &mut String, at: usize, what: &str| {
+        let line_end = at + text[at..].find('\n').unwrap() + 1;
+        text.insert_str(line_end, what);
+    };
+    insert_after(&mut text, late, &late_variation);
+    insert_after(&mut text, early, &early_variation);
+    let base = OtnDocument::new(text.clone());
+    assert!(base.replay.lines.len() >= 3, "{:?}", base.diagnostics);
+    for (at, insert) in [
+        (early + 3, "+"),
+        (late + 2, "x"),
+        (text.find("[a quiet").unwrap() + 2, "y"),
+        (text.find("5a.1.1.").unwrap() + 8, "z"),
+        (text.rfind("a.1.1.").unwrap() + 7, "\n"),
+    ] {
+        edit(&base, at, 0, insert);
+    }
+}
+
+#[test]
+fn features_of_an_updated_record_are_a_fresh_one_s() {
+    use crate::model::document::{NotationDocument, Target};
+    let mut record = long_record();
+    let at = record.find("\n12. ").unwrap() + 1;
+    let line_end = at + record[at..].find('\n').unwrap() + 1;
+    let first = record[at..line_end].split(' ').nth(1).unwrap().to_string();
+    record.insert_str(line_end, &format!("12a.1.1. {first}\n"));
+    let mut document = OtnDocument::new(record);
+    // Edits near the start move every later turn and state along the text.
+    for (turn, insert) in [("\n3. ", "+"), ("\n5. ", "\n"), ("\n4. ", "  ")] {
+        let turn = document.text.find(turn).unwrap() + 1;
+        let at = turn + document.text[turn + 3..].find(' ').unwrap() + 3;
+        document = edit(&document, at, 0, insert).0;
+    }
+    let fresh = OtnDocument::new(document.text.clone());
+    let text = &document.text;
+    assert_eq!(document.symbols(), fresh.symbols());
+    assert_eq!(document.folds(), fresh.folds());
+    assert_eq!(
+        document.semantic_tokens(0..text.len()),
+        fresh.semantic_tokens(0..text.len())
+    );
+    let middle = text.len() / 2..text.len() / 2 + 400;
+    assert_eq!(
+        document.semantic_tokens(middle.clone()),
+        fresh.semantic_tokens(middle.clone())
+    );
+    assert_eq!(
+        document.inlay_hints(middle.clone()),
+        fresh.inlay_hints(middle)
+    );
+    for offset in (0..text.len()).step_by(97) {
+        assert_eq!(document.hover(offset), fresh.hover(offset), "{offset}");
+        assert_eq!(
+            document.move_at(offset, true),
+            fresh.move_at(offset, true),
+            "{offset}"
+        );
+        assert_eq!(document.completions(offset), fresh.completions(offset));
+    }
+    for state in (0..fresh.replay.state_count()).step_by(13) {
+        let state = crate::model::document::StateRef {
+            game: 0,
+            index: state,
+        };
+        assert_eq!(document.scene(state), fresh.scene(state));
+    }
+    assert_eq!(document.main_line(0), fresh.main_line(0));
+    assert_eq!(
+        document.convert(Target::Ppn).ok(),
+        fresh.convert(Target::Ppn).ok()
+    );
+    let json = |doc: &OtnDocument| {
+        let mut out = Vec::new();
+        doc.write_replay_json("a.otg", None, &mut out).unwrap();
+        out
+    };
+    assert_eq!(json(&document), json(&fresh));
+}

@@ -1,0 +1,289 @@
+//! A line's states in chunks of [`CHUNK`], each behind an `Arc` with how far edits have
+//! moved its text since it was played: a revision shares the chunks an edit left as they
+//! were with the revision before it, so that an edit costs no copy of the line.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use super::{remake_move, Ply};
+use crate::diagnostic::Diagnostic;
+use crate::otn::board::Man;
+
+/// How many states a chunk holds; a chunk keeps the board of its first state, the boards
+/// of the others are made again from it.
+pub const CHUNK: usize = 32;
+const _: () = assert!(
+    CHUNK == u32::BITS as usize,
+    "a chunk's verdicts are one bit a state"
+);
+
+#[derive(Clone, Debug, Default)]
+struct Chunk {
+    /// The board of the chunk's first state.
+    board: Vec<u8>,
+    plies: Vec<Ply>,
+    /// The captures of the chunk's states; a state's `captures` range is into this list.
+    captures: Vec<(u16, Man)>,
+    /// What is wrong with the chunk's moves, with the index of each move's state, in order.
+    diagnostics: Vec<(usize, Diagnostic)>,
+    /// Which of the chunk's states reached a verdict, one bit each.
+    verdicts: u32,
+}
+
+/// The states of a line, state 0 first.
+#[derive(Clone, Debug, Default)]
+pub struct Plies {
+    /// Every chunk holds [`CHUNK`] states but the last one.
+    chunks: Vec<(isize, Arc<Chunk>)>,
+    len: usize,
+}
+
+impl Plies {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// State `index` as played, and how far its text has moved since: reading it this way
+    /// costs no copy, but its ranges are off by that much.
+    pub fn as_read(&self, index: usize) -> (&Ply, isize) {
+        let (shift, chunk) = &self.chunks[index / CHUNK];
+        (&chunk.plies[index % CHUNK], *shift)
+    }
+
+    /// State `index` with its ranges where they are now.
+    pub fn get(&self, index: usize) -> Option<Ply> {
+        (index < self.len).then(|| {
+            let (ply, shift) = self.as_read(index);
+            ply.shifted(shift)
+        })
+    }
+
+    /// State `index`; it must exist.
+    pub fn at(&self, index: usize) -> Ply {
+        self.get(index).expect("a state of the line")
+    }
+
+    pub fn last(&self) -> Option<Ply> {
+        self.len.checked_sub(1).and_then(|last| self.get(last))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Ply> + '_ {
+        (0..self.len).map(|index| self.at(index))
+    }
+
+    /// The position hashes of states `range`.
+    pub fn hashes(&self, range: Range<usize>) -> impl Iterator<Item = u64> + '_ {
+        let first_chunk = range.start / CHUNK;
+        let skip = range.start % CHUNK;
+        self.chunks[first_chunk.min(self.chunks.len())..]
+            .iter()
+            .flat_map(|(_, chunk)| chunk.plies.iter().map(|ply| ply.hash))
+            .skip(skip)
+            .take(range.len())
+    }
+
+    /// The squares captured by state `index`'s move and the man each held.
+    pub fn captures(&self, index: usize) -> &[(u16, Man)] {
+        let (_, chunk) = &self.chunks[index / CHUNK];
+        let range = &chunk.plies[index % CHUNK].captures;
+        &chunk.captures[range.start as usize..range.end as usize]
+    }
+
+    /// Every state's captures, in order.
+    pub fn all_captures(&self) -> Vec<(u16, Man)> {
+        self.chunks
+            .iter()
+            .flat_map(|(_, chunk)| chunk.captures.iter().copied())
+            .collect()
+    }
+
+    /// What is wrong with the moves, by state index, in order.
+    pub fn diagnostics(&self) -> impl Iterator<Item = (usize, Diagnostic)> + '_ {
+        self.chunks.iter().flat_map(|(shift, chunk)| {
+            chunk
+                .diagnostics
+                .iter()
+                .map(|(index, diagnostic)| (*index, diagnostic.shifted(*shift)))
+        })
+    }
+
+    /// How many of the states after state 0 have their move start before `offset` (the
+    /// states of a line are in the order of their moves in the text).
+    pub fn moves_starting_before(&self, offset: usize) -> usize {
+        let (mut low, mut high) = (1, self.len.max(1));
+        while low < high {
+            let middle = (low + high) / 2;
+            let (ply, shift) = self.as_read(middle);
+            if ply.range.start.saturating_add_signed(shift) < offset {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        low - 1
+    }
+
+    /// The last state at or before `index` whose move reached a verdict.
+    pub fn last_verdict_at(&self, index: usize) -> Option<usize> {
+        let index = index.min(self.len.checked_sub(1)?);
+        let last_chunk = index / CHUNK;
+        let in_last = (index % CHUNK) as u32;
+        let up_to = |chunk: usize| {
+            if chunk == last_chunk {
+                in_last
+            } else {
+                CHUNK as u32 - 1
+            }
+        };
+        (0..=last_chunk).rev().find_map(|chunk| {
+            let mask = if up_to(chunk) == 31 {
+                u32::MAX
+            } else {
+                (1u32 << (up_to(chunk) + 1)) - 1
+            };
+            let bits = self.chunks[chunk].1.verdicts & mask;
+            (bits != 0).then(|| chunk * CHUNK + (31 - bits.leading_zeros()) as usize)
+        })
+    }
+
+    /// The first state before `end` whose move reached a verdict.
+    pub fn first_verdict_before(&self, end: usize) -> Option<usize> {
+        let end = end.min(self.len);
+        self.chunks
+            .iter()
+            .enumerate()
+            .find_map(|(chunk, (_, states))| {
+                (states.verdicts != 0)
+                    .then(|| chunk * CHUNK + states.verdicts.trailing_zeros() as usize)
+            })
+            .filter(|first| *first < end)
+    }
+
+    /// The board of state `index`, made from its chunk's first.
+    pub fn board(&self, index: usize) -> Vec<u8> {
+        let (_, chunk) = &self.chunks[index / CHUNK];
+        let mut board = chunk.board.clone();
+        let first = index - index % CHUNK;
+        for at in first + 1..=index {
+            remake_move(&mut board, self.as_read(at).0, self.captures(at));
+        }
+        board
+    }
+
+    /// Appends a state: its move's captures and diagnostics (`ply.captures` is set here),
+    /// and the board it reached.
+    pub fn push(
+        &mut self,
+        mut ply: Ply,
+        captures: &[(u16, Man)],
+        diagnostics: impl Iterator<Item = Diagnostic>,
+        board: &[u8],
+    ) {
+        let index = self.len;
+        if index.is_multiple_of(CHUNK) {
+            self.chunks.push((
+                0,
+                Arc::new(Chunk {
+                    board: board.to_vec(),
+                    ..Chunk::default()
+                }),
+            ));
+        }
+        let (shift, chunk) = self.chunks.last_mut().expect("a chunk for the state");
+        let shift = *shift;
+        let chunk = Arc::make_mut(chunk);
+        let start = chunk.captures.len() as u32;
+        chunk.captures.extend_from_slice(captures);
+        ply.captures = start..chunk.captures.len() as u32;
+        if ply.verdict.is_some() {
+            chunk.verdicts |= 1 << (index % CHUNK);
+        }
+        chunk.plies.push(ply.shifted(-shift));
+        chunk
+            .diagnostics
+            .extend(diagnostics.map(|diagnostic| (index, diagnostic.shifted(-shift))));
+        self.len += 1;
+    }
+
+    /// The first `len` states.
+    pub fn truncated(&self, len: usize) -> Plies {
+        let len = len.min(self.len);
+        let whole = len / CHUNK;
+        let mut kept = Plies {
+            chunks: self.chunks[..whole].to_vec(),
+            len: whole * CHUNK,
+        };
+        let rest = len % CHUNK;
+        if rest > 0 {
+            let (shift, chunk) = &self.chunks[whole];
+            let captures_end = chunk.plies[rest - 1].captures.end as usize;
+            kept.chunks.push((
+                *shift,
+                Arc::new(Chunk {
+                    board: chunk.board.clone(),
+                    plies: chunk.plies[..rest].to_vec(),
+                    captures: chunk.captures[..captures_end].to_vec(),
+                    verdicts: chunk.verdicts & ((1 << rest) - 1),
+                    diagnostics: chunk
+                        .diagnostics
+                        .iter()
+                        .filter(|(index, _)| *index < len)
+                        .cloned()
+                        .collect(),
+                }),
+            ));
+            kept.len = len;
+        }
+        kept
+    }
+
+    /// Appends `old`'s states after these (the same index on), their text `delta` bytes
+    /// further on: those of whole chunks shared, not copied.
+    pub fn extend_from(&mut self, old: &Plies, delta: isize) {
+        while self.len < old.len && !self.len.is_multiple_of(CHUNK) {
+            let index = self.len;
+            let (ply, shift) = old.as_read(index);
+            let (_, chunk) = &old.chunks[index / CHUNK];
+            let diagnostics = chunk
+                .diagnostics
+                .iter()
+                .filter(|(at, _)| *at == index)
+                .map(|(_, diagnostic)| diagnostic.shifted(shift + delta));
+            // Not a chunk's first state: the board is not kept.
+            self.push(
+                ply.shifted(shift + delta),
+                old.captures(index),
+                diagnostics,
+                &[],
+            );
+        }
+        if self.len < old.len {
+            self.chunks.extend(
+                old.chunks[self.len / CHUNK..]
+                    .iter()
+                    .map(|(shift, chunk)| (shift + delta, Arc::clone(chunk))),
+            );
+            self.len = old.len;
+        }
+    }
+}
+
+impl PartialEq for Plies {
+    fn eq(&self, other: &Plies) -> bool {
+        self.len == other.len
+            && self.iter().eq(other.iter())
+            && (0..self.len).all(|index| self.captures(index) == other.captures(index))
+            && self.diagnostics().eq(other.diagnostics())
+            && self
+                .chunks
+                .iter()
+                .zip(&other.chunks)
+                .all(|((_, a), (_, b))| a.board == b.board)
+    }
+}
+
+impl Eq for Plies {}
