@@ -3,7 +3,6 @@
 //! every edit.
 
 use ppn_ls::ide::document::analyze_as;
-use ppn_ls::model::document::NotationDocument;
 use ppn_ls::model::edit::TextEdit;
 use ppn_ls::model::format::Format;
 
