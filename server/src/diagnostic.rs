@@ -95,6 +95,21 @@ impl Diagnostic {
     }
 
     /// The same diagnostic `delta` bytes further on in the text.
+    /// Sorts `diagnostics` by place, then severity, code and message, and drops repeats: an
+    /// order that does not depend on the order they were found in.
+    pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
+        diagnostics.sort_by(|a, b| {
+            (a.range.start, a.range.end, a.severity, a.code, &a.message).cmp(&(
+                b.range.start,
+                b.range.end,
+                b.severity,
+                b.code,
+                &b.message,
+            ))
+        });
+        diagnostics.dedup();
+    }
+
     pub fn shifted(&self, delta: isize) -> Diagnostic {
         let shift = |range: &Range<usize>| {
             range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)

@@ -59,16 +59,7 @@ impl OtnDocument {
                     .flat_map(|line| line.plies.diagnostics().map(|(_, d)| d)),
             )
             .collect();
-        diagnostics.sort_by(|a, b| {
-            (a.range.start, a.range.end, a.severity, a.code, &a.message).cmp(&(
-                b.range.start,
-                b.range.end,
-                b.severity,
-                b.code,
-                &b.message,
-            ))
-        });
-        diagnostics.dedup();
+        Diagnostic::sort_and_dedup(&mut diagnostics);
         OtnDocument {
             line_index,
             text,

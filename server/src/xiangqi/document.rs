@@ -93,17 +93,7 @@ impl XiangqiDocument {
             out.extend(check_position(&self.parsed.start));
         }
         out.extend(self.move_diagnostics());
-        // Sorted on everything, so that the order does not depend on the order of reading.
-        out.sort_by(|a, b| {
-            (a.range.start, a.range.end, a.severity, a.code, &a.message).cmp(&(
-                b.range.start,
-                b.range.end,
-                b.severity,
-                b.code,
-                &b.message,
-            ))
-        });
-        out.dedup();
+        Diagnostic::sort_and_dedup(&mut out);
         out
     }
 

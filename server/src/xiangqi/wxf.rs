@@ -715,6 +715,19 @@ mod tests {
         assert_eq!(parsed.moves[1].parsed, None);
     }
 
+    /// `text` with the first `find` replaced by `replace`, and the edit that makes it.
+    fn replaced(text: &str, find: &str, replace: &str) -> (String, TextEdit) {
+        let at = text.find(find).unwrap();
+        let mut new = text.to_string();
+        new.replace_range(at..at + find.len(), replace);
+        let edit = TextEdit {
+            start: at,
+            old_end: at + find.len(),
+            new_end: at + replace.len(),
+        };
+        (new, edit)
+    }
+
     /// What the document keeps of a reading, in an order that does not depend on how
     /// the text was read.
     fn summary(parsed: &Parsed) -> String {
@@ -761,14 +774,7 @@ mod tests {
             ("3. H2+3", "3.H2+3"),
         ];
         for (find, replace) in cases {
-            let at = text.find(find).unwrap();
-            let mut new = text.to_string();
-            new.replace_range(at..at + find.len(), replace);
-            let edit = TextEdit {
-                start: at,
-                old_end: at + find.len(),
-                new_end: at + replace.len(),
-            };
+            let (new, edit) = replaced(text, find, replace);
             let (reread, splice) = reread_moves(&old, &new, &edit)
                 .unwrap_or_else(|| panic!("{find:?} → {replace:?} is read again"));
             assert_eq!(
@@ -780,14 +786,7 @@ mod tests {
         }
         // Edits that may move the block's end, or lie outside it, read the record whole.
         for (find, replace) in [("4.\n}", "4.}END\n}"), ("\n}END", "}EN"), ("GAME", "GAM")] {
-            let at = text.find(find).unwrap();
-            let mut new = text.to_string();
-            new.replace_range(at..at + find.len(), replace);
-            let edit = TextEdit {
-                start: at,
-                old_end: at + find.len(),
-                new_end: at + replace.len(),
-            };
+            let (new, edit) = replaced(text, find, replace);
             assert!(reread_moves(&old, &new, &edit).is_none(), "{find:?}");
         }
     }
@@ -810,14 +809,7 @@ mod tests {
             ("\nSTART{", "xSTART{", false),
             ("P3+1", "P3+2", false),
         ] {
-            let at = text.find(find).unwrap();
-            let mut new = text.to_string();
-            new.replace_range(at..at + find.len(), replace);
-            let edit = TextEdit {
-                start: at,
-                old_end: at + find.len(),
-                new_end: at + replace.len(),
-            };
+            let (new, edit) = replaced(text, find, replace);
             let previous = |parsed| {
                 Some(Previous {
                     parsed,
