@@ -200,7 +200,7 @@ fn every_recorded_copenhagen_capture_is_the_engine_s() {
             );
         }
         let main = &document.replay.lines[0];
-        captures += main.captures.len();
+        captures += main.plies.all_captures().len();
         // Where the engine ends the game (other than by repetition, which the games were
         // not played with), the winner is the recorded one.
         if let Some((_, verdict)) = main.verdict_at(main.plies.len() - 1) {

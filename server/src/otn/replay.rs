@@ -87,9 +87,6 @@ pub struct Line {
     last_board: Vec<u8>,
     /// How many of the states hold each position (the main line's only).
     pub positions: Positions,
-    /// Every square captured along the line and the man it held, in order (a state's own
-    /// are [`Line::ply_captures`]).
-    pub captures: Vec<(u16, Man)>,
     /// The turn lines of the file this line is made of.
     pub turns: Vec<usize>,
     /// Who resigned, and where.
@@ -862,7 +859,6 @@ impl Player<'_> {
             plies: Plies::default(),
             last_board: Vec::new(),
             positions: Positions::default(),
-            captures: Vec::new(),
             turns: Vec::new(),
             resigned: None,
         };
@@ -1109,7 +1105,6 @@ impl Player<'_> {
             }
         }
         line.turns = turns;
-        line.captures = line.plies.all_captures();
         if path.is_main() {
             line.positions = match &reuse {
                 Some(reuse) if copied_rest => reuse.line.positions.clone(),
