@@ -3,22 +3,14 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+
+mod common;
+use common::notation_and_rest;
 use ppn_ls::ide::document::{analyze_as, board_at, hover, quick_fixes};
 use ppn_ls::model::document::StateRef;
-use ppn_ls::model::format::Format;
 
 fuzz_target!(|data: &[u8]| {
-    // The first line is a file extension that chooses the notation (PPN when it names
-    // none), so one corpus covers them all and seeds are files with a line in front.
-    let (extension, rest) = match data.iter().position(|&byte| byte == b'\n') {
-        Some(end) => (&data[..end], &data[end + 1..]),
-        None => (&data[..0], data),
-    };
-    let extension = String::from_utf8_lossy(extension).to_ascii_lowercase();
-    let format = Format::ALL
-        .into_iter()
-        .find(|format| format.extensions().contains(&extension.as_str()))
-        .unwrap_or(Format::Ppn);
+    let (format, rest) = notation_and_rest(data);
     let text = String::from_utf8_lossy(rest).into_owned();
     let length = text.len();
     let document = analyze_as(format, text);

@@ -4,15 +4,17 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+
+mod common;
+use common::notation_and_rest;
 use ppn_ls::ide::document::analyze_as;
 use ppn_ls::model::document::NotationDocument;
 use ppn_ls::model::edit::TextEdit;
-use ppn_ls::model::format::Format;
 
 /// What the edits type: the characters each notation gives meaning to.
 const TYPED: &[&str] = &[
-    " ", "\n", "\r\n", "x", "1", "2", ".", "+", "-", "@", "{", "}", "[", "]", "|", ":", "/",
-    "H", "N", "t", "K", "`", "END", "START{", "}END", "\n---\n", "...\n", "é",
+    " ", "\n", "\r\n", "x", "1", "2", ".", "+", "-", "@", "{", "}", "[", "]", "|", ":", "/", "H",
+    "N", "t", "K", "`", "END", "START{", "}END", "\n---\n", "...\n", "é",
 ];
 
 fn same(updated: &dyn NotationDocument, fresh: &dyn NotationDocument, context: &str) {
@@ -23,7 +25,11 @@ fn same(updated: &dyn NotationDocument, fresh: &dyn NotationDocument, context: &
         let line = fresh.main_line(game);
         assert_eq!(updated.main_line(game), line, "{context}");
         for state in line.iter().take(64) {
-            assert_eq!(updated.scene(state.state), fresh.scene(state.state), "{context}");
+            assert_eq!(
+                updated.scene(state.state),
+                fresh.scene(state.state),
+                "{context}"
+            );
         }
     }
     assert_eq!(updated.symbols(), fresh.symbols(), "{context}");
@@ -37,17 +43,8 @@ fn same(updated: &dyn NotationDocument, fresh: &dyn NotationDocument, context: &
 }
 
 fuzz_target!(|data: &[u8]| {
-    // As in `analyze`: a first line naming the notation by extension, then the text. The
-    // edits come from the input's last bytes, two per edit.
-    let (extension, rest) = match data.iter().position(|&byte| byte == b'\n') {
-        Some(end) => (&data[..end], &data[end + 1..]),
-        None => (&data[..0], data),
-    };
-    let extension = String::from_utf8_lossy(extension).to_ascii_lowercase();
-    let format = Format::ALL
-        .into_iter()
-        .find(|format| format.extensions().contains(&extension.as_str()))
-        .unwrap_or(Format::Ppn);
+    // As in `analyze`, then the edits from the input's last bytes, two per edit.
+    let (format, rest) = notation_and_rest(data);
     let edit_bytes = rest.len().min(16) & !1;
     let (text, edits) = rest.split_at(rest.len() - edit_bytes);
     let mut text = String::from_utf8_lossy(text).into_owned();
@@ -60,7 +57,11 @@ fuzz_target!(|data: &[u8]| {
         // Spread the 256 places over the text.
         let at = boundaries[place * (boundaries.len() - 1) / 255];
         let removed = if what & 1 == 1 {
-            text[at..].chars().take(1 + (what >> 6)).map(char::len_utf8).sum()
+            text[at..]
+                .chars()
+                .take(1 + (what >> 6))
+                .map(char::len_utf8)
+                .sum()
         } else {
             0
         };
