@@ -560,6 +560,38 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
         report(name, median(samples), target);
     }
 
+    // The same game with its movetext on one line: every token on it is placed from the
+    // one before, not counted from the line's start.
+    let one_line_uri = "file:///bench/one-line.ppn";
+    let one_line = match text.find("\n...\n") {
+        Some(end) => format!("{}{}", &text[..end + 5], text[end + 5..].replace('\n', " ")),
+        None => text.replace('\n', " "),
+    };
+    client.open(one_line_uri, 1, &one_line).await;
+    client.diagnostics_of_version(one_line_uri, 1).await;
+    let one_line_document = json!({ "textDocument": { "uri": one_line_uri } });
+    let mut samples = Vec::new();
+    let started = Instant::now();
+    while samples.len() < 3 || (started.elapsed() < Duration::from_secs(1) && samples.len() < 100) {
+        let sent = Instant::now();
+        let response = client
+            .request(
+                "textDocument/semanticTokens/full",
+                one_line_document.clone(),
+            )
+            .await;
+        samples.push(sent.elapsed());
+        assert!(response["result"]["data"].is_array(), "{response}");
+    }
+    report(
+        "semanticTokens/full, movetext on one line",
+        median(samples),
+        None,
+    );
+    client
+        .notify("textDocument/didClose", one_line_document.clone())
+        .await;
+
     // What an editor asks after each keystroke: the tokens since its last result.
     let mut result_id = client
         .request("textDocument/semanticTokens/full", document.clone())

@@ -7,7 +7,7 @@
 use ropey::Rope;
 use tower_lsp_server::ls_types::{Position, PositionEncodingKind};
 
-use crate::model::line_index::{ColumnUnit, LineIndex};
+use crate::model::line_index::{floor_char_boundary, ColumnUnit, LineIndex};
 
 /// The position encodings this server speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,6 +45,79 @@ impl PositionEncoding {
         match self {
             PositionEncoding::Utf8 => ch.len_utf8(),
             PositionEncoding::Utf16 => ch.len_utf16(),
+        }
+    }
+
+    fn units_in(self, text: &str) -> usize {
+        match self {
+            PositionEncoding::Utf8 => text.len(),
+            PositionEncoding::Utf16 => text.chars().map(char::len_utf16).sum(),
+        }
+    }
+}
+
+/// The LSP positions of many offsets of one text, as [`text_position`] gives them. An
+/// offset on the line of the one before is counted from it, so a run of nearby offsets
+/// costs the text between them: a game written on one long line holds thousands of
+/// tokens and diagnostics, and counting each from the line's start took seconds.
+pub struct PositionCursor<'a> {
+    text: &'a str,
+    index: &'a LineIndex,
+    encoding: PositionEncoding,
+    line: usize,
+    /// The line's bytes with its line end.
+    span: std::ops::Range<usize>,
+    /// The line's bytes without its line end: offsets beyond move back to its end.
+    content_end: usize,
+    /// The last offset placed on the line, and its column.
+    at: usize,
+    column: usize,
+}
+
+impl<'a> PositionCursor<'a> {
+    pub fn new(text: &'a str, index: &'a LineIndex, encoding: PositionEncoding) -> Self {
+        let mut cursor = PositionCursor {
+            text,
+            index,
+            encoding,
+            line: 0,
+            span: 0..0,
+            content_end: 0,
+            at: 0,
+            column: 0,
+        };
+        cursor.move_to_line(0);
+        cursor
+    }
+
+    fn move_to_line(&mut self, line: usize) {
+        self.line = line;
+        self.span = self.index.line_span(line);
+        self.content_end = self.index.line_range(self.text, line).end;
+        self.at = self.span.start;
+        self.column = 0;
+    }
+
+    pub fn position(&mut self, offset: usize) -> Position {
+        let offset = offset.min(self.text.len());
+        let last_line = self.line + 1 == self.index.line_count();
+        let on_line = self.span.start <= offset && (offset < self.span.end || last_line);
+        if !on_line {
+            self.move_to_line(self.index.line_of(offset));
+        }
+        let offset = floor_char_boundary(self.text, offset.min(self.content_end));
+        let start = self.span.start;
+        if offset >= self.at {
+            self.column += self.encoding.units_in(&self.text[self.at..offset]);
+        } else if self.at - offset <= offset - start {
+            self.column -= self.encoding.units_in(&self.text[offset..self.at]);
+        } else {
+            self.column = self.encoding.units_in(&self.text[start..offset]);
+        }
+        self.at = offset;
+        Position {
+            line: saturating_u32(self.line),
+            character: saturating_u32(self.column),
         }
     }
 }
@@ -170,6 +243,40 @@ mod tests {
     fn a_form_feed_does_not_end_a_line_in_the_rope() {
         let rope = Rope::from_str("a\u{c}b\u{2028}c\u{85}d");
         assert_eq!(rope.len_lines(), 1);
+    }
+
+    #[test]
+    fn a_cursor_places_offsets_in_any_order_as_text_position_does() {
+        let texts = [
+            "",
+            "\n",
+            "1. a-b 1... c-d\n",
+            "\t🂡e\u{301}\r\nz\r\rqq\n\n🂡🂡 x",
+            "one long line 🂡 of moves, 🂡 then none",
+            "a\r\n\r\nb\rc",
+        ];
+        for text in texts {
+            let index = LineIndex::new(text);
+            let every: Vec<usize> = (0..=text.len() + 2).collect();
+            let backwards: Vec<usize> = every.iter().rev().copied().collect();
+            // Token starts and ends interleaved, and jumps both ways.
+            let zigzag: Vec<usize> = every
+                .iter()
+                .flat_map(|&at| [at, (at + 3).min(text.len()), at / 2])
+                .collect();
+            for encoding in [PositionEncoding::Utf8, PositionEncoding::Utf16] {
+                for offsets in [&every, &backwards, &zigzag] {
+                    let mut cursor = PositionCursor::new(text, &index, encoding);
+                    for &offset in offsets {
+                        assert_eq!(
+                            cursor.position(offset),
+                            text_position(text, &index, offset, encoding),
+                            "offset {offset} of {text:?} in {encoding:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

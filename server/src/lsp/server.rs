@@ -15,6 +15,7 @@
 //! answering a message or analysing a document becomes an error response or a logged
 //! failure.
 
+use std::cell::RefCell;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -51,7 +52,7 @@ use tower_lsp_server::ls_types::{
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 use super::document::{Document, Snapshot};
-use super::encoding::{text_offset, text_position, PositionEncoding};
+use super::encoding::{text_offset, PositionCursor, PositionEncoding};
 use super::transport::{check_message, framed, skipped_line, Frame, FrameReader, Verdict};
 use super::{uri_path, Analysis, Analyzer, SessionEnd};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -842,7 +843,6 @@ impl LanguageServer for Backend {
         };
         let convert = self.state.converter(&*analysis.document);
         let range = convert.offset(params.range.start)..convert.offset(params.range.end);
-        let encoding = self.state.encoding();
         let actions: CodeActionResponse = quick_fixes(&*analysis.document, range)
             .into_iter()
             .map(|(diagnostic, fix)| {
@@ -857,9 +857,7 @@ impl LanguageServer for Backend {
                 CodeActionOrCommand::CodeAction(CodeAction {
                     title: fix.title.clone(),
                     kind: Some(CodeActionKind::QUICKFIX),
-                    diagnostics: Some(vec![to_lsp_diagnostic(
-                        &uri, &analysis, diagnostic, encoding,
-                    )]),
+                    diagnostics: Some(vec![to_lsp_diagnostic(&uri, &convert, diagnostic)]),
                     edit: Some(WorkspaceEdit {
                         changes: Some(std::iter::once((uri.clone(), edits)).collect()),
                         ..WorkspaceEdit::default()
@@ -933,16 +931,26 @@ impl Backend {
 struct Converter<'a> {
     document: &'a dyn NotationDocument,
     encoding: PositionEncoding,
+    /// Answers run through offsets mostly in order (tokens, diagnostics, symbols): each is
+    /// placed from the one before.
+    cursor: RefCell<PositionCursor<'a>>,
 }
 
-impl Converter<'_> {
+impl<'a> Converter<'a> {
+    fn new(document: &'a dyn NotationDocument, encoding: PositionEncoding) -> Self {
+        Converter {
+            document,
+            encoding,
+            cursor: RefCell::new(PositionCursor::new(
+                document.text(),
+                document.line_index(),
+                encoding,
+            )),
+        }
+    }
+
     fn position(&self, offset: usize) -> Position {
-        text_position(
-            self.document.text(),
-            self.document.line_index(),
-            offset,
-            self.encoding,
-        )
+        self.cursor.borrow_mut().position(offset)
     }
 
     /// How many columns `range` spans on its line (a semantic token never spans a line
@@ -1015,10 +1023,7 @@ impl State {
     }
 
     fn converter<'a>(&self, document: &'a dyn NotationDocument) -> Converter<'a> {
-        Converter {
-            document,
-            encoding: self.encoding(),
-        }
+        Converter::new(document, self.encoding())
     }
 
     /// The analysis of a request's document and the byte offset of its position.
@@ -1147,32 +1152,17 @@ fn to_lsp_diagnostics(
     analysis: &Analysis,
     encoding: PositionEncoding,
 ) -> Vec<lsp::Diagnostic> {
+    let convert = Converter::new(&*analysis.document, encoding);
     analysis
         .document
         .diagnostics()
         .iter()
-        .map(|diagnostic| to_lsp_diagnostic(uri, analysis, diagnostic, encoding))
+        .map(|diagnostic| to_lsp_diagnostic(uri, &convert, diagnostic))
         .collect()
 }
 
-fn to_lsp_diagnostic(
-    uri: &Uri,
-    analysis: &Analysis,
-    diagnostic: &Diagnostic,
-    encoding: PositionEncoding,
-) -> lsp::Diagnostic {
-    let position = |offset| {
-        text_position(
-            analysis.document.text(),
-            analysis.document.line_index(),
-            offset,
-            encoding,
-        )
-    };
-    let range = |range: &std::ops::Range<usize>| lsp::Range {
-        start: position(range.start),
-        end: position(range.end.max(range.start)),
-    };
+fn to_lsp_diagnostic(uri: &Uri, convert: &Converter, diagnostic: &Diagnostic) -> lsp::Diagnostic {
+    let range = |range: &std::ops::Range<usize>| convert.range(range);
     let related: Vec<lsp::DiagnosticRelatedInformation> = diagnostic
         .related
         .iter()
@@ -1278,10 +1268,7 @@ mod tests {
                     symbol("last".to_string(), Vec::new()),
                 ];
                 let document = DocumentAnalysis::with_diagnostics("x".to_string(), Vec::new());
-                let convert = Converter {
-                    document: &document,
-                    encoding: PositionEncoding::Utf16,
-                };
+                let convert = Converter::new(&document, PositionEncoding::Utf16);
                 let converted = to_lsp_symbols(&convert, outline);
                 // Writing the answer must not recurse deeply either.
                 serde_json::to_string(&converted).map(|json| (converted, json.len()))
@@ -1309,10 +1296,7 @@ mod tests {
     #[test]
     fn a_shallow_outline_keeps_its_shape() {
         let document = DocumentAnalysis::with_diagnostics("x".to_string(), Vec::new());
-        let convert = Converter {
-            document: &document,
-            encoding: PositionEncoding::Utf16,
-        };
+        let convert = Converter::new(&document, PositionEncoding::Utf16);
         let outline = vec![
             symbol(
                 "game".to_string(),

@@ -86,6 +86,13 @@ impl LineIndex {
         start..end
     }
 
+    /// Where `line` starts and where the next one starts (the text's end for the last),
+    /// line end included.
+    pub fn line_span(&self, line: usize) -> std::ops::Range<usize> {
+        let line = line.min(self.line_starts.len() - 1);
+        self.line_starts[line]..self.line_starts.get(line + 1).copied().unwrap_or(self.len)
+    }
+
     /// Position of a byte offset; an offset inside a character counts as that character.
     pub fn position(&self, text: &str, offset: usize, unit: ColumnUnit) -> LineCol {
         let offset = floor_char_boundary(text, offset.min(self.len));
@@ -136,7 +143,7 @@ fn push_line_starts(text: &str, ends: std::ops::Range<usize>, line_starts: &mut 
     }
 }
 
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+pub fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
