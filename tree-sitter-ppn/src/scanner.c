@@ -251,8 +251,11 @@ static bool scan_metadata_end(TSLexer *lexer) {
   return true;
 }
 
+// A `---` line. Its column is asked for only once the three are read: the lexer counts a
+// column from the start of its line, and asking at every `-` of a game written on one
+// line (`h5-d2`) read the line again for each move.
 static bool scan_game_separator(TSLexer *lexer) {
-  if (!consume_repeated(lexer, '-', 3)) {
+  if (!consume_repeated(lexer, '-', 3) || lexer->get_column(lexer) != 3) {
     return false;
   }
   consume_rest_of_line(lexer);
@@ -391,8 +394,8 @@ bool tree_sitter_ppn_external_scanner_scan(void *payload, TSLexer *lexer,
     return scan_metadata_end(lexer);
   }
 
-  if (valid_symbols[GAME_SEPARATOR] && lexer->lookahead == '-' &&
-      lexer->get_column(lexer) == 0) {
+  // No later symbol starts with `-`.
+  if (valid_symbols[GAME_SEPARATOR] && lexer->lookahead == '-') {
     return scan_game_separator(lexer);
   }
 
