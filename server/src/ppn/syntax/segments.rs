@@ -249,8 +249,21 @@ fn cut_movetext(
     let end = game.movetext.end.min(bytes.len());
     let mut last_cut = game.range.start;
     let mut at = game.movetext.start;
-    while let Some(found) = memchr::memchr2(b'{', b'\n', &bytes[at.min(end)..end]) {
-        at += found;
+    let mut line_start = memchr::memrchr(b'\n', &bytes[..at.min(end)]).map_or(0, |at| at + 1);
+    loop {
+        let stop = memchr::memchr2(b'{', b'\n', &bytes[at.min(end)..end]).map(|found| at + found);
+        // What lies between here and the next `{` or line end is outside any comment.
+        cut_inside_line(
+            bytes,
+            at..stop.unwrap_or(end),
+            end,
+            line_start,
+            limits,
+            &mut last_cut,
+            starts,
+        );
+        let Some(found) = stop else { break };
+        at = found;
         if bytes[at] == b'{' {
             // A comment runs to its `}`, or is left open before the next `{`; treating
             // every `{` so keeps cuts out of comments (a brace expansion holds no line end).
@@ -261,20 +274,70 @@ fn cut_movetext(
             } else {
                 close
             };
+            // A comment over several lines ends on a later line.
+            if let Some(last_end) = memchr::memrchr(b'\n', &bytes[found..at]) {
+                line_start = found + last_end + 1;
+            }
             continue;
         }
-        let line_start = at + 1;
-        at = line_start;
-        let size = line_start - last_cut;
-        if line_start < end
+        at += 1;
+        line_start = at;
+        let size = at - last_cut;
+        if at < end
             && size >= limits.min_bytes
             && (size >= limits.max_bytes
-                || line_hash(&bytes[line_start..end]).is_multiple_of(limits.line_modulus))
+                || line_hash(&bytes[at..end]).is_multiple_of(limits.line_modulus))
         {
-            starts.push((line_start, true));
-            last_cut = line_start;
+            starts.push((at, true));
+            last_cut = at;
         }
     }
+}
+
+/// Cuts inside a line once it has run `max_bytes` from its start, before MoveNumbers (a
+/// MoveNumber is a whole word, so the grammar is between two moves there), with the rule
+/// cuts at line starts follow: a game written on one long line is still parsed a few KiB
+/// at a time. `stretch` is outside any comment.
+fn cut_inside_line(
+    bytes: &[u8],
+    stretch: Range<usize>,
+    movetext_end: usize,
+    line_start: usize,
+    limits: &CutLimits,
+    last_cut: &mut usize,
+    starts: &mut Vec<(usize, bool)>,
+) {
+    let from = stretch.start.max(line_start + limits.max_bytes).max(1);
+    for at in from..stretch.end {
+        if !bytes[at].is_ascii_digit()
+            || !matches!(bytes[at - 1], b' ' | b'\t')
+            || !starts_move_number(&bytes[at..movetext_end])
+        {
+            continue;
+        }
+        let size = at - *last_cut;
+        if size >= limits.min_bytes
+            && (size >= limits.max_bytes
+                || line_hash(&bytes[at..movetext_end]).is_multiple_of(limits.line_modulus))
+        {
+            starts.push((at, true));
+            *last_cut = at;
+        }
+    }
+}
+
+/// Whether `rest` opens with a MoveNumber word: letters, digits, `_` and `.` ending in
+/// `.`, then whitespace or the end.
+fn starts_move_number(rest: &[u8]) -> bool {
+    let word = rest
+        .iter()
+        .take_while(|&&byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.'))
+        .count();
+    word > 0
+        && rest[word - 1] == b'.'
+        && rest
+            .get(word)
+            .is_none_or(|byte| matches!(byte, b' ' | b'\t' | b'\r' | b'\n'))
 }
 
 /// FNV-1a of the line's first 64 bytes.

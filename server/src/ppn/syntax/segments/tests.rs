@@ -101,6 +101,55 @@ fn a_long_movetext_is_cut_at_line_starts_outside_comments() {
     assert!(syntax.errors().next().is_none());
 }
 
+/// A long game on one line: numbered moves and short comments.
+fn one_line_game(moves: usize) -> String {
+    let mut text = String::from("---\nGameType: Chess\n...\n");
+    for number in 1..=moves {
+        let file = char::from(b'a' + (number % 8) as u8);
+        text.push_str(&format!("{number}. {file}2-{file}4 "));
+        if number % 5 == 0 {
+            text.push_str(&format!(
+                "{{move {number}. {file}4}} {number}... {file}7-{file}5 "
+            ));
+        }
+    }
+    text.push('\n');
+    text
+}
+
+#[test]
+fn a_game_on_one_line_is_cut_before_its_move_numbers() {
+    let text = one_line_game(3_000);
+    let syntax = DocumentSyntax::parse(&text, &split_games(&text));
+    assert!(syntax.segment_count() > 10, "{}", syntax.segment_count());
+    for segment in &syntax.segments[1..] {
+        let range = segment.range.clone();
+        assert!(range.len() <= CUT_LIMITS.max_bytes + 64, "{range:?}");
+        assert!(text[..range.start].ends_with(' '), "{range:?}");
+        assert!(
+            starts_move_number(&text.as_bytes()[range.start..]),
+            "{range:?}"
+        );
+        let before = &text[..range.start];
+        assert!(
+            before.rfind('{') <= before.rfind('}'),
+            "cut inside a comment at {}",
+            range.start
+        );
+    }
+    assert_eq!(summary(&syntax, &text), whole_tree_summary(&text));
+    assert!(syntax.errors().next().is_none());
+}
+
+#[test]
+fn a_short_line_is_cut_only_at_its_start() {
+    let text = long_game(3_000);
+    let syntax = DocumentSyntax::parse(&text, &split_games(&text));
+    for segment in &syntax.segments[1..] {
+        assert!(text[..segment.range.start].ends_with('\n'));
+    }
+}
+
 #[test]
 fn every_game_starts_a_segment() {
     let text = "---\n...\n1. S@a1\n---\nGameType: Chess\n...\n1. e2-e4\n";
@@ -141,7 +190,23 @@ fn edited(old_text: &str, range: Range<usize>, insert: &str) -> String {
 
 #[test]
 fn an_update_equals_a_fresh_parse_and_reparses_only_near_the_edit() {
-    let mut text = long_game(2_000);
+    updates_equal_fresh_parses_and_reparse_only_near_the_edit(long_game(2_000), 3);
+}
+
+#[test]
+fn an_update_of_a_game_on_one_line_reparses_only_near_the_edit() {
+    // A line end typed into the line starts a line whose first `max_bytes` are not cut
+    // inside: the segments there are cut again.
+    let line_end_edits = CUT_LIMITS.max_bytes / CUT_LIMITS.min_bytes + 3;
+    updates_equal_fresh_parses_and_reparse_only_near_the_edit(one_line_game(2_000), line_end_edits);
+}
+
+/// Random edits; each re-parses at most 3 segments, or `line_end_edits` when it types or
+/// removes a line end.
+fn updates_equal_fresh_parses_and_reparse_only_near_the_edit(
+    mut text: String,
+    line_end_edits: usize,
+) {
     let mut syntax = DocumentSyntax::parse(&text, &split_games(&text));
     let count = syntax.segment_count();
     assert!(count > 8, "{count}");
@@ -182,8 +247,9 @@ fn an_update_equals_a_fresh_parse_and_reparses_only_near_the_edit() {
         // change the segments to the next brace or game; any other is confined to a few.
         let braces_or_dashes = ['{', '}', '-'];
         if !insert.contains(braces_or_dashes) && !text[start..end].contains(braces_or_dashes) {
+            let line_end = insert.contains('\n') || text[start..end].contains('\n');
             assert!(
-                reparsed <= 3,
+                reparsed <= if line_end { line_end_edits } else { 3 },
                 "round {round}: {reparsed} of {count} re-parsed"
             );
         }
