@@ -772,6 +772,47 @@ fn main() {
         }
         if part != "server" {
             in_the_library(&text);
+            other_shapes(&text);
         }
+    }
+}
+
+/// Edits of documents shaped otherwise: the same game with its movetext on one line, and a
+/// collection of as many short games (each edit is typed and measured in the library).
+fn other_shapes(game: &str) {
+    let games = game.matches('\n').count();
+    let one_line = match game.find("\n...\n") {
+        Some(end) => format!("{}{}", &game[..end + 5], game[end + 5..].replace('\n', " ")),
+        None => game.replace('\n', " "),
+    };
+    let collection: String = (0..games)
+        .map(|number| {
+            format!(
+                "---\nGameType: Chess\nEvent: game {number}\n...\n\
+                 1. e2-e4 1... e7-e5 2. g1-f3 {{a knight}} 2... b8-c6\n"
+            )
+        })
+        .collect();
+    println!("  (other shapes)");
+    for (name, text, near) in [
+        ("one-line movetext, middle", one_line.as_str(), "M@"),
+        ("many short games, middle", collection.as_str(), "g1-f3"),
+    ] {
+        let middle = text.len() / 2;
+        let at = middle + text[middle..].find(near).unwrap_or(0) + 1;
+        let [(_, edit), _] = type_and_undo(at, text);
+        let mut edited = text.to_string();
+        edited.insert(at, 'x');
+        let analysis = DocumentAnalysis::new(text.to_string());
+        assert_eq!(
+            analysis.update(edited.clone(), &edit).diagnostics,
+            DocumentAnalysis::new(edited.clone()).diagnostics
+        );
+        let mut kept = Vec::new();
+        let took = measure(|| {
+            kept.push(analysis.update(edited.clone(), &edit));
+        });
+        drop(kept);
+        report(&format!("analysis update, {name}"), took, None);
     }
 }

@@ -48,7 +48,7 @@ fn game_metadata(text: &str) -> Vec<serde_yaml::Value> {
         .into_iter()
         .map(|game| {
             let (metadata, _) = parse_metadata(text, game.metadata);
-            serde_yaml::Value::Mapping(metadata.mapping)
+            serde_yaml::Value::Mapping(std::sync::Arc::unwrap_or_clone(metadata.mapping))
         })
         .collect()
 }

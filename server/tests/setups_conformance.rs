@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ppn_ls::ppn::engine::setups::{
     normalize_name, setup_from_game_metadata, setup_from_metadata, setup_from_metadata_seeded,
@@ -23,7 +24,7 @@ fn game_metadata(text: &str) -> Vec<Yaml> {
         .into_iter()
         .map(|game| {
             let (metadata, _) = parse_metadata(text, game.metadata);
-            Yaml::Mapping(metadata.mapping)
+            Yaml::Mapping(Arc::unwrap_or_clone(metadata.mapping))
         })
         .collect()
 }

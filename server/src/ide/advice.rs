@@ -143,10 +143,7 @@ fn metadata_without_end(text: &str, game: &ReplayedGame) -> Option<Diagnostic> {
     if game.metadata.source.is_some() {
         return None;
     }
-    let movetext_start = game
-        .moves()
-        .first()
-        .map_or(game.range.end, |record| record.source().start);
+    let movetext_start = game.first_move_start().unwrap_or(game.range.end);
     let first_line_start = text[..movetext_start]
         .rfind(['\n', '\r'])
         .map_or(0, |i| i + 1)
@@ -362,13 +359,14 @@ fn checkers_jumps(
     at: &HashMap<Identity, Vec<usize>>,
     diagnostics: &mut [Diagnostic],
 ) {
-    if !is_checkers(game) {
+    let no_piece = |d: &Diagnostic| d.code == "no-piece";
+    if !is_checkers(game) || !game.indexed_move_diagnostics().any(|(_, d)| no_piece(&d)) {
         return;
     }
     for (record, move_diagnostics) in game.moves().iter().zip(game.diagnostics_by_move_from(0)) {
         let failed: Vec<usize> = move_diagnostics
             .iter()
-            .filter(|d| d.code == "no-piece")
+            .filter(|d| no_piece(d))
             .filter_map(|d| at.get(&identity(d)))
             .flatten()
             .copied()

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use serde_yaml::Value;
+use serde_yaml::{Mapping, Value};
 
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::board::{describe_piece, location_name, render_board};
@@ -372,7 +372,7 @@ fn setup_markdown(game: &GameAt<'_>, key: &str) -> String {
     let Some(value) = metadata.get(key) else {
         return out;
     };
-    let context = SetupContext::from_metadata(&Value::Mapping(metadata.mapping.clone()));
+    let context = SetupContext::from_metadata(&Value::Mapping(Mapping::clone(&metadata.mapping)));
     let (name, system, given) = setup_name_and_arguments(value, &context.default_system);
     let _ = write!(out, "**{}**", name.as_deref().unwrap_or("(no name)"));
     let system = normalize_system(&system);

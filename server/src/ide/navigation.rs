@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use serde_yaml::Value;
+use serde_yaml::{Mapping, Value};
 
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::locate::{game_at, macro_uses, macro_uses_in_moves, touches, GameAt, MacroUse};
@@ -47,7 +47,7 @@ pub fn setup_macros(game: &GameAt<'_>) -> Vec<(String, String)> {
     else {
         return Vec::new();
     };
-    let context = SetupContext::from_metadata(&Value::Mapping(metadata.mapping.clone()));
+    let context = SetupContext::from_metadata(&Value::Mapping(Mapping::clone(&metadata.mapping)));
     setup_from_metadata_seeded(value, &context, UNSEEDED_SETUP_SEED)
         .map(|setup| setup.macros)
         .unwrap_or_default()

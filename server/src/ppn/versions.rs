@@ -71,38 +71,42 @@ pub fn old_forms(text: &str, replay: &Replay, diagnostics: &[Diagnostic]) -> Old
         }
         candidates.sort_unstable();
         candidates.dedup();
-        let moves = game.moves();
-        let mut candidate_moves: Vec<usize> = candidates
-            .iter()
-            .filter_map(|&at| {
-                let index = moves
-                    .partition_point(|record| record.source().start <= at)
-                    .checked_sub(1)?;
-                moves[index].source().contains(&at).then_some(index)
-            })
-            .collect();
-        candidate_moves.dedup();
-        for record in candidate_moves.into_iter().map(|index| &moves[index]) {
-            for token in record.tokens() {
-                let from = candidates.partition_point(|&at| at < token.source.start);
-                if candidates
-                    .get(from)
-                    .is_none_or(|&at| at >= token.source.end)
-                {
-                    continue;
+        // A game moved along by an edit elsewhere makes its moves' new places on first
+        // use: most games have no candidate and need none.
+        if !candidates.is_empty() {
+            let moves = game.moves();
+            let mut candidate_moves: Vec<usize> = candidates
+                .iter()
+                .filter_map(|&at| {
+                    let index = moves
+                        .partition_point(|record| record.source().start <= at)
+                        .checked_sub(1)?;
+                    moves[index].source().contains(&at).then_some(index)
+                })
+                .collect();
+            candidate_moves.dedup();
+            for record in candidate_moves.into_iter().map(|index| &moves[index]) {
+                for token in record.tokens() {
+                    let from = candidates.partition_point(|&at| at < token.source.start);
+                    if candidates
+                        .get(from)
+                        .is_none_or(|&at| at >= token.source.end)
+                    {
+                        continue;
+                    }
+                    let Some(written) = text.get(token.source.clone()) else {
+                        continue;
+                    };
+                    old_capture(written, token.source.start, &mut found);
+                    old_icehouse_pyramids(written, token.source.start, &mut found);
+                    braces_in_macros(
+                        written,
+                        token.source.clone(),
+                        &macros_with_braces,
+                        &errors,
+                        &mut found,
+                    );
                 }
-                let Some(written) = text.get(token.source.clone()) else {
-                    continue;
-                };
-                old_capture(written, token.source.start, &mut found);
-                old_icehouse_pyramids(written, token.source.start, &mut found);
-                braces_in_macros(
-                    written,
-                    token.source.clone(),
-                    &macros_with_braces,
-                    &errors,
-                    &mut found,
-                );
             }
         }
         mirrored_checkers(text, game, &errors, &mut found);

@@ -119,12 +119,12 @@ pub struct ReplayedGame {
     pub movetext_diagnostics: Vec<Diagnostic>,
     /// The moves in chunks, each with the board before its first move; never empty (the
     /// first chunk starts with the starting board).
-    chunks: Vec<Arc<Chunk>>,
+    chunks: Arc<[Arc<Chunk>]>,
     /// The index of each chunk's first move.
-    chunk_starts: Vec<usize>,
+    chunk_starts: Arc<[usize]>,
     /// The moves as they were split, to tell which ones an edit changed and to split the
     /// movetext again from where it changed.
-    split: ResumableSplit,
+    split: Arc<ResumableSplit>,
     /// How far the game has moved in the file since `split` was made: it is moved along
     /// only when the game itself is edited.
     split_moved_by: isize,
@@ -162,6 +162,12 @@ impl ReplayedGame {
     }
 
     /// Every move, in order, with its ranges in the current text.
+    /// Where the first move starts in the current text, without making every move's new
+    /// place as [`ReplayedGame::moves`] does for a game an edit elsewhere moved along.
+    pub fn first_move_start(&self) -> Option<usize> {
+        (self.move_count() > 0).then(|| self.move_start(0))
+    }
+
     pub fn moves(&self) -> &[MoveRecord] {
         if self.split_moved_by == 0 {
             return &self.split.moves;
@@ -250,7 +256,7 @@ impl ReplayedGame {
     pub fn indexed_move_diagnostics(&self) -> impl Iterator<Item = (usize, Diagnostic)> + '_ {
         self.chunks
             .iter()
-            .zip(&self.chunk_starts)
+            .zip(self.chunk_starts.iter())
             .flat_map(move |(chunk, &first)| {
                 chunk.diagnostics.iter().map(move |(at, diagnostic)| {
                     let index = first + at;
@@ -262,7 +268,7 @@ impl ReplayedGame {
     /// The problems of each move from move `first` on, in move order (no board is made).
     pub fn diagnostics_by_move_from(&self, first: usize) -> Vec<Vec<Diagnostic>> {
         let mut by_move = vec![Vec::new(); self.move_count().saturating_sub(first)];
-        let chunks = self.chunks.iter().zip(&self.chunk_starts);
+        let chunks = self.chunks.iter().zip(self.chunk_starts.iter());
         for (chunk, &start) in chunks.skip(self.chunk_of_state(first)) {
             for (at, diagnostic) in &chunk.diagnostics {
                 let index = start + at;
@@ -541,7 +547,7 @@ fn update_game(
         return replay_game(new_text, source);
     }
     let old_split = match old.split_moved_by {
-        0 => Cow::Borrowed(&old.split),
+        0 => Cow::Borrowed(&*old.split),
         delta => Cow::Owned(old.split.shifted(delta)),
     };
     let (split, kept, in_step_from) =
@@ -606,9 +612,9 @@ fn update_game(
                         metadata: old.metadata.clone(),
                         metadata_diagnostics: old.metadata_diagnostics.clone(),
                         movetext_diagnostics: movetext_diagnostics(&split.problems),
-                        chunks,
-                        chunk_starts,
-                        split,
+                        chunks: chunks.into(),
+                        chunk_starts: chunk_starts.into(),
+                        split: Arc::new(split),
                         split_moved_by: 0,
                         moved_moves: OnceLock::new(),
                         moves_replayed,
@@ -624,9 +630,9 @@ fn update_game(
         metadata: old.metadata.clone(),
         metadata_diagnostics: old.metadata_diagnostics.clone(),
         movetext_diagnostics: movetext_diagnostics(&split.problems),
-        chunks,
-        chunk_starts,
-        split,
+        chunks: chunks.into(),
+        chunk_starts: chunk_starts.into(),
+        split: Arc::new(split),
         split_moved_by: 0,
         moved_moves: OnceLock::new(),
         moves_replayed,
@@ -693,9 +699,9 @@ fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
         metadata,
         metadata_diagnostics,
         movetext_diagnostics: movetext_diagnostics(&split.problems),
-        chunks,
-        chunk_starts,
-        split,
+        chunks: chunks.into(),
+        chunk_starts: chunk_starts.into(),
+        split: Arc::new(split),
         split_moved_by: 0,
         moved_moves: OnceLock::new(),
         moves_replayed,

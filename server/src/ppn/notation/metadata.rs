@@ -1,6 +1,7 @@
 //! A game's metadata block: the YAML mapping between `---` and `...`.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde_yaml::{Mapping, Value};
 
@@ -9,7 +10,8 @@ use crate::diagnostic::Diagnostic;
 /// The parsed metadata of one game, with where it came from.
 #[derive(Clone, Debug, Default)]
 pub struct Metadata {
-    pub mapping: Mapping,
+    /// Shared by the revisions of a game whose metadata an edit left alone.
+    pub mapping: Arc<Mapping>,
     /// The YAML text in the file, to locate keys and values for diagnostics.
     pub source: Option<Range<usize>>,
 }
@@ -56,7 +58,7 @@ pub fn parse_metadata(
     };
     (
         Metadata {
-            mapping,
+            mapping: Arc::new(mapping),
             source: Some(range),
         },
         diagnostics,
@@ -262,8 +264,19 @@ fn trimmed(text: &str, range: Range<usize>) -> Range<usize> {
     start..end.max(start)
 }
 
+/// Up to this many keys, a key is looked for by comparing texts: the mapping's own look-up
+/// makes and hashes a YAML value for each question, and every edit of a file of many games
+/// asks each game's metadata a few.
+const KEYS_COMPARED: usize = 16;
+
 impl Metadata {
     pub fn get(&self, key: &str) -> Option<&Value> {
+        if self.mapping.len() <= KEYS_COMPARED {
+            return self
+                .mapping
+                .iter()
+                .find_map(|(k, value)| (k.as_str() == Some(key)).then_some(value));
+        }
         self.mapping.get(key)
     }
 
