@@ -1,6 +1,6 @@
 //! Board model, setups and move application: everything needed to replay a game.
 
-mod apply;
+pub(crate) mod apply;
 pub mod replay;
 pub mod rng;
 pub mod setups;

@@ -15,6 +15,7 @@ use serde_yaml::{Mapping, Value};
 use crate::diagnostic::{Diagnostic, Severity};
 pub use crate::model::edit::TextEdit;
 use crate::model::piece::Piece;
+use crate::ppn::engine::apply::submove::ReadSubmoves;
 use crate::ppn::engine::apply::MAX_PIECES;
 use crate::ppn::engine::setups::{
     describe_unknown_argument, normalize_name, setup_from_metadata_seeded, Setup, SetupContext,
@@ -131,6 +132,8 @@ pub struct ReplayedGame {
     /// The moves with their ranges in the current text, made on first use when the game
     /// has moved since it was split.
     moved_moves: OnceLock<Vec<MoveRecord>>,
+    /// The sub-moves read while replaying the game after edits, for the next edits.
+    read_submoves: Arc<ReadSubmoves>,
     /// How many moves were replayed to make this revision of the game (the others' chunks
     /// were kept from the previous revision).
     moves_replayed: usize,
@@ -343,6 +346,7 @@ impl ReplayedGame {
             split: self.split.clone(),
             split_moved_by: self.split_moved_by + delta,
             moved_moves: OnceLock::new(),
+            read_submoves: Arc::clone(&self.read_submoves),
             moves_replayed: 0,
         }
     }
@@ -572,6 +576,7 @@ fn update_game(
         old.chunks[resume_chunk].start.clone(),
     );
     let mut state = GameState::clone(&old.chunks[resume_chunk].start);
+    state.read_submoves = Some(Arc::clone(&old.read_submoves));
     // From `same_from` on, the new moves are the old ones moved along (by `moves_delta`
     // moves and `bytes_delta` bytes): once the board at an old chunk's start is the same
     // again, the old chunks from there on hold for the new text.
@@ -617,6 +622,7 @@ fn update_game(
                         split: Arc::new(split),
                         split_moved_by: 0,
                         moved_moves: OnceLock::new(),
+                        read_submoves: Arc::clone(&old.read_submoves),
                         moves_replayed,
                     };
                 }
@@ -635,6 +641,7 @@ fn update_game(
         split: Arc::new(split),
         split_moved_by: 0,
         moved_moves: OnceLock::new(),
+        read_submoves: Arc::clone(&old.read_submoves),
         moves_replayed,
     }
 }
@@ -704,6 +711,7 @@ fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
         split: Arc::new(split),
         split_moved_by: 0,
         moved_moves: OnceLock::new(),
+        read_submoves: Arc::default(),
         moves_replayed,
     }
 }

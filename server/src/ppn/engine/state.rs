@@ -5,6 +5,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::model::piece::{Cfg, Piece};
+use crate::ppn::engine::apply::submove::ReadSubmoves;
 pub use crate::ppn::notation::issue::Severity;
 use crate::ppn::notation::macros::MacroTable;
 use crate::ppn::notation::movetext::MoveRecord;
@@ -90,6 +91,10 @@ pub struct GameState {
     pub(crate) scale_factor: f64,
     pub(crate) macros: Arc<MacroTable>,
     pub(crate) options: Arc<ParserOptions>,
+    /// The game's sub-moves as read with `options`, kept when the game is replayed again
+    /// after an edit (a first replay reads each sub-move as it comes: keeping them would
+    /// cost it more than the repeats save).
+    pub(crate) read_submoves: Option<Arc<ReadSubmoves>>,
 }
 
 impl GameState {
@@ -115,6 +120,7 @@ impl GameState {
             scale_factor,
             macros: Arc::new(macros),
             options: Arc::new(options),
+            read_submoves: None,
         }
     }
 

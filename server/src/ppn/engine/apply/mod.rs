@@ -10,7 +10,7 @@
 
 mod query;
 mod resolve;
-mod submove;
+pub(crate) mod submove;
 #[cfg(test)]
 mod tests;
 
@@ -21,7 +21,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use self::resolve::{Context, Point};
-use self::submove::{parse_submove, split_submoves, Submove};
+use self::submove::{split_submoves, ReadSubmove, Submove};
 use super::state::{Board, GameState, MoveIssue, PieceTag};
 use crate::model::piece::{Piece, PieceKind, Side};
 use crate::ppn::notation::issue::Issue;
@@ -115,12 +115,25 @@ impl GameState {
             };
             let mapped = substituted == *token;
             for part in split_submoves(substituted) {
-                let mut notes = Vec::new();
+                let (kept, fresh);
+                let read = match &self.read_submoves {
+                    Some(memo) => {
+                        kept = memo.read(&part.text, &self.options);
+                        &*kept
+                    }
+                    None => {
+                        fresh = ReadSubmove::of(&part.text, &self.options);
+                        &fresh
+                    }
+                };
+                let mut notes = read.notes.clone();
                 let lookup_warnings = RefCell::new(Vec::new());
-                let outcome =
-                    parse_submove(&part.text, &self.options, &mut notes).and_then(|submove| {
-                        self.apply_submove(&part.text, &submove, &mut notes, &lookup_warnings)
-                    });
+                let outcome = match &read.submove {
+                    Ok(submove) => {
+                        self.apply_submove(&part.text, submove, &mut notes, &lookup_warnings)
+                    }
+                    Err(error) => Err(error.clone()),
+                };
                 notes.extend(lookup_warnings.into_inner());
                 if let Err(error) = outcome {
                     notes.push(error);

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::resolve::Context;
-use super::submove::{parse_submove, split_submoves, Submove};
+use super::submove::{split_submoves, ReadSubmove, Submove};
 use crate::model::piece::Piece;
 use crate::ppn::engine::state::GameState;
 use crate::ppn::notation::issue::Issue;
@@ -55,12 +55,22 @@ impl GameState {
         }
         let mut elements = Vec::new();
         for (index, part) in split_submoves(token).into_iter().enumerate() {
-            let mut notes = Vec::new();
-            let Ok(submove) = parse_submove(&part.text, &self.options, &mut notes) else {
+            let (kept, fresh);
+            let read = match &self.read_submoves {
+                Some(memo) => {
+                    kept = memo.read(&part.text, &self.options);
+                    &*kept
+                }
+                None => {
+                    fresh = ReadSubmove::of(&part.text, &self.options);
+                    &fresh
+                }
+            };
+            let Ok(submove) = &read.submove else {
                 continue;
             };
             let mut found = Vec::new();
-            collect_submove(&submove, &part.text, &mut found);
+            collect_submove(submove, &part.text, &mut found);
             elements.extend(found.into_iter().map(|(range, part_kind)| TokenElement {
                 range: part.map_range(&range),
                 submove: index,

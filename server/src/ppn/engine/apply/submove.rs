@@ -1,7 +1,9 @@
 //! Splitting a move into sub-moves and reading each one's MoveToken.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 use crate::ppn::notation::issue::Issue;
 use crate::ppn::notation::location::{parse_location, Location, LocationKind};
@@ -105,6 +107,56 @@ pub(crate) fn split_submoves(text: &str) -> Vec<SubmoveText<'_>> {
         parts.push(submove_text(text, start..text.len(), rewrite));
     }
     parts
+}
+
+/// Sub-moves as read, by their text, for one game (one set of parser options). A long game
+/// repeats its sub-moves, and an edit that changes every later board replays each later
+/// move from the same text as before: reading each text once spares most of that work.
+/// Shared by a game's states and by its revisions; bounded, past the bound texts are read
+/// each time.
+#[derive(Debug, Default)]
+pub(crate) struct ReadSubmoves {
+    read: Mutex<HashMap<Box<str>, Arc<ReadSubmove>, foldhash::fast::RandomState>>,
+}
+
+/// A sub-move's reading: what it says (or why it cannot be read), and the notes made while
+/// reading it.
+#[derive(Debug)]
+pub(crate) struct ReadSubmove {
+    pub(crate) submove: Result<Submove, Issue>,
+    pub(crate) notes: Vec<Issue>,
+}
+
+/// The most sub-move texts a game keeps read: some megabytes.
+const MOST_READ_SUBMOVES: usize = 1 << 15;
+
+impl ReadSubmove {
+    pub(crate) fn of(text: &str, options: &ParserOptions) -> ReadSubmove {
+        let mut notes = Vec::new();
+        let submove = parse_submove(text, options, &mut notes);
+        ReadSubmove { submove, notes }
+    }
+}
+
+impl ReadSubmoves {
+    pub(crate) fn read(&self, text: &str, options: &ParserOptions) -> Arc<ReadSubmove> {
+        // A panic while the map was held leaves it poisoned: then every text is read anew.
+        if let Some(read) = self
+            .read
+            .lock()
+            .ok()
+            .and_then(|read| read.get(text).cloned())
+        {
+            return read;
+        }
+        let read = Arc::new(ReadSubmove::of(text, options));
+        if let Ok(mut kept) = self.read.lock() {
+            if kept.len() < MOST_READ_SUBMOVES {
+                kept.insert(text.into(), Arc::clone(&read));
+            }
+        }
+        read
+    }
 }
 
 /// A sub-move, read.
@@ -761,5 +813,35 @@ mod tests {
         );
         let error = parse_submove("b2", &ParserOptions::default(), &mut Vec::new()).unwrap_err();
         assert_eq!(error.code, "bad-move");
+    }
+
+    #[test]
+    fn a_sub_move_is_read_once_per_text_and_reads_as_parsing_it_does() {
+        let options = ParserOptions::default();
+        let read = ReadSubmoves::default();
+        for text in ["b2-b4", "S@b2", "b2", "t@(1.5,1.5)", "b2-b4-c4", "b2-b4"] {
+            let mut notes = Vec::new();
+            let parsed = parse_submove(text, &options, &mut notes);
+            let first = read.read(text, &options);
+            assert_eq!(first.submove, parsed, "{text}");
+            assert_eq!(first.notes, notes, "{text}");
+            assert!(Arc::ptr_eq(&first, &read.read(text, &options)), "{text}");
+        }
+        assert_eq!(read.read.lock().map(|kept| kept.len()).ok(), Some(5));
+    }
+
+    #[test]
+    fn sub_moves_read_past_the_bound_are_not_kept() {
+        let options = ParserOptions::default();
+        let read = ReadSubmoves::default();
+        for column in 0..MOST_READ_SUBMOVES + 10 {
+            read.read(&format!("S@({column},1)"), &options);
+        }
+        assert_eq!(
+            read.read.lock().map(|kept| kept.len()).ok(),
+            Some(MOST_READ_SUBMOVES)
+        );
+        let past = read.read("S@(-1,1)", &options);
+        assert!(!Arc::ptr_eq(&past, &read.read("S@(-1,1)", &options)));
     }
 }
