@@ -243,6 +243,46 @@ async fn inlay_hints_for_braces_and_macros_in_the_range() {
 }
 
 #[tokio::test]
+async fn thousands_of_problems_are_published_as_the_first_thousand_and_a_note() {
+    // A warning first (a MoveNumber used twice), then 1,200 moves from an empty square:
+    // the errors come first.
+    let mut text = String::from("---\nGameType: Chess\n...\n1. e2-e4 1. e7-e5\n");
+    for number in 2..=1_201 {
+        text.push_str(&format!("{number}. z2-z3\n"));
+    }
+    let (mut client, _) = TestClient::start(Encoding::Utf16.offered(), analyzer()).await;
+    let uri = "file:///broken.ppn";
+    client.open(uri, 1, &text).await;
+    let published = client.diagnostics(uri).await["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let fresh = DocumentAnalysis::new(text.clone()).diagnostics;
+    assert_eq!(fresh.len(), 1_201);
+    assert_eq!(published.len(), 1_001);
+    let codes = |code: &str| published.iter().filter(|d| d["code"] == code).count();
+    assert_eq!(codes("no-piece"), 1_000);
+    let note = &published[1_000];
+    assert_eq!(note["code"], "too-many-diagnostics");
+    assert_eq!(note["severity"], 3);
+    // The first left out: the warning at the start (errors come first), here.
+    let left_out = fresh
+        .iter()
+        .find(|d| d.severity != ppn_ls::diagnostic::Severity::Error)
+        .expect("a warning");
+    assert_eq!(
+        note["range"],
+        Encoding::Utf16.json_range(&text, left_out.range.start, left_out.range.end)
+    );
+    let message = note["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(&format!("1000 of the document's {} problems", fresh.len())),
+        "{message}"
+    );
+    assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+}
+
+#[tokio::test]
 async fn a_long_game_lists_its_moves_in_stretches() {
     let mut text = String::from("---\nGameTitle: long\n...\n");
     for number in 1..=1_500 {
