@@ -206,11 +206,17 @@ pub fn letter_note(letter: char) -> Option<&'static str> {
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     cells: [Option<Man>; 90],
+    /// The point index of each side's general (Red, Black; the first in point order when
+    /// a setup holds two), kept by [`Board::put`]: every move asks where they stand.
+    generals: [Option<u8>; 2],
 }
 
 impl Default for Board {
     fn default() -> Board {
-        Board { cells: [None; 90] }
+        Board {
+            cells: [None; 90],
+            generals: [None; 2],
+        }
     }
 }
 
@@ -267,8 +273,19 @@ impl Board {
     }
 
     pub fn put(&mut self, point: Point, man: Option<Man>) {
-        if let Some(cell) = self.cells.get_mut(point.index()) {
-            *cell = man;
+        let Some(cell) = self.cells.get_mut(point.index()) else {
+            return;
+        };
+        let replaced = std::mem::replace(cell, man);
+        for (slot, side) in [Side::Red, Side::Black].into_iter().enumerate() {
+            let general = Some(Man::new(side, Kind::General));
+            if replaced == general || man == general {
+                self.generals[slot] = self
+                    .cells
+                    .iter()
+                    .position(|cell| *cell == general)
+                    .and_then(|index| u8::try_from(index).ok());
+            }
         }
     }
 
@@ -282,9 +299,11 @@ impl Board {
     }
 
     pub fn general(&self, side: Side) -> Option<Point> {
-        self.men()
-            .find(|(_, man)| *man == Man::new(side, Kind::General))
-            .map(|(point, _)| point)
+        let slot = match side {
+            Side::Red => 0,
+            Side::Black => 1,
+        };
+        Point::from_index(usize::from(self.generals[slot]?))
     }
 
     /// The FEN board field: rank 9 first, canonical letters, digits for empty runs.
@@ -342,6 +361,39 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_generals_are_found_wherever_puts_leave_them() {
+        let at = |file, rank| Point::new(file, rank).expect("a point");
+        let red = Some(Man::new(Side::Red, Kind::General));
+        let black = Some(Man::new(Side::Black, Kind::General));
+        let scan = |board: &Board, side| {
+            board
+                .men()
+                .find(|(_, man)| *man == Man::new(side, Kind::General))
+                .map(|(point, _)| point)
+        };
+        let mut board = Board::initial();
+        let mut puts = vec![
+            (at(4, 0), None),
+            (at(4, 1), red),
+            (at(3, 0), red),
+            (at(4, 9), Some(Man::new(Side::Black, Kind::Chariot))),
+            (at(5, 8), black),
+            (at(3, 0), None),
+            (at(4, 1), None),
+            (at(5, 8), None),
+        ];
+        puts.push((at(2, 2), red));
+        for (point, man) in puts {
+            board.put(point, man);
+            for side in [Side::Red, Side::Black] {
+                assert_eq!(board.general(side), scan(&board, side), "{point:?} {man:?}");
+            }
+        }
+        assert_eq!(board.general(Side::Red), Some(at(2, 2)));
+        assert_eq!(board.general(Side::Black), None);
+    }
 
     #[test]
     fn points_are_named_from_reds_left_and_reds_side() {

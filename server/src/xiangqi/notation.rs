@@ -167,17 +167,17 @@ fn advance(side: Side, point: Point) -> i32 {
 
 /// The pieces of `man` on each file holding at least `min` of them, front first.
 fn tandem_files(board: &Board, man: Man, min: usize) -> Vec<Vec<Point>> {
-    let mut files: Vec<Vec<Point>> = (0..FILES)
-        .map(|file| {
-            let mut points: Vec<Point> = board
-                .men()
-                .filter(|(point, m)| *m == man && point.file == file)
-                .map(|(point, _)| point)
-                .collect();
+    let mut by_file: [Vec<Point>; FILES as usize] = Default::default();
+    for (point, _) in board.men().filter(|(_, m)| *m == man) {
+        by_file[usize::from(point.file)].push(point);
+    }
+    let mut files: Vec<Vec<Point>> = by_file
+        .into_iter()
+        .filter(|points| points.len() >= min)
+        .map(|mut points| {
             points.sort_by_key(|point| -advance(man.side, *point));
             points
         })
-        .filter(|points| points.len() >= min)
         .collect();
     files.sort_by_key(|points| file_number(man.side, points[0].file));
     files

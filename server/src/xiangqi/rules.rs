@@ -261,8 +261,24 @@ pub fn checker(board: &Board, side: Side) -> Option<(Point, Man)> {
     board.men().find(|(point, man)| {
         man.side != side
             && man.kind != Kind::General
+            && steps_like(man.kind, *point, general)
             && check_movement(board, *man, *point, general).is_ok()
     })
+}
+
+/// Whether going from `from` to `to` has the shape of `kind`'s step, as the first test of
+/// [`check_movement`] asks: a cheap look before the whole test, since each move asks it of
+/// every opposing man.
+fn steps_like(kind: Kind, from: Point, to: Point) -> bool {
+    let (dx, dy) = delta(from, to);
+    let (adx, ady) = (dx.abs(), dy.abs());
+    match kind {
+        Kind::General | Kind::Soldier => adx + ady == 1,
+        Kind::Advisor => adx == 1 && ady == 1,
+        Kind::Elephant => adx == 2 && ady == 2,
+        Kind::Horse => (adx == 1 && ady == 2) || (adx == 2 && ady == 1),
+        Kind::Chariot | Kind::Cannon => dx == 0 || dy == 0,
+    }
 }
 
 /// Whether `side`'s general is attacked (the facing generals count as check).
