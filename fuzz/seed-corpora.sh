@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the seed corpora of the fuzz targets from the project's test data:
 #   analyze  every test file in a notation ppn-ls reads (up to 64 KiB), its extension on
-#            a first line of its own (the target reads that line to choose the notation)
+#            a first line of its own (the target reads that line to choose the notation),
+#            and the longer PPN games again with their movetext on one line
 #   updates  the same seeds as analyze (its last bytes choose the edits)
 #   braces   every distinct movetext word with a brace in the PPN test files
 #   split_windows  the PPN test files (up to 16 KiB), after a byte that sets the window size
@@ -36,6 +37,16 @@ for document in "---\n...\n1. $(printf '{%.0s' {1..20})\n" \
     printf 'ppn\n%b' "$document" | seed analyze
     count=$((count + 1))
 done
+# PPN games with their movetext on one line, repeated past 4 KiB: a line that long is cut
+# into syntax segments before its MoveNumbers.
+one_line='joined { body = body $0 " "; next } { print } /^\.\.\.[ \t\r]*$/ { joined = 1 }
+    END { if (length(body) > 300) { line = body; while (length(line) < 6000) line = line body; print line } }'
+while IFS= read -r -d '' path; do
+    seed_text=$(awk "$one_line" "$path")
+    [ ${#seed_text} -gt 6000 ] || continue
+    printf 'ppn\n%s\n' "$seed_text" | seed analyze
+    count=$((count + 1))
+done < <(find tests -type f -iname '*.ppn' -size -65k -print0 2>/dev/null)
 echo "analyze: $count files"
 cp "$root"/analyze/* "$root/updates/"
 
