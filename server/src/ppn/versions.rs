@@ -54,12 +54,10 @@ pub fn old_forms(text: &str, replay: &Replay, diagnostics: &[Diagnostic]) -> Old
         // Only a token holding a `*` after a location, an old pyramid or the start of an
         // error can be an old form: look at those, not at every token of a long game.
         let game_text = text.get(game.range.clone()).unwrap_or_default();
-        let mut candidates: Vec<usize> = game_text
-            .as_bytes()
-            .windows(2)
-            .enumerate()
-            .filter(|&(_, pair)| pair[1] == b'*' && (pair[0].is_ascii_digit() || pair[0] == b')'))
-            .map(|(at, _)| game.range.start + at + 1)
+        let bytes = game_text.as_bytes();
+        let mut candidates: Vec<usize> = memchr::memchr_iter(b'*', bytes)
+            .filter(|&at| at > 0 && (bytes[at - 1].is_ascii_digit() || bytes[at - 1] == b')'))
+            .map(|at| game.range.start + at)
             .chain(
                 game_text
                     .match_indices(OLD_ICEHOUSE_PYRAMID)
