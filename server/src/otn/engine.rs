@@ -6,7 +6,9 @@
 //!
 //! Boards are slices of square codes (see [`super::board`]); every function is pure.
 
-use super::board::{other_side, side_name, Man, PieceSet, Square, TaflMan, TaflSide, MAX_DIM};
+use super::board::{
+    other_side, side_name, Census, Man, PieceSet, Square, TaflMan, TaflSide, MAX_DIM,
+};
 use super::rules::{Berserk, Escape, Jump, KingArmed, KingStrength, Rules, Shieldwall, Space};
 
 const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
@@ -705,22 +707,11 @@ pub fn verdict(
     had_king: bool,
     berserk_pending: bool,
 ) -> Option<Verdict> {
-    // One pass: the defenders' king and how many men each side has.
-    let mut king = None;
-    let (mut attackers, mut defenders) = (0usize, 0usize);
-    for (index, code) in cells.iter().enumerate() {
-        if let Some(man) = Man::from_code(*code) {
-            match man.side {
-                TaflSide::Attackers => attackers += 1,
-                TaflSide::Defenders => {
-                    defenders += 1;
-                    if man.is_king() && king.is_none() {
-                        king = Some(index);
-                    }
-                }
-            }
-        }
-    }
+    let Census {
+        attackers,
+        defenders,
+        king,
+    } = Census::of(cells);
     if had_king && king.is_none() {
         return Some(Verdict::Win(TaflSide::Attackers, Reason::KingCaptured));
     }
