@@ -5,7 +5,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::model::piece::{Cfg, Piece};
-use crate::ppn::engine::apply::submove::ReadSubmoves;
+use crate::ppn::engine::apply::submove::{ReadSubmove, ReadSubmoves, Reading};
 pub use crate::ppn::notation::issue::Severity;
 use crate::ppn::notation::macros::MacroTable;
 use crate::ppn::notation::movetext::MoveRecord;
@@ -98,6 +98,15 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// The reading of a sub-move's text: from the game's kept readings when this replay
+    /// keeps them.
+    pub(crate) fn read_submove(&self, text: &str) -> Reading {
+        match &self.read_submoves {
+            Some(kept) => Reading::Kept(kept.read(text, &self.options)),
+            None => Reading::Fresh(ReadSubmove::of(text, &self.options)),
+        }
+    }
+
     /// A game starting from `setup` (bottom piece first). `scale_factor` is how many board
     /// units one Location step is worth (most setups: 1).
     pub fn new(

@@ -21,7 +21,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use self::resolve::{Context, Point};
-use self::submove::{split_submoves, ReadSubmove, Submove};
+use self::submove::{split_submoves, Submove};
 use super::state::{Board, GameState, MoveIssue, PieceTag};
 use crate::model::piece::{Piece, PieceKind, Side};
 use crate::ppn::notation::issue::Issue;
@@ -115,17 +115,7 @@ impl GameState {
             };
             let mapped = substituted == *token;
             for part in split_submoves(substituted) {
-                let (kept, fresh);
-                let read = match &self.read_submoves {
-                    Some(memo) => {
-                        kept = memo.read(&part.text, &self.options);
-                        &*kept
-                    }
-                    None => {
-                        fresh = ReadSubmove::of(&part.text, &self.options);
-                        &fresh
-                    }
-                };
+                let read = self.read_submove(&part.text);
                 let mut notes = read.notes.clone();
                 let lookup_warnings = RefCell::new(Vec::new());
                 let outcome = match &read.submove {

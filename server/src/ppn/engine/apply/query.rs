@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::resolve::Context;
-use super::submove::{split_submoves, ReadSubmove, Submove};
+use super::submove::{split_submoves, Submove};
 use crate::model::piece::Piece;
 use crate::ppn::engine::state::GameState;
 use crate::ppn::notation::issue::Issue;
@@ -55,17 +55,7 @@ impl GameState {
         }
         let mut elements = Vec::new();
         for (index, part) in split_submoves(token).into_iter().enumerate() {
-            let (kept, fresh);
-            let read = match &self.read_submoves {
-                Some(memo) => {
-                    kept = memo.read(&part.text, &self.options);
-                    &*kept
-                }
-                None => {
-                    fresh = ReadSubmove::of(&part.text, &self.options);
-                    &fresh
-                }
-            };
+            let read = self.read_submove(&part.text);
             let Ok(submove) = &read.submove else {
                 continue;
             };

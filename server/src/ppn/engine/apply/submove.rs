@@ -130,6 +130,26 @@ pub(crate) struct ReadSubmove {
 /// The most sub-move texts a game keeps read: some megabytes.
 const MOST_READ_SUBMOVES: usize = 1 << 15;
 
+/// A sub-move's reading, kept for later revisions or made for this use only.
+// Made and used in place, never stored in numbers: boxing the fresh reading would
+// allocate for every sub-move of a first replay.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Reading {
+    Kept(Arc<ReadSubmove>),
+    Fresh(ReadSubmove),
+}
+
+impl std::ops::Deref for Reading {
+    type Target = ReadSubmove;
+
+    fn deref(&self) -> &ReadSubmove {
+        match self {
+            Reading::Kept(read) => read,
+            Reading::Fresh(read) => read,
+        }
+    }
+}
+
 impl ReadSubmove {
     pub(crate) fn of(text: &str, options: &ParserOptions) -> ReadSubmove {
         let mut notes = Vec::new();
