@@ -48,7 +48,8 @@ impl PositionEncoding {
         }
     }
 
-    fn units_in(self, text: &str) -> usize {
+    /// How many columns `text` spans.
+    pub fn units_in(self, text: &str) -> usize {
         match self {
             PositionEncoding::Utf8 => text.len(),
             PositionEncoding::Utf16 => text.chars().map(char::len_utf16).sum(),
@@ -56,7 +57,8 @@ impl PositionEncoding {
     }
 }
 
-/// The LSP positions of many offsets of one text, as [`text_position`] gives them. An
+/// The LSP positions of many offsets of one text. Offsets past the end, or between the `\r`
+/// and `\n` of a line end, move back to the nearest position LSP can express. An
 /// offset on the line of the one before is counted from it, so a run of nearby offsets
 /// costs the text between them: a game written on one long line holds thousands of
 /// tokens and diagnostics, and counting each from the line's start took seconds.
@@ -156,24 +158,6 @@ pub fn text_offset(
     index.offset(text, line_col, encoding.column_unit())
 }
 
-/// The LSP position of a byte offset of `text`. Offsets past the end, or between the `\r`
-/// and `\n` of a line end, move back to the nearest position LSP can express.
-pub fn text_position(
-    text: &str,
-    index: &LineIndex,
-    offset: usize,
-    encoding: PositionEncoding,
-) -> Position {
-    let offset = offset.min(text.len());
-    let line = index.line_of(offset);
-    let offset = offset.min(index.line_range(text, line).end);
-    let line_col = index.position(text, offset, encoding.column_unit());
-    Position {
-        line: saturating_u32(line_col.line),
-        character: saturating_u32(line_col.col),
-    }
-}
-
 fn saturating_u32(value: usize) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
 }
@@ -181,6 +165,23 @@ fn saturating_u32(value: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The position of one offset counted from its line's start: what the cursor must give.
+    fn text_position(
+        text: &str,
+        index: &LineIndex,
+        offset: usize,
+        encoding: PositionEncoding,
+    ) -> Position {
+        let offset = offset.min(text.len());
+        let line = index.line_of(offset);
+        let offset = offset.min(index.line_range(text, line).end);
+        let line_col = index.position(text, offset, encoding.column_unit());
+        Position {
+            line: saturating_u32(line_col.line),
+            character: saturating_u32(line_col.col),
+        }
+    }
 
     fn position(line: u32, character: u32) -> Position {
         Position { line, character }

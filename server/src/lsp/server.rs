@@ -957,11 +957,7 @@ impl<'a> Converter<'a> {
     /// end).
     fn width(&self, range: &std::ops::Range<usize>) -> u32 {
         let piece = self.document.text().get(range.clone()).unwrap_or_default();
-        let width = match self.encoding {
-            PositionEncoding::Utf8 => piece.len(),
-            PositionEncoding::Utf16 => piece.chars().map(char::len_utf16).sum(),
-        };
-        u32::try_from(width).unwrap_or(u32::MAX)
+        u32::try_from(self.encoding.units_in(piece)).unwrap_or(u32::MAX)
     }
 
     fn range(&self, range: &std::ops::Range<usize>) -> lsp::Range {

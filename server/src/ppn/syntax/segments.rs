@@ -35,6 +35,15 @@ struct CutLimits {
     line_modulus: u32,
 }
 
+impl CutLimits {
+    /// Whether a segment of `size` bytes so far ends before `rest`, a place the grammar is
+    /// between two items.
+    fn cut_at(&self, size: usize, rest: &[u8]) -> bool {
+        size >= self.min_bytes
+            && (size >= self.max_bytes || line_hash(rest).is_multiple_of(self.line_modulus))
+    }
+}
+
 const CUT_LIMITS: CutLimits = CutLimits {
     min_bytes: 512,
     max_bytes: 4 << 10,
@@ -282,12 +291,7 @@ fn cut_movetext(
         }
         at += 1;
         line_start = at;
-        let size = at - last_cut;
-        if at < end
-            && size >= limits.min_bytes
-            && (size >= limits.max_bytes
-                || line_hash(&bytes[at..end]).is_multiple_of(limits.line_modulus))
-        {
+        if at < end && limits.cut_at(at - last_cut, &bytes[at..end]) {
             starts.push((at, true));
             last_cut = at;
         }
@@ -315,11 +319,7 @@ fn cut_inside_line(
         {
             continue;
         }
-        let size = at - *last_cut;
-        if size >= limits.min_bytes
-            && (size >= limits.max_bytes
-                || line_hash(&bytes[at..movetext_end]).is_multiple_of(limits.line_modulus))
-        {
+        if limits.cut_at(at - *last_cut, &bytes[at..movetext_end]) {
             starts.push((at, true));
             *last_cut = at;
         }
