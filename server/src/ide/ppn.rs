@@ -163,9 +163,18 @@ impl NotationDocument for DocumentAnalysis {
     }
 
     fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
-        let mut tokens = crate::ide::semantic_tokens::semantic_tokens_in(self, range.clone());
-        tokens.retain(|token| token.range.end > range.start && token.range.start < range.end);
+        let mut tokens = Vec::new();
+        self.each_semantic_token(range, &mut |token| tokens.push(token));
         tokens
+    }
+
+    fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
+        let (start, end) = (range.start, range.end);
+        crate::ide::semantic_tokens::for_each_token_in(self, range, &mut |token| {
+            if token.range.end > start && token.range.start < end {
+                emit(token);
+            }
+        });
     }
 
     fn inlay_hints(&self, range: Range<usize>) -> Vec<InlayHint> {

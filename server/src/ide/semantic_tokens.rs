@@ -16,6 +16,18 @@ pub fn semantic_tokens(analysis: &DocumentAnalysis) -> Vec<SemanticToken> {
 /// The tokens that overlap `range`: those [`semantic_tokens`] gives there, found without
 /// looking at the rest of the document (the syntax's segments on other lines are skipped).
 pub fn semantic_tokens_in(analysis: &DocumentAnalysis, range: Range<usize>) -> Vec<SemanticToken> {
+    let mut tokens = Vec::new();
+    for_each_token_in(analysis, range, &mut |token| tokens.push(token));
+    tokens
+}
+
+/// What [`semantic_tokens_in`] lists, given to `emit` in order as each token is found:
+/// a long document's tokens are never gathered in between.
+pub fn for_each_token_in(
+    analysis: &DocumentAnalysis,
+    range: Range<usize>,
+    emit: &mut dyn FnMut(SemanticToken),
+) {
     let text = &analysis.text;
     // Whole lines: a token is cut at line ends, so what lies on other lines cannot change
     // the tokens of these.
@@ -27,37 +39,71 @@ pub fn semantic_tokens_in(analysis: &DocumentAnalysis, range: Range<usize>) -> V
             .line_range(text, last_line + 1)
             .start
             .max(lines.line_range(text, last_line).end);
-    let mut spans = analysis.syntax.token_spans(wanted.clone());
+    // The metadata's spans, in order: the syntax has none inside a game's metadata.
+    let mut metadata_spans_wanted = Vec::new();
     for game in games(analysis) {
         if game.source.range.end < wanted.start || game.source.range.start > wanted.end {
             continue;
         }
         if let Some(metadata) = &game.source.metadata {
-            metadata_spans(text, metadata.clone(), &mut spans);
+            metadata_spans(text, metadata.clone(), &mut metadata_spans_wanted);
         }
     }
-    spans.sort_by_key(|(range, _)| (range.start, range.end));
-    // Neighbours of one kind (`&` and `a1` of `&a1`, the parts of a macro) become one span.
-    let mut merged: Vec<(Range<usize>, TokenKind)> = Vec::new();
-    for (range, kind) in spans {
-        let covered_to = merged.last().map_or(0, |(last, _)| last.end);
+    let mut metadata = metadata_spans_wanted.into_iter().peekable();
+    let mut merging = Merging {
+        analysis,
+        pending: None,
+        emit,
+    };
+    // Both lists are sorted: merging them keeps the document's order, the syntax's span
+    // first where two start and end at the same place.
+    for (range, kind) in analysis.syntax.token_spans(wanted) {
+        while let Some((earlier, kind)) =
+            metadata.next_if(|(earlier, _)| (earlier.start, earlier.end) < (range.start, range.end))
+        {
+            merging.add(earlier, kind);
+        }
+        merging.add(range, kind);
+    }
+    for (range, kind) in metadata {
+        merging.add(range, kind);
+    }
+    merging.finish();
+}
+
+/// Spans in document order become tokens: neighbours of one kind (`&` and `a1` of `&a1`,
+/// the parts of a macro) are one span, and a span is cut at line ends.
+struct Merging<'a, 'e> {
+    analysis: &'a DocumentAnalysis,
+    pending: Option<(Range<usize>, TokenKind)>,
+    emit: &'e mut dyn FnMut(SemanticToken),
+}
+
+impl Merging<'_, '_> {
+    fn add(&mut self, range: Range<usize>, kind: TokenKind) {
+        let covered_to = self.pending.as_ref().map_or(0, |(last, _)| last.end);
         // Spans come from disjoint nodes and lines, but keep the output valid regardless.
         let start = range.start.max(covered_to);
         if start >= range.end {
-            continue;
+            return;
         }
-        match merged.last_mut() {
+        match &mut self.pending {
             Some((last, last_kind)) if last.end == start && *last_kind == kind => {
                 last.end = range.end;
             }
-            _ => merged.push((start..range.end, kind)),
+            pending => {
+                if let Some((done, done_kind)) = pending.replace((start..range.end, kind)) {
+                    split_lines(self.analysis, done, done_kind, self.emit);
+                }
+            }
         }
     }
-    let mut tokens = Vec::new();
-    for (range, kind) in merged {
-        split_lines(analysis, range, kind, &mut tokens);
+
+    fn finish(mut self) {
+        if let Some((done, kind)) = self.pending.take() {
+            split_lines(self.analysis, done, kind, self.emit);
+        }
     }
-    tokens
 }
 
 /// Keys and values of the YAML lines; comment lines as comments.
@@ -103,9 +149,17 @@ fn split_lines(
     analysis: &DocumentAnalysis,
     range: Range<usize>,
     kind: TokenKind,
-    tokens: &mut Vec<SemanticToken>,
+    emit: &mut dyn FnMut(SemanticToken),
 ) {
     let text = &analysis.text;
+    // Most tokens are a few printable ASCII characters: nothing to cut or trim.
+    let printable = |byte: &u8| (b'!'..=b'~').contains(byte);
+    if let Some(bytes) = text.as_bytes().get(range.clone()) {
+        if bytes.iter().all(printable) && !bytes.is_empty() {
+            emit(SemanticToken { range, kind });
+            return;
+        }
+    }
     if let Some(piece) = text
         .get(range.clone())
         .filter(|piece| !piece.contains(['\n', '\r']))
@@ -114,7 +168,7 @@ fn split_lines(
         let start = range.start + (piece.len() - piece.trim_start().len());
         let end = start + piece.trim().len();
         if start < end {
-            tokens.push(SemanticToken {
+            emit(SemanticToken {
                 range: start..end,
                 kind,
             });
@@ -133,7 +187,7 @@ fn split_lines(
         let start = start + (piece.len() - piece.trim_start().len());
         let end = start + piece.trim().len();
         if start < end {
-            tokens.push(SemanticToken {
+            emit(SemanticToken {
                 range: start..end,
                 kind,
             });

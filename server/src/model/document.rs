@@ -187,6 +187,13 @@ pub trait NotationDocument: Send + Sync + fmt::Debug {
         Vec::new()
     }
 
+    /// What [`Self::semantic_tokens`] lists, given to `emit` one by one, in order; a
+    /// notation whose tokens can be found in order overrides it so that a long document's
+    /// tokens are never all held at once.
+    fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
+        self.semantic_tokens(range).into_iter().for_each(emit);
+    }
+
     /// The hints whose position is in `range`.
     fn inlay_hints(&self, range: Range<usize>) -> Vec<InlayHint> {
         let _ = range;

@@ -182,31 +182,27 @@ impl DocumentSyntax {
     /// The kinds of the spans of the syntax tree (metadata excepted) that overlap `wanted`,
     /// in document order; a span is a node's text outside its children that have a kind of
     /// their own.
-    pub fn token_spans(&self, wanted: Range<usize>) -> Vec<(Range<usize>, TokenKind)> {
+    pub fn token_spans(
+        &self,
+        wanted: Range<usize>,
+    ) -> impl Iterator<Item = (Range<usize>, TokenKind)> + '_ {
         let first = self
             .segments
             .partition_point(|segment| segment.range.end < wanted.start);
-        let mut spans = Vec::new();
-        for segment in &self.segments[first..] {
-            if segment.range.start > wanted.end {
-                break;
-            }
-            let start = segment.range.start;
-            spans.extend(
-                segment
-                    .syntax
-                    .tokens
-                    .iter()
-                    .map(|token| {
-                        (
-                            start + token.start as usize..start + token.end as usize,
-                            token.kind,
-                        )
-                    })
-                    .filter(|(range, _)| range.end >= wanted.start && range.start <= wanted.end),
-            );
-        }
-        spans
+        let (from, to) = (wanted.start, wanted.end);
+        self.segments[first..]
+            .iter()
+            .take_while(move |segment| segment.range.start <= to)
+            .flat_map(|segment| {
+                let start = segment.range.start;
+                segment.syntax.tokens.iter().map(move |token| {
+                    (
+                        start + token.start as usize..start + token.end as usize,
+                        token.kind,
+                    )
+                })
+            })
+            .filter(move |(range, _)| range.end >= from && range.start <= to)
     }
 
     /// How many segments the text is parsed in.

@@ -27,7 +27,7 @@ fn summary(syntax: &DocumentSyntax, text: &str) -> Summary {
         errors: syntax.errors().collect(),
         broken: syntax.broken_spans().collect(),
         comments: syntax.comments().collect(),
-        tokens: syntax.token_spans(0..text.len()),
+        tokens: syntax.token_spans(0..text.len()).collect(),
     }
 }
 
