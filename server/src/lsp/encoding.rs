@@ -52,6 +52,8 @@ impl PositionEncoding {
     pub fn units_in(self, text: &str) -> usize {
         match self {
             PositionEncoding::Utf8 => text.len(),
+            // Most text is ASCII, one unit a byte: checked a word at a time.
+            PositionEncoding::Utf16 if text.is_ascii() => text.len(),
             PositionEncoding::Utf16 => text.chars().map(char::len_utf16).sum(),
         }
     }
@@ -105,7 +107,16 @@ impl<'a> PositionCursor<'a> {
         let last_line = self.line + 1 == self.index.line_count();
         let on_line = self.span.start <= offset && (offset < self.span.end || last_line);
         if !on_line {
-            self.move_to_line(self.index.line_of(offset));
+            // Offsets mostly come in order: try the next line before searching.
+            let next = self.line + 1;
+            let on_next = offset >= self.span.end
+                && next < self.index.line_count()
+                && (offset < self.index.line_span(next).end || next + 1 == self.index.line_count());
+            self.move_to_line(if on_next {
+                next
+            } else {
+                self.index.line_of(offset)
+            });
         }
         let offset = floor_char_boundary(self.text, offset.min(self.content_end));
         let start = self.span.start;

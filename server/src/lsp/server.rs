@@ -54,6 +54,7 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 use super::document::{Document, Snapshot};
 use super::encoding::{text_offset, PositionCursor, PositionEncoding};
 use super::transport::{check_message, framed, skipped_line, Frame, FrameReader, Verdict};
+use super::written_arrays::{JsonArray, WrittenArrays};
 use super::{uri_path, Analysis, Analyzer, SessionEnd};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ide::board::piece_json;
@@ -96,12 +97,15 @@ where
 {
     let shutdown_requested = Arc::new(AtomicBool::new(false));
     let flag = shutdown_requested.clone();
+    let written_arrays = Arc::new(WrittenArrays::default());
+    let arrays = written_arrays.clone();
     let (service, socket) = LspService::build(move |client| Backend {
         state: Arc::new(State {
             client,
             analyzer,
             documents: DashMap::new(),
             sent_tokens: DashMap::new(),
+            written_arrays: arrays,
             encoding: OnceLock::new(),
             next_revision: AtomicU64::new(1),
             publish_gate: tokio::sync::Mutex::new(()),
@@ -129,7 +133,7 @@ where
     };
     tokio::join!(
         session,
-        forward_library_output(from_library, outgoing),
+        forward_library_output(from_library, outgoing, &written_arrays),
         write_frames(frames, output)
     );
     if shutdown_requested.load(Ordering::SeqCst) {
@@ -191,13 +195,18 @@ async fn read_client<I: AsyncRead + Unpin>(
     }
 }
 
-/// Cuts the library's output into messages for [`write_frames`].
-async fn forward_library_output(from_library: DuplexStream, outgoing: mpsc::Sender<Vec<u8>>) {
+/// Cuts the library's output into messages for [`write_frames`], putting in the arrays
+/// written ahead of them.
+async fn forward_library_output(
+    from_library: DuplexStream,
+    outgoing: mpsc::Sender<Vec<u8>>,
+    written_arrays: &WrittenArrays,
+) {
     let mut reader = FrameReader::new(from_library);
     loop {
         match reader.next_frame().await {
             Frame::Body(body) => {
-                if outgoing.send(body).await.is_err() {
+                if outgoing.send(written_arrays.fill(body)).await.is_err() {
                     return;
                 }
             }
@@ -292,6 +301,8 @@ struct State {
     /// The semantic tokens last sent for each document, and their result id: a client that
     /// asks for the change since then gets only what differs.
     sent_tokens: DashMap<Uri, (String, Arc<Vec<SemanticToken>>)>,
+    /// The numbers of semantic tokens, written as JSON for the answer on its way out.
+    written_arrays: Arc<WrittenArrays>,
     encoding: OnceLock<PositionEncoding>,
     next_revision: AtomicU64,
     /// Held from the last staleness check to the end of a publication, so diagnostics of
@@ -765,11 +776,11 @@ impl LanguageServer for Backend {
             return Ok(None);
         };
         let whole = 0..analysis.document.text().len();
-        let mut tokens = self.state.semantic_tokens(&analysis, whole);
-        tokens.result_id = Some(
-            self.state
-                .remember_tokens(&params.text_document.uri, &tokens.data),
-        );
+        let uri = &params.text_document.uri;
+        let data = self
+            .state
+            .semantic_tokens(&analysis, whole, self.state.sent_token_count(uri));
+        let tokens = self.state.send_tokens(uri, data);
         Ok(Some(SemanticTokensResult::Tokens(tokens)))
     }
 
@@ -782,24 +793,35 @@ impl LanguageServer for Backend {
             return Ok(None);
         };
         let whole = 0..analysis.document.text().len();
-        let mut tokens = self.state.semantic_tokens(&analysis, whole);
+        let data = self
+            .state
+            .semantic_tokens(&analysis, whole, self.state.sent_token_count(uri));
         let previous = self
             .state
             .sent_tokens
             .get(uri)
             .filter(|sent| sent.0 == params.previous_result_id)
             .map(|sent| sent.1.clone());
-        let result_id = self.state.remember_tokens(uri, &tokens.data);
-        Ok(Some(match previous {
-            Some(previous) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
-                result_id: Some(result_id),
-                edits: tokens_edit(&previous, &tokens.data).into_iter().collect(),
-            }),
-            None => {
-                tokens.result_id = Some(result_id);
-                SemanticTokensFullDeltaResult::Tokens(tokens)
+        let Some(previous) = previous else {
+            let tokens = self.state.send_tokens(uri, data);
+            return Ok(Some(SemanticTokensFullDeltaResult::Tokens(tokens)));
+        };
+        let edit = tokens_edit(&previous, &data);
+        let result_id = self.state.remember_tokens(uri, Arc::new(data));
+        let edit = edit.map(|mut edit| {
+            if let Some(inserted) = edit.data.replace(Vec::new()) {
+                self.state
+                    .written_arrays
+                    .hold(&result_id, token_numbers_json(&inserted));
             }
-        }))
+            edit
+        });
+        Ok(Some(SemanticTokensFullDeltaResult::TokensDelta(
+            SemanticTokensDelta {
+                result_id: Some(result_id),
+                edits: edit.into_iter().collect(),
+            },
+        )))
     }
 
     async fn semantic_tokens_range(
@@ -815,8 +837,11 @@ impl LanguageServer for Backend {
         };
         let convert = self.state.converter(&*analysis.document);
         let range = convert.offset(params.range.start)..convert.offset(params.range.end);
-        let tokens = self.state.semantic_tokens(&analysis, range);
-        Ok(Some(SemanticTokensRangeResult::Tokens(tokens)))
+        let data = self.state.semantic_tokens(&analysis, range, 0);
+        Ok(Some(SemanticTokensRangeResult::Tokens(SemanticTokens {
+            result_id: None,
+            data,
+        })))
     }
 
     async fn goto_definition(
@@ -979,15 +1004,17 @@ impl<'a> Converter<'a> {
 
 impl State {
     /// The semantic tokens of `range`, encoded relative to each other as LSP wants them.
+    /// `expected_count` is room to make for them at first (the count sent last time, say).
     fn semantic_tokens(
         &self,
         analysis: &Analysis,
         range: std::ops::Range<usize>,
-    ) -> SemanticTokens {
+        expected_count: usize,
+    ) -> Vec<SemanticToken> {
         let convert = self.converter(&*analysis.document);
-        let mut data = Vec::new();
+        let mut data = Vec::with_capacity(expected_count);
         let mut previous = Position::new(0, 0);
-        for token in analysis.document.semantic_tokens(range) {
+        analysis.document.each_semantic_token(range, &mut |token| {
             let start = convert.position(token.range.start);
             // Tokens come sorted and disjoint; saturate rather than trust that blindly.
             let delta_line = start.line.saturating_sub(previous.line);
@@ -1003,19 +1030,36 @@ impl State {
                 token_modifiers_bitset: 0,
             });
             previous = start;
-        }
-        SemanticTokens {
-            result_id: None,
-            data,
-        }
+        });
+        data
+    }
+
+    /// How many tokens were last sent for `uri`, and a little more: an edit seldom changes
+    /// the count by much.
+    fn sent_token_count(&self, uri: &Uri) -> usize {
+        self.sent_tokens
+            .get(uri)
+            .map_or(0, |sent| sent.1.len() + sent.1.len() / 16)
     }
 
     /// Keeps `tokens` as the last sent for `uri`; their result id.
-    fn remember_tokens(&self, uri: &Uri, tokens: &[SemanticToken]) -> String {
+    fn remember_tokens(&self, uri: &Uri, tokens: Arc<Vec<SemanticToken>>) -> String {
         let result_id = self.new_revision().to_string();
         self.sent_tokens
-            .insert(uri.clone(), (result_id.clone(), Arc::new(tokens.to_vec())));
+            .insert(uri.clone(), (result_id.clone(), tokens));
         result_id
+    }
+
+    /// The answer with all of `data`, remembered as the last sent for `uri`: its numbers
+    /// go to [`WrittenArrays`], not through the protocol library's JSON values.
+    fn send_tokens(&self, uri: &Uri, data: Vec<SemanticToken>) -> SemanticTokens {
+        let numbers = token_numbers_json(&data);
+        let result_id = self.remember_tokens(uri, Arc::new(data));
+        self.written_arrays.hold(&result_id, numbers);
+        SemanticTokens {
+            result_id: Some(result_id),
+            data: Vec::new(),
+        }
     }
 
     fn converter<'a>(&self, document: &'a dyn NotationDocument) -> Converter<'a> {
@@ -1033,6 +1077,19 @@ impl State {
         let offset = self.converter(&*analysis.document).offset(at.position);
         Ok(Some((analysis, offset)))
     }
+}
+
+/// The JSON text of `tokens` as LSP numbers them: five numbers a token.
+fn token_numbers_json(tokens: &[SemanticToken]) -> Vec<u8> {
+    let mut numbers = JsonArray::with_capacity(tokens.len() * 5);
+    for token in tokens {
+        numbers.push(token.delta_line);
+        numbers.push(token.delta_start);
+        numbers.push(token.length);
+        numbers.push(token.token_type);
+        numbers.push(token.token_modifiers_bitset);
+    }
+    numbers.finish()
 }
 
 /// The one edit that turns the tokens `old` into `new`: what lies between their common
