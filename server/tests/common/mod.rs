@@ -4,7 +4,8 @@
 // Each test binary uses its own subset of these helpers.
 #![allow(dead_code)]
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ppn_ls::lsp::{serve, Analyzer, SessionEnd};
@@ -18,6 +19,9 @@ pub const PATIENCE: Duration = Duration::from_secs(20);
 pub struct TestClient {
     to_server: WriteHalf<DuplexStream>,
     from_server: mpsc::UnboundedReceiver<Value>,
+    /// Requests whose answers come back as their text (see [`TestClient::request_text`]).
+    unparsed: Arc<Mutex<HashSet<i64>>>,
+    unparsed_answers: mpsc::UnboundedReceiver<Vec<u8>>,
     /// Messages read while waiting for another one.
     held: VecDeque<Value>,
     next_id: i64,
@@ -32,10 +36,19 @@ impl TestClient {
         let server = tokio::spawn(serve(server_in, server_out, analyzer));
         let (client_in, to_server) = tokio::io::split(client_io);
         let (sender, from_server) = mpsc::unbounded_channel();
-        tokio::spawn(read_messages(BufReader::new(client_in), sender));
+        let (unparsed_sender, unparsed_answers) = mpsc::unbounded_channel();
+        let unparsed = Arc::new(Mutex::new(HashSet::new()));
+        tokio::spawn(read_messages(
+            BufReader::new(client_in),
+            sender,
+            unparsed.clone(),
+            unparsed_sender,
+        ));
         let mut client = TestClient {
             to_server,
             from_server,
+            unparsed,
+            unparsed_answers,
             held: VecDeque::new(),
             next_id: 1,
             server,
@@ -90,6 +103,43 @@ impl TestClient {
             .await;
         self.wait_for(|message| message["id"] == json!(id) && message.get("method").is_none())
             .await
+    }
+
+    /// The text of the response, not read into a JSON tree: for a bench to read it as a
+    /// client with types for the answer would, and for requests sent one at a time.
+    pub async fn request_text(&mut self, method: &str, params: Value) -> Vec<u8> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.unparsed.lock().unwrap().insert(id);
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+            .await;
+        tokio::time::timeout(PATIENCE, self.unparsed_answers.recv())
+            .await
+            .expect("no answer from the server in time")
+            .expect("the server closed its output")
+    }
+
+    /// The numbers of `textDocument/semanticTokens/full` for `uri`, read as a client with
+    /// the protocol's types reads them (not into a JSON tree).
+    pub async fn full_semantic_tokens(&mut self, uri: &str) -> Vec<u32> {
+        #[derive(serde::Deserialize)]
+        struct Answer {
+            result: Tokens,
+        }
+        #[derive(serde::Deserialize)]
+        struct Tokens {
+            data: Vec<u32>,
+        }
+        let text = self
+            .request_text(
+                "textDocument/semanticTokens/full",
+                json!({ "textDocument": { "uri": uri } }),
+            )
+            .await;
+        match serde_json::from_slice::<Answer>(&text) {
+            Ok(answer) => answer.result.data,
+            Err(error) => panic!("{error}: {}", String::from_utf8_lossy(&text)),
+        }
     }
 
     pub async fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
@@ -182,9 +232,41 @@ impl TestClient {
     }
 }
 
+/// The id of a response (`None` for any other message).
+fn answer_id(body: &[u8]) -> Option<i64> {
+    // The server's protocol library writes a response as `{"jsonrpc":"2.0","result":...,
+    // "id":N}`: seen from its two ends, a long answer need not be read twice.
+    if let Some(inside) = body
+        .strip_prefix(br#"{"jsonrpc":"2.0","result":"#)
+        .and_then(|rest| rest.strip_suffix(b"}"))
+    {
+        let tail = &inside[inside.len().saturating_sub(24)..];
+        if let Some(at) = tail.windows(6).rposition(|key| key == br#","id":"#) {
+            if let Ok(id) = std::str::from_utf8(&tail[at + 6..]).unwrap_or("").parse() {
+                return Some(id);
+            }
+        }
+    }
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        id: Option<i64>,
+        method: Option<serde::de::IgnoredAny>,
+    }
+    let envelope: Envelope = serde_json::from_slice(body).expect("a message that is not JSON");
+    match envelope {
+        Envelope {
+            id: Some(id),
+            method: None,
+        } => Some(id),
+        _ => None,
+    }
+}
+
 async fn read_messages(
     mut input: BufReader<tokio::io::ReadHalf<DuplexStream>>,
     sender: mpsc::UnboundedSender<Value>,
+    unparsed: Arc<Mutex<HashSet<i64>>>,
+    unparsed_sender: mpsc::UnboundedSender<Vec<u8>>,
 ) {
     loop {
         let mut length = None;
@@ -206,6 +288,18 @@ async fn read_messages(
         let mut body = vec![0; length];
         if input.read_exact(&mut body).await.is_err() {
             return;
+        }
+        if !unparsed.lock().unwrap().is_empty() {
+            let wanted = match answer_id(&body) {
+                Some(id) => unparsed.lock().unwrap().remove(&id),
+                None => false,
+            };
+            if wanted {
+                if unparsed_sender.send(body).is_err() {
+                    return;
+                }
+                continue;
+            }
         }
         let message = serde_json::from_slice(&body).expect("a message that is not JSON");
         if sender.send(message).is_err() {
