@@ -93,12 +93,22 @@ impl Document {
 
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
-            text: self.text.to_string(),
+            text: whole_text(&self.text),
             version: self.version,
             revision: self.revision,
             base: self.base.clone(),
         }
     }
+}
+
+/// The rope's text in one string, made at its final size (`to_string` grows it as it
+/// goes, copying a long document several times over).
+fn whole_text(rope: &Rope) -> String {
+    let mut text = String::with_capacity(rope.len_bytes());
+    for chunk in rope.chunks() {
+        text.push_str(chunk);
+    }
+    text
 }
 
 /// The whole text of one revision of a document, taken in one piece.
@@ -243,5 +253,21 @@ mod tests {
         assert_eq!(document.text.len_lines(), 2);
         document.apply_changes(&[edit((1, 0), (1, 0), "d")], PositionEncoding::Utf16, 3, 3);
         assert_eq!(document.text.to_string(), "a\r\ndc");
+    }
+
+    #[test]
+    fn a_snapshot_holds_the_whole_text_of_a_rope_in_many_chunks() {
+        let mut expected = String::new();
+        let mut document = Document::new("", 1, 1);
+        for line in 0..5_000 {
+            let text = format!("{line}. S🁣@b{line} {{é}}\n");
+            let at = document.text.len_chars();
+            document.text.insert(at, &text);
+            expected.push_str(&text);
+        }
+        assert!(document.text.chunks().count() > 100);
+        let snapshot = document.snapshot();
+        assert_eq!(snapshot.text, expected);
+        assert_eq!(snapshot.text.capacity(), expected.len());
     }
 }
