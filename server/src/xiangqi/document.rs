@@ -573,28 +573,42 @@ impl NotationDocument for XiangqiDocument {
     }
 
     fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
+        let mut tokens = Vec::new();
+        self.each_semantic_token(range, &mut |token| tokens.push(token));
+        tokens
+    }
+
+    fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
         let moves = &self.parsed.moves;
         let first = moves.partition_point(|m| m.range.end <= range.start);
         let last = first + moves[first..].partition_point(|m| m.item_start() < range.end);
-        let mut tokens: Vec<SemanticToken> = self
+        // The moves' tokens are in order: the few others are sorted and merged with them.
+        let mut others: Vec<SemanticToken> = self
             .parsed
             .tokens
             .iter()
-            .cloned()
-            .chain(moves[first..last].iter().flat_map(WrittenMove::tokens))
             .filter(|token| token.range.end > range.start && token.range.start < range.end)
+            .cloned()
             .collect();
-        tokens.sort_by_key(|token| (token.range.start, token.range.end));
-        let mut disjoint: Vec<SemanticToken> = Vec::with_capacity(tokens.len());
-        for token in tokens {
-            if disjoint
-                .last()
-                .is_none_or(|last| last.range.end <= token.range.start)
-            {
-                disjoint.push(token);
+        others.sort_by_key(|token| (token.range.start, token.range.end));
+        let mut others = others.into_iter().peekable();
+        let mut covered_to = 0;
+        let mut give = |token: SemanticToken| {
+            let wanted = token.range.end > range.start && token.range.start < range.end;
+            if wanted && token.range.start >= covered_to {
+                covered_to = token.range.end;
+                emit(token);
             }
+        };
+        for token in moves[first..last].iter().flat_map(WrittenMove::tokens) {
+            while let Some(other) = others.next_if(|other| {
+                (other.range.start, other.range.end) <= (token.range.start, token.range.end)
+            }) {
+                give(other);
+            }
+            give(token);
         }
-        disjoint
+        others.for_each(give);
     }
 
     fn inlay_hints(&self, range: Range<usize>) -> Vec<InlayHint> {

@@ -636,3 +636,37 @@ fn replay_after_an_edit_stops_where_the_boards_meet_again() {
         &base.played()[last].board
     ));
 }
+
+#[test]
+fn wxf_tokens_follow_the_text_and_a_range_gives_those_inside_it() {
+    let text = "FORMAT WXF\nRED ann\nSTART{\n 1. P3+1 c8.7\n 2. H2+3 h2+3\n}END\n";
+    let doc = open("g.wxf", text);
+    let tokens = doc.semantic_tokens(0..text.len());
+    let seen: Vec<(&str, TokenKind)> = tokens
+        .iter()
+        .map(|token| (&text[token.range.clone()], token.kind))
+        .collect();
+    use TokenKind::*;
+    #[rustfmt::skip]
+    let expected = [
+        ("FORMAT", Property), ("WXF", String), ("RED", Property), ("ann", String),
+        ("START{", Keyword),
+        ("1.", Number), ("P", Type), ("3", Variable), ("+", Operator), ("1", Number),
+        ("c", Type), ("8", Variable), (".", Operator), ("7", Number),
+        ("2.", Number), ("H", Type), ("2", Variable), ("+", Operator), ("3", Number),
+        ("h", Type), ("2", Variable), ("+", Operator), ("3", Number),
+        ("}END", Keyword),
+    ];
+    assert_eq!(seen, expected);
+    let offsets: Vec<usize> = (0..=text.len()).collect();
+    for (index, &start) in offsets.iter().enumerate() {
+        for &end in &offsets[index..] {
+            let inside: Vec<_> = tokens
+                .iter()
+                .filter(|token| token.range.end > start && token.range.start < end)
+                .cloned()
+                .collect();
+            assert_eq!(doc.semantic_tokens(start..end), inside, "{start}..{end}");
+        }
+    }
+}
