@@ -89,7 +89,8 @@ pub struct DocumentSyntax {
 impl DocumentSyntax {
     /// Parses `text`, whose games are `games` (as `split_games` cuts them).
     pub fn parse(text: &str, games: &[GameSource]) -> DocumentSyntax {
-        DocumentSyntax::reusing(text, games, &CUT_LIMITS, |_| None)
+        let cuts = cut(text, games, &CUT_LIMITS);
+        DocumentSyntax::reusing(text, cuts, &CUT_LIMITS, |_| None)
     }
 
     /// The syntax of `new_text`, which replaced `old_text[old_range]` of this syntax's text
@@ -102,7 +103,10 @@ impl DocumentSyntax {
         new_end: usize,
     ) -> DocumentSyntax {
         let shift = new_end as isize - old_range.end as isize;
-        DocumentSyntax::reusing(new_text, games, &self.limits, |segment| {
+        let cuts = self
+            .cut_again(new_text, games, &old_range, new_end)
+            .unwrap_or_else(|| cut(new_text, games, &self.limits));
+        DocumentSyntax::reusing(new_text, cuts, &self.limits, |segment| {
             let old_start = if segment.range.end <= old_range.start {
                 segment.range.start
             } else if segment.range.start >= new_end {
@@ -121,13 +125,100 @@ impl DocumentSyntax {
         })
     }
 
+    /// What [`cut`] gives for `new_text`, found by cutting again only from the last cut
+    /// before the edit's line to the first cut after the edit where the old cuts, moved
+    /// along, fell too: from there on, the cuts read the same text in the same state.
+    /// `None` when the edit is on the first line.
+    fn cut_again(
+        &self,
+        new_text: &str,
+        games: &[GameSource],
+        old_range: &Range<usize>,
+        new_end: usize,
+    ) -> Option<Vec<Cut>> {
+        let shift = new_end as isize - old_range.end as isize;
+        let old = &self.segments;
+        // A cut is decided by the text before it and by its own line: those of the cuts
+        // up to the end of the line before the edit are the same.
+        let line_before_edit = memchr::memrchr(b'\n', new_text.as_bytes().get(..old_range.start)?)?;
+        let kept = old.partition_point(|segment| segment.range.start <= line_before_edit);
+        let resume = old.get(kept.checked_sub(1)?)?;
+        let mut starts: Vec<(usize, bool)> = old[..kept]
+            .iter()
+            .map(|segment| (segment.range.start, segment.continues_movetext))
+            .collect();
+        // Where an old cut, moved along, is a cut of the same kind.
+        let old_cut_at = |start: usize, continues_movetext: bool| -> Option<usize> {
+            // A line start right at the edit's end may have had more of its line before it.
+            let past_edit = start > new_end || (start == new_end && !continues_movetext);
+            if !past_edit {
+                return None;
+            }
+            let old_start = start.checked_add_signed(-shift)?;
+            let index = old
+                .binary_search_by_key(&old_start, |segment| segment.range.start)
+                .ok()?;
+            (old[index].continues_movetext == continues_movetext).then_some(index)
+        };
+        let mut in_step = None;
+        let first_game = games.partition_point(|game| game.range.end <= resume.range.start);
+        // The cut to resume from is where it was: a game's start, or inside its movetext.
+        let resumes_alike = match games.get(first_game) {
+            Some(game) if resume.continues_movetext => {
+                game.movetext.start <= resume.range.start && resume.range.start < game.movetext.end
+            }
+            Some(game) => resume.range.start == 0 || game.range.start == resume.range.start,
+            None => false,
+        };
+        if !resumes_alike {
+            return None;
+        }
+        for game in &games[first_game..] {
+            let scan = if resume.continues_movetext && game.range.start < resume.range.start {
+                let bytes = new_text.as_bytes();
+                ScanState {
+                    at: resume.range.start,
+                    last_cut: resume.range.start,
+                    line_start: memchr::memrchr(b'\n', &bytes[..resume.range.start])
+                        .map_or(0, |at| at + 1),
+                }
+            } else {
+                if game.range.start > resume.range.start {
+                    in_step = old_cut_at(game.range.start, false);
+                    if in_step.is_some() {
+                        break;
+                    }
+                    starts.push((game.range.start, false));
+                }
+                ScanState::at_start_of(new_text, game)
+            };
+            in_step = cut_movetext(new_text, game, &self.limits, scan, &mut starts, &mut |at| {
+                old_cut_at(at, true)
+            });
+            if in_step.is_some() {
+                break;
+            }
+        }
+        if let Some(index) = in_step {
+            starts.extend(old[index..].iter().map(|segment| {
+                (
+                    segment.range.start.saturating_add_signed(shift),
+                    segment.continues_movetext,
+                )
+            }));
+            // The cut found in step is in the old list too.
+            starts.dedup();
+        }
+        Some(cuts_from_starts(new_text, &starts))
+    }
+
     fn reusing(
         text: &str,
-        games: &[GameSource],
+        cuts: Vec<Cut>,
         limits: &CutLimits,
         mut reuse: impl FnMut(&Cut) -> Option<Arc<SegmentSyntax>>,
     ) -> DocumentSyntax {
-        let segments = cut(text, games, limits)
+        let segments = cuts
             .into_iter()
             .map(|cut| {
                 let syntax = reuse(&cut).unwrap_or_else(|| Arc::new(parse_segment(text, &cut)));
@@ -229,8 +320,13 @@ fn cut(text: &str, games: &[GameSource], limits: &CutLimits) -> Vec<Cut> {
         if game.range.start > 0 {
             starts.push((game.range.start, false));
         }
-        cut_movetext(text, game, limits, &mut starts);
+        let scan = ScanState::at_start_of(text, game);
+        cut_movetext(text, game, limits, scan, &mut starts, &mut |_| None::<()>);
     }
+    cuts_from_starts(text, &starts)
+}
+
+fn cuts_from_starts(text: &str, starts: &[(usize, bool)]) -> Vec<Cut> {
     let mut cuts = Vec::with_capacity(starts.len());
     for (index, &(start, continues_movetext)) in starts.iter().enumerate() {
         let end = starts.get(index + 1).map_or(text.len(), |next| next.0);
@@ -244,17 +340,43 @@ fn cut(text: &str, games: &[GameSource], limits: &CutLimits) -> Vec<Cut> {
     cuts
 }
 
-fn cut_movetext(
+/// Where the cutting of a movetext stands: what decides the cuts after `at`.
+struct ScanState {
+    at: usize,
+    last_cut: usize,
+    line_start: usize,
+}
+
+impl ScanState {
+    fn at_start_of(text: &str, game: &GameSource) -> ScanState {
+        let bytes = text.as_bytes();
+        let at = game.movetext.start;
+        let end = game.movetext.end.min(bytes.len());
+        ScanState {
+            at,
+            last_cut: game.range.start,
+            line_start: memchr::memrchr(b'\n', &bytes[..at.min(end)]).map_or(0, |at| at + 1),
+        }
+    }
+}
+
+/// Cuts `game`'s movetext from `scan` on, until `in_step` says yes at a cut at a line
+/// start (what it says is returned).
+fn cut_movetext<T>(
     text: &str,
     game: &GameSource,
     limits: &CutLimits,
+    scan: ScanState,
     starts: &mut Vec<(usize, bool)>,
-) {
+    in_step: &mut dyn FnMut(usize) -> Option<T>,
+) -> Option<T> {
     let bytes = text.as_bytes();
     let end = game.movetext.end.min(bytes.len());
-    let mut last_cut = game.range.start;
-    let mut at = game.movetext.start;
-    let mut line_start = memchr::memrchr(b'\n', &bytes[..at.min(end)]).map_or(0, |at| at + 1);
+    let ScanState {
+        mut at,
+        mut last_cut,
+        mut line_start,
+    } = scan;
     loop {
         let stop = memchr::memchr2(b'{', b'\n', &bytes[at.min(end)..end]).map(|found| at + found);
         // What lies between here and the next `{` or line end is outside any comment.
@@ -290,8 +412,12 @@ fn cut_movetext(
         if at < end && limits.cut_at(at - last_cut, &bytes[at..end]) {
             starts.push((at, true));
             last_cut = at;
+            if let Some(found) = in_step(at) {
+                return Some(found);
+            }
         }
     }
+    None
 }
 
 /// Cuts inside a line once it has run `max_bytes` from its start, before MoveNumbers (a

@@ -11,7 +11,9 @@ const EVERY_LINE: CutLimits = CutLimits {
 };
 
 fn parse_with(text: &str, limits: &CutLimits) -> DocumentSyntax {
-    DocumentSyntax::reusing(text, &split_games(text), limits, |_| None)
+    DocumentSyntax::reusing(text, cut(text, &split_games(text), limits), limits, |_| {
+        None
+    })
 }
 
 #[derive(Debug, PartialEq)]
@@ -190,7 +192,16 @@ fn edited(old_text: &str, range: Range<usize>, insert: &str) -> String {
 
 #[test]
 fn an_update_equals_a_fresh_parse_and_reparses_only_near_the_edit() {
-    updates_equal_fresh_parses_and_reparse_only_near_the_edit(long_game(2_000), 3);
+    updates_equal_fresh_parses_and_reparse_only_near_the_edit(long_game(2_000), &CUT_LIMITS, 3, 60);
+}
+
+#[test]
+fn an_update_cut_at_every_line_equals_a_fresh_parse() {
+    // Every line start is a cut: an edit that joins or splits lines moves cuts right at
+    // its end.
+    let mut text = long_game(300);
+    text.push_str(&one_line_game(200));
+    updates_equal_fresh_parses_and_reparse_only_near_the_edit(text, &EVERY_LINE, usize::MAX, 300);
 }
 
 #[test]
@@ -198,23 +209,66 @@ fn an_update_of_a_game_on_one_line_reparses_only_near_the_edit() {
     // A line end typed into the line starts a line whose first `max_bytes` are not cut
     // inside: the segments there are cut again.
     let line_end_edits = CUT_LIMITS.max_bytes / CUT_LIMITS.min_bytes + 3;
-    updates_equal_fresh_parses_and_reparse_only_near_the_edit(one_line_game(2_000), line_end_edits);
+    updates_equal_fresh_parses_and_reparse_only_near_the_edit(
+        one_line_game(2_000),
+        &CUT_LIMITS,
+        line_end_edits,
+        60,
+    );
 }
 
-/// Random edits; each re-parses at most 3 segments, or `line_end_edits` when it types or
-/// removes a line end.
+#[test]
+fn a_line_end_typed_before_a_cut_inside_a_line_is_cut_again_after_it() {
+    // The MoveNumber after the new line end starts a line: no cut inside that line for
+    // its first `max_bytes`, where the old line had them.
+    let text = one_line_game(2_000);
+    let syntax = DocumentSyntax::parse(&text, &split_games(&text));
+    let cuts_inside_line: Vec<usize> = syntax
+        .segments
+        .iter()
+        .map(|segment| segment.range.start)
+        .filter(|&start| start > 1_000 && text.as_bytes()[start - 1] == b' ')
+        .collect();
+    assert!(cuts_inside_line.len() > 10);
+    let starts = |syntax: &DocumentSyntax| -> Vec<usize> {
+        syntax
+            .segments
+            .iter()
+            .map(|segment| segment.range.start)
+            .collect()
+    };
+    for &cut in &cuts_inside_line {
+        // The blank before the MoveNumber becomes a line end; or one is typed before it.
+        for (replaced, typed) in [
+            (cut - 1..cut, "\n"),
+            (cut..cut, "\n"),
+            (cut - 1..cut, " \n"),
+        ] {
+            let new_text = edited(&text, replaced.clone(), typed);
+            let new_end = replaced.start + typed.len();
+            let updated = syntax.update(&new_text, &split_games(&new_text), replaced, new_end);
+            let fresh = DocumentSyntax::parse(&new_text, &split_games(&new_text));
+            assert_eq!(starts(&updated), starts(&fresh), "at {cut}, {typed:?}");
+        }
+    }
+}
+
+/// `rounds` random edits, each cut as a fresh parse cuts; each re-parses at most 3
+/// segments, or `line_end_edits` when it types or removes a line end.
 fn updates_equal_fresh_parses_and_reparse_only_near_the_edit(
     mut text: String,
+    limits: &CutLimits,
     line_end_edits: usize,
+    rounds: usize,
 ) {
-    let mut syntax = DocumentSyntax::parse(&text, &split_games(&text));
+    let mut syntax = parse_with(&text, limits);
     let count = syntax.segment_count();
     assert!(count > 8, "{count}");
     let mut seed = 7_u64;
     let edits = [
         "x", "}", "{", "\n", " ", "---\n", "{ open", "`", "(", "1.", "", "\n\n",
     ];
-    for round in 0..60 {
+    for round in 0..rounds {
         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
         let start = (seed >> 33) as usize % text.len();
         let len = ((seed >> 20) % 4) as usize;
@@ -227,7 +281,15 @@ fn updates_equal_fresh_parses_and_reparse_only_near_the_edit(
             start..end,
             start + insert.len(),
         );
-        let fresh = DocumentSyntax::parse(&new_text, &split_games(&new_text));
+        let fresh = parse_with(&new_text, limits);
+        let cuts = |syntax: &DocumentSyntax| -> Vec<(Range<usize>, bool)> {
+            syntax
+                .segments
+                .iter()
+                .map(|segment| (segment.range.clone(), segment.continues_movetext))
+                .collect()
+        };
+        assert_eq!(cuts(&updated), cuts(&fresh), "round {round}");
         assert_eq!(
             summary(&updated, &new_text),
             summary(&fresh, &new_text),
