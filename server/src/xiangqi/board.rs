@@ -299,6 +299,17 @@ impl Board {
         self.cells.get(point.index()).copied().and_then(man_of)
     }
 
+    /// The man on the point `(file, rank)`; none off the board.
+    pub fn at(&self, file: i32, rank: i32) -> Option<Man> {
+        let on_board =
+            (0..i32::from(FILES)).contains(&file) && (0..i32::from(RANKS)).contains(&rank);
+        if !on_board {
+            return None;
+        }
+        let index = usize::try_from(rank * i32::from(FILES) + file).ok()?;
+        self.cells.get(index).copied().and_then(man_of)
+    }
+
     pub fn put(&mut self, point: Point, man: Option<Man>) {
         let Some(cell) = self.cells.get_mut(point.index()) else {
             return;

@@ -160,11 +160,6 @@ pub fn file_number(side: Side, file: u8) -> u8 {
     }
 }
 
-/// How far forward a point is for `side` (bigger is further forward).
-fn advance(side: Side, point: Point) -> i32 {
-    i32::from(point.rank) * side.forward()
-}
-
 /// A few points (at most a file's ten) in a list kept on the stack: every move read finds
 /// its piece among some, and allocating them showed in replays.
 #[derive(Clone, Copy)]
@@ -202,13 +197,16 @@ impl std::ops::DerefMut for Points {
 /// The pieces of `man` on one file, front first.
 fn on_file(board: &Board, man: Man, file: u8) -> Points {
     let mut points = Points::NONE;
-    for rank in 0..RANKS {
+    let mut look = |rank| {
         let point = Point { file, rank };
         if board.get(point) == Some(man) {
             points.push(point);
         }
+    };
+    match man.side {
+        Side::Red => (0..RANKS).rev().for_each(&mut look),
+        Side::Black => (0..RANKS).for_each(&mut look),
     }
-    points.sort_by_key(|point| -advance(man.side, *point));
     points
 }
 
@@ -546,6 +544,23 @@ mod tests {
             board.put(p(point), Man::from_letter(*letter));
         }
         board
+    }
+
+    #[test]
+    fn the_pieces_on_a_file_come_front_first_for_either_side() {
+        let b = board(&[
+            ("c2", 'P'),
+            ("c6", 'P'),
+            ("c4", 'P'),
+            ("c3", 'p'),
+            ("c7", 'p'),
+        ]);
+        let names = |points: Points| points.iter().map(|point| point.name()).collect::<Vec<_>>();
+        let red = Man::from_letter('P').unwrap();
+        let black = Man::from_letter('p').unwrap();
+        assert_eq!(names(on_file(&b, red, 2)), ["c6", "c4", "c2"]);
+        assert_eq!(names(on_file(&b, black, 2)), ["c3", "c7"]);
+        assert!(on_file(&b, red, 3).is_empty());
     }
 
     fn play(board: &Board, side: Side, text: &str) -> Result<(String, String), ResolveError> {

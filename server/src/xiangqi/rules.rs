@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::board::{Board, Kind, Man, Point, Side};
+use super::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
 
 /// Whether `point` is in `side`'s palace (files d..f, the side's first three ranks).
 pub fn in_palace(side: Side, point: Point) -> bool {
@@ -277,16 +277,18 @@ pub fn checker(board: &Board, side: Side) -> Option<(Point, Man)> {
 /// elephant, advisor or soldier would step from. Every move asks it, so it is the cost of
 /// a replay.
 pub fn attacked(board: &Board, target: Point, attacker: Side) -> bool {
-    let enemy = |point: Option<Point>, kind: Kind| {
-        point.and_then(|point| board.get(point)) == Some(Man::new(attacker, kind))
+    let (file, rank) = (i32::from(target.file), i32::from(target.rank));
+    let enemy = |dx: i32, dy: i32, kind: Kind| {
+        board.at(file + dx, rank + dy) == Some(Man::new(attacker, kind))
     };
-    let empty = |point: Option<Point>| point.is_some_and(|point| board.get(point).is_none());
+    // Inside the board wherever it is asked (between two points of it).
+    let empty = |dx: i32, dy: i32| board.at(file + dx, rank + dy).is_none();
     // Chariots: the first man along a line; cannons: the second.
     for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
         let mut men_passed = 0;
-        let mut at = target.offset(dx, dy);
-        while let Some(point) = at {
-            if let Some(man) = board.get(point) {
+        let (mut x, mut y) = (file + dx, rank + dy);
+        while (0..i32::from(FILES)).contains(&x) && (0..i32::from(RANKS)).contains(&y) {
+            if let Some(man) = board.at(x, y) {
                 let wanted = if men_passed == 0 {
                     Kind::Chariot
                 } else {
@@ -300,7 +302,7 @@ pub fn attacked(board: &Board, target: Point, attacker: Side) -> bool {
                     break;
                 }
             }
-            at = point.offset(dx, dy);
+            (x, y) = (x + dx, y + dy);
         }
     }
     // A horse steps one point along a file or rank (its leg, which must be empty), then
@@ -315,35 +317,31 @@ pub fn attacked(board: &Board, target: Point, attacker: Side) -> bool {
         (-2, 1),
         (-1, 2),
     ] {
-        let horse = target.offset(-dx, -dy);
-        if enemy(horse, Kind::Horse) {
+        if enemy(-dx, -dy, Kind::Horse) {
             let leg = if dx.abs() == 2 {
-                horse.and_then(|horse| horse.offset(dx.signum(), 0))
+                (-dx + dx.signum(), -dy)
             } else {
-                horse.and_then(|horse| horse.offset(0, dy.signum()))
+                (-dx, -dy + dy.signum())
             };
-            if empty(leg) {
+            if empty(leg.0, leg.1) {
                 return true;
             }
         }
     }
     for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-        if in_palace(attacker, target) && enemy(target.offset(dx, dy), Kind::Advisor) {
+        if in_palace(attacker, target) && enemy(dx, dy, Kind::Advisor) {
             return true;
         }
-        if attacker.own_half(target.rank)
-            && enemy(target.offset(2 * dx, 2 * dy), Kind::Elephant)
-            && empty(target.offset(dx, dy))
+        if attacker.own_half(target.rank) && enemy(2 * dx, 2 * dy, Kind::Elephant) && empty(dx, dy)
         {
             return true;
         }
     }
     // A soldier steps forwards, or sideways once it has crossed the river.
-    if enemy(target.offset(0, -attacker.forward()), Kind::Soldier) {
+    if enemy(0, -attacker.forward(), Kind::Soldier) {
         return true;
     }
-    !attacker.own_half(target.rank)
-        && (enemy(target.offset(1, 0), Kind::Soldier) || enemy(target.offset(-1, 0), Kind::Soldier))
+    !attacker.own_half(target.rank) && (enemy(1, 0, Kind::Soldier) || enemy(-1, 0, Kind::Soldier))
 }
 
 /// Whether going from `from` to `to` has the shape of `kind`'s step, as the first test of
