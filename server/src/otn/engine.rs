@@ -782,32 +782,33 @@ fn can_move(rules: &Rules, cells: &[u8], from: usize) -> bool {
 /// attacker. (Searched from the defenders, which usually reach an edge in a few steps.)
 fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
     // Checked after every attackers' move: on the stack rather than allocated, each square
-    // stacked once at most.
+    // stacked once at most. The search starts from one defender and takes the next only
+    // when it found no way out, since the first usually finds one in a few steps.
     const MOST: usize = MAX_DIM * MAX_DIM;
     let mut seen = [false; MOST];
     let mut stack = [0u16; MOST];
-    let mut stacked = 0;
-    for (index, seen) in seen.iter_mut().enumerate().take(cells.len()) {
-        if man_at(cells, index).is_some_and(|m| m.side == TaflSide::Defenders) {
-            *seen = true;
-            stack[stacked] = index as u16;
-            stacked += 1;
+    for start in 0..cells.len() {
+        if seen[start] || !man_at(cells, start).is_some_and(|m| m.side == TaflSide::Defenders) {
+            continue;
         }
-    }
-    while stacked > 0 {
-        stacked -= 1;
-        let index = usize::from(stack[stacked]);
-        if on_edge(rules, index) {
-            return false;
-        }
-        for direction in DIRECTIONS {
-            if let Some(next) = step(rules, index, direction) {
-                if !seen[next]
-                    && !man_at(cells, next).is_some_and(|m| m.side == TaflSide::Attackers)
-                {
-                    seen[next] = true;
-                    stack[stacked] = next as u16;
-                    stacked += 1;
+        seen[start] = true;
+        stack[0] = start as u16;
+        let mut stacked = 1;
+        while stacked > 0 {
+            stacked -= 1;
+            let index = usize::from(stack[stacked]);
+            if on_edge(rules, index) {
+                return false;
+            }
+            for direction in DIRECTIONS {
+                if let Some(next) = step(rules, index, direction) {
+                    if !seen[next]
+                        && !man_at(cells, next).is_some_and(|m| m.side == TaflSide::Attackers)
+                    {
+                        seen[next] = true;
+                        stack[stacked] = next as u16;
+                        stacked += 1;
+                    }
                 }
             }
         }

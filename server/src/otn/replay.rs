@@ -1348,9 +1348,7 @@ impl Player<'_> {
         } else {
             super::board::other_side(mover_side)
         };
-        let had_king = before.iter().any(|c| {
-            Man::from_code(*c).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders)
-        });
+        let had_king = super::board::first_king(&before).is_some();
         let mut verdict = if playable {
             engine::verdict(
                 rules,

@@ -454,6 +454,21 @@ fn encircled_defenders_lose() {
 }
 
 #[test]
+fn every_group_of_defenders_must_be_enclosed() {
+    // Synthetic: two defenders, each walled in by four attackers.
+    let game = Game::new("dim:9 esc:e cor: start:/9/1t7/tTt6/1t7/9/5t3/4tTt2/5t3/9/");
+    assert!(defenders_enclosed(&game.rules, &game.cells));
+    // Either one let out is a way to the edge.
+    for opened in ["b2", "f8"] {
+        let mut open = Game::new("dim:9 esc:e cor: start:/9/1t7/tTt6/1t7/9/5t3/4tTt2/5t3/9/");
+        let square = open.index(opened);
+        assert_eq!(open.at(opened), Some('t'), "{opened}");
+        open.cells[square] = 0;
+        assert!(!defenders_enclosed(&open.rules, &open.cells), "{opened}");
+    }
+}
+
+#[test]
 fn strong_king_needs_four_and_the_throne_counts() {
     // Synthetic, default rules: three attackers and the empty throne capture the king.
     let mut game = Game::new("dim:7 start:/7/7/2t4/1tK4/7/2t4/7/");
