@@ -826,9 +826,15 @@ pub fn position_hash(cells: &[u8], side: TaflSide, berserker: Option<u16>) -> u6
         hash ^= word;
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
     };
-    for chunk in cells.chunks(8) {
+    // Whole words read as words (a copy of a length known only at run time is a call).
+    let words = cells.chunks_exact(8);
+    let rest = words.remainder();
+    for word in words {
+        mix(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+    }
+    if !rest.is_empty() {
         let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
+        word[..rest.len()].copy_from_slice(rest);
         mix(u64::from_le_bytes(word));
     }
     mix(u64::from(side == TaflSide::Defenders)

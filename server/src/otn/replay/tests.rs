@@ -430,3 +430,40 @@ fn features_of_an_updated_record_are_a_fresh_one_s() {
     };
     assert_eq!(json(&document), json(&fresh));
 }
+
+#[test]
+fn a_position_hash_mixes_the_squares_eight_at_a_time_zero_padded() {
+    // The hash as first written: every eight squares (the last ones padded with empty
+    // squares) mixed in as one word, then the side and the berserk man.
+    fn reference(cells: &[u8], side: TaflSide, berserker: Option<u16>) -> u64 {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |word: u64| {
+            hash ^= word;
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
+        };
+        for chunk in cells.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            mix(u64::from_le_bytes(word));
+        }
+        mix(u64::from(side == TaflSide::Defenders)
+            | (u64::from(berserker.unwrap_or(u16::MAX)) << 8));
+        hash
+    }
+    let mut seed = 5_u64;
+    for dim in [7, 8, 9, 11, 13, 19] {
+        let cells: Vec<u8> = (0..dim * dim)
+            .map(|_| {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                (seed >> 59) as u8
+            })
+            .collect();
+        for (side, berserker) in [(TaflSide::Attackers, None), (TaflSide::Defenders, Some(12))] {
+            assert_eq!(
+                position_hash(&cells, side, berserker),
+                reference(&cells, side, berserker),
+                "{dim}"
+            );
+        }
+    }
+}
