@@ -139,6 +139,33 @@ impl Census {
     }
 }
 
+impl Census {
+    /// The census after `mover` moved on a board whose census this is, `after` being the
+    /// board now and `captures` the squares captured with the man each held. A move changes
+    /// the counts only by its captures (a captured mercenary changes sides), and moves the
+    /// king only if it is one: asked after every move, it counts again only then.
+    pub fn after_move(self, after: &[u8], mover: Man, captures: &[(usize, Man)]) -> Census {
+        if mover.is_king() || captures.iter().any(|(_, man)| man.is_king()) {
+            return Census::of(after);
+        }
+        let mut census = self;
+        for &(square, man) in captures {
+            *census.count_of(man.side) -= 1;
+            if let Some(now) = after.get(square).and_then(|code| Man::from_code(*code)) {
+                *census.count_of(now.side) += 1;
+            }
+        }
+        census
+    }
+
+    fn count_of(&mut self, side: TaflSide) -> &mut usize {
+        match side {
+            TaflSide::Attackers => &mut self.attackers,
+            TaflSide::Defenders => &mut self.defenders,
+        }
+    }
+}
+
 /// Where the defenders' first king stands. Looked for a block of squares at a time
 /// (a block without him is passed in a few vector steps): every move asks it.
 pub fn first_king(cells: &[u8]) -> Option<usize> {

@@ -698,11 +698,13 @@ fn escaped(rules: &Rules, index: usize) -> bool {
     }
 }
 
-/// Who has won after a move by `mover`, the board now being `cells`; `had_king` tells
-/// whether the defenders had a king before the move. Repetitions are the replay's business.
+/// Who has won after a move by `mover`, the board now being `cells` and `census` its
+/// census; `had_king` tells whether the defenders had a king before the move. Repetitions
+/// are the replay's business.
 pub fn verdict(
     rules: &Rules,
     cells: &[u8],
+    census: Census,
     mover: TaflSide,
     had_king: bool,
     berserk_pending: bool,
@@ -711,7 +713,7 @@ pub fn verdict(
         attackers,
         defenders,
         king,
-    } = Census::of(cells);
+    } = census;
     if had_king && king.is_none() {
         return Some(Verdict::Win(TaflSide::Attackers, Reason::KingCaptured));
     }
@@ -785,10 +787,31 @@ fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
     // stacked once at most. The search starts from one defender and takes the next only
     // when it found no way out, since the first usually finds one in a few steps.
     const MOST: usize = MAX_DIM * MAX_DIM;
+    let is_defender =
+        |index: usize| man_at(cells, index).is_some_and(|m| m.side == TaflSide::Defenders);
+    let is_attacker =
+        |index: usize| man_at(cells, index).is_some_and(|m| m.side == TaflSide::Attackers);
+    // Most often a defender sees an edge along a file or rank with no attacker between:
+    // looked at first, without the search's tables.
+    let sees_edge = |from: usize| {
+        DIRECTIONS.iter().any(|&direction| {
+            let mut at = from;
+            while let Some(next) = step(rules, at, direction) {
+                if is_attacker(next) {
+                    return false;
+                }
+                at = next;
+            }
+            true
+        })
+    };
+    if (0..cells.len()).any(|index| is_defender(index) && sees_edge(index)) {
+        return false;
+    }
     let mut seen = [false; MOST];
     let mut stack = [0u16; MOST];
     for start in 0..cells.len() {
-        if seen[start] || !man_at(cells, start).is_some_and(|m| m.side == TaflSide::Defenders) {
+        if seen[start] || !is_defender(start) {
             continue;
         }
         seen[start] = true;
@@ -802,9 +825,7 @@ fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
             }
             for direction in DIRECTIONS {
                 if let Some(next) = step(rules, index, direction) {
-                    if !seen[next]
-                        && !man_at(cells, next).is_some_and(|m| m.side == TaflSide::Attackers)
-                    {
+                    if !seen[next] && !is_attacker(next) {
                         seen[next] = true;
                         stack[stacked] = next as u16;
                         stacked += 1;

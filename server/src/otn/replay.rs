@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::board::{parse_position, side_name, Board, Man, Square, TaflSide, MAX_DIM, MIN_DIM};
+use super::board::{
+    parse_position, side_name, Board, Census, Man, Square, TaflSide, MAX_DIM, MIN_DIM,
+};
 use super::engine::{self, Reason, Verdict};
 use super::moves::{capture_record, shift_range, Info, MoveRecord, MoveType, MoveWord};
 use super::rules::{parse_rules, ParsedRules, Rules};
@@ -70,6 +72,19 @@ fn remake_move(cells: &mut [u8], ply: &Ply, captures: &[(u16, Man)]) {
     }
 }
 
+/// The census of a line's last board, kept by the move that made it for the next one. A
+/// cache: lines are the same whatever it holds.
+#[derive(Clone, Copy, Debug, Default)]
+struct CensusCache(Option<Census>);
+
+impl PartialEq for CensusCache {
+    fn eq(&self, _: &CensusCache) -> bool {
+        true
+    }
+}
+
+impl Eq for CensusCache {}
+
 /// A line of play: the main line or a variation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
@@ -85,6 +100,8 @@ pub struct Line {
     pub plies: Plies,
     /// The board of the last state.
     last_board: Vec<u8>,
+    /// Its census, when the last move made it (one is taken once per move otherwise).
+    last_census: CensusCache,
     /// How many of the states hold each position (the main line's only).
     pub positions: Positions,
     /// The turn lines of the file this line is made of.
@@ -109,11 +126,11 @@ impl Line {
         ply: Ply,
         captures: &[(u16, Man)],
         diagnostics: impl Iterator<Item = Diagnostic>,
-        board: &[u8],
+        board: Vec<u8>,
     ) {
-        self.plies.push(ply, captures, diagnostics, board);
-        self.last_board.clear();
-        self.last_board.extend_from_slice(board);
+        self.plies.push(ply, captures, diagnostics, &board);
+        self.last_board = board;
+        self.last_census = CensusCache(None);
     }
 
     pub fn ply_captures(&self, index: usize) -> &[(u16, Man)] {
@@ -748,6 +765,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
 fn keep_states(line: &mut Line, old: &Line, keep: usize) {
     line.plies = old.plies.truncated(keep);
     line.last_board = old.board(keep - 1);
+    line.last_census = CensusCache(None);
 }
 
 /// Appends `old`'s states after `line`'s last one (in step with `old`'s), written `delta`
@@ -756,6 +774,7 @@ fn copy_rest(line: &mut Line, old: &Line, delta: isize) {
     if line.plies.len() < old.plies.len() {
         line.plies.extend_from(&old.plies, delta);
         line.last_board.clone_from(&old.last_board);
+        line.last_census = CensusCache(None);
     }
 }
 
@@ -864,6 +883,7 @@ impl Player<'_> {
             start_ref: start.start_ref,
             plies: Plies::default(),
             last_board: Vec::new(),
+            last_census: CensusCache(None),
             positions: Positions::default(),
             turns: Vec::new(),
             resigned: None,
@@ -883,7 +903,7 @@ impl Player<'_> {
             },
             &[],
             std::iter::empty(),
-            &start.board,
+            start.board.clone(),
         );
         let mut repetitions = Repetitions::of(
             start
@@ -1039,9 +1059,12 @@ impl Player<'_> {
                             if turn_index >= reuse.same_turns_from
                                 && turn.range.start >= reuse.tail_from
                                 && ended.is_none()
-                                && reuse.line.plies.get(index + 1).is_some_and(|next| {
-                                    shift_range(&next.range, reuse.delta) == record.range
-                                })
+                                && index + 1 < reuse.line.plies.len()
+                                && {
+                                    // Read in place: a copy of every state compared showed.
+                                    let (next, shift) = reuse.line.plies.as_read(index + 1);
+                                    shift_range(&next.range, shift + reuse.delta) == record.range
+                                }
                                 && in_step(&line, reuse.line, index, reuse.keep.min(index))
                             {
                                 copy_rest(&mut line, reuse.line, reuse.delta);
@@ -1147,7 +1170,13 @@ impl Player<'_> {
         let rules = self.rules;
         let dim = rules.dim;
         let previous = line.plies.len() - 1;
-        let before = line.last_board.clone();
+        // The last board becomes this move's board before; the board after it, the last.
+        let before = std::mem::take(&mut line.last_board);
+        let census_before = line
+            .last_census
+            .0
+            .take()
+            .unwrap_or_else(|| Census::of(&before));
         let (previous_ply, _) = line.plies.as_read(previous);
         let side = previous_ply.next_side;
         let berserker = previous_ply.berserker;
@@ -1354,11 +1383,16 @@ impl Player<'_> {
         } else {
             super::board::other_side(mover_side)
         };
-        let had_king = super::board::first_king(&before).is_some();
+        let had_king = census_before.king.is_some();
+        let census = match moved {
+            Some((man, _, _)) => census_before.after_move(&after, man, &outcome.captures),
+            None => census_before,
+        };
         let mut verdict = if playable {
             engine::verdict(
                 rules,
                 &after,
+                census,
                 mover_side,
                 had_king,
                 next_berserker.is_some(),
@@ -1406,8 +1440,9 @@ impl Player<'_> {
             },
             &captures,
             self.ply_diagnostics.drain(..),
-            &after,
+            after,
         );
+        line.last_census = CensusCache(Some(census));
     }
 
     fn check_captures(

@@ -59,7 +59,8 @@ impl Game {
     }
 
     fn verdict(&self) -> Option<Verdict> {
-        verdict(&self.rules, &self.cells, self.side, true, false)
+        let census = Census::of(&self.cells);
+        verdict(&self.rules, &self.cells, census, self.side, true, false)
     }
 }
 

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::otn::board::Census;
 use crate::otn::document::OtnDocument;
 use crate::otn::engine::{apply, berserk_continuation, destinations, verdict};
 use crate::otn::rules::parse_rules;
@@ -46,6 +47,7 @@ fn play(rules_text: &str, choices: &[u16]) -> Played {
     let mut line = String::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();
     *seen.entry(position_hash(&cells, side, None)).or_default() += 1;
+    let mut census = Census::of(&cells);
     for choice in choices {
         let mut moves = Vec::new();
         for from in 0..cells.len() {
@@ -73,6 +75,8 @@ fn play(rules_text: &str, choices: &[u16]) -> Played {
             Man::from_code(*c).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders)
         });
         let outcome = apply(&rules, &mut cells, from, to);
+        census = census.after_move(&cells, mover, &outcome.captures);
+        assert_eq!(census, Census::of(&cells), "after {from} → {to}");
         let continues = berserk_continuation(&rules, &cells, to, &outcome);
         let new_turn = turn == 0
             || (mover.side == start_side && berserker.is_none() && last_mover != Some(start_side));
@@ -116,7 +120,16 @@ fn play(rules_text: &str, choices: &[u16]) -> Played {
         let repeated = *count >= 3
             && continues.is_none()
             && rules.threefold != super::super::rules::Threefold::Ignore;
-        if verdict(&rules, &cells, mover.side, had_king, continues.is_some()).is_some() || repeated
+        if verdict(
+            &rules,
+            &cells,
+            census,
+            mover.side,
+            had_king,
+            continues.is_some(),
+        )
+        .is_some()
+            || repeated
         {
             break;
         }
