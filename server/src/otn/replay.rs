@@ -430,7 +430,14 @@ struct Repetitions<'a> {
     counts: PositionCounts,
     kept: Kept<'a>,
     lookups: usize,
+    /// How many positions a replay that goes on to the end of the previous one counts:
+    /// room for them is made once that many moves look likely, instead of the map growing
+    /// again and again.
+    expected: usize,
 }
+
+/// How many positions are counted before room is made for all those expected.
+const POSITIONS_BEFORE_MAKING_ROOM: usize = 64;
 
 impl<'a> Repetitions<'a> {
     fn of(hashes: impl Iterator<Item = u64>) -> Repetitions<'a> {
@@ -442,12 +449,14 @@ impl<'a> Repetitions<'a> {
             counts,
             kept: Kept::Nothing,
             lookups: 0,
+            expected: 0,
         }
     }
 
     /// The first `states` of `old`, a line with its positions counted.
     fn kept(old: &'a Line, states: usize) -> Repetitions<'a> {
         let tail = states..old.plies.len();
+        let expected = tail.len();
         let kept = if tail.len() < states {
             Kept::AllBut {
                 positions: &old.positions,
@@ -462,13 +471,21 @@ impl<'a> Repetitions<'a> {
             counts: PositionCounts::default(),
             kept,
             lookups: 0,
+            expected,
         }
     }
 
     /// Counts `hash` reached once more; how often it has been reached.
     fn reach(&mut self, hash: u64, plies: &Plies) -> u32 {
         const LOOKUPS_BEFORE_COUNTING_ALL: usize = 4;
-        if !self.counts.contains_key(&hash) {
+        if let Some(seen) = self.counts.get_mut(&hash) {
+            *seen += 1;
+            return *seen;
+        }
+        if self.counts.len() == POSITIONS_BEFORE_MAKING_ROOM {
+            self.counts.reserve(self.expected);
+        }
+        {
             let counting_all = self.lookups >= LOOKUPS_BEFORE_COUNTING_ALL;
             self.lookups += 1;
             let count = |hashes: &mut dyn Iterator<Item = u64>| {
@@ -511,11 +528,11 @@ impl<'a> Repetitions<'a> {
                     (positions.count(hash) - i64::from(left_out)) as u32
                 }
             };
-            self.counts.insert(hash, seen);
+            // Counting all the kept states may have counted this one already, as `seen`.
+            let counted = self.counts.entry(hash).or_insert(seen);
+            *counted = seen + 1;
+            *counted
         }
-        let seen = self.counts.entry(hash).or_default();
-        *seen += 1;
-        *seen
     }
 }
 
@@ -949,17 +966,9 @@ impl Player<'_> {
                 move_count += outline.moves;
                 continue;
             }
-            let (as_read, shift) = self.file.turns.as_read(turn_index);
-            // A turn whose moves are not played is read where it was first read, `shift`
-            // bytes off, rather than copied.
-            let (turn, shift) = if plays {
-                (
-                    self.file.turns.get(turn_index).expect("a turn of the file"),
-                    0,
-                )
-            } else {
-                (std::borrow::Cow::Borrowed(as_read), shift)
-            };
+            // A turn is read where it was first read, `shift` bytes off, rather than copied
+            // moved along: only the moves played are moved, one at a time.
+            let (turn, shift) = self.file.turns.as_read(turn_index);
             let shifted = |range: &Range<usize>| shift_range(range, shift);
             let written = turn.address.turn;
             // Turn numbers: one after the other.
@@ -1051,13 +1060,18 @@ impl Player<'_> {
                             real_moves += 1;
                             continue;
                         }
+                        let record = &*if shift == 0 {
+                            std::borrow::Cow::Borrowed(record)
+                        } else {
+                            std::borrow::Cow::Owned(record.shifted(shift))
+                        };
                         if let Some(reuse) = &reuse {
                             // Past the edit, where the turns are the previous replay's: once
                             // this move is the previous replay's next one, from the same
                             // state, the rest of the line is the previous replay's.
                             let index = line.plies.len() - 1;
                             if turn_index >= reuse.same_turns_from
-                                && turn.range.start >= reuse.tail_from
+                                && shifted(&turn.range).start >= reuse.tail_from
                                 && ended.is_none()
                                 && index + 1 < reuse.line.plies.len()
                                 && {
@@ -1076,7 +1090,7 @@ impl Player<'_> {
                         }
                         let comment = comments
                             .get(real_moves)
-                            .cloned()
+                            .map(shifted)
                             .filter(|c| !self.text[c.clone()].trim().is_empty());
                         if let Some((at, verdict)) = ended {
                             if !warned_after_end {
