@@ -343,6 +343,7 @@ pub struct Positions {
 impl Positions {
     fn of(hashes: impl Iterator<Item = u64>) -> Positions {
         let mut counted = PositionCounts::default();
+        counted.reserve(hashes.size_hint().1.unwrap_or(0));
         for hash in hashes {
             *counted.entry(hash).or_default() += 1;
         }
@@ -430,9 +431,8 @@ struct Repetitions<'a> {
     counts: PositionCounts,
     kept: Kept<'a>,
     lookups: usize,
-    /// How many positions a replay that goes on to the end of the previous one counts:
-    /// room for them is made once that many moves look likely, instead of the map growing
-    /// again and again.
+    /// How many positions a replay to the end of the line counts: room for them is made
+    /// once a long replay looks likely, instead of the map growing again and again.
     expected: usize,
 }
 
@@ -456,7 +456,6 @@ impl<'a> Repetitions<'a> {
     /// The first `states` of `old`, a line with its positions counted.
     fn kept(old: &'a Line, states: usize) -> Repetitions<'a> {
         let tail = states..old.plies.len();
-        let expected = tail.len();
         let kept = if tail.len() < states {
             Kept::AllBut {
                 positions: &old.positions,
@@ -471,7 +470,7 @@ impl<'a> Repetitions<'a> {
             counts: PositionCounts::default(),
             kept,
             lookups: 0,
-            expected,
+            expected: 0,
         }
     }
 
@@ -938,6 +937,11 @@ impl Player<'_> {
                 reused = keep - 1;
             }
         }
+        repetitions.expected = turns
+            .iter()
+            .map(|&turn| self.file.turns.outline(turn).moves)
+            .sum::<usize>()
+            .saturating_sub(reused);
         // The game ends at the first verdict; the moves after it are replayed all the same.
         let mut ended: Option<(usize, Verdict)> = line
             .plies
