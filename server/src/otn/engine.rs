@@ -166,7 +166,7 @@ fn jump_target(
     from: usize,
     direction: (i32, i32),
 ) -> Option<usize> {
-    jump_check(rules, cells, man, from, direction).ok()
+    jump_landing(rules, cells, man, from, direction).ok()
 }
 
 fn jump_check(
@@ -176,28 +176,74 @@ fn jump_check(
     from: usize,
     direction: (i32, i32),
 ) -> Result<usize, String> {
+    jump_landing(rules, cells, man, from, direction).map_err(|problem| problem.describe(rules, man))
+}
+
+/// Why a jump cannot be made, put in words only when asked: the search for any legal move
+/// asks it of every blocked direction and drops the answer.
+enum JumpProblem {
+    NoJumps,
+    OffBoard,
+    NothingOver(usize),
+    Friend(usize),
+    Unjumpable(Man),
+    Occupied(usize),
+    Restricted,
+    CannotStop(usize),
+}
+
+impl JumpProblem {
+    fn describe(&self, rules: &Rules, man: Man) -> String {
+        match *self {
+            JumpProblem::NoJumps => format!("{} may not jump ({})", plural(man), jump_key(man)),
+            JumpProblem::OffBoard => "the jump leaves the board".to_string(),
+            JumpProblem::NothingOver(over) => {
+                format!("there is no man on {} to jump over", square(rules, over))
+            }
+            JumpProblem::Friend(over) => format!(
+                "{} is a friend: only enemy men are jumped",
+                square(rules, over)
+            ),
+            JumpProblem::Unjumpable(jumped) => {
+                format!("{} cannot be jumped over", jumped.describe())
+            }
+            JumpProblem::Occupied(to) => format!("{} is occupied", square(rules, to)),
+            JumpProblem::Restricted => format!(
+                "{} jump only to or from the centre, a corner or a friendly fort ({}:r)",
+                plural(man),
+                jump_key(man)
+            ),
+            JumpProblem::CannotStop(to) => stop_reason(rules, man, to),
+        }
+    }
+}
+
+/// Where a jump from `from` in `direction` lands, or why it cannot be made.
+fn jump_landing(
+    rules: &Rules,
+    cells: &[u8],
+    man: Man,
+    from: usize,
+    direction: (i32, i32),
+) -> Result<usize, JumpProblem> {
     let mode = jump_mode(rules, man);
     if mode == Jump::None {
-        return Err(format!("{} may not jump ({})", plural(man), jump_key(man)));
+        return Err(JumpProblem::NoJumps);
     }
-    let over = step(rules, from, direction).ok_or("the jump leaves the board")?;
-    let to = step(rules, over, direction).ok_or("the jump leaves the board")?;
-    let jumped = man_at(cells, over)
-        .ok_or_else(|| format!("there is no man on {} to jump over", square(rules, over)))?;
+    let over = step(rules, from, direction).ok_or(JumpProblem::OffBoard)?;
+    let to = step(rules, over, direction).ok_or(JumpProblem::OffBoard)?;
+    let jumped = man_at(cells, over).ok_or(JumpProblem::NothingOver(over))?;
     if jumped.side == man.side {
-        return Err(format!(
-            "{} is a friend: only enemy men are jumped",
-            square(rules, over)
-        ));
+        return Err(JumpProblem::Friend(over));
     }
     if matches!(
         jumped.kind,
         TaflMan::King | TaflMan::Knight | TaflMan::Commander
     ) {
-        return Err(format!("{} cannot be jumped over", jumped.describe()));
+        return Err(JumpProblem::Unjumpable(jumped));
     }
     if cells[to] != 0 {
-        return Err(format!("{} is occupied", square(rules, to)));
+        return Err(JumpProblem::Occupied(to));
     }
     let origin = rules.space(from);
     if mode == Jump::Restricted {
@@ -208,15 +254,11 @@ fn jump_check(
             Space::Plain => false,
         };
         if !special(from) && !special(to) {
-            return Err(format!(
-                "{} jump only to or from the centre, a corner or a friendly fort ({}:r)",
-                plural(man),
-                jump_key(man)
-            ));
+            return Err(JumpProblem::Restricted);
         }
     }
     if !can_stop(rules, man, origin, to) {
-        return Err(stop_reason(rules, man, to));
+        return Err(JumpProblem::CannotStop(to));
     }
     Ok(to)
 }
