@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use ppn_ls::otn::board::{other_side, Man, Square, TaflMan, TaflSide};
+use ppn_ls::otn::board::{other_side, Census, Man, Square, TaflMan, TaflSide};
 use ppn_ls::otn::document::OtnDocument;
 use ppn_ls::otn::engine::{apply, check_move, man_at, verdict};
 use ppn_ls::otn::moves::capture_record;
@@ -122,7 +122,7 @@ fn generated_record(moves: usize, seed: u64) -> String {
             if !outcome.captures.is_empty() && count(&after, other_side(side)) < 10 {
                 continue;
             }
-            if verdict(&rules, &after, side, true, false).is_some() {
+            if verdict(&rules, &after, Census::of(&after), side, true, false).is_some() {
                 continue;
             }
             let key = position_key(&after, other_side(side));

@@ -18,7 +18,7 @@ use crate::model::document::NotationDocument;
 use crate::model::edit::TextEdit;
 use crate::model::format::Format;
 
-pub use server::serve;
+pub use server::{serve, MOST_DIAGNOSTICS_SHOWN};
 
 /// What the server runs on every revision of a document.
 pub type Analyzer = Arc<dyn Analyze>;

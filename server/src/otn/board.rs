@@ -115,28 +115,77 @@ pub struct Census {
 
 impl Census {
     /// Counted on the squares' bytes without decoding each man: it is asked after every
-    /// move, and these passes run a machine word of squares at a time.
+    /// move. The counts run in byte-wide lanes (a block of at most 255 squares cannot
+    /// overflow them), which the compiler turns into passes over a vector of squares at a
+    /// time.
     pub fn of(cells: &[u8]) -> Census {
-        let kind = |code: u8| code & 7;
-        let is_man = |code: u8| (1..=KINDS.len() as u8).contains(&kind(code));
-        let defenders = cells
-            .iter()
-            .filter(|&&code| is_man(code) && code & DEFENDER_BIT != 0)
-            .count();
-        let attackers = cells
-            .iter()
-            .filter(|&&code| is_man(code) && code & DEFENDER_BIT == 0)
-            .count();
-        let king = Man::new(TaflSide::Defenders, TaflMan::King).code();
-        let king = cells
-            .iter()
-            .position(|&code| code & DEFENDER_BIT != 0 && kind(code) == kind(king));
+        let (mut attackers, mut defenders) = (0, 0);
+        for block in cells.chunks(255) {
+            let (mut block_attackers, mut block_defenders) = (0u8, 0u8);
+            for &code in block {
+                let is_man = (code & 7).wrapping_sub(1) < KINDS.len() as u8;
+                let defending = code & DEFENDER_BIT != 0;
+                block_attackers += u8::from(is_man & !defending);
+                block_defenders += u8::from(is_man & defending);
+            }
+            attackers += usize::from(block_attackers);
+            defenders += usize::from(block_defenders);
+        }
         Census {
             attackers,
             defenders,
-            king,
+            king: first_king(cells),
         }
     }
+}
+
+impl Census {
+    /// The census after `mover` moved on a board whose census this is, `after` being the
+    /// board now and `captures` the squares captured with the man each held. A move changes
+    /// the counts only by its captures (a captured mercenary changes sides), and moves the
+    /// king only if it is one: asked after every move, it counts again only then.
+    pub fn after_move(self, after: &[u8], mover: Man, captures: &[(usize, Man)]) -> Census {
+        if mover.is_king() || captures.iter().any(|(_, man)| man.is_king()) {
+            return Census::of(after);
+        }
+        let mut census = self;
+        for &(square, man) in captures {
+            *census.count_of(man.side) -= 1;
+            if let Some(now) = after.get(square).and_then(|code| Man::from_code(*code)) {
+                *census.count_of(now.side) += 1;
+            }
+        }
+        census
+    }
+
+    fn count_of(&mut self, side: TaflSide) -> &mut usize {
+        match side {
+            TaflSide::Attackers => &mut self.attackers,
+            TaflSide::Defenders => &mut self.defenders,
+        }
+    }
+}
+
+/// Where the defenders' first king stands. Looked for a block of squares at a time
+/// (a block without him is passed in a few vector steps): every move asks it.
+pub fn first_king(cells: &[u8]) -> Option<usize> {
+    const BLOCK: usize = 32;
+    let king = Man::new(TaflSide::Defenders, TaflMan::King).code();
+    // As `Man::from_code` reads a byte: its kind bits and its side bit.
+    let is_king = |code: u8| code & (DEFENDER_BIT | 7) == king;
+    cells
+        .chunks(BLOCK)
+        .enumerate()
+        .find_map(|(block, squares)| {
+            let holds_king = squares
+                .iter()
+                .fold(false, |found, &code| found | is_king(code));
+            if !holds_king {
+                return None;
+            }
+            let within = squares.iter().position(|&code| is_king(code))?;
+            Some(block * BLOCK + within)
+        })
 }
 
 /// OTN's order of men in piece lists and speed lists.

@@ -166,7 +166,7 @@ fn jump_target(
     from: usize,
     direction: (i32, i32),
 ) -> Option<usize> {
-    jump_check(rules, cells, man, from, direction).ok()
+    jump_landing(rules, cells, man, from, direction).ok()
 }
 
 fn jump_check(
@@ -176,28 +176,74 @@ fn jump_check(
     from: usize,
     direction: (i32, i32),
 ) -> Result<usize, String> {
+    jump_landing(rules, cells, man, from, direction).map_err(|problem| problem.describe(rules, man))
+}
+
+/// Why a jump cannot be made, put in words only when asked: the search for any legal move
+/// asks it of every blocked direction and drops the answer.
+enum JumpProblem {
+    NoJumps,
+    OffBoard,
+    NothingOver(usize),
+    Friend(usize),
+    Unjumpable(Man),
+    Occupied(usize),
+    Restricted,
+    CannotStop(usize),
+}
+
+impl JumpProblem {
+    fn describe(&self, rules: &Rules, man: Man) -> String {
+        match *self {
+            JumpProblem::NoJumps => format!("{} may not jump ({})", plural(man), jump_key(man)),
+            JumpProblem::OffBoard => "the jump leaves the board".to_string(),
+            JumpProblem::NothingOver(over) => {
+                format!("there is no man on {} to jump over", square(rules, over))
+            }
+            JumpProblem::Friend(over) => format!(
+                "{} is a friend: only enemy men are jumped",
+                square(rules, over)
+            ),
+            JumpProblem::Unjumpable(jumped) => {
+                format!("{} cannot be jumped over", jumped.describe())
+            }
+            JumpProblem::Occupied(to) => format!("{} is occupied", square(rules, to)),
+            JumpProblem::Restricted => format!(
+                "{} jump only to or from the centre, a corner or a friendly fort ({}:r)",
+                plural(man),
+                jump_key(man)
+            ),
+            JumpProblem::CannotStop(to) => stop_reason(rules, man, to),
+        }
+    }
+}
+
+/// Where a jump from `from` in `direction` lands, or why it cannot be made.
+fn jump_landing(
+    rules: &Rules,
+    cells: &[u8],
+    man: Man,
+    from: usize,
+    direction: (i32, i32),
+) -> Result<usize, JumpProblem> {
     let mode = jump_mode(rules, man);
     if mode == Jump::None {
-        return Err(format!("{} may not jump ({})", plural(man), jump_key(man)));
+        return Err(JumpProblem::NoJumps);
     }
-    let over = step(rules, from, direction).ok_or("the jump leaves the board")?;
-    let to = step(rules, over, direction).ok_or("the jump leaves the board")?;
-    let jumped = man_at(cells, over)
-        .ok_or_else(|| format!("there is no man on {} to jump over", square(rules, over)))?;
+    let over = step(rules, from, direction).ok_or(JumpProblem::OffBoard)?;
+    let to = step(rules, over, direction).ok_or(JumpProblem::OffBoard)?;
+    let jumped = man_at(cells, over).ok_or(JumpProblem::NothingOver(over))?;
     if jumped.side == man.side {
-        return Err(format!(
-            "{} is a friend: only enemy men are jumped",
-            square(rules, over)
-        ));
+        return Err(JumpProblem::Friend(over));
     }
     if matches!(
         jumped.kind,
         TaflMan::King | TaflMan::Knight | TaflMan::Commander
     ) {
-        return Err(format!("{} cannot be jumped over", jumped.describe()));
+        return Err(JumpProblem::Unjumpable(jumped));
     }
     if cells[to] != 0 {
-        return Err(format!("{} is occupied", square(rules, to)));
+        return Err(JumpProblem::Occupied(to));
     }
     let origin = rules.space(from);
     if mode == Jump::Restricted {
@@ -208,15 +254,11 @@ fn jump_check(
             Space::Plain => false,
         };
         if !special(from) && !special(to) {
-            return Err(format!(
-                "{} jump only to or from the centre, a corner or a friendly fort ({}:r)",
-                plural(man),
-                jump_key(man)
-            ));
+            return Err(JumpProblem::Restricted);
         }
     }
     if !can_stop(rules, man, origin, to) {
-        return Err(stop_reason(rules, man, to));
+        return Err(JumpProblem::CannotStop(to));
     }
     Ok(to)
 }
@@ -698,11 +740,13 @@ fn escaped(rules: &Rules, index: usize) -> bool {
     }
 }
 
-/// Who has won after a move by `mover`, the board now being `cells`; `had_king` tells
-/// whether the defenders had a king before the move. Repetitions are the replay's business.
+/// Who has won after a move by `mover`, the board now being `cells` and `census` its
+/// census; `had_king` tells whether the defenders had a king before the move. Repetitions
+/// are the replay's business.
 pub fn verdict(
     rules: &Rules,
     cells: &[u8],
+    census: Census,
     mover: TaflSide,
     had_king: bool,
     berserk_pending: bool,
@@ -711,7 +755,7 @@ pub fn verdict(
         attackers,
         defenders,
         king,
-    } = Census::of(cells);
+    } = census;
     if had_king && king.is_none() {
         return Some(Verdict::Win(TaflSide::Attackers, Reason::KingCaptured));
     }
@@ -782,32 +826,52 @@ fn can_move(rules: &Rules, cells: &[u8], from: usize) -> bool {
 /// attacker. (Searched from the defenders, which usually reach an edge in a few steps.)
 fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
     // Checked after every attackers' move: on the stack rather than allocated, each square
-    // stacked once at most.
+    // stacked once at most. The search starts from one defender and takes the next only
+    // when it found no way out, since the first usually finds one in a few steps.
     const MOST: usize = MAX_DIM * MAX_DIM;
+    let is_defender =
+        |index: usize| man_at(cells, index).is_some_and(|m| m.side == TaflSide::Defenders);
+    let is_attacker =
+        |index: usize| man_at(cells, index).is_some_and(|m| m.side == TaflSide::Attackers);
+    // Most often a defender sees an edge along a file or rank with no attacker between:
+    // looked at first, without the search's tables.
+    let sees_edge = |from: usize| {
+        DIRECTIONS.iter().any(|&direction| {
+            let mut at = from;
+            while let Some(next) = step(rules, at, direction) {
+                if is_attacker(next) {
+                    return false;
+                }
+                at = next;
+            }
+            true
+        })
+    };
+    if (0..cells.len()).any(|index| is_defender(index) && sees_edge(index)) {
+        return false;
+    }
     let mut seen = [false; MOST];
     let mut stack = [0u16; MOST];
-    let mut stacked = 0;
-    for (index, seen) in seen.iter_mut().enumerate().take(cells.len()) {
-        if man_at(cells, index).is_some_and(|m| m.side == TaflSide::Defenders) {
-            *seen = true;
-            stack[stacked] = index as u16;
-            stacked += 1;
+    for start in 0..cells.len() {
+        if seen[start] || !is_defender(start) {
+            continue;
         }
-    }
-    while stacked > 0 {
-        stacked -= 1;
-        let index = usize::from(stack[stacked]);
-        if on_edge(rules, index) {
-            return false;
-        }
-        for direction in DIRECTIONS {
-            if let Some(next) = step(rules, index, direction) {
-                if !seen[next]
-                    && !man_at(cells, next).is_some_and(|m| m.side == TaflSide::Attackers)
-                {
-                    seen[next] = true;
-                    stack[stacked] = next as u16;
-                    stacked += 1;
+        seen[start] = true;
+        stack[0] = start as u16;
+        let mut stacked = 1;
+        while stacked > 0 {
+            stacked -= 1;
+            let index = usize::from(stack[stacked]);
+            if on_edge(rules, index) {
+                return false;
+            }
+            for direction in DIRECTIONS {
+                if let Some(next) = step(rules, index, direction) {
+                    if !seen[next] && !is_attacker(next) {
+                        seen[next] = true;
+                        stack[stacked] = next as u16;
+                        stacked += 1;
+                    }
                 }
             }
         }

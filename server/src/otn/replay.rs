@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::board::{parse_position, side_name, Board, Man, Square, TaflSide, MAX_DIM, MIN_DIM};
+use super::board::{
+    parse_position, side_name, Board, Census, Man, Square, TaflSide, MAX_DIM, MIN_DIM,
+};
 use super::engine::{self, Reason, Verdict};
 use super::moves::{capture_record, shift_range, Info, MoveRecord, MoveType, MoveWord};
 use super::rules::{parse_rules, ParsedRules, Rules};
@@ -70,6 +72,19 @@ fn remake_move(cells: &mut [u8], ply: &Ply, captures: &[(u16, Man)]) {
     }
 }
 
+/// The census of a line's last board, kept by the move that made it for the next one. A
+/// cache: lines are the same whatever it holds.
+#[derive(Clone, Copy, Debug, Default)]
+struct CensusCache(Option<Census>);
+
+impl PartialEq for CensusCache {
+    fn eq(&self, _: &CensusCache) -> bool {
+        true
+    }
+}
+
+impl Eq for CensusCache {}
+
 /// A line of play: the main line or a variation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
@@ -85,6 +100,8 @@ pub struct Line {
     pub plies: Plies,
     /// The board of the last state.
     last_board: Vec<u8>,
+    /// Its census, when the last move made it (one is taken once per move otherwise).
+    last_census: CensusCache,
     /// How many of the states hold each position (the main line's only).
     pub positions: Positions,
     /// The turn lines of the file this line is made of.
@@ -109,11 +126,11 @@ impl Line {
         ply: Ply,
         captures: &[(u16, Man)],
         diagnostics: impl Iterator<Item = Diagnostic>,
-        board: &[u8],
+        board: Vec<u8>,
     ) {
-        self.plies.push(ply, captures, diagnostics, board);
-        self.last_board.clear();
-        self.last_board.extend_from_slice(board);
+        self.plies.push(ply, captures, diagnostics, &board);
+        self.last_board = board;
+        self.last_census = CensusCache(None);
     }
 
     pub fn ply_captures(&self, index: usize) -> &[(u16, Man)] {
@@ -326,6 +343,7 @@ pub struct Positions {
 impl Positions {
     fn of(hashes: impl Iterator<Item = u64>) -> Positions {
         let mut counted = PositionCounts::default();
+        counted.reserve(hashes.size_hint().1.unwrap_or(0));
         for hash in hashes {
             *counted.entry(hash).or_default() += 1;
         }
@@ -413,7 +431,13 @@ struct Repetitions<'a> {
     counts: PositionCounts,
     kept: Kept<'a>,
     lookups: usize,
+    /// How many positions a replay to the end of the line counts: room for them is made
+    /// once a long replay looks likely, instead of the map growing again and again.
+    expected: usize,
 }
+
+/// How many positions are counted before room is made for all those expected.
+const POSITIONS_BEFORE_MAKING_ROOM: usize = 64;
 
 impl<'a> Repetitions<'a> {
     fn of(hashes: impl Iterator<Item = u64>) -> Repetitions<'a> {
@@ -425,6 +449,7 @@ impl<'a> Repetitions<'a> {
             counts,
             kept: Kept::Nothing,
             lookups: 0,
+            expected: 0,
         }
     }
 
@@ -445,13 +470,21 @@ impl<'a> Repetitions<'a> {
             counts: PositionCounts::default(),
             kept,
             lookups: 0,
+            expected: 0,
         }
     }
 
     /// Counts `hash` reached once more; how often it has been reached.
     fn reach(&mut self, hash: u64, plies: &Plies) -> u32 {
         const LOOKUPS_BEFORE_COUNTING_ALL: usize = 4;
-        if !self.counts.contains_key(&hash) {
+        if let Some(seen) = self.counts.get_mut(&hash) {
+            *seen += 1;
+            return *seen;
+        }
+        if self.counts.len() == POSITIONS_BEFORE_MAKING_ROOM {
+            self.counts.reserve(self.expected);
+        }
+        {
             let counting_all = self.lookups >= LOOKUPS_BEFORE_COUNTING_ALL;
             self.lookups += 1;
             let count = |hashes: &mut dyn Iterator<Item = u64>| {
@@ -494,11 +527,11 @@ impl<'a> Repetitions<'a> {
                     (positions.count(hash) - i64::from(left_out)) as u32
                 }
             };
-            self.counts.insert(hash, seen);
+            // Counting all the kept states may have counted this one already, as `seen`.
+            let counted = self.counts.entry(hash).or_insert(seen);
+            *counted = seen + 1;
+            *counted
         }
-        let seen = self.counts.entry(hash).or_default();
-        *seen += 1;
-        *seen
     }
 }
 
@@ -748,6 +781,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
 fn keep_states(line: &mut Line, old: &Line, keep: usize) {
     line.plies = old.plies.truncated(keep);
     line.last_board = old.board(keep - 1);
+    line.last_census = CensusCache(None);
 }
 
 /// Appends `old`'s states after `line`'s last one (in step with `old`'s), written `delta`
@@ -756,6 +790,7 @@ fn copy_rest(line: &mut Line, old: &Line, delta: isize) {
     if line.plies.len() < old.plies.len() {
         line.plies.extend_from(&old.plies, delta);
         line.last_board.clone_from(&old.last_board);
+        line.last_census = CensusCache(None);
     }
 }
 
@@ -826,9 +861,15 @@ pub fn position_hash(cells: &[u8], side: TaflSide, berserker: Option<u16>) -> u6
         hash ^= word;
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
     };
-    for chunk in cells.chunks(8) {
+    // Whole words read as words (a copy of a length known only at run time is a call).
+    let words = cells.chunks_exact(8);
+    let rest = words.remainder();
+    for word in words {
+        mix(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+    }
+    if !rest.is_empty() {
         let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
+        word[..rest.len()].copy_from_slice(rest);
         mix(u64::from_le_bytes(word));
     }
     mix(u64::from(side == TaflSide::Defenders)
@@ -858,6 +899,7 @@ impl Player<'_> {
             start_ref: start.start_ref,
             plies: Plies::default(),
             last_board: Vec::new(),
+            last_census: CensusCache(None),
             positions: Positions::default(),
             turns: Vec::new(),
             resigned: None,
@@ -877,7 +919,7 @@ impl Player<'_> {
             },
             &[],
             std::iter::empty(),
-            &start.board,
+            start.board.clone(),
         );
         let mut repetitions = Repetitions::of(
             start
@@ -895,6 +937,11 @@ impl Player<'_> {
                 reused = keep - 1;
             }
         }
+        repetitions.expected = turns
+            .iter()
+            .map(|&turn| self.file.turns.outline(turn).moves)
+            .sum::<usize>()
+            .saturating_sub(reused);
         // The game ends at the first verdict; the moves after it are replayed all the same.
         let mut ended: Option<(usize, Verdict)> = line
             .plies
@@ -923,17 +970,9 @@ impl Player<'_> {
                 move_count += outline.moves;
                 continue;
             }
-            let (as_read, shift) = self.file.turns.as_read(turn_index);
-            // A turn whose moves are not played is read where it was first read, `shift`
-            // bytes off, rather than copied.
-            let (turn, shift) = if plays {
-                (
-                    self.file.turns.get(turn_index).expect("a turn of the file"),
-                    0,
-                )
-            } else {
-                (std::borrow::Cow::Borrowed(as_read), shift)
-            };
+            // A turn is read where it was first read, `shift` bytes off, rather than copied
+            // moved along: only the moves played are moved, one at a time.
+            let (turn, shift) = self.file.turns.as_read(turn_index);
             let shifted = |range: &Range<usize>| shift_range(range, shift);
             let written = turn.address.turn;
             // Turn numbers: one after the other.
@@ -1025,17 +1064,25 @@ impl Player<'_> {
                             real_moves += 1;
                             continue;
                         }
+                        let record = &*if shift == 0 {
+                            std::borrow::Cow::Borrowed(record)
+                        } else {
+                            std::borrow::Cow::Owned(record.shifted(shift))
+                        };
                         if let Some(reuse) = &reuse {
                             // Past the edit, where the turns are the previous replay's: once
                             // this move is the previous replay's next one, from the same
                             // state, the rest of the line is the previous replay's.
                             let index = line.plies.len() - 1;
                             if turn_index >= reuse.same_turns_from
-                                && turn.range.start >= reuse.tail_from
+                                && shifted(&turn.range).start >= reuse.tail_from
                                 && ended.is_none()
-                                && reuse.line.plies.get(index + 1).is_some_and(|next| {
-                                    shift_range(&next.range, reuse.delta) == record.range
-                                })
+                                && index + 1 < reuse.line.plies.len()
+                                && {
+                                    // Read in place: a copy of every state compared showed.
+                                    let (next, shift) = reuse.line.plies.as_read(index + 1);
+                                    shift_range(&next.range, shift + reuse.delta) == record.range
+                                }
                                 && in_step(&line, reuse.line, index, reuse.keep.min(index))
                             {
                                 copy_rest(&mut line, reuse.line, reuse.delta);
@@ -1047,7 +1094,7 @@ impl Player<'_> {
                         }
                         let comment = comments
                             .get(real_moves)
-                            .cloned()
+                            .map(shifted)
                             .filter(|c| !self.text[c.clone()].trim().is_empty());
                         if let Some((at, verdict)) = ended {
                             if !warned_after_end {
@@ -1141,7 +1188,13 @@ impl Player<'_> {
         let rules = self.rules;
         let dim = rules.dim;
         let previous = line.plies.len() - 1;
-        let before = line.last_board.clone();
+        // The last board becomes this move's board before; the board after it, the last.
+        let before = std::mem::take(&mut line.last_board);
+        let census_before = line
+            .last_census
+            .0
+            .take()
+            .unwrap_or_else(|| Census::of(&before));
         let (previous_ply, _) = line.plies.as_read(previous);
         let side = previous_ply.next_side;
         let berserker = previous_ply.berserker;
@@ -1348,13 +1401,16 @@ impl Player<'_> {
         } else {
             super::board::other_side(mover_side)
         };
-        let had_king = before.iter().any(|c| {
-            Man::from_code(*c).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders)
-        });
+        let had_king = census_before.king.is_some();
+        let census = match moved {
+            Some((man, _, _)) => census_before.after_move(&after, man, &outcome.captures),
+            None => census_before,
+        };
         let mut verdict = if playable {
             engine::verdict(
                 rules,
                 &after,
+                census,
                 mover_side,
                 had_king,
                 next_berserker.is_some(),
@@ -1402,8 +1458,9 @@ impl Player<'_> {
             },
             &captures,
             self.ply_diagnostics.drain(..),
-            &after,
+            after,
         );
+        line.last_census = CensusCache(Some(census));
     }
 
     fn check_captures(

@@ -202,10 +202,37 @@ pub fn letter_note(letter: char) -> Option<&'static str> {
     })
 }
 
+/// What stands on a point in a byte: 0 for no man, else 1 + the kind's index, plus 8 for
+/// Black. A board of bytes is copied, compared and hashed as one block of memory, and a
+/// replay copies and compares a board at every move.
+type Cell = u8;
+
+const EMPTY: Cell = 0;
+
+fn cell_of(man: Option<Man>) -> Cell {
+    man.map_or(EMPTY, |man| 1 + man.kind as u8 + 8 * man.side as u8)
+}
+
+/// Each cell's man, by cell.
+const MEN_OF_CELLS: [Option<Man>; 16] = {
+    let mut men = [None; 16];
+    let mut kind = 0;
+    while kind < Kind::ALL.len() {
+        men[1 + kind] = Some(Man::new(Side::Red, Kind::ALL[kind]));
+        men[9 + kind] = Some(Man::new(Side::Black, Kind::ALL[kind]));
+        kind += 1;
+    }
+    men
+};
+
+fn man_of(cell: Cell) -> Option<Man> {
+    MEN_OF_CELLS[usize::from(cell & 15)]
+}
+
 /// The 90 points and what stands on each (one man at most).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
-    cells: [Option<Man>; 90],
+    cells: [Cell; 90],
     /// The point index of each side's general (Red, Black; the first in point order when
     /// a setup holds two), kept by [`Board::put`]: every move asks where they stand.
     generals: [Option<u8>; 2],
@@ -214,7 +241,7 @@ pub struct Board {
 impl Default for Board {
     fn default() -> Board {
         Board {
-            cells: [None; 90],
+            cells: [EMPTY; 90],
             generals: [None; 2],
         }
     }
@@ -269,16 +296,28 @@ impl Board {
     }
 
     pub fn get(&self, point: Point) -> Option<Man> {
-        self.cells.get(point.index()).copied().flatten()
+        self.cells.get(point.index()).copied().and_then(man_of)
+    }
+
+    /// The man on the point `(file, rank)`; none off the board.
+    pub fn at(&self, file: i32, rank: i32) -> Option<Man> {
+        let on_board =
+            (0..i32::from(FILES)).contains(&file) && (0..i32::from(RANKS)).contains(&rank);
+        if !on_board {
+            return None;
+        }
+        let index = usize::try_from(rank * i32::from(FILES) + file).ok()?;
+        self.cells.get(index).copied().and_then(man_of)
     }
 
     pub fn put(&mut self, point: Point, man: Option<Man>) {
         let Some(cell) = self.cells.get_mut(point.index()) else {
             return;
         };
+        let man = cell_of(man);
         let replaced = std::mem::replace(cell, man);
         for (slot, side) in [Side::Red, Side::Black].into_iter().enumerate() {
-            let general = Some(Man::new(side, Kind::General));
+            let general = cell_of(Some(Man::new(side, Kind::General)));
             if replaced == general || man == general {
                 self.generals[slot] = self
                     .cells
@@ -291,9 +330,9 @@ impl Board {
 
     /// Every man with its point, rank 0 first.
     pub fn men(&self) -> impl Iterator<Item = (Point, Man)> + '_ {
-        self.cells.iter().enumerate().filter_map(|(index, man)| {
+        self.cells.iter().enumerate().filter_map(|(index, cell)| {
             // Most points are empty: look at the man before working out the point.
-            let man = (*man)?;
+            let man = man_of(*cell)?;
             Some((Point::from_index(index)?, man))
         })
     }
@@ -393,6 +432,23 @@ mod tests {
         }
         assert_eq!(board.general(Side::Red), Some(at(2, 2)));
         assert_eq!(board.general(Side::Black), None);
+    }
+
+    #[test]
+    fn every_man_is_kept_in_a_cell_as_it_was_put() {
+        let mut board = Board::default();
+        let point = Point::new(3, 7).expect("a point");
+        for side in [Side::Red, Side::Black] {
+            for kind in Kind::ALL {
+                let man = Man::new(side, kind);
+                board.put(point, Some(man));
+                assert_eq!(board.get(point), Some(man));
+                assert_eq!(board.men().collect::<Vec<_>>(), [(point, man)]);
+            }
+        }
+        board.put(point, None);
+        assert_eq!(board.get(point), None);
+        assert_eq!(board, Board::default());
     }
 
     #[test]

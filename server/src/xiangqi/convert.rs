@@ -59,7 +59,10 @@ fn position_to_write(document: &XiangqiDocument) -> Position {
     let Some(last) = played.last() else {
         return Position::of_board(&document.start, document.start_position().side_to_move);
     };
-    let mut position = Position::of_board(&last.board, Some(last.side.other()));
+    let board = document
+        .board_at_state(played.len())
+        .unwrap_or_else(|| Board::clone(&document.start));
+    let mut position = Position::of_board(&board, Some(last.side.other()));
     for (point, code) in [(last.from, "bm"), (last.to, "pm")] {
         if let (Some(point), Some(kind)) = (point, super::annotation::Code::parse(code)) {
             let at = position

@@ -29,7 +29,7 @@ use super::notation::{ResolveError, Which};
 use super::parsed::{Parsed, WrittenMove};
 use super::placement::check_position;
 use super::position::{AtomKind, Position};
-use super::replay::{move_number, play, side_of, Outcome, Played};
+use super::replay::{board_after, move_number, play, side_of, Outcome, Played, Player};
 use super::wxf::{read_wxf, read_wxf_reusing, reread_moves, MovesSplice, Previous};
 use super::xay::read_xay;
 
@@ -119,14 +119,14 @@ impl XiangqiDocument {
                     ),
                 )),
                 Outcome::Illegal(error) | Outcome::Unresolved(error) => {
-                    let code = match error {
+                    let code = match &**error {
                         ResolveError::NoPiece(_) => "wxf-no-piece",
                         ResolveError::Ambiguous(..) => "wxf-ambiguous-move",
                         ResolveError::Illegal { reason, .. } if reason.is_about_check() => "wxf-leaves-check",
                         _ => "wxf-illegal-move",
                     };
                     let mut message = format!("`{text}` ({who}): {error}");
-                    if let ResolveError::Illegal { from, to, .. } = error {
+                    if let ResolveError::Illegal { from, to, .. } = &**error {
                         message.push_str(&format!(" (from {from} to {to}; played anyway)"));
                     }
                     if let Outcome::Unresolved(_) = played.outcome {
@@ -219,11 +219,11 @@ impl XiangqiDocument {
         }
     }
 
-    pub fn board_at_state(&self, index: usize) -> Option<&Board> {
-        if index == 0 {
-            Some(&self.start)
-        } else {
-            self.played.get(index - 1).map(|played| &*played.board)
+    /// The board of state `index` (0 = the start), made from the last board kept before it.
+    pub fn board_at_state(&self, index: usize) -> Option<Board> {
+        match index.checked_sub(1) {
+            None => Some(Board::clone(&self.start)),
+            Some(last) => board_after(&self.start, &self.played, last),
         }
     }
 
@@ -311,25 +311,38 @@ fn replay_from(
     played.extend_from(old_played, 0..splice.first);
     // Move `index` of `moves` is move `index + shift` of `previous` in the common tail.
     let shift = splice.old_end as isize - splice.new_end as isize;
+    let mut player = Player::after(start, first, played);
+    // The board `previous` had after one of its moves, made along as the moves are compared.
+    let mut old_board: Option<(usize, Board)> = None;
     while played.len() < moves.len() {
         let index = played.len();
-        play(start, first, &moves[..=index], played);
+        player.play(&moves[index], played);
         // The board after `index` matches: the moves after it are all in the common tail.
         if index + 1 < splice.new_end || shift % 2 != 0 {
             continue;
         }
-        let old_index = index as isize + shift;
-        let Some(old) = usize::try_from(old_index)
+        let Some(old_index) = usize::try_from(index as isize + shift)
             .ok()
-            .and_then(|old_index| old_played.get(old_index))
+            .filter(|old_index| *old_index < old_played.len())
         else {
             continue;
         };
-        if old.board == played[index].board {
-            let resumed = (old_index + 1) as usize;
-            played.extend_from(old_played, resumed..old_played.len());
+        let old = match old_board.take() {
+            Some((made, mut board)) if made < old_index => {
+                for next in made + 1..=old_index {
+                    old_played[next].make(&mut board);
+                }
+                board
+            }
+            _ => {
+                board_after(&previous.start, old_played, old_index).expect("the old move is played")
+            }
+        };
+        if old == *player.board() {
+            played.extend_from(old_played, old_index + 1..old_played.len());
             break;
         }
+        old_board = Some((old_index, old));
     }
 }
 
@@ -506,7 +519,10 @@ impl NotationDocument for XiangqiDocument {
             return Some(position_scene(&self.parsed.start));
         }
         let played = self.played.get(state.index - 1)?;
-        Some(board_scene(&played.board, Some(played)))
+        Some(board_scene(
+            &self.board_at_state(state.index)?,
+            Some(played),
+        ))
     }
 
     fn symbols(&self) -> Vec<Symbol> {
@@ -665,6 +681,7 @@ impl NotationDocument for XiangqiDocument {
                         .map_or_else(String::new, |written| written.text(&self.text).to_string());
                     let board = self
                         .board_at_state(index)
+                        .as_ref()
                         .map(Board::fen_field)
                         .unwrap_or_default();
                     (text, board, Vec::new())

@@ -130,8 +130,9 @@ fn move_hover(document: &XiangqiDocument, index: usize) -> NotationHover {
     }
     if played.mover.is_some() {
         let opponent = played.side.other();
-        let check = in_check(&played.board, opponent);
-        let no_move = legal_moves(&played.board, opponent).is_empty();
+        let board = document.board_at_state(index + 1).unwrap_or_default();
+        let check = in_check(&board, opponent);
+        let no_move = legal_moves(&board, opponent).is_empty();
         match (check, no_move) {
             (true, true) => {
                 markdown.push_str(&format!("\n\nCheckmate: {} has no move.", opponent.name()))
@@ -275,7 +276,7 @@ fn move_completions(document: &XiangqiDocument, offset: usize) -> Vec<Completion
             || (m.range.end == replace.start && m.range.start < replace.start && replace.is_empty())
     });
     let index = index.min(moves.len());
-    let Some(board) = document.board_at_state(index) else {
+    let Some(board) = &document.board_at_state(index) else {
         return Vec::new();
     };
     let side = side_of(document.first_side(), index);

@@ -160,24 +160,62 @@ pub fn file_number(side: Side, file: u8) -> u8 {
     }
 }
 
-/// How far forward a point is for `side` (bigger is further forward).
-fn advance(side: Side, point: Point) -> i32 {
-    i32::from(point.rank) * side.forward()
+/// A few points (at most a file's ten) in a list kept on the stack: every move read finds
+/// its piece among some, and allocating them showed in replays.
+#[derive(Clone, Copy)]
+struct Points {
+    points: [Point; RANKS as usize],
+    len: usize,
 }
 
-/// The pieces of `man` on each file holding at least `min` of them, front first.
-fn tandem_files(board: &Board, man: Man, min: usize) -> Vec<Vec<Point>> {
-    let mut by_file: [Vec<Point>; FILES as usize] = Default::default();
-    for (point, _) in board.men().filter(|(_, m)| *m == man) {
-        by_file[usize::from(point.file)].push(point);
+impl Points {
+    const NONE: Points = Points {
+        points: [Point { file: 0, rank: 0 }; RANKS as usize],
+        len: 0,
+    };
+
+    fn push(&mut self, point: Point) {
+        self.points[self.len] = point;
+        self.len += 1;
     }
-    let mut files: Vec<Vec<Point>> = by_file
-        .into_iter()
+}
+
+impl std::ops::Deref for Points {
+    type Target = [Point];
+
+    fn deref(&self) -> &[Point] {
+        &self.points[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for Points {
+    fn deref_mut(&mut self) -> &mut [Point] {
+        &mut self.points[..self.len]
+    }
+}
+
+/// The pieces of `man` on one file, front first.
+fn on_file(board: &Board, man: Man, file: u8) -> Points {
+    let mut points = Points::NONE;
+    let mut look = |rank| {
+        let point = Point { file, rank };
+        if board.get(point) == Some(man) {
+            points.push(point);
+        }
+    };
+    match man.side {
+        Side::Red => (0..RANKS).rev().for_each(&mut look),
+        Side::Black => (0..RANKS).for_each(&mut look),
+    }
+    points
+}
+
+/// The pieces of `man` on each file holding at least `min` of them, front first, the files
+/// in the order `man`'s side numbers them.
+fn tandem_files(board: &Board, man: Man, min: usize) -> Vec<Points> {
+    let mut files: Vec<Points> = (0..FILES)
+        .map(|file| on_file(board, man, file))
         .filter(|points| points.len() >= min)
-        .map(|mut points| {
-            points.sort_by_key(|point| -advance(man.side, *point));
-            points
-        })
         .collect();
     files.sort_by_key(|points| file_number(man.side, points[0].file));
     files
@@ -297,17 +335,14 @@ pub fn resolve(
     let kind = written.kind.unwrap_or(Kind::Soldier);
     let man = Man::new(side, kind);
     let who = || format!("{} {}", side.name(), kind.name());
-    let candidates: Vec<Point> = match written.which {
+    let one = |point| {
+        let mut points = Points::NONE;
+        points.push(point);
+        points
+    };
+    let candidates: Points = match written.which {
         Which::File(number) => {
-            let file = board_file(side, number);
-            let on_file: Vec<Point> = {
-                let mut points: Vec<Point> = (0..RANKS)
-                    .filter_map(|rank| Point::new(file, rank))
-                    .filter(|point| board.get(*point) == Some(man))
-                    .collect();
-                points.sort_by_key(|point| -advance(side, *point));
-                points
-            };
+            let on_file = on_file(board, man, board_file(side, number));
             if on_file.is_empty() {
                 return Err(ResolveError::NoPiece(format!(
                     "no {} stands on file {number}",
@@ -316,7 +351,7 @@ pub fn resolve(
             }
             // Three or five pawns on a file: the digit names the middle one.
             match pick_in_file(&on_file, written.which, kind) {
-                Some(middle) if kind == Kind::Soldier => vec![middle],
+                Some(middle) if kind == Kind::Soldier => one(middle),
                 _ => on_file,
             }
         }
@@ -331,7 +366,7 @@ pub fn resolve(
                 )));
             };
             match pick_in_file(points, written.which, kind) {
-                Some(point) => vec![point],
+                Some(point) => one(point),
                 None => {
                     return Err(ResolveError::NoPiece(format!(
                         "file {number} has {} {} of {}, none of which this names",
@@ -349,10 +384,13 @@ pub fn resolve(
                 _ => 2,
             };
             let files = tandem_files(board, man, min);
-            let picked: Vec<Point> = files
+            let mut picked = Points::NONE;
+            for point in files
                 .iter()
                 .filter_map(|points| pick_in_file(points, written.which, kind))
-                .collect();
+            {
+                picked.push(point);
+            }
             if picked.is_empty() {
                 let sign = match written.which {
                     Which::Front => "`+` names the front one of two pieces of a kind on one file",
@@ -376,8 +414,9 @@ pub fn resolve(
     };
     let mut impossible = None;
     let mut illegal = None;
-    let mut legal = Vec::new();
-    for from in &candidates {
+    let mut legal = [(Point { file: 0, rank: 0 }, Point { file: 0, rank: 0 }); RANKS as usize];
+    let mut legal_count = 0;
+    for from in candidates.iter() {
         match destination(man, *from, written.direction, written.amount) {
             Err(reason) => {
                 impossible.get_or_insert(ResolveError::Impossible {
@@ -386,7 +425,10 @@ pub fn resolve(
                 });
             }
             Ok(to) => match check_move(board, *from, to) {
-                Ok(()) => legal.push((*from, to)),
+                Ok(()) => {
+                    legal[legal_count] = (*from, to);
+                    legal_count += 1;
+                }
                 Err(reason) => {
                     illegal.get_or_insert(ResolveError::Illegal {
                         from: *from,
@@ -397,6 +439,7 @@ pub fn resolve(
             },
         }
     }
+    let legal = &legal[..legal_count];
     match legal.len() {
         1 => Ok(legal[0]),
         0 => Err(illegal
@@ -501,6 +544,23 @@ mod tests {
             board.put(p(point), Man::from_letter(*letter));
         }
         board
+    }
+
+    #[test]
+    fn the_pieces_on_a_file_come_front_first_for_either_side() {
+        let b = board(&[
+            ("c2", 'P'),
+            ("c6", 'P'),
+            ("c4", 'P'),
+            ("c3", 'p'),
+            ("c7", 'p'),
+        ]);
+        let names = |points: Points| points.iter().map(|point| point.name()).collect::<Vec<_>>();
+        let red = Man::from_letter('P').unwrap();
+        let black = Man::from_letter('p').unwrap();
+        assert_eq!(names(on_file(&b, red, 2)), ["c6", "c4", "c2"]);
+        assert_eq!(names(on_file(&b, black, 2)), ["c3", "c7"]);
+        assert!(on_file(&b, red, 3).is_empty());
     }
 
     fn play(board: &Board, side: Side, text: &str) -> Result<(String, String), ResolveError> {

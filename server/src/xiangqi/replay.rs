@@ -9,8 +9,13 @@ use super::parsed::WrittenMove;
 use super::rules::check_move;
 use crate::model::chunked::ChunkedVec;
 
+/// How often a played move keeps the board after it: the boards between are made again
+/// from the last one kept by the moves since (at most a few dozen `put`s), so that a replay
+/// allocates a board every so many moves, not at every move.
+pub const BOARD_KEPT_EVERY: usize = 16;
+
 /// One move played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Played {
     /// Whose move it was (moves alternate, whatever the letters' case).
     pub side: Side,
@@ -19,9 +24,44 @@ pub struct Played {
     pub to: Option<Point>,
     pub mover: Option<Man>,
     pub captured: Option<Man>,
-    /// The board after the move (the board before it when the move did not resolve).
-    pub board: Arc<Board>,
+    /// The board after the move, kept for every [`BOARD_KEPT_EVERY`]th move of a replay
+    /// (moves taken over from the revision before keep theirs); see [`board_after`].
+    pub board: Option<Arc<Board>>,
     pub outcome: Outcome,
+}
+
+/// Moves are the same when they were played the same way: which of them keep their board
+/// is a matter of how the list was built.
+impl PartialEq for Played {
+    fn eq(&self, other: &Played) -> bool {
+        (
+            self.side,
+            self.from,
+            self.to,
+            self.mover,
+            self.captured,
+            &self.outcome,
+        ) == (
+            other.side,
+            other.from,
+            other.to,
+            other.mover,
+            other.captured,
+            &other.outcome,
+        )
+    }
+}
+
+impl Eq for Played {}
+
+impl Played {
+    /// Makes the move on `board`, the board before it.
+    pub fn make(&self, board: &mut Board) {
+        if let (Some(from), Some(to)) = (self.from, self.to) {
+            board.put(to, self.mover);
+            board.put(from, None);
+        }
+    }
 }
 
 /// How a move went.
@@ -31,10 +71,11 @@ pub enum Outcome {
     /// `+`/`-` named a piece although no file holds two; read as xiangqi-setup does, the
     /// most (or least) advanced of its kind.
     LooseTandem,
-    /// Played, but against the rules.
-    Illegal(ResolveError),
+    /// Played, but against the rules. (Boxed, as a failure's reason, so that the many
+    /// moves that go well stay small.)
+    Illegal(Box<ResolveError>),
     /// Not played: no piece, several pieces, or no such destination.
-    Unresolved(ResolveError),
+    Unresolved(Box<ResolveError>),
     /// Not a move (a syntax error reported by the reader).
     Unreadable,
 }
@@ -56,60 +97,84 @@ pub fn move_number(first: Side, index: usize) -> usize {
     }
 }
 
-/// Play `moves[played.len()..]` after the moves already in `played`, from `start`.
-pub fn play(
-    start: &Arc<Board>,
-    first: Side,
-    moves: &[WrittenMove],
-    played: &mut ChunkedVec<Played>,
-) {
-    let mut board = played
-        .last()
-        .map_or_else(|| start.clone(), |last| last.board.clone());
-    for (index, written) in moves.iter().enumerate().skip(played.len()) {
-        let side = side_of(first, index);
-        let outcome_move = written
-            .parsed
-            .as_ref()
-            .map(|parsed| resolve_leniently(&board, side, parsed));
-        let result = match outcome_move {
-            None => Played {
-                side,
-                from: None,
-                to: None,
-                mover: None,
-                captured: None,
-                board: board.clone(),
-                outcome: Outcome::Unreadable,
-            },
-            Some((Some((from, to)), outcome)) => {
-                let mut after = Board::clone(&board);
-                let mover = after.get(from);
-                let captured = after.get(to);
-                after.put(to, mover);
-                after.put(from, None);
-                board = Arc::new(after);
-                Played {
-                    side,
-                    from: Some(from),
-                    to: Some(to),
-                    mover,
-                    captured,
-                    board: board.clone(),
-                    outcome,
-                }
-            }
-            Some((None, outcome)) => Played {
-                side,
-                from: None,
-                to: None,
-                mover: None,
-                captured: None,
-                board: board.clone(),
-                outcome,
-            },
+/// The board after move `index` of `played` (from `start`): the last board kept at or
+/// before it, and the moves since made on it.
+pub fn board_after(start: &Board, played: &ChunkedVec<Played>, index: usize) -> Option<Board> {
+    played.get(index)?;
+    let mut kept = index + 1;
+    let mut board = loop {
+        let Some(before) = kept.checked_sub(1) else {
+            break start.clone();
         };
+        if let Some(board) = &played[before].board {
+            break Board::clone(board);
+        }
+        kept = before;
+    };
+    for made in kept..=index {
+        played[made].make(&mut board);
+    }
+    Some(board)
+}
+
+/// Plays moves one after another, holding the board they reached.
+pub struct Player {
+    first: Side,
+    board: Board,
+}
+
+impl Player {
+    /// A player that goes on after the moves in `played`, from `start`.
+    pub fn after(start: &Board, first: Side, played: &ChunkedVec<Played>) -> Player {
+        let board = played
+            .len()
+            .checked_sub(1)
+            .and_then(|last| board_after(start, played, last))
+            .unwrap_or_else(|| start.clone());
+        Player { first, board }
+    }
+
+    /// The board after the moves played so far.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Plays `written` as the next move of `played`.
+    pub fn play(&mut self, written: &WrittenMove, played: &mut ChunkedVec<Played>) {
+        let index = played.len();
+        let side = side_of(self.first, index);
+        let (moved, outcome) = match &written.parsed {
+            None => (None, Outcome::Unreadable),
+            Some(parsed) => resolve_leniently(&self.board, side, parsed),
+        };
+        let mut result = Played {
+            side,
+            from: None,
+            to: None,
+            mover: None,
+            captured: None,
+            board: None,
+            outcome,
+        };
+        if let Some((from, to)) = moved {
+            result.from = Some(from);
+            result.to = Some(to);
+            result.mover = self.board.get(from);
+            result.captured = self.board.get(to);
+            result.make(&mut self.board);
+        }
+        if (index + 1).is_multiple_of(BOARD_KEPT_EVERY) {
+            result.board = Some(Arc::new(self.board.clone()));
+        }
         played.push(result);
+    }
+}
+
+/// Play `moves[played.len()..]` after the moves already in `played`, from `start`.
+pub fn play(start: &Board, first: Side, moves: &[WrittenMove], played: &mut ChunkedVec<Played>) {
+    let mut player = Player::after(start, first, played);
+    for written in moves.iter().skip(played.len()) {
+        player.play(written, played);
     }
 }
 
@@ -122,14 +187,16 @@ fn resolve_leniently(
     match resolve(board, side, written) {
         Ok(found) => (Some(found), Outcome::Legal),
         Err(error @ ResolveError::Illegal { from, to, .. }) => {
-            (Some((from, to)), Outcome::Illegal(error))
+            (Some((from, to)), Outcome::Illegal(Box::new(error)))
         }
         Err(error @ ResolveError::NoPiece(_)) => match loose_tandem(board, side, written) {
             Some((from, to, None)) => (Some((from, to)), Outcome::LooseTandem),
-            Some((from, to, Some(illegal))) => (Some((from, to)), Outcome::Illegal(illegal)),
-            None => (None, Outcome::Unresolved(error)),
+            Some((from, to, Some(illegal))) => {
+                (Some((from, to)), Outcome::Illegal(Box::new(illegal)))
+            }
+            None => (None, Outcome::Unresolved(Box::new(error))),
         },
-        Err(error) => (None, Outcome::Unresolved(error)),
+        Err(error) => (None, Outcome::Unresolved(Box::new(error))),
     }
 }
 
@@ -215,14 +282,14 @@ mod tests {
         let mut played = ChunkedVec::new();
         play(&start, Side::Red, &moves, &mut played);
         assert!(matches!(
-            played[0].outcome,
-            Outcome::Unresolved(ResolveError::Impossible { .. })
+            &played[0].outcome,
+            Outcome::Unresolved(error) if matches!(**error, ResolveError::Impossible { .. })
         ));
-        assert_eq!(*played[0].board, Board::initial());
+        assert_eq!(board_after(&start, &played, 0), Some(Board::initial()));
         assert!(
             matches!(
-                played[1].outcome,
-                Outcome::Unresolved(ResolveError::NoPiece(_))
+                &played[1].outcome,
+                Outcome::Unresolved(error) if matches!(**error, ResolveError::NoPiece(_))
             ),
             "{:?}",
             played[1].outcome
@@ -232,6 +299,53 @@ mod tests {
         play(&start, Side::Red, &bad, &mut played);
         assert!(matches!(played[0].outcome, Outcome::Illegal(_)));
         assert_eq!(played[0].to, Point::parse("a4"));
+    }
+
+    #[test]
+    fn the_board_after_any_move_is_the_board_it_was_played_on() {
+        let start = Arc::new(Board::initial());
+        // Horses out and back, a chariot up and down, with an unreadable word between.
+        let cycle = [
+            "H2+3", "h2+3", "H3-2", "h3-2", "R1+1", "r1+1", "R1-1", "X", "r1-1",
+        ];
+        let texts: Vec<&str> = cycle
+            .iter()
+            .cycle()
+            .take(5 * BOARD_KEPT_EVERY)
+            .copied()
+            .collect();
+        let moves = written(&texts);
+        let mut played = ChunkedVec::new();
+        let mut player = Player::after(&start, Side::Red, &played);
+        let mut boards = Vec::new();
+        for written in &moves {
+            player.play(written, &mut played);
+            boards.push(player.board().clone());
+        }
+        assert!(boards.windows(2).any(|pair| pair[0] != pair[1]));
+        for (index, board) in boards.iter().enumerate() {
+            assert_eq!(board_after(&start, &played, index).as_ref(), Some(board));
+            let kept = (index + 1).is_multiple_of(BOARD_KEPT_EVERY);
+            assert_eq!(played[index].board.is_some(), kept, "{index}");
+        }
+        assert_eq!(board_after(&start, &played, boards.len()), None);
+        // A list that takes over moves at other places keeps their boards, and they hold.
+        // Two words that are not moves first leave the board and the side to move as they
+        // were.
+        let mut shifted = ChunkedVec::new();
+        play(&start, Side::Red, &written(&["X", "Y"]), &mut shifted);
+        shifted.extend_from(&played, 0..played.len());
+        for (index, board) in boards.iter().enumerate() {
+            assert_eq!(
+                board_after(&start, &shifted, index + 2).as_ref(),
+                Some(board)
+            );
+        }
+        // A player resumed in the middle goes on from the board reached.
+        let mut resumed = ChunkedVec::new();
+        resumed.extend_from(&played, 0..21);
+        play(&start, Side::Red, &moves, &mut resumed);
+        assert_eq!(resumed, played);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::board::{Board, Kind, Man, Point, Side};
+use super::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
 
 /// Whether `point` is in `side`'s palace (files d..f, the side's first three ranks).
 pub fn in_palace(side: Side, point: Point) -> bool {
@@ -255,15 +255,93 @@ pub fn generals_facing(board: &Board) -> Option<u8> {
         .then_some(red.file)
 }
 
-/// A piece of `side`'s opponent that attacks `side`'s general, if any.
+/// A piece of `side`'s opponent that attacks `side`'s general, if any: the first in point
+/// order, so that the reason given for an illegal move does not depend on how it was found.
 pub fn checker(board: &Board, side: Side) -> Option<(Point, Man)> {
     let general = board.general(side)?;
+    if !attacked(board, general, side.other()) {
+        return None;
+    }
     board.men().find(|(point, man)| {
         man.side != side
             && man.kind != Kind::General
             && steps_like(man.kind, *point, general)
             && check_movement(board, *man, *point, general).is_ok()
     })
+}
+
+/// Whether a man of `attacker` other than its general may move to `target`, which holds a
+/// man of the other side (the general whose check is asked about), by its own movement. The same answer as asking
+/// [`check_movement`] of every man of `attacker`, but looking out from `target` only where
+/// an attacker could stand: along its file and rank, and at the few points a horse,
+/// elephant, advisor or soldier would step from. Every move asks it, so it is the cost of
+/// a replay.
+pub fn attacked(board: &Board, target: Point, attacker: Side) -> bool {
+    let (file, rank) = (i32::from(target.file), i32::from(target.rank));
+    let enemy = |dx: i32, dy: i32, kind: Kind| {
+        board.at(file + dx, rank + dy) == Some(Man::new(attacker, kind))
+    };
+    // Inside the board wherever it is asked (between two points of it).
+    let empty = |dx: i32, dy: i32| board.at(file + dx, rank + dy).is_none();
+    // Chariots: the first man along a line; cannons: the second.
+    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+        let mut men_passed = 0;
+        let (mut x, mut y) = (file + dx, rank + dy);
+        while (0..i32::from(FILES)).contains(&x) && (0..i32::from(RANKS)).contains(&y) {
+            if let Some(man) = board.at(x, y) {
+                let wanted = if men_passed == 0 {
+                    Kind::Chariot
+                } else {
+                    Kind::Cannon
+                };
+                if man == Man::new(attacker, wanted) {
+                    return true;
+                }
+                men_passed += 1;
+                if men_passed == 2 {
+                    break;
+                }
+            }
+            (x, y) = (x + dx, y + dy);
+        }
+    }
+    // A horse steps one point along a file or rank (its leg, which must be empty), then
+    // one diagonally outwards; (dx, dy) goes from the horse to the target.
+    for (dx, dy) in [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ] {
+        if enemy(-dx, -dy, Kind::Horse) {
+            let leg = if dx.abs() == 2 {
+                (-dx + dx.signum(), -dy)
+            } else {
+                (-dx, -dy + dy.signum())
+            };
+            if empty(leg.0, leg.1) {
+                return true;
+            }
+        }
+    }
+    for (dx, dy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        if in_palace(attacker, target) && enemy(dx, dy, Kind::Advisor) {
+            return true;
+        }
+        if attacker.own_half(target.rank) && enemy(2 * dx, 2 * dy, Kind::Elephant) && empty(dx, dy)
+        {
+            return true;
+        }
+    }
+    // A soldier steps forwards, or sideways once it has crossed the river.
+    if enemy(0, -attacker.forward(), Kind::Soldier) {
+        return true;
+    }
+    !attacker.own_half(target.rank) && (enemy(1, 0, Kind::Soldier) || enemy(-1, 0, Kind::Soldier))
 }
 
 /// Whether going from `from` to `to` has the shape of `kind`'s step, as the first test of
@@ -283,7 +361,10 @@ fn steps_like(kind: Kind, from: Point, to: Point) -> bool {
 
 /// Whether `side`'s general is attacked (the facing generals count as check).
 pub fn in_check(board: &Board, side: Side) -> bool {
-    checker(board, side).is_some() || generals_facing(board).is_some()
+    board
+        .general(side)
+        .is_some_and(|general| attacked(board, general, side.other()))
+        || generals_facing(board).is_some()
 }
 
 /// Whether the man on `from` may move to `to`: its movement, then whether it leaves its
@@ -559,6 +640,55 @@ mod tests {
         assert_eq!(checker(&horse, Side::Red).map(|(at, _)| at), Some(p("f2")));
         let legged = board(&[("e0", 'K'), ("d9", 'k'), ("f2", 'h'), ("f1", 'A')]);
         assert_eq!(checker(&legged, Side::Red), None);
+    }
+
+    #[test]
+    fn looking_out_from_the_target_finds_what_asking_every_man_finds() {
+        let kinds = [
+            Kind::General,
+            Kind::Advisor,
+            Kind::Elephant,
+            Kind::Horse,
+            Kind::Chariot,
+            Kind::Cannon,
+            Kind::Soldier,
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            usize::try_from(seed % below as u64).unwrap()
+        };
+        let (mut attacked_seen, mut safe_seen) = (0, 0);
+        for _ in 0..20_000 {
+            let mut board = Board::default();
+            for _ in 0..1 + next(24) {
+                let side = if next(2) == 0 { Side::Red } else { Side::Black };
+                let point = Point::from_index(next(90)).unwrap();
+                board.put(point, Some(Man::new(side, kinds[next(kinds.len())])));
+            }
+            let target = Point::from_index(next(90)).unwrap();
+            for attacker in [Side::Red, Side::Black] {
+                board.put(target, Some(Man::new(attacker.other(), Kind::General)));
+                let asked_of_every_man = board.men().any(|(point, man)| {
+                    man.side == attacker
+                        && man.kind != Kind::General
+                        && check_movement(&board, man, point, target).is_ok()
+                });
+                assert_eq!(
+                    attacked(&board, target, attacker),
+                    asked_of_every_man,
+                    "{board:?}: {target} attacked by {attacker:?}"
+                );
+                if asked_of_every_man {
+                    attacked_seen += 1;
+                } else {
+                    safe_seen += 1;
+                }
+            }
+        }
+        assert!(attacked_seen > 1_000 && safe_seen > 1_000);
     }
 
     #[test]

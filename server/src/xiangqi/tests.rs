@@ -627,14 +627,8 @@ fn replay_after_an_edit_stops_where_the_boards_meet_again() {
         .unwrap();
     let last = base.played().len() - 1;
     assert!(changed + 1 < last);
-    assert!(std::sync::Arc::ptr_eq(
-        &updated.played()[last].board,
-        &base.played()[last].board
-    ));
-    assert!(!std::sync::Arc::ptr_eq(
-        &fresh.played()[last].board,
-        &base.played()[last].board
-    ));
+    assert!(updated.played().shares_item(base.played(), last));
+    assert!(!fresh.played().shares_item(base.played(), last));
 }
 
 #[test]

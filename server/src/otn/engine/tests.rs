@@ -59,7 +59,8 @@ impl Game {
     }
 
     fn verdict(&self) -> Option<Verdict> {
-        verdict(&self.rules, &self.cells, self.side, true, false)
+        let census = Census::of(&self.cells);
+        verdict(&self.rules, &self.cells, census, self.side, true, false)
     }
 }
 
@@ -451,6 +452,21 @@ fn encircled_defenders_lose() {
     lenient.play("d7-d8");
     lenient.play("f9-e9");
     assert_eq!(lenient.verdict(), None);
+}
+
+#[test]
+fn every_group_of_defenders_must_be_enclosed() {
+    // Synthetic: two defenders, each walled in by four attackers.
+    let game = Game::new("dim:9 esc:e cor: start:/9/1t7/tTt6/1t7/9/5t3/4tTt2/5t3/9/");
+    assert!(defenders_enclosed(&game.rules, &game.cells));
+    // Either one let out is a way to the edge.
+    for opened in ["b2", "f8"] {
+        let mut open = Game::new("dim:9 esc:e cor: start:/9/1t7/tTt6/1t7/9/5t3/4tTt2/5t3/9/");
+        let square = open.index(opened);
+        assert_eq!(open.at(opened), Some('t'), "{opened}");
+        open.cells[square] = 0;
+        assert!(!defenders_enclosed(&open.rules, &open.cells), "{opened}");
+    }
 }
 
 #[test]

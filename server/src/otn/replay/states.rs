@@ -189,6 +189,7 @@ impl Plies {
                 0,
                 Arc::new(Chunk {
                     board: board.to_vec(),
+                    plies: Vec::with_capacity(CHUNK),
                     ..Chunk::default()
                 }),
             ));

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::otn::board::Census;
 use crate::otn::document::OtnDocument;
 use crate::otn::engine::{apply, berserk_continuation, destinations, verdict};
 use crate::otn::rules::parse_rules;
@@ -46,6 +47,7 @@ fn play(rules_text: &str, choices: &[u16]) -> Played {
     let mut line = String::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();
     *seen.entry(position_hash(&cells, side, None)).or_default() += 1;
+    let mut census = Census::of(&cells);
     for choice in choices {
         let mut moves = Vec::new();
         for from in 0..cells.len() {
@@ -73,6 +75,8 @@ fn play(rules_text: &str, choices: &[u16]) -> Played {
             Man::from_code(*c).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders)
         });
         let outcome = apply(&rules, &mut cells, from, to);
+        census = census.after_move(&cells, mover, &outcome.captures);
+        assert_eq!(census, Census::of(&cells), "after {from} → {to}");
         let continues = berserk_continuation(&rules, &cells, to, &outcome);
         let new_turn = turn == 0
             || (mover.side == start_side && berserker.is_none() && last_mover != Some(start_side));
@@ -116,7 +120,16 @@ fn play(rules_text: &str, choices: &[u16]) -> Played {
         let repeated = *count >= 3
             && continues.is_none()
             && rules.threefold != super::super::rules::Threefold::Ignore;
-        if verdict(&rules, &cells, mover.side, had_king, continues.is_some()).is_some() || repeated
+        if verdict(
+            &rules,
+            &cells,
+            census,
+            mover.side,
+            had_king,
+            continues.is_some(),
+        )
+        .is_some()
+            || repeated
         {
             break;
         }
@@ -429,4 +442,41 @@ fn features_of_an_updated_record_are_a_fresh_one_s() {
         out
     };
     assert_eq!(json(&document), json(&fresh));
+}
+
+#[test]
+fn a_position_hash_mixes_the_squares_eight_at_a_time_zero_padded() {
+    // The hash as first written: every eight squares (the last ones padded with empty
+    // squares) mixed in as one word, then the side and the berserk man.
+    fn reference(cells: &[u8], side: TaflSide, berserker: Option<u16>) -> u64 {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |word: u64| {
+            hash ^= word;
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
+        };
+        for chunk in cells.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            mix(u64::from_le_bytes(word));
+        }
+        mix(u64::from(side == TaflSide::Defenders)
+            | (u64::from(berserker.unwrap_or(u16::MAX)) << 8));
+        hash
+    }
+    let mut seed = 5_u64;
+    for dim in [7, 8, 9, 11, 13, 19] {
+        let cells: Vec<u8> = (0..dim * dim)
+            .map(|_| {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                (seed >> 59) as u8
+            })
+            .collect();
+        for (side, berserker) in [(TaflSide::Attackers, None), (TaflSide::Defenders, Some(12))] {
+            assert_eq!(
+                position_hash(&cells, side, berserker),
+                reference(&cells, side, berserker),
+                "{dim}"
+            );
+        }
+    }
 }
