@@ -581,6 +581,10 @@ impl NotationDocument for OtnDocument {
         super::features::semantic_tokens(self, range)
     }
 
+    fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
+        super::features::each_semantic_token(self, range, emit)
+    }
+
     fn inlay_hints(&self, range: Range<usize>) -> Vec<InlayHint> {
         super::features::inlay_hints(self, range)
     }

@@ -373,17 +373,15 @@ impl Tokens<'_> {
     /// Adds a token, cut at line ends (a token spans one line).
     fn push(&mut self, range: Range<usize>, kind: TokenKind) {
         let mut start = range.start;
-        let slice = &self.text[range.clone()];
-        for (i, c) in slice.char_indices() {
-            if c == '\n' || c == '\r' {
-                if start < range.start + i {
-                    self.tokens.push(SemanticToken {
-                        range: start..range.start + i,
-                        kind,
-                    });
-                }
-                start = range.start + i + 1;
+        let slice = &self.text.as_bytes()[range.clone()];
+        for i in memchr::memchr2_iter(b'\n', b'\r', slice) {
+            if start < range.start + i {
+                self.tokens.push(SemanticToken {
+                    range: start..range.start + i,
+                    kind,
+                });
             }
+            start = range.start + i + 1;
         }
         if start < range.end {
             self.tokens.push(SemanticToken {
@@ -448,6 +446,18 @@ impl Tokens<'_> {
 }
 
 pub fn semantic_tokens(document: &OtnDocument, range: Range<usize>) -> Vec<SemanticToken> {
+    let mut found = Vec::new();
+    each_semantic_token(document, range, &mut |token| found.push(token));
+    found
+}
+
+/// What [`semantic_tokens`] lists, given out in order: each turn's tokens as the turns
+/// are walked, the others (tags, rules, a position) merged in, none overlapping another.
+pub fn each_semantic_token(
+    document: &OtnDocument,
+    range: Range<usize>,
+    emit: &mut dyn FnMut(SemanticToken),
+) {
     let text = &document.text;
     let mut tokens = Tokens {
         text,
@@ -488,6 +498,19 @@ pub fn semantic_tokens(document: &OtnDocument, range: Range<usize>) -> Vec<Seman
             tokens.position(body);
         }
     }
+    let overlaps =
+        |token: &SemanticToken| token.range.end > range.start && token.range.start < range.end;
+    let mut others = std::mem::take(&mut tokens.tokens);
+    others.retain(overlaps);
+    others.sort_by_key(|t| (t.range.start, t.range.end));
+    let mut others = others.into_iter().peekable();
+    let mut covered_to = 0;
+    let mut give = |token: SemanticToken| {
+        if overlaps(&token) && token.range.start >= covered_to {
+            covered_to = token.range.end;
+            emit(token);
+        }
+    };
     let turns = &document.file.turns;
     for turn in turns.iter_from(turns.first_ending_from(range.start)) {
         if turn.range.start > range.end {
@@ -506,12 +529,18 @@ pub fn semantic_tokens(document: &OtnDocument, range: Range<usize>) -> Vec<Seman
         if let Some(commentary) = &turn.commentary {
             tokens.push(commentary.range.clone(), TokenKind::Comment);
         }
+        // A turn's few tokens in order, then merged with the others.
+        tokens.tokens.sort_by_key(|t| (t.range.start, t.range.end));
+        for token in tokens.tokens.drain(..) {
+            while let Some(other) = others.next_if(|other| {
+                (other.range.start, other.range.end) <= (token.range.start, token.range.end)
+            }) {
+                give(other);
+            }
+            give(token);
+        }
     }
-    let mut found = tokens.tokens;
-    found.retain(|t| t.range.end > range.start && t.range.start < range.end);
-    found.sort_by_key(|t| (t.range.start, t.range.end));
-    found.dedup_by(|b, a| b.range.start < a.range.end);
-    found
+    others.for_each(give);
 }
 
 pub fn inlay_hints(document: &OtnDocument, range: Range<usize>) -> Vec<InlayHint> {

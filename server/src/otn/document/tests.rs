@@ -359,6 +359,29 @@ fn semantic_tokens_cover_tags_rules_and_moves() {
 }
 
 #[test]
+fn the_tokens_of_a_range_are_those_of_the_whole_record_inside_it() {
+    let text = record("1. Kd4-d3xe3+ d3-d2\n[a comment\nover lines]\n2. e3-e4 d2-d1\n");
+    let doc = document(&text);
+    let tokens = doc.semantic_tokens(0..text.len());
+    assert!(tokens
+        .iter()
+        .any(|t| &text[t.range.clone()] == "over lines]"));
+    for start in 0..=text.len() {
+        for end in start..=text.len() {
+            let inside: Vec<_> = tokens
+                .iter()
+                .filter(|t| t.range.end > start && t.range.start < end)
+                .cloned()
+                .collect();
+            assert_eq!(doc.semantic_tokens(start..end), inside, "{start}..{end}");
+            let mut given = Vec::new();
+            doc.each_semantic_token(start..end, &mut |token| given.push(token));
+            assert_eq!(given, inside, "{start}..{end}");
+        }
+    }
+}
+
+#[test]
 fn folds_for_variations_and_long_commentary() {
     let text = record("1. d2-e2 d3-d2\n[a long\ncomment over\nthree lines]\n1a.1.1a. d2-c2 d3-d1\n[x]\n1a.1.2a. c2-c1 d1-c1\n");
     let doc = document(&text);
