@@ -162,12 +162,6 @@ impl NotationDocument for DocumentAnalysis {
         crate::ide::completion::completions(self, offset)
     }
 
-    fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
-        let mut tokens = Vec::new();
-        self.each_semantic_token(range, &mut |token| tokens.push(token));
-        tokens
-    }
-
     fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
         let (start, end) = (range.start, range.end);
         crate::ide::semantic_tokens::for_each_token_in(self, range, &mut |token| {

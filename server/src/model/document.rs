@@ -181,17 +181,17 @@ pub trait NotationDocument: Send + Sync + fmt::Debug {
         Vec::new()
     }
 
-    /// The tokens overlapping `range`, sorted and disjoint.
-    fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
-        let _ = range;
-        Vec::new()
+    /// The tokens overlapping `range`, sorted and disjoint, given to `emit` one by one in
+    /// order as they are found: a long document's tokens are never all held at once.
+    fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
+        let _ = (range, emit);
     }
 
-    /// What [`Self::semantic_tokens`] lists, given to `emit` one by one, in order; a
-    /// notation whose tokens can be found in order overrides it so that a long document's
-    /// tokens are never all held at once.
-    fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
-        self.semantic_tokens(range).into_iter().for_each(emit);
+    /// What [`Self::each_semantic_token`] gives, in a list.
+    fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
+        let mut tokens = Vec::new();
+        self.each_semantic_token(range, &mut |token| tokens.push(token));
+        tokens
     }
 
     /// The hints whose position is in `range`.

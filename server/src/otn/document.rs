@@ -577,10 +577,6 @@ impl NotationDocument for OtnDocument {
         super::features::completions(self, offset)
     }
 
-    fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
-        super::features::semantic_tokens(self, range)
-    }
-
     fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
         super::features::each_semantic_token(self, range, emit)
     }

@@ -445,13 +445,7 @@ impl Tokens<'_> {
     }
 }
 
-pub fn semantic_tokens(document: &OtnDocument, range: Range<usize>) -> Vec<SemanticToken> {
-    let mut found = Vec::new();
-    each_semantic_token(document, range, &mut |token| found.push(token));
-    found
-}
-
-/// What [`semantic_tokens`] lists, given out in order: each turn's tokens as the turns
+/// The tokens overlapping `range`, given out in order: each turn's tokens as the turns
 /// are walked, the others (tags, rules, a position) merged in, none overlapping another.
 pub fn each_semantic_token(
     document: &OtnDocument,

@@ -588,12 +588,6 @@ impl NotationDocument for XiangqiDocument {
         super::features::completions(self, offset)
     }
 
-    fn semantic_tokens(&self, range: Range<usize>) -> Vec<SemanticToken> {
-        let mut tokens = Vec::new();
-        self.each_semantic_token(range, &mut |token| tokens.push(token));
-        tokens
-    }
-
     fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
         let moves = &self.parsed.moves;
         let first = moves.partition_point(|m| m.range.end <= range.start);

@@ -116,6 +116,18 @@ impl Illegal {
     }
 }
 
+/// A horse's eight steps: one point along a file or rank, then one diagonally outwards.
+const HORSE_STEPS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
 fn delta(from: Point, to: Point) -> (i32, i32) {
     (
         i32::from(to.file) - i32::from(from.file),
@@ -307,16 +319,7 @@ pub fn attacked(board: &Board, target: Point, attacker: Side) -> bool {
     }
     // A horse steps one point along a file or rank (its leg, which must be empty), then
     // one diagonally outwards; (dx, dy) goes from the horse to the target.
-    for (dx, dy) in [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ] {
+    for (dx, dy) in HORSE_STEPS {
         if enemy(-dx, -dy, Kind::Horse) {
             let leg = if dx.abs() == 2 {
                 (-dx + dx.signum(), -dy)
@@ -398,16 +401,7 @@ pub fn reachable(board: &Board, from: Point) -> Vec<Point> {
                 Kind::General | Kind::Soldier => &[(1, 0), (-1, 0), (0, 1), (0, -1)],
                 Kind::Advisor => &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
                 Kind::Elephant => &[(2, 2), (2, -2), (-2, 2), (-2, -2)],
-                _ => &[
-                    (1, 2),
-                    (2, 1),
-                    (2, -1),
-                    (1, -2),
-                    (-1, -2),
-                    (-2, -1),
-                    (-2, 1),
-                    (-1, 2),
-                ],
+                _ => &HORSE_STEPS,
             };
             steps
                 .iter()
