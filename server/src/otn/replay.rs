@@ -1064,11 +1064,7 @@ impl Player<'_> {
                             real_moves += 1;
                             continue;
                         }
-                        let record = &*if shift == 0 {
-                            std::borrow::Cow::Borrowed(record)
-                        } else {
-                            std::borrow::Cow::Owned(record.shifted(shift))
-                        };
+                        let record_range = shifted(&record.range);
                         if let Some(reuse) = &reuse {
                             // Past the edit, where the turns are the previous replay's: once
                             // this move is the previous replay's next one, from the same
@@ -1081,7 +1077,7 @@ impl Player<'_> {
                                 && {
                                     // Read in place: a copy of every state compared showed.
                                     let (next, shift) = reuse.line.plies.as_read(index + 1);
-                                    shift_range(&next.range, shift + reuse.delta) == record.range
+                                    shift_range(&next.range, shift + reuse.delta) == record_range
                                 }
                                 && in_step(&line, reuse.line, index, reuse.keep.min(index))
                             {
@@ -1101,7 +1097,7 @@ impl Player<'_> {
                                 warned_after_end = true;
                                 self.ply_diagnostics.push(
                                     Diagnostic::warning(
-                                        record.range.clone(),
+                                        record_range.clone(),
                                         "move-after-end",
                                         format!(
                                             "the game ended after {} ({}); the moves after it are replayed all the same",
@@ -1116,7 +1112,7 @@ impl Player<'_> {
                         let is_first_of_turn = real_moves == 0 && placeholders == 0;
                         self.play_move(
                             &mut line,
-                            record,
+                            (record, shift),
                             comment,
                             &mut repetitions,
                             turn_position,
@@ -1172,10 +1168,13 @@ impl Player<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// Plays `record`, read where it now sits `shift` bytes further on (the ranges of its
+    /// state and diagnostics are moved by that much: copying a moved record for every
+    /// move replayed cost more).
     fn play_move(
         &mut self,
         line: &mut Line,
-        record: &MoveRecord,
+        (record, shift): (&MoveRecord, isize),
         comment: Option<Range<usize>>,
         repetitions: &mut Repetitions,
         turn_position: usize,
@@ -1187,6 +1186,7 @@ impl Player<'_> {
         MOVES_PLAYED.with(|played| played.set(played.get() + 1));
         let rules = self.rules;
         let dim = rules.dim;
+        let own_diagnostics = self.ply_diagnostics.len();
         let previous = line.plies.len() - 1;
         // The last board becomes this move's board before; the board after it, the last.
         let before = std::mem::take(&mut line.last_board);
@@ -1444,10 +1444,15 @@ impl Player<'_> {
             .iter()
             .map(|(index, man)| (*index as u16, *man))
             .collect();
+        if shift != 0 {
+            for diagnostic in &mut self.ply_diagnostics[own_diagnostics..] {
+                *diagnostic = diagnostic.shifted(shift);
+            }
+        }
         line.push(
             Ply {
                 address,
-                range: record.range.clone(),
+                range: shift_range(&record.range, shift),
                 comment,
                 moved,
                 captures: 0..0,

@@ -1,6 +1,9 @@
-//! A line's states in chunks of [`CHUNK`], each behind an `Arc` with how far edits have
-//! moved its text since it was played: a revision shares the chunks an edit left as they
-//! were with the revision before it, so that an edit costs no copy of the line.
+//! A line's states in chunks of [`CHUNK`], each full one behind an `Arc` with how far
+//! edits have moved its text since it was played: a revision shares the chunks an edit left
+//! as they were with the revision before it, so that an edit costs no copy of the line.
+//! The chunk being filled is owned, not shared: appending a state asks no `Arc` whether it
+//! is shared (an atomic operation, waiting for the move's stores, that was a tenth of a
+//! replay).
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -33,8 +36,11 @@ struct Chunk {
 /// The states of a line, state 0 first.
 #[derive(Clone, Debug, Default)]
 pub struct Plies {
-    /// Every chunk holds [`CHUNK`] states but the last one.
+    /// Full chunks of [`CHUNK`] states.
     chunks: Vec<(isize, Arc<Chunk>)>,
+    /// The states after those, fewer than [`CHUNK`]; empty (and without a board) when the
+    /// line ends with a full chunk.
+    open: (isize, Chunk),
     len: usize,
 }
 
@@ -47,11 +53,27 @@ impl Plies {
         self.len == 0
     }
 
+    /// Chunk `number` (the open one after the full ones) and its text's shift.
+    fn chunk(&self, number: usize) -> (isize, &Chunk) {
+        match self.chunks.get(number) {
+            Some((shift, chunk)) => (*shift, chunk),
+            None => (self.open.0, &self.open.1),
+        }
+    }
+
+    /// Every chunk in order, the open one last (maybe empty), each with its text's shift.
+    fn all_chunks(&self) -> impl Iterator<Item = (isize, &Chunk)> {
+        self.chunks
+            .iter()
+            .map(|(shift, chunk)| (*shift, &**chunk))
+            .chain(std::iter::once((self.open.0, &self.open.1)))
+    }
+
     /// State `index` as played, and how far its text has moved since: reading it this way
     /// costs no copy, but its ranges are off by that much.
     pub fn as_read(&self, index: usize) -> (&Ply, isize) {
-        let (shift, chunk) = &self.chunks[index / CHUNK];
-        (&chunk.plies[index % CHUNK], *shift)
+        let (shift, chunk) = self.chunk(index / CHUNK);
+        (&chunk.plies[index % CHUNK], shift)
     }
 
     /// State `index` with its ranges where they are now.
@@ -79,8 +101,8 @@ impl Plies {
     pub fn hashes(&self, range: Range<usize>) -> impl Iterator<Item = u64> + '_ {
         let first_chunk = range.start / CHUNK;
         let skip = range.start % CHUNK;
-        self.chunks[first_chunk.min(self.chunks.len())..]
-            .iter()
+        self.all_chunks()
+            .skip(first_chunk)
             .flat_map(|(_, chunk)| chunk.plies.iter().map(|ply| ply.hash))
             .skip(skip)
             .take(range.len())
@@ -88,26 +110,25 @@ impl Plies {
 
     /// The squares captured by state `index`'s move and the man each held.
     pub fn captures(&self, index: usize) -> &[(u16, Man)] {
-        let (_, chunk) = &self.chunks[index / CHUNK];
+        let (_, chunk) = self.chunk(index / CHUNK);
         let range = &chunk.plies[index % CHUNK].captures;
         &chunk.captures[range.start as usize..range.end as usize]
     }
 
     /// Every state's captures, in order.
     pub fn all_captures(&self) -> Vec<(u16, Man)> {
-        self.chunks
-            .iter()
+        self.all_chunks()
             .flat_map(|(_, chunk)| chunk.captures.iter().copied())
             .collect()
     }
 
     /// What is wrong with the moves, by state index, in order.
     pub fn diagnostics(&self) -> impl Iterator<Item = (usize, Diagnostic)> + '_ {
-        self.chunks.iter().flat_map(|(shift, chunk)| {
+        self.all_chunks().flat_map(|(shift, chunk)| {
             chunk
                 .diagnostics
                 .iter()
-                .map(|(index, diagnostic)| (*index, diagnostic.shifted(*shift)))
+                .map(move |(index, diagnostic)| (*index, diagnostic.shifted(shift)))
         })
     }
 
@@ -145,7 +166,7 @@ impl Plies {
             } else {
                 (1u32 << (up_to(chunk) + 1)) - 1
             };
-            let bits = self.chunks[chunk].1.verdicts & mask;
+            let bits = self.chunk(chunk).1.verdicts & mask;
             (bits != 0).then(|| chunk * CHUNK + (31 - bits.leading_zeros()) as usize)
         })
     }
@@ -153,8 +174,7 @@ impl Plies {
     /// The first state before `end` whose move reached a verdict.
     pub fn first_verdict_before(&self, end: usize) -> Option<usize> {
         let end = end.min(self.len);
-        self.chunks
-            .iter()
+        self.all_chunks()
             .enumerate()
             .find_map(|(chunk, (_, states))| {
                 (states.verdicts != 0)
@@ -165,7 +185,7 @@ impl Plies {
 
     /// The board of state `index`, made from its chunk's first.
     pub fn board(&self, index: usize) -> Vec<u8> {
-        let (_, chunk) = &self.chunks[index / CHUNK];
+        let (_, chunk) = self.chunk(index / CHUNK);
         let mut board = chunk.board.clone();
         let first = index - index % CHUNK;
         for at in first + 1..=index {
@@ -185,18 +205,17 @@ impl Plies {
     ) {
         let index = self.len;
         if index.is_multiple_of(CHUNK) {
-            self.chunks.push((
+            self.open = (
                 0,
-                Arc::new(Chunk {
+                Chunk {
                     board: board.to_vec(),
                     plies: Vec::with_capacity(CHUNK),
                     ..Chunk::default()
-                }),
-            ));
+                },
+            );
         }
-        let (shift, chunk) = self.chunks.last_mut().expect("a chunk for the state");
+        let (shift, chunk) = &mut self.open;
         let shift = *shift;
-        let chunk = Arc::make_mut(chunk);
         let start = chunk.captures.len() as u32;
         chunk.captures.extend_from_slice(captures);
         ply.captures = start..chunk.captures.len() as u32;
@@ -208,6 +227,10 @@ impl Plies {
             .diagnostics
             .extend(diagnostics.map(|diagnostic| (index, diagnostic.shifted(-shift))));
         self.len += 1;
+        if self.len.is_multiple_of(CHUNK) {
+            let (shift, full) = std::mem::take(&mut self.open);
+            self.chunks.push((shift, Arc::new(full)));
+        }
     }
 
     /// The first `len` states.
@@ -216,15 +239,16 @@ impl Plies {
         let whole = len / CHUNK;
         let mut kept = Plies {
             chunks: self.chunks[..whole].to_vec(),
+            open: Default::default(),
             len: whole * CHUNK,
         };
         let rest = len % CHUNK;
         if rest > 0 {
-            let (shift, chunk) = &self.chunks[whole];
+            let (shift, chunk) = self.chunk(whole);
             let captures_end = chunk.plies[rest - 1].captures.end as usize;
-            kept.chunks.push((
-                *shift,
-                Arc::new(Chunk {
+            kept.open = (
+                shift,
+                Chunk {
                     board: chunk.board.clone(),
                     plies: chunk.plies[..rest].to_vec(),
                     captures: chunk.captures[..captures_end].to_vec(),
@@ -235,8 +259,8 @@ impl Plies {
                         .filter(|(index, _)| *index < len)
                         .cloned()
                         .collect(),
-                }),
-            ));
+                },
+            );
             kept.len = len;
         }
         kept
@@ -248,7 +272,7 @@ impl Plies {
         while self.len < old.len && !self.len.is_multiple_of(CHUNK) {
             let index = self.len;
             let (ply, shift) = old.as_read(index);
-            let (_, chunk) = &old.chunks[index / CHUNK];
+            let (_, chunk) = old.chunk(index / CHUNK);
             let diagnostics = chunk
                 .diagnostics
                 .iter()
@@ -268,6 +292,7 @@ impl Plies {
                     .iter()
                     .map(|(shift, chunk)| (shift + delta, Arc::clone(chunk))),
             );
+            self.open = (old.open.0 + delta, old.open.1.clone());
             self.len = old.len;
         }
     }
@@ -280,9 +305,8 @@ impl PartialEq for Plies {
             && (0..self.len).all(|index| self.captures(index) == other.captures(index))
             && self.diagnostics().eq(other.diagnostics())
             && self
-                .chunks
-                .iter()
-                .zip(&other.chunks)
+                .all_chunks()
+                .zip(other.all_chunks())
                 .all(|((_, a), (_, b))| a.board == b.board)
     }
 }
