@@ -299,6 +299,26 @@ impl Board {
         self.cells.get(point.index()).copied().and_then(man_of)
     }
 
+    /// The man on the point of index `index` (see [`Point::index`]); none past the board.
+    pub fn at_index(&self, index: usize) -> Option<Man> {
+        self.cells.get(index).copied().and_then(man_of)
+    }
+
+    /// The ranks of `file` on which `man` stands, one bit each (bit `r` for rank `r`): a
+    /// file read in ten comparisons of bytes, which every move read asks for.
+    pub fn ranks_holding(&self, man: Man, file: u8) -> u16 {
+        let wanted = cell_of(Some(man));
+        let file = usize::from(file);
+        if file >= usize::from(FILES) {
+            return 0;
+        }
+        let mut ranks = 0;
+        for rank in 0..usize::from(RANKS) {
+            ranks |= u16::from(self.cells[rank * usize::from(FILES) + file] == wanted) << rank;
+        }
+        ranks
+    }
+
     /// The man on the point `(file, rank)`; none off the board.
     pub fn at(&self, file: i32, rank: i32) -> Option<Man> {
         let on_board =

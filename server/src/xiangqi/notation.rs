@@ -196,28 +196,58 @@ impl std::ops::DerefMut for Points {
 
 /// The pieces of `man` on one file, front first.
 fn on_file(board: &Board, man: Man, file: u8) -> Points {
+    points_on_file(man.side, file, board.ranks_holding(man, file))
+}
+
+/// The points of `file` whose bits `ranks` holds, front first for `side`.
+fn points_on_file(side: Side, file: u8, ranks: u16) -> Points {
     let mut points = Points::NONE;
-    let mut look = |rank| {
-        let point = Point { file, rank };
-        if board.get(point) == Some(man) {
-            points.push(point);
+    let mut look = |rank: u8| {
+        if ranks & (1 << rank) != 0 {
+            points.push(Point { file, rank });
         }
     };
-    match man.side {
+    match side {
         Side::Red => (0..RANKS).rev().for_each(&mut look),
         Side::Black => (0..RANKS).for_each(&mut look),
     }
     points
 }
 
+/// The files holding at least a given number of pieces of a kind, each a list of them,
+/// kept on the stack like [`Points`].
+struct Files {
+    files: [Points; FILES as usize],
+    len: usize,
+}
+
+impl std::ops::Deref for Files {
+    type Target = [Points];
+
+    fn deref(&self) -> &[Points] {
+        &self.files[..self.len]
+    }
+}
+
 /// The pieces of `man` on each file holding at least `min` of them, front first, the files
 /// in the order `man`'s side numbers them.
-fn tandem_files(board: &Board, man: Man, min: usize) -> Vec<Points> {
-    let mut files: Vec<Points> = (0..FILES)
-        .map(|file| on_file(board, man, file))
-        .filter(|points| points.len() >= min)
-        .collect();
-    files.sort_by_key(|points| file_number(man.side, points[0].file));
+fn tandem_files(board: &Board, man: Man, min: usize) -> Files {
+    let mut files = Files {
+        files: [Points::NONE; FILES as usize],
+        len: 0,
+    };
+    // A side numbers its files from its right: Red from file i, Black from file a.
+    let mut take = |file: u8| {
+        let ranks = board.ranks_holding(man, file);
+        if ranks.count_ones() as usize >= min {
+            files.files[files.len] = points_on_file(man.side, file, ranks);
+            files.len += 1;
+        }
+    };
+    match man.side {
+        Side::Red => (0..FILES).rev().for_each(&mut take),
+        Side::Black => (0..FILES).for_each(&mut take),
+    }
     files
 }
 

@@ -295,18 +295,29 @@ pub fn attacked(board: &Board, target: Point, attacker: Side) -> bool {
     };
     // Inside the board wherever it is asked (between two points of it).
     let empty = |dx: i32, dy: i32| board.at(file + dx, rank + dy).is_none();
-    // Chariots: the first man along a line; cannons: the second.
-    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+    // Chariots: the first man along a line; cannons: the second. Each line is walked by
+    // point index, as many steps as there are points to the edge.
+    let chariot = Some(Man::new(attacker, Kind::Chariot));
+    let cannon = Some(Man::new(attacker, Kind::Cannon));
+    let (files, ranks) = (i32::from(FILES), i32::from(RANKS));
+    let lines = [
+        (1, files - 1 - file),
+        (-1, file),
+        (files, ranks - 1 - rank),
+        (-files, rank),
+    ];
+    let origin = rank * files + file;
+    for (step, points) in lines {
         let mut men_passed = 0;
-        let (mut x, mut y) = (file + dx, rank + dy);
-        while (0..i32::from(FILES)).contains(&x) && (0..i32::from(RANKS)).contains(&y) {
-            if let Some(man) = board.at(x, y) {
-                let wanted = if men_passed == 0 {
-                    Kind::Chariot
-                } else {
-                    Kind::Cannon
-                };
-                if man == Man::new(attacker, wanted) {
+        let mut at = origin;
+        for _ in 0..points {
+            at += step;
+            let Some(index) = usize::try_from(at).ok() else {
+                break;
+            };
+            let man = board.at_index(index);
+            if man.is_some() {
+                if man == if men_passed == 0 { chariot } else { cannon } {
                     return true;
                 }
                 men_passed += 1;
@@ -314,7 +325,6 @@ pub fn attacked(board: &Board, target: Point, attacker: Side) -> bool {
                     break;
                 }
             }
-            (x, y) = (x + dx, y + dy);
         }
     }
     // A horse steps one point along a file or rank (its leg, which must be empty), then
