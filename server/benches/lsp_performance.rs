@@ -640,6 +640,9 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
         }
         client.diagnostics_of_version(URI, version).await;
     }
+    // As a user would see it a moment after typing: the server returns what its analyses
+    // freed once it has been idle for a second.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
     let resident = resident_bytes().unwrap_or(0);
     println!(
         "{:<44} {:>9.1} MiB  (target < {:>6.1} MiB) {}",
@@ -738,7 +741,7 @@ fn in_the_library(text: &str) {
 fn main() {
     // As the `ppn-ls` binary does as a server (see its `main`).
     ppn_ls::memory::keep_to_small_pages();
-    ppn_ls::memory::return_freed_memory_at_once();
+    ppn_ls::memory::hold_freed_memory_until_idle();
     tree_sitter_allocations::count();
     let sizes: Vec<usize> = std::env::var("PPN_BENCH_MOVES")
         .ok()
@@ -749,10 +752,7 @@ fn main() {
                 .collect()
         })
         .unwrap_or_else(|| vec![10_000, 100_000]);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
+    let runtime = ppn_ls::lsp::server_runtime().expect("a tokio runtime");
     if let Ok(folder) = std::env::var("PPN_BENCH_WRITE") {
         for moves in sizes {
             let path = std::path::Path::new(&folder).join(format!("generated-{moves}.ppn"));

@@ -100,7 +100,7 @@ struct SplitGame {
 fn main() {
     // As the `ppn-ls` binary does as a server (see its `main`).
     ppn_ls::memory::keep_to_small_pages();
-    ppn_ls::memory::return_freed_memory_at_once();
+    ppn_ls::memory::hold_freed_memory_until_idle();
     let seconds: f64 = std::env::var("PPN_BENCH_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -19,6 +19,6 @@ fn main() {
         }))
     };
     std::process::exit(ppn_ls::cli::run(
-        ppn_ls::memory::return_freed_memory_at_once,
+        ppn_ls::memory::hold_freed_memory_until_idle,
     ));
 }

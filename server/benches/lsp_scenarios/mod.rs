@@ -60,7 +60,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// As the `ppn-ls` binary does as a server (see its `main`).
 pub fn configure_allocator() {
     ppn_ls::memory::keep_to_small_pages();
-    ppn_ls::memory::return_freed_memory_at_once();
+    ppn_ls::memory::hold_freed_memory_until_idle();
 }
 
 /// A small deterministic generator (SplitMix64), so every run benches the same record.
@@ -379,6 +379,9 @@ pub async fn through_the_server(scenario: &Scenario, edits_for_memory: usize) {
         }
         client.diagnostics_of_version(uri, version).await;
     }
+    // As a user would see it a moment after typing: the server returns what its analyses
+    // freed once it has been idle for a second.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
     let resident = resident_bytes().unwrap_or(0);
     println!(
         "{:<48} {:>9.1} MiB  (target < {:>6.1} MiB) {}",
@@ -503,8 +506,5 @@ pub fn sizes() -> Vec<usize> {
 }
 
 pub fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime")
+    ppn_ls::lsp::server_runtime().expect("a tokio runtime")
 }

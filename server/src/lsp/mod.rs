@@ -146,14 +146,26 @@ impl SessionEnd {
     }
 }
 
+/// How long a thread that ran an analysis waits for the next one before it ends. The
+/// allocator gives back what a thread freed only when that thread allocates again or ends:
+/// an idle server's analysis threads end, and the server's idle return of memory (see
+/// `memory`) then reaches what they held.
+const ANALYSIS_THREAD_KEPT: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The runtime the language server runs on: two threads for the protocol, analyses on
+/// threads of their own.
+pub fn server_runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_keep_alive(ANALYSIS_THREAD_KEPT)
+        .enable_all()
+        .build()
+}
+
 /// Serve one client over standard input and output until it exits; returns the process
 /// exit code.
 pub fn run_stdio() -> i32 {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    let runtime = match server_runtime() {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("ppn-ls: cannot start the language server: {err}");

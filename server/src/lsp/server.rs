@@ -294,6 +294,9 @@ struct Backend {
     state: Arc<State>,
 }
 
+/// How long the server goes without a change of text before it returns freed memory.
+const IDLE_BEFORE_RETURNING_MEMORY: std::time::Duration = std::time::Duration::from_secs(1);
+
 struct State {
     client: Client,
     analyzer: Analyzer,
@@ -343,7 +346,10 @@ impl State {
         loop {
             let snapshot = match self.next_step(&uri, opened) {
                 Step::Analyze(snapshot) => snapshot,
-                Step::Stop => return,
+                Step::Stop => {
+                    self.return_memory_when_idle();
+                    return;
+                }
             };
             let revision = snapshot.revision;
             match self.analyze(&uri, snapshot).await {
@@ -392,6 +398,20 @@ impl State {
         });
         self.notify_progress();
         stopped
+    }
+
+    /// Once no text has changed for [`IDLE_BEFORE_RETURNING_MEMORY`], gives the memory the
+    /// analyses freed back to the system (the allocator keeps it meanwhile, for the next
+    /// analysis to reuse: see `memory`).
+    fn return_memory_when_idle(self: &Arc<Self>) {
+        let revision = self.next_revision.load(Ordering::SeqCst);
+        let state = Arc::clone(self);
+        tokio::spawn(async move {
+            tokio::time::sleep(IDLE_BEFORE_RETURNING_MEMORY).await;
+            if state.next_revision.load(Ordering::SeqCst) == revision {
+                let _ = tokio::task::spawn_blocking(crate::memory::return_freed_memory).await;
+            }
+        });
     }
 
     fn notify_progress(&self) {
