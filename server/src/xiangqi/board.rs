@@ -236,6 +236,11 @@ pub struct Board {
     /// The point index of each side's general (Red, Black; the first in point order when
     /// a setup holds two), kept by [`Board::put`]: every move asks where they stand.
     generals: [Option<u8>; 2],
+    /// Which ranks of each file hold a man (bit `r` for rank `r`), and which files of each
+    /// rank (bit `f` for file `f`), kept by [`Board::put`]: the men nearest a point along a
+    /// line, which every move's test for check asks for, are found without walking it.
+    ranks_held: [u16; FILES as usize],
+    files_held: [u16; RANKS as usize],
 }
 
 impl Default for Board {
@@ -243,6 +248,8 @@ impl Default for Board {
         Board {
             cells: [EMPTY; 90],
             generals: [None; 2],
+            ranks_held: [0; FILES as usize],
+            files_held: [0; RANKS as usize],
         }
     }
 }
@@ -330,12 +337,21 @@ impl Board {
         self.cells.get(index).copied().and_then(man_of)
     }
 
+    #[inline]
     pub fn put(&mut self, point: Point, man: Option<Man>) {
         let Some(cell) = self.cells.get_mut(point.index()) else {
             return;
         };
         let man = cell_of(man);
         let replaced = std::mem::replace(cell, man);
+        let (file, rank) = (usize::from(point.file), usize::from(point.rank));
+        if man == EMPTY {
+            self.ranks_held[file] &= !(1 << rank);
+            self.files_held[rank] &= !(1 << file);
+        } else {
+            self.ranks_held[file] |= 1 << rank;
+            self.files_held[rank] |= 1 << file;
+        }
         for (slot, side) in [Side::Red, Side::Black].into_iter().enumerate() {
             let general = cell_of(Some(Man::new(side, Kind::General)));
             if replaced == general || man == general {
@@ -346,6 +362,16 @@ impl Board {
                     .and_then(|index| u8::try_from(index).ok());
             }
         }
+    }
+
+    /// Which ranks of `file` hold a man, one bit each (bit `r` for rank `r`).
+    pub fn ranks_held(&self, file: u8) -> u16 {
+        self.ranks_held.get(usize::from(file)).copied().unwrap_or(0)
+    }
+
+    /// Which files of `rank` hold a man, one bit each (bit `f` for file `f`).
+    pub fn files_held(&self, rank: u8) -> u16 {
+        self.files_held.get(usize::from(rank)).copied().unwrap_or(0)
     }
 
     /// Every man with its point, rank 0 first.

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
-use super::rules::{check_move, check_movement, Illegal};
+use super::rules::{check_move_on, check_movement, Illegal};
 
 /// Which piece of its kind a move names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -362,6 +362,16 @@ pub fn resolve(
     side: Side,
     written: &WxfMove,
 ) -> Result<(Point, Point), ResolveError> {
+    resolve_on(&mut board.clone(), side, written)
+}
+
+/// [`resolve`], testing the candidates' moves on `board` itself (each taken back): what a
+/// replay calls for every move.
+pub fn resolve_on(
+    board: &mut Board,
+    side: Side,
+    written: &WxfMove,
+) -> Result<(Point, Point), ResolveError> {
     let kind = written.kind.unwrap_or(Kind::Soldier);
     let man = Man::new(side, kind);
     let who = || format!("{} {}", side.name(), kind.name());
@@ -454,7 +464,7 @@ pub fn resolve(
                     reason,
                 });
             }
-            Ok(to) => match check_move(board, *from, to) {
+            Ok(to) => match check_move_on(board, *from, to) {
                 Ok(()) => {
                     legal[legal_count] = (*from, to);
                     legal_count += 1;

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::board::{Board, Man, Point, Side};
-use super::notation::{destination, resolve, Direction, ResolveError, Which, WxfMove};
+use super::notation::{destination, resolve_on, Direction, ResolveError, Which, WxfMove};
 use super::parsed::WrittenMove;
 use super::rules::check_move;
 use crate::model::chunked::ChunkedVec;
@@ -145,7 +145,7 @@ impl Player {
         let side = side_of(self.first, index);
         let (moved, outcome) = match &written.parsed {
             None => (None, Outcome::Unreadable),
-            Some(parsed) => resolve_leniently(&self.board, side, parsed),
+            Some(parsed) => resolve_leniently(&mut self.board, side, parsed),
         };
         let mut result = Played {
             side,
@@ -180,11 +180,11 @@ pub fn play(start: &Board, first: Side, moves: &[WrittenMove], played: &mut Chun
 
 /// The move to play for `written`, if any, and how it went.
 fn resolve_leniently(
-    board: &Board,
+    board: &mut Board,
     side: Side,
     written: &WxfMove,
 ) -> (Option<(Point, Point)>, Outcome) {
-    match resolve(board, side, written) {
+    match resolve_on(board, side, written) {
         Ok(found) => (Some(found), Outcome::Legal),
         Err(error @ ResolveError::Illegal { from, to, .. }) => {
             (Some((from, to)), Outcome::Illegal(Box::new(error)))

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
+use super::board::{Board, Kind, Man, Point, Side};
 
 /// Whether `point` is in `side`'s palace (files d..f, the side's first three ranks).
 pub fn in_palace(side: Side, point: Point) -> bool {
@@ -295,35 +295,43 @@ pub fn attacked(board: &Board, target: Point, attacker: Side) -> bool {
     };
     // Inside the board wherever it is asked (between two points of it).
     let empty = |dx: i32, dy: i32| board.at(file + dx, rank + dy).is_none();
-    // Chariots: the first man along a line; cannons: the second. Each line is walked by
-    // point index, as many steps as there are points to the edge.
+    // Chariots: the first man along a line; cannons: the second. The men of the target's
+    // rank and file are bits; the nearest two on each side are found from them.
     let chariot = Some(Man::new(attacker, Kind::Chariot));
     let cannon = Some(Man::new(attacker, Kind::Cannon));
-    let (files, ranks) = (i32::from(FILES), i32::from(RANKS));
-    let lines = [
-        (1, files - 1 - file),
-        (-1, file),
-        (files, ranks - 1 - rank),
-        (-files, rank),
-    ];
-    let origin = rank * files + file;
-    for (step, points) in lines {
-        let mut men_passed = 0;
-        let mut at = origin;
-        for _ in 0..points {
-            at += step;
-            let Some(index) = usize::try_from(at).ok() else {
-                break;
-            };
-            let man = board.at_index(index);
-            if man.is_some() {
-                if man == if men_passed == 0 { chariot } else { cannon } {
-                    return true;
+    let on_rank = board.files_held(target.rank) & !(1 << target.file);
+    let on_file = board.ranks_held(target.file) & !(1 << target.rank);
+    let lines = [(on_rank, target.file, true), (on_file, target.rank, false)];
+    for (held, at, along_rank) in lines {
+        let point = |bit: u32| {
+            let bit = bit as u8;
+            if along_rank {
+                Point {
+                    file: bit,
+                    rank: target.rank,
                 }
-                men_passed += 1;
-                if men_passed == 2 {
-                    break;
+            } else {
+                Point {
+                    file: target.file,
+                    rank: bit,
                 }
+            }
+        };
+        let after = held & !((2u16 << at) - 1);
+        let before = held & ((1u16 << at) - 1);
+        let nearest_after = [after, after & after.wrapping_sub(1)]
+            .map(|bits| (bits != 0).then(|| point(bits.trailing_zeros())));
+        let highest = |bits: u16| (bits != 0).then(|| 15 - bits.leading_zeros());
+        let first_before = highest(before);
+        let second_before = first_before.and_then(|first| highest(before & !(1 << first)));
+        for [first, second] in [
+            nearest_after,
+            [first_before.map(point), second_before.map(point)],
+        ] {
+            if first.is_some_and(|p| board.get(p) == chariot)
+                || second.is_some_and(|p| board.get(p) == cannon)
+            {
+                return true;
             }
         }
     }
@@ -383,18 +391,27 @@ pub fn in_check(board: &Board, side: Side) -> bool {
 /// Whether the man on `from` may move to `to`: its movement, then whether it leaves its
 /// own general in check or the generals facing each other.
 pub fn check_move(board: &Board, from: Point, to: Point) -> Result<(), Illegal> {
+    check_move_on(&mut board.clone(), from, to)
+}
+
+/// [`check_move`], asked by making the move on `board` and taking it back: a replay asks
+/// it of every move, and copying the board each time showed.
+pub fn check_move_on(board: &mut Board, from: Point, to: Point) -> Result<(), Illegal> {
     let man = board.get(from).ok_or(Illegal::NoPiece(from))?;
     check_movement(board, man, from, to)?;
-    let mut after = board.clone();
-    after.put(to, Some(man));
-    after.put(from, None);
-    if let Some(file) = generals_facing(&after) {
-        return Err(Illegal::GeneralsFace { file });
-    }
-    if let Some((by, attacker)) = checker(&after, man.side) {
-        return Err(Illegal::LeavesInCheck { by, attacker });
-    }
-    Ok(())
+    let captured = board.get(to);
+    board.put(to, Some(man));
+    board.put(from, None);
+    let verdict = if let Some(file) = generals_facing(board) {
+        Err(Illegal::GeneralsFace { file })
+    } else if let Some((by, attacker)) = checker(board, man.side) {
+        Err(Illegal::LeavesInCheck { by, attacker })
+    } else {
+        Ok(())
+    };
+    board.put(from, Some(man));
+    board.put(to, captured);
+    verdict
 }
 
 /// The points a man may reach by its movement alone (check aside), in point order.
@@ -442,6 +459,7 @@ pub fn legal_moves(board: &Board, side: Side) -> Vec<(Point, Point)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xiangqi::board::{FILES, RANKS};
 
     fn p(name: &str) -> Point {
         Point::parse(name).unwrap()
@@ -693,6 +711,54 @@ mod tests {
             }
         }
         assert!(attacked_seen > 1_000 && safe_seen > 1_000);
+    }
+
+    #[test]
+    fn the_lines_held_follow_the_men_and_a_move_tested_in_place_is_taken_back() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            usize::try_from(seed % below as u64).unwrap()
+        };
+        let letters = [
+            'K', 'A', 'E', 'H', 'R', 'C', 'P', 'k', 'a', 'e', 'h', 'r', 'c', 'p',
+        ];
+        let mut board = Board::initial();
+        let mut tested = 0;
+        for _ in 0..5_000 {
+            let point = Point::from_index(next(90)).unwrap();
+            // As many men taken off as put on, so that both ways of changing a line are seen.
+            let man = (next(2) == 0).then(|| Man::from_letter(letters[next(14)]).unwrap());
+            board.put(point, man);
+            for file in 0..FILES {
+                let held = (0..RANKS)
+                    .filter(|&rank| board.get(Point { file, rank }).is_some())
+                    .fold(0u16, |bits, rank| bits | 1 << rank);
+                assert_eq!(board.ranks_held(file), held, "{board:?}, file {file}");
+            }
+            for rank in 0..RANKS {
+                let held = (0..FILES)
+                    .filter(|&file| board.get(Point { file, rank }).is_some())
+                    .fold(0u16, |bits, file| bits | 1 << file);
+                assert_eq!(board.files_held(rank), held, "{board:?}, rank {rank}");
+            }
+            let (from, to) = (
+                Point::from_index(next(90)).unwrap(),
+                Point::from_index(next(90)).unwrap(),
+            );
+            let before = board.clone();
+            let mut tried = board.clone();
+            assert_eq!(
+                check_move_on(&mut tried, from, to),
+                check_move(&board, from, to)
+            );
+            assert_eq!(tried, before);
+            assert!((0..FILES).all(|file| tried.ranks_held(file) == before.ranks_held(file)));
+            tested += usize::from(board.get(from).is_some());
+        }
+        assert!(tested > 1_000);
     }
 
     #[test]
