@@ -111,32 +111,25 @@ impl Diagnostic {
     }
 
     pub fn shifted(&self, delta: isize) -> Diagnostic {
-        let shift = |range: &Range<usize>| {
-            range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta)
+        let mut shifted = self.clone();
+        shifted.shift(delta);
+        shifted
+    }
+
+    /// Moves every range `delta` bytes along, in place.
+    pub fn shift(&mut self, delta: isize) {
+        let shift = |range: &mut Range<usize>| {
+            *range =
+                range.start.saturating_add_signed(delta)..range.end.saturating_add_signed(delta);
         };
-        Diagnostic {
-            range: shift(&self.range),
-            related: self
-                .related
-                .iter()
-                .map(|related| Related {
-                    range: shift(&related.range),
-                    message: related.message.clone(),
-                })
-                .collect(),
-            fixes: self
-                .fixes
-                .iter()
-                .map(|fix| Fix {
-                    title: fix.title.clone(),
-                    edits: fix
-                        .edits
-                        .iter()
-                        .map(|(range, text)| (shift(range), text.clone()))
-                        .collect(),
-                })
-                .collect(),
-            ..self.clone()
+        shift(&mut self.range);
+        for related in &mut self.related {
+            shift(&mut related.range);
+        }
+        for fix in &mut self.fixes {
+            for (range, _) in &mut fix.edits {
+                shift(range);
+            }
         }
     }
 }

@@ -1446,7 +1446,7 @@ impl Player<'_> {
             .collect();
         if shift != 0 {
             for diagnostic in &mut self.ply_diagnostics[own_diagnostics..] {
-                *diagnostic = diagnostic.shifted(shift);
+                diagnostic.shift(shift);
             }
         }
         line.push(

@@ -223,9 +223,10 @@ impl Plies {
             chunk.verdicts |= 1 << (index % CHUNK);
         }
         chunk.plies.push(ply.shifted(-shift));
-        chunk
-            .diagnostics
-            .extend(diagnostics.map(|diagnostic| (index, diagnostic.shifted(-shift))));
+        chunk.diagnostics.extend(diagnostics.map(|mut diagnostic| {
+            diagnostic.shift(-shift);
+            (index, diagnostic)
+        }));
         self.len += 1;
         if self.len.is_multiple_of(CHUNK) {
             let (shift, full) = std::mem::take(&mut self.open);
