@@ -133,3 +133,29 @@ impl Diagnostic {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shifting_moves_every_range_and_keeps_the_words() {
+        let diagnostic = Diagnostic::error(10..14, "illegal-move", "no man on f2")
+            .with_related(2..4, "the move before")
+            .with_fix(Fix {
+                title: "Write `f3`".to_string(),
+                edits: vec![(10..12, "f3".to_string())],
+            });
+        let moved = diagnostic.shifted(5);
+        assert_eq!(moved.range, 15..19);
+        assert_eq!(moved.related[0].range, 7..9);
+        assert_eq!(moved.related[0].message, "the move before");
+        assert_eq!(moved.fixes[0].edits, vec![(15..17, "f3".to_string())]);
+        assert_eq!(moved.message, diagnostic.message);
+        let mut back = moved.clone();
+        back.shift(-5);
+        assert_eq!(back, diagnostic);
+        // Never before the start of the text.
+        assert_eq!(diagnostic.shifted(-12).related[0].range, 0..0);
+    }
+}
