@@ -125,16 +125,29 @@ pub fn game_at(analysis: &DocumentAnalysis, offset: usize) -> Option<GameAt<'_>>
 
 /// The move whose text (MoveNumber through last token or comment) `offset` is on.
 pub fn move_at(moves: &[MoveRecord], offset: usize) -> Option<usize> {
+    // The moves are in the order of the text: searched by halves, not walked (a hover at
+    // the end of a 100,000-move game walked them all).
+    let index = moves.partition_point(|record| record.source().end <= offset);
     moves
-        .iter()
-        .position(|record| covers(&record.source(), offset))
+        .get(index)
+        .filter(|record| covers(&record.source(), offset))
+        .map(|_| index)
+}
+
+/// The move `offset` is on or just after (the first of two it touches).
+pub fn move_touching(moves: &[MoveRecord], offset: usize) -> Option<usize> {
+    let index = moves.partition_point(|record| record.source().end < offset);
+    moves
+        .get(index)
+        .filter(|record| touches(&record.source(), offset))
+        .map(|_| index)
 }
 
 /// The move under `offset` or, between moves, the last one before it.
 pub fn move_at_or_before(moves: &[MoveRecord], offset: usize) -> Option<usize> {
     moves
-        .iter()
-        .rposition(|record| record.source().start <= offset)
+        .partition_point(|record| record.source().start <= offset)
+        .checked_sub(1)
 }
 
 /// The token of `record` written at `offset` (the first of a brace expansion's tokens).
@@ -284,6 +297,36 @@ mod tests {
             Some(0)
         );
         assert_eq!(move_at_or_before(moves, 0), None);
+    }
+
+    #[test]
+    fn moves_found_by_halves_are_those_a_walk_finds_at_every_offset() {
+        let folder =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance/examples");
+        let mut texts = vec![TWO_GAMES.to_string(), "1.a1-b2 2.c3 {x}3.d4\n".to_string()];
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|x| x == "ppn") {
+                texts.push(std::fs::read_to_string(path).unwrap());
+            }
+        }
+        let mut moves_seen = 0;
+        for text in &texts {
+            let analysis = analysis(text);
+            for game in games(&analysis) {
+                let moves = game.moves();
+                moves_seen += moves.len();
+                for offset in 0..=text.len() + 1 {
+                    let walked = moves.iter().position(|r| covers(&r.source(), offset));
+                    assert_eq!(move_at(moves, offset), walked, "offset {offset}");
+                    let walked = moves.iter().position(|r| touches(&r.source(), offset));
+                    assert_eq!(move_touching(moves, offset), walked, "offset {offset}");
+                    let walked = moves.iter().rposition(|r| r.source().start <= offset);
+                    assert_eq!(move_at_or_before(moves, offset), walked, "offset {offset}");
+                }
+            }
+        }
+        assert!(moves_seen > 500, "{moves_seen}");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::diagnostic::Diagnostic;
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::board::PieceJson;
-use crate::ide::locate::{game_at, games, touches};
+use crate::ide::locate::{game_at, games, move_at_or_before, move_touching};
 use crate::model::document::{
     ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef, Target,
 };
@@ -113,15 +113,9 @@ impl NotationDocument for DocumentAnalysis {
         let game = game_at(self, offset)?;
         let moves = game.moves();
         let index = if or_before {
-            moves
-                .iter()
-                .rposition(|record| record.source().start <= offset)
-                .map_or(0, |index| index + 1)
+            move_at_or_before(moves, offset).map_or(0, |index| index + 1)
         } else {
-            moves
-                .iter()
-                .position(|record| touches(&record.source(), offset))?
-                + 1
+            move_touching(moves, offset)? + 1
         };
         if index > game.game.move_count() {
             return None;
