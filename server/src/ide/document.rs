@@ -51,7 +51,7 @@ pub fn reanalyze(
     text: String,
     edit: &crate::model::edit::TextEdit,
 ) -> Box<dyn NotationDocument> {
-    let format = Format::detect(path, &text);
+    let format = Format::detect_after_edit(previous.format(), path, previous.text(), &text, edit);
     if format == previous.format() {
         previous.update(text, edit)
     } else {

@@ -77,14 +77,62 @@ impl Format {
     /// line starts with `v1 `, XAY if it is YAML with a `setup` key, WXF if it says WXF,
     /// else FEN). A file with no known extension is PPN.
     pub fn detect(path: Option<&Path>, text: &str) -> Format {
-        let by_extension = path
-            .and_then(|path| path.extension())
-            .and_then(|extension| extension.to_str())
-            .and_then(Format::of_extension);
-        match by_extension {
+        match Format::of_path(path) {
             Some(format) if format.is_xiangqi() => Format::xiangqi_by_content(text),
             Some(format) => format,
             None => Format::Ppn,
+        }
+    }
+
+    fn of_path(path: Option<&Path>) -> Option<Format> {
+        path.and_then(|path| path.extension())
+            .and_then(|extension| extension.to_str())
+            .and_then(Format::of_extension)
+    }
+
+    /// [`Format::detect`] for `new_text`, made from `old_text` by `edit`, when `old_text`
+    /// was in `before`: a xiangqi-setup file's content is read again only when the lines
+    /// the edit touched, before or after it, hold one of the marks that decide the format
+    /// (reading the whole of a long WXF record again for each keystroke took a millisecond).
+    pub fn detect_after_edit(
+        before: Format,
+        path: Option<&Path>,
+        old_text: &str,
+        new_text: &str,
+        edit: &crate::model::edit::TextEdit,
+    ) -> Format {
+        let by_content = Format::of_path(path).is_some_and(Format::is_xiangqi);
+        if !by_content || !before.is_xiangqi() {
+            return Format::detect(path, new_text);
+        }
+        fn touched(text: &str, start: usize, end: usize) -> &str {
+            let bytes = text.as_bytes();
+            let start = start.min(bytes.len());
+            let end = end.clamp(start, bytes.len());
+            let from = bytes[..start]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |at| at + 1);
+            let to = bytes[end..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len(), |at| end + at);
+            // Both ends are at line ends or the text's: character boundaries.
+            text.get(from..to).unwrap_or(text)
+        }
+        let decides = |lines: &str| {
+            lines.contains("WXF")
+                || lines.lines().any(|line| {
+                    let line = line.trim_start_matches('\u{feff}');
+                    line.starts_with("v1 ") || line.starts_with("setup:")
+                })
+        };
+        if decides(touched(old_text, edit.start, edit.old_end))
+            || decides(touched(new_text, edit.start, edit.new_end))
+        {
+            Format::xiangqi_by_content(new_text)
+        } else {
+            before
         }
     }
 
@@ -130,6 +178,84 @@ mod tests {
                 "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
             ),
             Format::Fen
+        );
+    }
+
+    #[test]
+    fn a_format_known_before_an_edit_is_the_one_read_again_from_the_whole_text() {
+        use crate::model::edit::TextEdit;
+        let mut seed = 0x0bad_5eed_1234_5678_u64;
+        let mut next = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            usize::try_from(seed % below as u64).unwrap()
+        };
+        // Pieces of the marks that decide, so that edits make and break them.
+        let pieces = [
+            "W",
+            "X",
+            "F",
+            "WXF",
+            "v",
+            "1",
+            " ",
+            "v1 ",
+            "\n",
+            "setup",
+            ":",
+            "setup:",
+            "\u{feff}",
+            "FORMAT",
+            "rnbakabnr/9",
+            "\r\n",
+            "x",
+        ];
+        let path = Path::new("game.wxf");
+        let mut changed = 0;
+        for round in 0..3_000 {
+            let mut text: String = (0..next(12)).map(|_| pieces[next(pieces.len())]).collect();
+            if round % 3 == 0 {
+                text.push_str("FORMAT WXF\nSTART{\n 1. C2.5 h8+7\n}END\n");
+            }
+            for _ in 0..4 {
+                let boundary = |at: usize, text: &str| {
+                    (at..=text.len())
+                        .find(|&i| text.is_char_boundary(i))
+                        .unwrap()
+                };
+                let start = boundary(next(text.len() + 1), &text);
+                let old_end = boundary(start + next(text.len() - start + 1).min(6), &text);
+                let inserted: String = (0..next(3)).map(|_| pieces[next(pieces.len())]).collect();
+                let mut edited = text.clone();
+                edited.replace_range(start..old_end, &inserted);
+                let edit = TextEdit {
+                    start,
+                    old_end,
+                    new_end: start + inserted.len(),
+                };
+                let before = Format::detect(Some(path), &text);
+                let after = Format::detect_after_edit(before, Some(path), &text, &edited, &edit);
+                assert_eq!(
+                    after,
+                    Format::detect(Some(path), &edited),
+                    "{text:?} → {edited:?}"
+                );
+                changed += usize::from(after != before);
+                text = edited;
+            }
+        }
+        assert!(changed > 100, "{changed}");
+        // Not decided by content: the extension says.
+        let edit = TextEdit {
+            start: 0,
+            old_end: 0,
+            new_end: 3,
+        };
+        let ppn = Some(Path::new("game.ppn"));
+        assert_eq!(
+            Format::detect_after_edit(Format::Ppn, ppn, "", "v1 ", &edit),
+            Format::Ppn
         );
     }
 }
