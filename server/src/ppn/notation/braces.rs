@@ -101,6 +101,27 @@ pub fn expand_token_located(token: &str) -> Result<Vec<String>, LocatedBraceErro
     }
 }
 
+/// Whether [`expand_token_located`] gives `token` back as it is, seen without expanding:
+/// a token wrapped in braces is kept whole, and a token without a backslash that lacks
+/// either brace has no group to expand and nothing to unescape. Most movetext tokens are
+/// such, comment words like `{resigns.` included, and expanding one would allocate.
+pub fn expands_to_itself(token: &str) -> bool {
+    let bytes = token.as_bytes();
+    if bytes.first() == Some(&b'{') && bytes.last() == Some(&b'}') {
+        return true;
+    }
+    let (mut open, mut close) = (false, false);
+    for &byte in bytes {
+        match byte {
+            b'\\' => return false,
+            b'{' => open = true,
+            b'}' => close = true,
+            _ => {}
+        }
+    }
+    !(open && close)
+}
+
 /// Expands every top-level brace group of `token` (and the groups inside them),
 /// returning the expansions in order. A token without braces comes back as itself,
 /// unescaped.
@@ -803,6 +824,61 @@ fn zero_pad(value: i64, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tokens_said_to_expand_to_themselves_do() {
+        let tokens = [
+            "",
+            "a",
+            "b2-b4",
+            "{",
+            "}",
+            "{}",
+            "{a",
+            "a}",
+            "}{",
+            "{resigns.",
+            "was}",
+            "{a,b}",
+            "{a,b}1",
+            "x{a,b}",
+            "{a}{b}",
+            "{a,b}}",
+            "{{a,b}",
+            "\\",
+            "a\\,b",
+            "{a\\,b}",
+            "\\{a,b}",
+            "{a,b\\}",
+            "{1..3}",
+            "a{1..3}b",
+            "}a,b{",
+            "{{}}",
+            "}}{{",
+            "{,}",
+            "{x}y",
+            "y{x}",
+            "{a\\}",
+            "\\{",
+            "{2-3}*",
+            "‿{ä,ö}",
+            "{ä,ö",
+            "ö}",
+        ];
+        for token in tokens {
+            if expands_to_itself(token) {
+                assert_eq!(
+                    expand_token_located(token).ok(),
+                    Some(vec![token.to_string()]),
+                    "{token}"
+                );
+            }
+        }
+        assert!(expands_to_itself("{resigns."));
+        assert!(expands_to_itself("{a,b}"));
+        assert!(!expands_to_itself("{a,b}1"));
+        assert!(!expands_to_itself("a\\,b"));
+    }
 
     fn measured(token: &str) -> (u128, u128) {
         let measure = walk::<Measure>(token).expect("within the budgets");
