@@ -1305,7 +1305,10 @@ fn semicolons_to_move_numbers(glyphs: Vec<Glyph>) -> (Vec<Glyph>, Vec<bool>) {
     if !glyphs.iter().enumerate().any(replaced) {
         return (glyphs, in_comment);
     }
+    // The new text's positions read as the old ones did: the ` . ` that stands for a `;`
+    // holds no brace, nor did the `;`, so each of its positions reads as the `;`'s.
     let mut text = Vec::with_capacity(glyphs.len() + 16);
+    let mut text_in_comment = Vec::with_capacity(glyphs.len() + 17);
     for (i, glyph) in glyphs.iter().enumerate() {
         if glyph.ch == ';' && !in_comment[i + 1] {
             for ch in [' ', '.', ' '] {
@@ -1313,13 +1316,15 @@ fn semicolons_to_move_numbers(glyphs: Vec<Glyph>) -> (Vec<Glyph>, Vec<bool>) {
                     ch,
                     origin: glyph.origin,
                 });
+                text_in_comment.push(in_comment[i]);
             }
         } else {
             text.push(*glyph);
+            text_in_comment.push(in_comment[i]);
         }
     }
-    let in_comment = closes_before_next_open(&text);
-    (text, in_comment)
+    text_in_comment.push(in_comment[glyphs.len()]);
+    (text, text_in_comment)
 }
 
 struct RawMove {
@@ -1352,26 +1357,30 @@ fn is_move_number_char(c: char) -> bool {
 /// letter, digit nor punctuation mark just before or after it, outside comments.
 fn move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<Range<usize>> {
     let mut numbers = Vec::new();
-    let mut p = 0;
-    while p < text.len() {
-        if !is_move_number_char(text[p].ch) {
-            p += 1;
-            continue;
-        }
-        let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
-        let mut q = p;
+    // Only a run of MoveNumber characters that ends in a `.` can be one: the runs are
+    // found from their dots, and the text between them is only searched for a `.`.
+    let mut from = 0;
+    while let Some(found) = text[from..].iter().position(|glyph| glyph.ch == '.') {
+        let dot = from + found;
+        // The run holding the dot: `p..q`, each end where MoveNumber characters stop.
+        let mut q = dot + 1;
         while q < text.len() && is_move_number_char(text[q].ch) {
             q += 1;
         }
-        if free_before && text[q - 1].ch == '.' && !in_comment[q] {
+        if text[q - 1].ch == '.' && !in_comment[q] {
+            let mut p = dot;
+            while p > 0 && is_move_number_char(text[p - 1].ch) {
+                p -= 1;
+            }
+            let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
             let free_after =
                 q == text.len() || !char_class::is_alphanumeric_or_punctuation(text[q].ch);
-            if free_after {
+            if free_before && free_after {
                 numbers.push(p..q);
             }
         }
-        // Positions inside the run follow a letter, digit or mark, so none can start one.
-        p = q;
+        // `text[q]` is no MoveNumber character: the next run starts after it.
+        from = q;
     }
     numbers
 }
@@ -2041,6 +2050,98 @@ mod comment_tests {
             i += 1;
         }
         spans
+    }
+
+    /// MoveNumbers found by reading every run of MoveNumber characters from its start.
+    fn move_numbers_run_by_run(text: &[Glyph], in_comment: &[bool]) -> Vec<Range<usize>> {
+        let mut numbers = Vec::new();
+        let mut p = 0;
+        while p < text.len() {
+            if !is_move_number_char(text[p].ch) {
+                p += 1;
+                continue;
+            }
+            let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
+            let mut q = p;
+            while q < text.len() && is_move_number_char(text[q].ch) {
+                q += 1;
+            }
+            if free_before && text[q - 1].ch == '.' && !in_comment[q] {
+                let free_after =
+                    q == text.len() || !char_class::is_alphanumeric_or_punctuation(text[q].ch);
+                if free_after {
+                    numbers.push(p..q);
+                }
+            }
+            p = q;
+        }
+        numbers
+    }
+
+    #[test]
+    fn move_numbers_found_from_their_dots_are_those_read_run_by_run() {
+        for text in [
+            "",
+            ".",
+            "..",
+            "1.",
+            "1...",
+            "12S.",
+            "a.b",
+            "1. a1-b2 2. c3",
+            "x.y 3. etc.",
+            "(1.) 2.) 3.",
+            "1.a 2.",
+            "{1. in} 2.",
+            ".1. ..",
+            "1‿2. é3. 4.é",
+            "$1. ~2.~",
+            "1-0 1.5 2.. ;.",
+            "a1-b2. 3.",
+            "1.{ x } 2.",
+        ] {
+            let glyphs: Vec<Glyph> = text
+                .chars()
+                .map(|ch| Glyph {
+                    ch,
+                    origin: Origin::NOWHERE,
+                })
+                .collect();
+            let in_comment = closes_before_next_open(&glyphs);
+            assert_eq!(
+                move_numbers(&glyphs, &in_comment),
+                move_numbers_run_by_run(&glyphs, &in_comment),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn replaced_semicolons_keep_what_is_inside_comments() {
+        for text in [
+            "",
+            ";",
+            "a;b",
+            "{;}",
+            "{a;b} c;d",
+            "1. a; b {x;} ;",
+            "};{",
+            "{;",
+            ";}",
+            "x{y};z}",
+            "{{;}};",
+            "a ; {b ; c} ; d",
+        ] {
+            let glyphs: Vec<Glyph> = text
+                .chars()
+                .map(|ch| Glyph {
+                    ch,
+                    origin: Origin::NOWHERE,
+                })
+                .collect();
+            let (replaced, in_comment) = semicolons_to_move_numbers(glyphs);
+            assert_eq!(in_comment, closes_before_next_open(&replaced), "{text}");
+        }
     }
 
     #[test]
