@@ -102,6 +102,13 @@ impl Context<'_> {
             PieceIdKind::Search { spec, greedy } => {
                 return self.search(id, spec, *greedy, board).map(Found::Many);
             }
+            // The last active pieces are found without copying their list first.
+            PieceIdKind::Active if !self.active.is_empty() => {
+                let positions = board.positions_of(self.active);
+                if !positions.is_empty() {
+                    return Ok(Found::Many(positions));
+                }
+            }
             _ => {}
         }
         let tags = self.tags(id, board)?;

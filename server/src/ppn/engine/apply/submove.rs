@@ -436,13 +436,13 @@ impl MoveToken {
 
     /// The MoveTokens that decide what a sub-move does, by the grammar and by the
     /// reference: the first one in the reference's order that the text holds.
-    /// `present` has bit `b` set for each ASCII byte `b` of the text: every MoveToken
+    /// `present[b]` tells whether the text holds the ASCII byte `b`: every MoveToken
     /// starts with an ASCII byte, and those the text lacks need no search.
-    fn of(text: &str, present: u128) -> (Option<MoveToken>, Option<MoveToken>) {
+    fn of(text: &str, present: &[bool; 128]) -> (Option<MoveToken>, Option<MoveToken>) {
         let mut grammar = None;
         let mut reference = None;
         for token in MoveToken::ORDER {
-            if present & (1 << token.text().as_bytes()[0]) == 0 {
+            if !present[usize::from(token.text().as_bytes()[0])] {
                 continue;
             }
             if grammar.is_none() && token.candidates(text).any(|i| token.is_at(text, i)) {
@@ -595,11 +595,13 @@ pub(crate) fn parse_submove(
     };
     let whole = 0..text.len();
     // One pass over the text: which ASCII bytes it holds, and how deep it nests.
-    let mut present = 0u128;
+    // A table rather than a 128-bit set: a flag is set with one store, where setting a
+    // bit of a `u128` by a variable shift takes several instructions.
+    let mut present = [false; 128];
     let mut nesting = 0;
     for byte in text.bytes() {
         if byte.is_ascii() {
-            present |= 1 << byte;
+            present[usize::from(byte)] = true;
             nesting += usize::from(matches!(byte, b'^' | b'&' | b'|' | b'$'));
         }
     }
@@ -610,7 +612,7 @@ pub(crate) fn parse_submove(
             format!("this sub-move nests PieceIds and Locations more than {MAX_NESTING} deep"),
         ));
     }
-    let (token, reference) = MoveToken::of(text, present);
+    let (token, reference) = MoveToken::of(text, &present);
     if token != reference {
         let reading = match reference {
             Some(other) => format!("reads this sub-move as a `{}` move", other.text()),
