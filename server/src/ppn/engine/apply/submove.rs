@@ -88,12 +88,17 @@ pub(crate) fn split_submoves(text: &str) -> Submoves<'_> {
 }
 
 /// Whether `text` is one sub-move with nothing to rewrite, seen from its bytes alone: the
-/// usual token, printable ASCII without `*`, `!`, `+` or `?`.
+/// usual token, printable ASCII without `*`, `!`, `+`, or a `?` after a digit.
 fn is_one_plain_part(text: &str) -> bool {
+    let mut previous = 0u8;
     !text.is_empty()
-        && text
-            .bytes()
-            .all(|byte| byte.is_ascii_graphic() && !matches!(byte, b'*' | b'!' | b'+' | b'?'))
+        && text.bytes().all(|byte| {
+            let plain = byte.is_ascii_graphic()
+                && !matches!(byte, b'*' | b'!' | b'+')
+                && !(byte == b'?' && previous.is_ascii_digit());
+            previous = byte;
+            plain
+        })
 }
 
 /// The sub-moves of a token, one by one (see [`split_submoves`]).
@@ -402,6 +407,19 @@ impl MoveToken {
         }
     }
 
+    /// Whether the grammar and the reference see this MoveToken at the same places
+    /// (`is_at` and `reference_is_at` agree everywhere).
+    fn reads_as_the_reference(self) -> bool {
+        !matches!(
+            self,
+            MoveToken::Move
+                | MoveToken::MoveBelowPiece
+                | MoveToken::MoveBelow
+                | MoveToken::DropBelowPiece
+                | MoveToken::DropBelow
+        )
+    }
+
     /// Whether the reference implementation sees this MoveToken at byte `at`.
     fn reference_is_at(self, text: &str, at: usize) -> bool {
         match self {
@@ -443,6 +461,13 @@ impl MoveToken {
         let mut reference = None;
         for token in MoveToken::ORDER {
             if !present[usize::from(token.text().as_bytes()[0])] {
+                continue;
+            }
+            if grammar.is_none() && reference.is_none() && token.reads_as_the_reference() {
+                // One search decides both.
+                if token.candidates(text).any(|i| token.is_at(text, i)) {
+                    return (Some(token), Some(token));
+                }
                 continue;
             }
             if grammar.is_none() && token.candidates(text).any(|i| token.is_at(text, i)) {
@@ -826,6 +851,63 @@ mod tests {
         parts
     }
 
+    /// The MoveTokens of a sub-move as first looked for: grammar and reference each
+    /// searched for every MoveToken.
+    fn move_tokens_searched_apart(text: &str) -> (Option<MoveToken>, Option<MoveToken>) {
+        let find = |is_at: fn(MoveToken, &str, usize) -> bool| {
+            MoveToken::ORDER
+                .into_iter()
+                .find(|token| token.candidates(text).any(|i| is_at(*token, text, i)))
+        };
+        (find(MoveToken::is_at), find(MoveToken::reference_is_at))
+    }
+
+    #[test]
+    fn move_tokens_searched_together_are_those_searched_apart() {
+        for text in [
+            "",
+            "b2",
+            "b2-b4",
+            "S@b2",
+            "S\\b2",
+            "f3W/\\@<1,0>|d3",
+            "b2_%c3",
+            "?S<-b2",
+            "b2-<-1,0>",
+            "b2=S,a-90",
+            "f13:a7[1]",
+            "b4[1:3]:c2",
+            "?/\\K#c3",
+            "b2@>90$c3",
+            "a1-<1,1>$?S",
+            "b2$>90",
+            "*b2",
+            "+",
+            "!",
+            "b2~S",
+            "b2_c3",
+            "a_b'_c",
+            ",dominoes_red'",
+            "(-1,2)-b2",
+            "b2@%c3",
+            "b2-%c3",
+            "b2\\%c3",
+            "x:y:z",
+            "<-1,0>_b2",
+            "a-90_b",
+        ] {
+            let mut present = [false; 128];
+            for byte in text.bytes().filter(u8::is_ascii) {
+                present[usize::from(byte)] = true;
+            }
+            assert_eq!(
+                MoveToken::of(text, &present),
+                move_tokens_searched_apart(text),
+                "{text}"
+            );
+        }
+    }
+
     #[test]
     fn parts_read_one_by_one_are_the_parts_split_at_once() {
         for token in [
@@ -859,6 +941,13 @@ mod tests {
             "`S7'\\(13,10)%h2;",
             "a\u{7f}b",
             "a\u{0}b",
+            "?S5-b2",
+            "3?A@b2",
+            "?3?A",
+            "a?",
+            "?",
+            "1?",
+            "?C4c-(1,2)",
         ] {
             assert_eq!(
                 split_submoves(token).collect::<Vec<_>>(),
