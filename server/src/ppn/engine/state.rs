@@ -54,6 +54,23 @@ pub(crate) struct Board {
 }
 
 impl Board {
+    /// Where pieces moved above (or `below`) the piece `neighbour` go, or on top (at the
+    /// bottom) without one, once the moving pieces are out of the board.
+    pub(crate) fn insertion_point(&self, neighbour: Option<PieceTag>, below: bool) -> usize {
+        match (neighbour, below) {
+            (None, false) => self.pieces.len(),
+            (None, true) => 0,
+            (Some(tag), _) => {
+                let index = self.tags.iter().position(|t| *t == tag).unwrap_or(0);
+                if below {
+                    index
+                } else {
+                    index + 1
+                }
+            }
+        }
+    }
+
     /// Positions (in board order) of the pieces with these identities.
     pub(crate) fn positions_of(&self, tags: &[PieceTag]) -> Vec<usize> {
         self.tags

@@ -101,6 +101,27 @@ pub fn expand_token_located(token: &str) -> Result<Vec<String>, LocatedBraceErro
     }
 }
 
+/// Whether [`expand_token_located`] gives `token` back as it is, seen without expanding:
+/// a token wrapped in braces is kept whole, and a token without a backslash that lacks
+/// either brace has no group to expand and nothing to unescape. Most movetext tokens are
+/// such, comment words like `{resigns.` included, and expanding one would allocate.
+pub fn expands_to_itself(token: &str) -> bool {
+    let bytes = token.as_bytes();
+    if bytes.first() == Some(&b'{') && bytes.last() == Some(&b'}') {
+        return true;
+    }
+    let (mut open, mut close) = (false, false);
+    for &byte in bytes {
+        match byte {
+            b'\\' => return false,
+            b'{' => open = true,
+            b'}' => close = true,
+            _ => {}
+        }
+    }
+    !(open && close)
+}
+
 /// Expands every top-level brace group of `token` (and the groups inside them),
 /// returning the expansions in order. A token without braces comes back as itself,
 /// unescaped.
@@ -110,8 +131,70 @@ pub fn expand_braces(token: &str) -> Result<Vec<String>, BraceError> {
 
 /// [`expand_braces`], telling where in the token an error is.
 pub fn expand_braces_located(token: &str) -> Result<Vec<String>, LocatedBraceError> {
+    if let Some(expansions) = single_group_expansions(token) {
+        return Ok(expansions);
+    }
     walk::<Measure>(token)?;
     walk::<Vec<String>>(token)
+}
+
+/// The expansions of the usual braced token, `*{a,h}4` or `?M{0..4}@>90;`: one `{`, then
+/// one `}`, and no backslash. Its group is a comma list, a range or kept as written, and
+/// the expansions are the text before it, each alternative, and the text after it, as the
+/// walk gives them, without measuring and walking the token twice. `None` for any other
+/// token, for a range the walk would reject (it then says why), and for one so long that
+/// it might exceed a budget.
+fn single_group_expansions(token: &str) -> Option<Vec<String>> {
+    // At most 128 alternatives of at most 256 bytes: far within both budgets.
+    const MOST_BYTES: usize = 256;
+    const MOST_RANGE_VALUES: u128 = 256;
+    const MOST_RANGE_BYTES: u128 = 4096;
+    if token.len() > MOST_BYTES {
+        return None;
+    }
+    let (mut open, mut close) = (None, None);
+    for (at, &byte) in token.as_bytes().iter().enumerate() {
+        let seen = match byte {
+            b'\\' => return None,
+            b'{' => open.replace(at),
+            b'}' => close.replace(at),
+            _ => None,
+        };
+        if seen.is_some() {
+            return None;
+        }
+    }
+    let (open, close) = (open?, close?);
+    if close < open {
+        return None;
+    }
+    let (before, inner, after) = (&token[..open], &token[open + 1..close], &token[close + 1..]);
+    let around = |middle: &str| {
+        let mut expansion = String::with_capacity(before.len() + middle.len() + after.len());
+        expansion.push_str(before);
+        expansion.push_str(middle);
+        expansion.push_str(after);
+        expansion
+    };
+    if inner.contains(',') {
+        return Some(inner.split(',').map(around).collect());
+    }
+    if let Some(spec) = parse_range(inner) {
+        let values = range_values(&spec, inner).ok()?;
+        if values.count > MOST_RANGE_VALUES || values.bytes() > MOST_RANGE_BYTES {
+            return None;
+        }
+        // A letter range may give a backslash, which the walk unescapes with what
+        // follows it (`{Z..a}.` gives `.` for `\.`): so is every expansion here.
+        return Some(
+            values
+                .strings()
+                .iter()
+                .map(|value| unescape(&around(value)))
+                .collect(),
+        );
+    }
+    Some(vec![token.to_string()])
 }
 
 /// What the walk computes for each piece of the token: the strings themselves, or only
@@ -803,6 +886,132 @@ fn zero_pad(value: i64, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_single_group_expands_as_the_walk_expands_it() {
+        let groups = [
+            "{a,h}",
+            "{n,a,2,3,5}",
+            "{a,}",
+            "{,}",
+            "{,a}",
+            "{}",
+            "{a}",
+            "{0..4}",
+            "{d..e}",
+            "{e..a}",
+            "{a..z..3}",
+            "{05..10}",
+            "{-2..2}",
+            "{1..3..0}",
+            "{1..100000}",
+            "{1..3..-1}",
+            "{..}",
+            "{1..}",
+            "{a..b..c}",
+            "{ä,ö}",
+            "{~b,_%?Cd}",
+            "{1,2..3}",
+            "{9223372036854775807..9223372036854775806}",
+            "{1..2..3..4}",
+            "{A..c}",
+            "{a..C}",
+            "{Z..a}",
+            "{[..^}",
+            "{\\..\\}",
+        ];
+        let mut single = 0;
+        for group in groups {
+            for (before, after) in [
+                ("", ""),
+                ("*", "2"),
+                ("?M", "@>90;"),
+                ("é", ""),
+                ("", "‿"),
+                ("", "."),
+                ("x", ",{"),
+                ("", "}."),
+            ] {
+                let token = format!("{before}{group}{after}");
+                let walked = walk::<Measure>(&token).and_then(|_| walk::<Vec<String>>(&token));
+                if let Some(expansions) = single_group_expansions(&token) {
+                    assert_eq!(Ok(expansions), walked, "{token}");
+                    single += 1;
+                }
+            }
+        }
+        assert!(single > 100, "{single}");
+        let many = "{1,2}".repeat(60);
+        for other in [
+            "a}{b",
+            "{a,b}{c}",
+            "{a\\,b}",
+            "{{a,b}}",
+            "a",
+            "{a",
+            many.as_str(),
+        ] {
+            assert_eq!(single_group_expansions(other), None, "{other}");
+        }
+        let long = format!("{{a,b}}{}", "x".repeat(300));
+        assert_eq!(single_group_expansions(&long), None);
+        assert_eq!(single_group_expansions("{1..100000}"), None);
+    }
+
+    #[test]
+    fn tokens_said_to_expand_to_themselves_do() {
+        let tokens = [
+            "",
+            "a",
+            "b2-b4",
+            "{",
+            "}",
+            "{}",
+            "{a",
+            "a}",
+            "}{",
+            "{resigns.",
+            "was}",
+            "{a,b}",
+            "{a,b}1",
+            "x{a,b}",
+            "{a}{b}",
+            "{a,b}}",
+            "{{a,b}",
+            "\\",
+            "a\\,b",
+            "{a\\,b}",
+            "\\{a,b}",
+            "{a,b\\}",
+            "{1..3}",
+            "a{1..3}b",
+            "}a,b{",
+            "{{}}",
+            "}}{{",
+            "{,}",
+            "{x}y",
+            "y{x}",
+            "{a\\}",
+            "\\{",
+            "{2-3}*",
+            "‿{ä,ö}",
+            "{ä,ö",
+            "ö}",
+        ];
+        for token in tokens {
+            if expands_to_itself(token) {
+                assert_eq!(
+                    expand_token_located(token).ok(),
+                    Some(vec![token.to_string()]),
+                    "{token}"
+                );
+            }
+        }
+        assert!(expands_to_itself("{resigns."));
+        assert!(expands_to_itself("{a,b}"));
+        assert!(!expands_to_itself("{a,b}1"));
+        assert!(!expands_to_itself("a\\,b"));
+    }
 
     fn measured(token: &str) -> (u128, u128) {
         let measure = walk::<Measure>(token).expect("within the budgets");

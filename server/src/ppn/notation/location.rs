@@ -77,6 +77,21 @@ fn file_number(letters: &str) -> f64 {
         .fold(0.0, |acc, b| acc * 26.0 + f64::from(b - b'a' + 1))
 }
 
+/// A run of at most 15 ASCII digits as the number it writes: below 2^53, so exactly what
+/// `parse::<f64>` gives, without the general parser. `None` for other text.
+fn small_integer(digits: &str) -> Option<f64> {
+    if digits.is_empty() || digits.len() > 15 {
+        return None;
+    }
+    digits
+        .bytes()
+        .try_fold(0u64, |number, byte| {
+            byte.is_ascii_digit()
+                .then(|| number * 10 + u64::from(byte - b'0'))
+        })
+        .map(|number| number as f64)
+}
+
 fn parse_number(text: &str) -> Option<f64> {
     let trimmed = text.strip_prefix('+').unwrap_or(text);
     if trimmed.is_empty() || trimmed.starts_with(['+', '-'].as_slice()) && trimmed.len() == 1 {
@@ -150,9 +165,12 @@ pub fn parse_location(
             dy: y,
             anchor,
         }
-    } else if text.starts_with(|c: char| c.is_ascii_digit()) {
+    } else if text.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        // The characters looked for below are ASCII, and every byte of another character
+        // is not: the bytes are read instead of the characters.
         let number_len = text
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .bytes()
+            .position(|byte| !(byte.is_ascii_digit() || byte == b'.'))
             .unwrap_or(text.len());
         let steps = text[..number_len].parse::<f64>().map_err(|_| {
             bad(
@@ -162,7 +180,8 @@ pub fn parse_location(
         })?;
         let after = &text[number_len..];
         let word_len = after
-            .find(|c: char| !c.is_ascii_uppercase())
+            .bytes()
+            .position(|byte| !byte.is_ascii_uppercase())
             .unwrap_or(after.len());
         let word = &after[..word_len];
         let word_range = start + number_len..start + number_len + word_len;
@@ -224,14 +243,16 @@ pub fn parse_location(
             ));
         }
         LocationKind::Absolute { x, y }
-    } else if text.starts_with(|c: char| c.is_ascii_lowercase()) {
+    } else if text.as_bytes().first().is_some_and(u8::is_ascii_lowercase) {
         let letters_len = text
-            .find(|c: char| !c.is_ascii_lowercase())
+            .bytes()
+            .position(|byte| !byte.is_ascii_lowercase())
             .unwrap_or(text.len());
         let letters = &text[..letters_len];
         let after = &text[letters_len..];
         let digits_len = after
-            .find(|c: char| !c.is_ascii_digit())
+            .bytes()
+            .position(|byte| !byte.is_ascii_digit())
             .unwrap_or(after.len());
         if digits_len == 0 || letters_len > 6 {
             return Err(bad(
@@ -239,12 +260,16 @@ pub fn parse_location(
                 format!("`{text}` is not a location such as `b4`, `(2,3)` or `<1,0>`"),
             ));
         }
-        let y: f64 = after[..digits_len]
-            .parse()
-            .map_err(|_| bad(range.clone(), "the rank number is too large"))?;
+        let y: f64 = match small_integer(&after[..digits_len]) {
+            Some(rank) => rank,
+            None => after[..digits_len]
+                .parse()
+                .map_err(|_| bad(range.clone(), "the rank number is too large"))?,
+        };
         let x = file_number(letters);
-        let reversed: String = letters.chars().rev().collect();
-        if letters_len > 1 && reversed != letters {
+        // The letters are ASCII: read backwards byte by byte, without making the string.
+        if letters_len > 1 && !letters.bytes().eq(letters.bytes().rev()) {
+            let reversed: String = letters.chars().rev().collect();
             notes.push(Issue::warning(
                 start..start + letters_len,
                 "reference-differs",
@@ -294,6 +319,28 @@ mod tests {
         match parse(text).0.expect(text).kind {
             LocationKind::Relative { dx, dy, .. } => (dx, dy),
             other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn small_integers_read_as_the_float_parser_reads_them() {
+        for digits in [
+            "0",
+            "7",
+            "10",
+            "0012",
+            "999999999999999",
+            "123456789012345",
+            "9007199254740",
+        ] {
+            assert_eq!(
+                small_integer(digits),
+                digits.parse::<f64>().ok(),
+                "{digits}"
+            );
+        }
+        for other in ["", "1.5", "-3", "+3", "1e5", "1234567890123456", "٣"] {
+            assert_eq!(small_integer(other), None, "{other}");
         }
     }
 

@@ -18,7 +18,7 @@ use std::hash::BuildHasherDefault;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::braces::expand_token_located;
+use super::braces::{expand_token_located, expands_to_itself};
 pub use crate::diagnostic::Severity;
 use crate::model::edit::TextEdit;
 
@@ -1008,22 +1008,29 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
 
     let (text, in_comment) = semicolons_to_move_numbers(glyphs);
     let raw_moves = cut_at_move_numbers(&text, &in_comment);
-    let mut previous_label = start.previous_label;
+    // Each move's label becomes the previous one of the next: it is made in place.
+    let mut label = start.previous_label;
+    // A move's words, read into the same buffers for every move.
+    let mut words = Words::default();
     split.moves.reserve(raw_moves.len());
     split.resume.reserve(raw_moves.len());
     for raw in raw_moves {
-        let label = match raw.label {
+        match raw.label {
             Some(ref number) => {
-                let written: String = text[number.clone()].iter().map(|g| g.ch).collect();
-                if written == "." {
-                    format!("{previous_label}.")
+                let written = &text[number.clone()];
+                // A lone `.` (or a `;`) continues the label before it.
+                if !matches!(written, [glyph] if glyph.ch == '.') {
+                    label.clear();
+                    label.extend(written.iter().map(|g| g.ch));
                 } else {
-                    written
+                    label.push('.');
                 }
             }
-            None => BEFORE_FIRST_MOVE_NUMBER_LABEL.to_string(),
-        };
-        previous_label.clone_from(&label);
+            None => {
+                label.clear();
+                label.push_str(BEFORE_FIRST_MOVE_NUMBER_LABEL);
+            }
+        }
         let label_glyphs = raw.label.clone().map(|number| &text[number]).unwrap_or(&[]);
         let label_source = source_span(&[label_glyphs], movetext.start);
         let resume = label_source.as_ref().and_then(|label_source| {
@@ -1040,7 +1047,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         });
         let body = &text[raw.body.clone()];
         let comments = comment_spans(body);
-        let words = tokens_outside(body, &comments, movetext.start);
+        tokens_outside(body, &comments, movetext.start, &mut words);
         let comment = comment_text(body, &comments);
         let source = source_span(&[label_glyphs, body], movetext.start)
             .or_else(|| label_source.clone())
@@ -1109,23 +1116,37 @@ fn expand_tokens(
     let mut ranges = Vec::new();
     let mut token_start = None;
     let mut comment_depth = 0usize;
-    let mut previous = None;
-    for (index, c) in slice.char_indices() {
-        if is_movetext_whitespace(c) {
+    // Read byte by byte: whitespace, braces and backslashes are ASCII, and no byte of a
+    // character of several bytes is ASCII, so only a character's first byte needs a look
+    // (and, when it is not ASCII, the character it starts).
+    let bytes = slice.as_bytes();
+    let mut previous = 0u8;
+    for (index, &byte) in bytes.iter().enumerate() {
+        let whitespace = if byte.is_ascii() {
+            matches!(byte, b'\t' | b'\n' | 0x0C | b'\r' | b' ')
+        } else if is_utf8_continuation(byte) {
+            continue;
+        } else {
+            slice[index..]
+                .chars()
+                .next()
+                .is_some_and(is_movetext_whitespace)
+        };
+        if whitespace {
             if let Some((start, in_comment)) = token_start.take() {
                 ranges.push((offset + start..offset + index, in_comment));
             }
         } else if token_start.is_none() {
             token_start = Some((index, comment_depth > 0));
         }
-        if previous != Some('\\') {
-            match c {
-                '{' => comment_depth += 1,
-                '}' => comment_depth = comment_depth.saturating_sub(1),
+        if previous != b'\\' {
+            match byte {
+                b'{' => comment_depth += 1,
+                b'}' => comment_depth = comment_depth.saturating_sub(1),
                 _ => {}
             }
         }
-        previous = Some(c);
+        previous = byte;
     }
     if let Some((start, in_comment)) = token_start {
         ranges.push((offset + start..offset + slice.len(), in_comment));
@@ -1142,8 +1163,9 @@ fn expand_tokens(
         let expanded_bytes_before = expanded_bytes;
         let over_cap_before = over_cap;
         let written = &file_text[range.clone()];
-        // Only braces expand and only backslashes unescape: most tokens have neither.
-        if !written.bytes().any(|byte| byte == b'{' || byte == b'\\') {
+        // Only braces expand and only backslashes unescape: most tokens have neither, or
+        // not both braces.
+        if expands_to_itself(written) {
             separate(&mut glyphs, &mut first);
             push_written(&mut glyphs, written, range.start, offset);
             tokens.push(SourceToken {
@@ -1227,9 +1249,32 @@ fn separate(glyphs: &mut Vec<Glyph>, first: &mut bool) {
     *first = false;
 }
 
+/// Whether a byte continues a character of several bytes in UTF-8.
+fn is_utf8_continuation(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
+}
+
 /// The characters of a token as written (from byte `start` of the file, in a movetext
 /// starting at `base`), each standing for itself in the file.
 fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize, base: usize) {
+    // The usual ASCII token, well inside 4 GiB of the movetext's start: each byte is a
+    // character, at its offset from the start (`Origin::of` would give the same).
+    let relative = start.saturating_sub(base);
+    let fits = start >= base
+        && relative
+            .checked_add(written.len())
+            .is_some_and(|end| end < u32::MAX as usize - 1);
+    if fits && written.is_ascii() {
+        let relative = relative as u32;
+        glyphs.extend(written.bytes().zip(relative..).map(|(byte, at)| Glyph {
+            ch: char::from(byte),
+            origin: Origin {
+                start: at,
+                end: at + 1,
+            },
+        }));
+        return;
+    }
     glyphs.extend(written.char_indices().map(|(at, ch)| Glyph {
         ch,
         origin: Origin::of(start + at..start + at + ch.len_utf8(), base),
@@ -1260,7 +1305,10 @@ fn semicolons_to_move_numbers(glyphs: Vec<Glyph>) -> (Vec<Glyph>, Vec<bool>) {
     if !glyphs.iter().enumerate().any(replaced) {
         return (glyphs, in_comment);
     }
+    // The new text's positions read as the old ones did: the ` . ` that stands for a `;`
+    // holds no brace, nor did the `;`, so each of its positions reads as the `;`'s.
     let mut text = Vec::with_capacity(glyphs.len() + 16);
+    let mut text_in_comment = Vec::with_capacity(glyphs.len() + 17);
     for (i, glyph) in glyphs.iter().enumerate() {
         if glyph.ch == ';' && !in_comment[i + 1] {
             for ch in [' ', '.', ' '] {
@@ -1268,13 +1316,15 @@ fn semicolons_to_move_numbers(glyphs: Vec<Glyph>) -> (Vec<Glyph>, Vec<bool>) {
                     ch,
                     origin: glyph.origin,
                 });
+                text_in_comment.push(in_comment[i]);
             }
         } else {
             text.push(*glyph);
+            text_in_comment.push(in_comment[i]);
         }
     }
-    let in_comment = closes_before_next_open(&text);
-    (text, in_comment)
+    text_in_comment.push(in_comment[glyphs.len()]);
+    (text, text_in_comment)
 }
 
 struct RawMove {
@@ -1284,33 +1334,53 @@ struct RawMove {
 }
 
 fn is_move_number_char(c: char) -> bool {
-    c == '_' || c == '.' || char_class::is_alphanumeric(c)
+    /// Bit `c` is set for the ASCII characters of MoveNumbers.
+    const ASCII: u128 = {
+        let mut set = 0u128;
+        let mut c = 0u8;
+        while c < 128 {
+            if c == b'_' || c == b'.' || c.is_ascii_alphanumeric() {
+                set |= 1 << c;
+            }
+            c += 1;
+        }
+        set
+    };
+    if c.is_ascii() {
+        ASCII & (1 << (c as u32)) != 0
+    } else {
+        char_class::is_alphanumeric(c)
+    }
 }
 
 /// A MoveNumber is a run of letters, digits, `_` and `.` ending in `.`, with neither a
 /// letter, digit nor punctuation mark just before or after it, outside comments.
 fn move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<Range<usize>> {
     let mut numbers = Vec::new();
-    let mut p = 0;
-    while p < text.len() {
-        if !is_move_number_char(text[p].ch) {
-            p += 1;
-            continue;
-        }
-        let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
-        let mut q = p;
+    // Only a run of MoveNumber characters that ends in a `.` can be one: the runs are
+    // found from their dots, and the text between them is only searched for a `.`.
+    let mut from = 0;
+    while let Some(found) = text[from..].iter().position(|glyph| glyph.ch == '.') {
+        let dot = from + found;
+        // The run holding the dot: `p..q`, each end where MoveNumber characters stop.
+        let mut q = dot + 1;
         while q < text.len() && is_move_number_char(text[q].ch) {
             q += 1;
         }
-        if free_before && text[q - 1].ch == '.' && !in_comment[q] {
+        if text[q - 1].ch == '.' && !in_comment[q] {
+            let mut p = dot;
+            while p > 0 && is_move_number_char(text[p - 1].ch) {
+                p -= 1;
+            }
+            let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
             let free_after =
                 q == text.len() || !char_class::is_alphanumeric_or_punctuation(text[q].ch);
-            if free_after {
+            if free_before && free_after {
                 numbers.push(p..q);
             }
         }
-        // Positions inside the run follow a letter, digit or mark, so none can start one.
-        p = q;
+        // `text[q]` is no MoveNumber character: the next run starts after it.
+        from = q;
     }
     numbers
 }
@@ -1351,20 +1421,28 @@ fn comment_spans(body: &[Glyph]) -> Vec<Range<usize>> {
     if !body.iter().any(|glyph| glyph.ch == '{') {
         return Vec::new();
     }
-    let mut next_close = vec![None; body.len() + 1];
-    for i in (0..body.len()).rev() {
-        next_close[i] = if body[i].ch == '}' {
-            Some(i)
-        } else {
-            next_close[i + 1]
-        };
-    }
+    // The first `}` at or after a position. The positions asked about only grow, so the
+    // body is scanned once, forward, whatever its braces.
+    let mut found: Option<usize> = None;
+    let mut scanned = 0;
+    let mut first_close_from = |from: usize| {
+        if found.is_some_and(|close| close >= from) {
+            return found;
+        }
+        let start = from.max(scanned).min(body.len());
+        found = body[start..]
+            .iter()
+            .position(|glyph| glyph.ch == '}')
+            .map(|p| start + p);
+        scanned = found.map_or(body.len(), |close| close + 1);
+        found
+    };
     let mut spans = Vec::new();
     let mut i = 0;
     while i < body.len() {
         let free_before = i == 0 || !char_class::is_alphanumeric_or_punctuation(body[i - 1].ch);
         if body[i].ch == '{' && free_before {
-            let Some(close) = next_close[i + 1] else {
+            let Some(close) = first_close_from(i + 1) else {
                 break;
             };
             let free_after = close + 1 == body.len()
@@ -1380,8 +1458,10 @@ fn comment_spans(body: &[Glyph]) -> Vec<Range<usize>> {
     spans
 }
 
-fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize) -> Words {
-    let mut words = Words::default();
+/// Reads the words of `body` outside `comments` into `words` (emptied first).
+fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize, words: &mut Words) {
+    words.text.clear();
+    words.tokens.clear();
     // The token being read: where its text starts in `words` and the file bytes it comes
     // from (see `source_span`).
     let mut token_start = 0;
@@ -1411,7 +1491,7 @@ fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize) -> Wor
         }
         let glyph = body[i];
         if is_movetext_whitespace(glyph.ch) {
-            flush(&mut words, token_start, &mut source);
+            flush(words, token_start, &mut source);
             token_start = words.text.len();
         } else {
             if words.text.len() == token_start && !words.tokens.is_empty() {
@@ -1425,8 +1505,7 @@ fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize) -> Wor
         }
         i += 1;
     }
-    flush(&mut words, token_start, &mut source);
-    words
+    flush(words, token_start, &mut source);
 }
 
 fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProblem>) {
@@ -1934,6 +2013,211 @@ mod record_tests {
         assert_eq!(moved.shifted(-10), record);
         let other_text = MoveRecord::new("1.", Some(1..3), &[token("S@b3", 4..8)], "", 1..8);
         assert_ne!(record, other_text);
+    }
+}
+
+#[cfg(test)]
+mod comment_tests {
+    use super::*;
+
+    /// Comments found with a table of each position's next `}`, the way the splitter
+    /// first found them.
+    fn comment_spans_by_table(body: &[Glyph]) -> Vec<Range<usize>> {
+        let mut next_close = vec![None; body.len() + 1];
+        for i in (0..body.len()).rev() {
+            next_close[i] = if body[i].ch == '}' {
+                Some(i)
+            } else {
+                next_close[i + 1]
+            };
+        }
+        let mut spans = Vec::new();
+        let mut i = 0;
+        while i < body.len() {
+            let free_before = i == 0 || !char_class::is_alphanumeric_or_punctuation(body[i - 1].ch);
+            if body[i].ch == '{' && free_before {
+                let Some(close) = next_close[i + 1] else {
+                    break;
+                };
+                let free_after = close + 1 == body.len()
+                    || !char_class::is_alphanumeric_or_punctuation(body[close + 1].ch);
+                if free_after {
+                    spans.push(i..close + 1);
+                    i = close + 1;
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        spans
+    }
+
+    /// MoveNumbers found by reading every run of MoveNumber characters from its start.
+    fn move_numbers_run_by_run(text: &[Glyph], in_comment: &[bool]) -> Vec<Range<usize>> {
+        let mut numbers = Vec::new();
+        let mut p = 0;
+        while p < text.len() {
+            if !is_move_number_char(text[p].ch) {
+                p += 1;
+                continue;
+            }
+            let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
+            let mut q = p;
+            while q < text.len() && is_move_number_char(text[q].ch) {
+                q += 1;
+            }
+            if free_before && text[q - 1].ch == '.' && !in_comment[q] {
+                let free_after =
+                    q == text.len() || !char_class::is_alphanumeric_or_punctuation(text[q].ch);
+                if free_after {
+                    numbers.push(p..q);
+                }
+            }
+            p = q;
+        }
+        numbers
+    }
+
+    #[test]
+    fn move_numbers_found_from_their_dots_are_those_read_run_by_run() {
+        for text in [
+            "",
+            ".",
+            "..",
+            "1.",
+            "1...",
+            "12S.",
+            "a.b",
+            "1. a1-b2 2. c3",
+            "x.y 3. etc.",
+            "(1.) 2.) 3.",
+            "1.a 2.",
+            "{1. in} 2.",
+            ".1. ..",
+            "1‿2. é3. 4.é",
+            "$1. ~2.~",
+            "1-0 1.5 2.. ;.",
+            "a1-b2. 3.",
+            "1.{ x } 2.",
+        ] {
+            let glyphs: Vec<Glyph> = text
+                .chars()
+                .map(|ch| Glyph {
+                    ch,
+                    origin: Origin::NOWHERE,
+                })
+                .collect();
+            let in_comment = closes_before_next_open(&glyphs);
+            assert_eq!(
+                move_numbers(&glyphs, &in_comment),
+                move_numbers_run_by_run(&glyphs, &in_comment),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn replaced_semicolons_keep_what_is_inside_comments() {
+        for text in [
+            "",
+            ";",
+            "a;b",
+            "{;}",
+            "{a;b} c;d",
+            "1. a; b {x;} ;",
+            "};{",
+            "{;",
+            ";}",
+            "x{y};z}",
+            "{{;}};",
+            "a ; {b ; c} ; d",
+        ] {
+            let glyphs: Vec<Glyph> = text
+                .chars()
+                .map(|ch| Glyph {
+                    ch,
+                    origin: Origin::NOWHERE,
+                })
+                .collect();
+            let (replaced, in_comment) = semicolons_to_move_numbers(glyphs);
+            assert_eq!(in_comment, closes_before_next_open(&replaced), "{text}");
+        }
+    }
+
+    #[test]
+    fn move_number_characters_are_letters_digits_underscores_and_dots() {
+        for c in (0..=0x7f).chain([0xe9, 0x2c6, 0x660, 0x203f, 0x35c, 0x2e9c]) {
+            let c = char::from_u32(c).expect("a character");
+            assert_eq!(
+                is_move_number_char(c),
+                c == '_' || c == '.' || char_class::is_alphanumeric(c),
+                "{c:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn written_characters_stand_for_their_bytes_as_origin_of_says() {
+        let huge = u32::MAX as usize;
+        for (written, start, base) in [
+            ("b2-c4", 10, 3),
+            ("", 5, 5),
+            ("{note}", 0, 0),
+            ("♠@a1", 7, 2),
+            ("x‿y", 100, 40),
+            ("a1-b2", huge - 3, 0),
+            ("a1-b2", huge + 9, 10),
+            ("a1", 3, 8),
+        ] {
+            let mut glyphs = Vec::new();
+            push_written(&mut glyphs, written, start, base);
+            let expected: Vec<(char, Origin)> = written
+                .char_indices()
+                .map(|(at, ch)| (ch, Origin::of(start + at..start + at + ch.len_utf8(), base)))
+                .collect();
+            let found: Vec<(char, Origin)> = glyphs.iter().map(|g| (g.ch, g.origin)).collect();
+            assert_eq!(found, expected, "{written} {start} {base}");
+        }
+    }
+
+    #[test]
+    fn comments_are_found_as_with_a_table_of_closing_braces() {
+        let bodies = [
+            "",
+            "{",
+            "}",
+            "{}",
+            "{a}",
+            "a{b}",
+            "{a}b",
+            "{ a } { b }",
+            "{a}}",
+            "{{a}",
+            "{ {a} }",
+            "}{",
+            "{ x}y {z }",
+            "b2-c3 {note} d4",
+            "{a$}$ {b}",
+            "{ }{ }",
+            "{1.}x{ 2. } {",
+            "x{ {y} z}",
+            "{a}b} {c}",
+            "{ ‿} {é}",
+        ];
+        for body in bodies {
+            let glyphs: Vec<Glyph> = body
+                .chars()
+                .map(|ch| Glyph {
+                    ch,
+                    origin: Origin::NOWHERE,
+                })
+                .collect();
+            assert_eq!(
+                comment_spans(&glyphs),
+                comment_spans_by_table(&glyphs),
+                "{body}"
+            );
+        }
     }
 }
 

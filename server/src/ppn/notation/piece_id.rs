@@ -88,14 +88,20 @@ pub fn parse_piece_id(
     notes: &mut Vec<Issue>,
 ) -> Result<PieceId, Issue> {
     let range = start..start + text.len();
+    // Digits and dots are ASCII, and every byte of another character is not: the bytes
+    // can be read instead of the characters.
     let digits = text
-        .find(|c: char| !c.is_ascii_digit())
+        .bytes()
+        .position(|byte| !byte.is_ascii_digit())
         .unwrap_or(text.len());
     let kind = if text.is_empty() {
         PieceIdKind::Active
     } else if let Some(rest) = text.strip_prefix('^') {
         PieceIdKind::MoveStart(Box::new(parse_piece_id(rest, start + 1, options, notes)?))
-    } else if text.chars().all(|c| c.is_ascii_digit() || c == '.') {
+    } else if text
+        .bytes()
+        .all(|byte| byte.is_ascii_digit() || byte == b'.')
+    {
         return Err(bad(
             range,
             format!(

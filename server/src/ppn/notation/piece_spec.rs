@@ -137,7 +137,9 @@ const BOARD: char = '\u{25a0}';
 const HEXPACK: char = '\u{2b22}';
 
 fn has_color(text: &str) -> bool {
-    text.contains(COLOR_LETTERS)
+    // The colour letters are ASCII: a byte equal to one is that letter.
+    text.bytes()
+        .any(|byte| matches!(byte, b'R' | b'K' | b'G' | b'B' | b'Y' | b'W'))
 }
 
 fn color_name(letter: char) -> &'static str {
@@ -267,20 +269,34 @@ fn is_known_glyph(c: char) -> bool {
 const KNOWN_ASCII: &str = "tcdpmsfblrxnaSMCARKGBYWuv^<>0123456789";
 const KNOWN_SEQUENCES: [&str; 5] = ["/\\", "[]", "()", "[X]", "[#]"];
 
+/// Bit `c` is set for the characters of [`KNOWN_ASCII`].
+const KNOWN_ASCII_SET: u128 = {
+    let mut set = 0u128;
+    let mut i = 0;
+    while i < KNOWN_ASCII.len() {
+        set |= 1 << KNOWN_ASCII.as_bytes()[i];
+        i += 1;
+    }
+    set
+};
+
 /// Ranges of characters that mean nothing in the simple part of a PieceSpec.
 fn unknown_ranges(simple: &str) -> Vec<std::ops::Range<usize>> {
     let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
     let mut pos = 0;
     while pos < simple.len() {
         let rest = &simple[pos..];
-        if let Some(seq) = KNOWN_SEQUENCES.iter().find(|s| rest.starts_with(**s)) {
-            pos += seq.len();
-            continue;
+        // Every known sequence starts with `/`, `[` or `(`: only those need comparing.
+        if rest.starts_with(['/', '[', '(']) {
+            if let Some(seq) = KNOWN_SEQUENCES.iter().find(|s| rest.starts_with(**s)) {
+                pos += seq.len();
+                continue;
+            }
         }
         let Some(c) = rest.chars().next() else { break };
         let width = c.len_utf8();
         let known = if c.is_ascii() {
-            KNOWN_ASCII.as_bytes().contains(&(c as u8))
+            KNOWN_ASCII_SET & (1 << (c as u32)) != 0
         } else {
             is_known_glyph(c)
         };
@@ -395,15 +411,17 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
 
     // Every glyph and every sequence rewritten below holds a non-ASCII character, `/`, `[`
     // or `(`: the usual ASCII spec only has `n` and `a` to rewrite.
-    let plain = simple_raw.is_ascii() && !simple_raw.contains(['/', '[', '(']);
+    let plain = simple_raw
+        .bytes()
+        .all(|byte| byte.is_ascii() && !matches!(byte, b'/' | b'[' | b'('));
     let mut suit_is_glyph_default = false;
     let x = if plain {
         simple_raw
-            .chars()
-            .map(|c| match c {
-                'n' => '0',
-                'a' => '1',
-                c => c,
+            .bytes()
+            .map(|byte| match byte {
+                b'n' => '0',
+                b'a' => '1',
+                byte => char::from(byte),
             })
             .collect()
     } else {
@@ -626,6 +644,9 @@ impl Letters {
     fn has(&self, c: char) -> bool {
         if c.is_ascii() {
             self.ascii & (1 << (c as u32)) != 0
+        } else if self.glyphs == 0 {
+            // Most specs are letters alone: no glyph needs looking up.
+            false
         } else {
             Letters::GLYPHS
                 .iter()
@@ -991,6 +1012,73 @@ mod tests {
             summary("t,s2,r3,a-90,dominoes_red'"),
             s("tile_face", 3, 4, "dominoes_red", 270.0)
         );
+    }
+
+    /// [`unknown_ranges`] as first written: every sequence tried at every character, and
+    /// the known ASCII characters looked up in their string.
+    fn unknown_ranges_by_search(simple: &str) -> Vec<std::ops::Range<usize>> {
+        let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut pos = 0;
+        while pos < simple.len() {
+            let rest = &simple[pos..];
+            if let Some(seq) = KNOWN_SEQUENCES.iter().find(|s| rest.starts_with(**s)) {
+                pos += seq.len();
+                continue;
+            }
+            let Some(c) = rest.chars().next() else { break };
+            let width = c.len_utf8();
+            let known = if c.is_ascii() {
+                KNOWN_ASCII.as_bytes().contains(&(c as u8))
+            } else {
+                is_known_glyph(c)
+            };
+            if !known {
+                match ranges.last_mut() {
+                    Some(last) if last.end == pos => last.end = pos + width,
+                    _ => ranges.push(pos..pos + width),
+                }
+            }
+            pos += width;
+        }
+        ranges
+    }
+
+    #[test]
+    fn unknown_characters_are_found_as_by_searching_every_sequence() {
+        for simple in [
+            "",
+            "Q",
+            "S5",
+            "tcdpmsfblrxnaSMCARKGBYWuv^<>0123456789",
+            "/\\",
+            "/",
+            "[",
+            "(",
+            "[X]",
+            "[#]",
+            "[]",
+            "()",
+            "[Y]",
+            "(]",
+            "/x",
+            "Qz!S",
+            "\u{7f}~`",
+            "♠5",
+            "é[X]é",
+            "R●",
+            "W[]",
+            "[[]]",
+            "(()",
+            "/\\/\\",
+            "a,b",
+            "-_=+",
+        ] {
+            assert_eq!(
+                unknown_ranges(simple),
+                unknown_ranges_by_search(simple),
+                "{simple}"
+            );
+        }
     }
 
     #[test]

@@ -308,7 +308,7 @@ impl GameState {
                         board.tags.push(self.board.tags[i]);
                     }
                 }
-                self.active = moving_tags(&self.board, &firsts);
+                self.make_active(&firsts);
                 self.board = board;
                 Ok(())
             }
@@ -364,7 +364,8 @@ impl GameState {
         };
         self.board.pieces.insert(at, piece);
         self.board.tags.insert(at, tag);
-        self.active = vec![tag];
+        self.active.clear();
+        self.active.push(tag);
         Ok(())
     }
 
@@ -376,8 +377,8 @@ impl GameState {
         warnings: &RefCell<Vec<Issue>>,
     ) -> Result<usize, Issue> {
         let positions = self.context(text, warnings).positions(id, &self.board)?;
-        match positions.as_slice() {
-            [one] => Ok(*one),
+        match *positions {
+            [one] => Ok(one),
             _ => Err(bad_move(
                 id.range.clone(),
                 format!(
@@ -417,60 +418,70 @@ impl GameState {
         if points.is_empty() && moving.iter().any(|&i| i < count) {
             return Err(bad_move(0..text.len(), "there is nowhere to move to"));
         }
-        let tags = moving_tags(&self.board, moving);
-        let mut moved_pieces = Vec::with_capacity(moving.len());
-        let mut moved_tags = Vec::with_capacity(moving.len());
+        // The moving pieces become the active ones, listed in the old list's buffer.
+        let mut tags = std::mem::take(&mut self.active);
+        tags.clear();
+        tags.extend(moving.iter().map(|i| self.board.tags[*i]));
         let single = match (moving, points.first()) {
             (&[one], Some(&point)) if one < count => Some((one, point)),
             _ => None,
         };
         if let Some((one, (x, y))) = single {
-            // The usual move: one piece taken out.
+            // The usual move: one piece taken out and put back in its new place.
             let piece = self.board.pieces.remove(one);
-            moved_pieces.push(Piece { x, y, ..piece });
-            moved_tags.push(self.board.tags.remove(one));
-        } else {
-            // The pieces that stay keep their order at the front; the moving ones are set
-            // aside with their new places.
-            let mut kept = 0;
-            for i in 0..count {
-                let (piece, tag) = (self.board.pieces[i], self.board.tags[i]);
-                match moving.iter().position(|m| *m == i) {
-                    Some(k) => {
-                        let (x, y) = points.get(k).or(points.last()).copied().unwrap_or_default();
-                        moved_pieces.push(Piece { x, y, ..piece });
-                        moved_tags.push(tag);
-                    }
-                    None => {
-                        self.board.pieces[kept] = piece;
-                        self.board.tags[kept] = tag;
-                        kept += 1;
-                    }
-                }
-            }
-            self.board.pieces.truncate(kept);
-            self.board.tags.truncate(kept);
+            let tag = self.board.tags.remove(one);
+            let at = self.board.insertion_point(neighbour, below);
+            self.board.pieces.insert(at, Piece { x, y, ..piece });
+            self.board.tags.insert(at, tag);
+            self.active = tags;
+            return Ok(());
         }
-        let kept = self.board.pieces.len();
-        let at = match (neighbour, below) {
-            (None, false) => kept,
-            (None, true) => 0,
-            (Some(tag), _) => {
-                let index = self.board.tags.iter().position(|t| *t == tag).unwrap_or(0);
-                if below {
-                    index
-                } else {
-                    index + 1
+        let mut moved_pieces = Vec::with_capacity(moving.len());
+        let mut moved_tags = Vec::with_capacity(moving.len());
+        // The pieces that stay keep their order at the front; the moving ones are set
+        // aside with their new places.
+        let mut kept = 0;
+        for i in 0..count {
+            let (piece, tag) = (self.board.pieces[i], self.board.tags[i]);
+            match moving.iter().position(|m| *m == i) {
+                Some(k) => {
+                    let (x, y) = points.get(k).or(points.last()).copied().unwrap_or_default();
+                    moved_pieces.push(Piece { x, y, ..piece });
+                    moved_tags.push(tag);
+                }
+                None => {
+                    self.board.pieces[kept] = piece;
+                    self.board.tags[kept] = tag;
+                    kept += 1;
                 }
             }
-        };
+        }
+        self.board.pieces.truncate(kept);
+        self.board.tags.truncate(kept);
+        let at = self.board.insertion_point(neighbour, below);
         self.board.pieces.splice(at..at, moved_pieces);
         self.board.tags.splice(at..at, moved_tags);
         self.active = tags;
         Ok(())
     }
 
+    /// The pieces at `positions` become the active ones (listed in the old list's buffer).
+    fn make_active(&mut self, positions: &[usize]) {
+        self.active.clear();
+        let tags = &self.board.tags;
+        self.active.extend(positions.iter().map(|i| tags[*i]));
+    }
+
     fn remove(&mut self, positions: &[usize]) {
+        if let &[one] = positions {
+            // The usual capture: one piece taken off, with no list of identities made.
+            self.board.pieces.remove(one);
+            let removed = self.board.tags.remove(one);
+            if !self.active.is_empty() {
+                self.active.retain(|t| *t != removed);
+            }
+            return;
+        }
         let removed = moving_tags(&self.board, positions);
         // In place, by position: a piece and its identity sit at the same index.
         let mut index = 0;
@@ -518,7 +529,7 @@ impl GameState {
             }
             piece.angle += counter_clockwise;
         }
-        self.active = moving_tags(&self.board, positions);
+        self.make_active(positions);
     }
 
     /// `~`: change only what the spec states. Returns whether a die glyph's implied white
@@ -575,7 +586,7 @@ impl GameState {
             }
             self.board.tags[i] = retag(self.board.tags[i], change);
         }
-        self.active = moving_tags(&self.board, positions);
+        self.make_active(positions);
         implied_suit_changed
     }
 
@@ -613,7 +624,7 @@ impl GameState {
             piece.angle = template.angle;
             self.board.tags[i] = retag(self.board.tags[i], change);
         }
-        self.active = moving_tags(&self.board, positions);
+        self.make_active(positions);
     }
 }
 

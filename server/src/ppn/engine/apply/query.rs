@@ -54,7 +54,7 @@ impl GameState {
             return Vec::new();
         }
         let mut elements = Vec::new();
-        for (index, part) in split_submoves(token).into_iter().enumerate() {
+        for (index, part) in split_submoves(token).enumerate() {
             let read = self.read_submove(&part.text);
             let Ok(submove) = &read.submove else {
                 continue;
@@ -84,8 +84,8 @@ impl GameState {
         };
         let positions = context.positions(id, &self.board)?;
         Ok(positions
-            .into_iter()
-            .filter_map(|i| self.board.pieces.get(i))
+            .iter()
+            .filter_map(|&i| self.board.pieces.get(i))
             .collect())
     }
 }

@@ -21,6 +21,25 @@ pub(crate) struct Context<'a> {
 
 pub(crate) type Point = (f64, f64);
 
+/// Board positions or points found by a lookup: most lookups find one (a Location's top
+/// piece, a square), which is kept without allocating a list.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Found<T> {
+    One(T),
+    Many(Vec<T>),
+}
+
+impl<T> std::ops::Deref for Found<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        match self {
+            Found::One(value) => std::slice::from_ref(value),
+            Found::Many(values) => values,
+        }
+    }
+}
+
 fn no_piece(id: &PieceId, what: impl Into<String>) -> Issue {
     Issue::error(id.range.clone(), "no-piece", what)
 }
@@ -72,16 +91,23 @@ impl Context<'_> {
     }
 
     /// Board positions of the pieces a PieceId identifies (never empty).
-    pub(crate) fn positions(&self, id: &PieceId, board: &Board) -> Result<Vec<usize>, Issue> {
+    pub(crate) fn positions(&self, id: &PieceId, board: &Board) -> Result<Found<usize>, Issue> {
         // The most common PieceIds, a Location's top piece and searches, are found by
         // their positions: a piece's identity is unique on its board.
         match &id.kind {
             PieceIdKind::Top(location) => {
-                return self.top(id, location, board).map(|top| vec![top]);
+                return self.top(id, location, board).map(Found::One);
             }
             // A search's positions are already in board order.
             PieceIdKind::Search { spec, greedy } => {
-                return self.search(id, spec, *greedy, board);
+                return self.search(id, spec, *greedy, board).map(Found::Many);
+            }
+            // The last active pieces are found without copying their list first.
+            PieceIdKind::Active if !self.active.is_empty() => {
+                let positions = board.positions_of(self.active);
+                if !positions.is_empty() {
+                    return Ok(Found::Many(positions));
+                }
             }
             _ => {}
         }
@@ -95,7 +121,7 @@ impl Context<'_> {
             };
             return Err(no_piece(id, message));
         }
-        Ok(positions)
+        Ok(Found::Many(positions))
     }
 
     /// The position of the top piece at a Location (the PieceId `id`).
@@ -238,9 +264,11 @@ impl Context<'_> {
         board: &Board,
         turns: AngleMatch,
     ) -> Result<(Vec<usize>, bool), Issue> {
-        let stated = greedy_search(spec, board, turns);
-        if stated.len() == 1 {
-            return Ok((stated, spec.stated.angle.is_some()));
+        // Only whether exactly one piece matches matters here: the search stops at a
+        // second one.
+        let mut matching = matches(spec, board, turns);
+        if let (Some(only), None) = (matching.next(), matching.next()) {
+            return Ok((vec![only], spec.stated.angle.is_some()));
         }
         let template = spec.complete(self.options, &mut Vec::new())?;
         let same = |p: &Piece, with_angle: bool| {
@@ -292,29 +320,32 @@ impl Context<'_> {
         location: &Location,
         board: &Board,
         moving: Option<&[usize]>,
-    ) -> Result<Vec<Point>, Issue> {
+    ) -> Result<Found<Point>, Issue> {
         match &location.kind {
             LocationKind::Active => {
                 let active = PieceId {
                     kind: PieceIdKind::Active,
                     range: location.range.clone(),
                 };
-                Ok(vec![self.piece_point(&active, board)?])
+                Ok(Found::One(self.piece_point(&active, board)?))
             }
-            LocationKind::OfPiece(id) => Ok(vec![self.piece_point(id, board)?]),
+            LocationKind::OfPiece(id) => Ok(Found::One(self.piece_point(id, board)?)),
             LocationKind::Absolute { x, y } => {
-                Ok(vec![(x * self.scale_factor, y * self.scale_factor)])
+                Ok(Found::One((x * self.scale_factor, y * self.scale_factor)))
             }
             LocationKind::Relative { dx, dy, anchor } => {
                 let (dx, dy) = (dx * self.scale_factor, dy * self.scale_factor);
                 let origins = match anchor.as_deref() {
                     Some(Anchor::Location(inner)) => self.points(inner, board, moving)?,
-                    Some(Anchor::Piece(id)) => vec![self.piece_point(id, board)?],
+                    Some(Anchor::Piece(id)) => Found::One(self.piece_point(id, board)?),
                     None => match moving {
-                        Some(positions) => positions
-                            .iter()
-                            .map(|i| (board.pieces[*i].x, board.pieces[*i].y))
-                            .collect(),
+                        Some(&[one]) => Found::One((board.pieces[one].x, board.pieces[one].y)),
+                        Some(positions) => Found::Many(
+                            positions
+                                .iter()
+                                .map(|i| (board.pieces[*i].x, board.pieces[*i].y))
+                                .collect(),
+                        ),
                         None => {
                             return Err(Issue::error(
                                 location.range.clone(),
@@ -325,7 +356,12 @@ impl Context<'_> {
                         }
                     },
                 };
-                Ok(origins.into_iter().map(|(x, y)| (x + dx, y + dy)).collect())
+                Ok(match origins {
+                    Found::One((x, y)) => Found::One((x + dx, y + dy)),
+                    Found::Many(origins) => {
+                        Found::Many(origins.into_iter().map(|(x, y)| (x + dx, y + dy)).collect())
+                    }
+                })
             }
         }
     }
@@ -355,21 +391,39 @@ impl AngleMatch {
     }
 }
 
-/// Every piece matching what the spec states (the `/` search, and step one of `?`).
+/// Every piece matching what the spec states (the `/` search).
 fn greedy_search(spec: &PieceSpec, board: &Board, turns: AngleMatch) -> Vec<usize> {
+    matches(spec, board, turns).collect()
+}
+
+/// The positions, bottom first, of the pieces matching what the spec states (the `/`
+/// search, and step one of `?`).
+fn matches<'a>(
+    spec: &'a PieceSpec,
+    board: &'a Board,
+    turns: AngleMatch,
+) -> impl Iterator<Item = usize> + 'a {
     let stated = &spec.stated;
+    // Each piece is compared with every stated feature at once, without a branch per
+    // feature: boards hold hundreds of pieces, and most differ in some feature.
+    let (kind, side, suit, rank, cfg) = (
+        stated.kind,
+        stated.side,
+        stated.suit,
+        stated.rank,
+        stated.cfg,
+    );
     board
         .pieces
         .iter()
         .enumerate()
-        .filter(|(_, p)| {
-            stated.kind.is_none_or(|k| p.kind == k)
-                && stated.side.is_none_or(|s| p.side == s)
-                && stated.suit.is_none_or(|s| p.suit == s)
-                && stated.rank.is_none_or(|r| p.rank == r)
-                && stated.cfg.as_ref().is_none_or(|c| p.cfg == *c)
+        .filter(move |(_, p)| {
+            (kind.is_none_or(|k| p.kind == k)
+                & side.is_none_or(|s| p.side == s)
+                & suit.is_none_or(|s| p.suit == s)
+                & rank.is_none_or(|r| p.rank == r)
+                & cfg.is_none_or(|c| p.cfg == c))
                 && stated.angle.is_none_or(|a| turns.equal(p.angle, a))
         })
         .map(|(i, _)| i)
-        .collect()
 }

@@ -77,36 +77,77 @@ fn submove_text(text: &str, part: Range<usize>, rewrite: bool) -> SubmoveText<'_
 
 /// Split one (macro-substituted) token into sub-moves: at whitespace (macro values may hold
 /// several), before `*`, `!` and a flipping `+` (so `b5-c5*b4+` is three sub-moves), with
-/// `‿` read as `_` and `3?A` as `3&?A`.
-pub(crate) fn split_submoves(text: &str) -> Vec<SubmoveText<'_>> {
-    let mut parts = Vec::new();
-    // The part being read: where it starts, and whether a character in it is rewritten.
-    let mut current: Option<(usize, bool)> = None;
-    let mut previous: Option<char> = None;
-    for (at, c) in text.char_indices() {
-        let whitespace = c.is_whitespace();
-        let starts_part = whitespace
-            || matches!(c, '*' | '!')
-            || (c == '+' && !matches!(previous, Some('(' | '<' | ',')));
-        if starts_part {
-            if let Some((start, rewrite)) = current.take() {
-                parts.push(submove_text(text, start..at, rewrite));
-            }
-        }
-        if !whitespace {
-            let rewrite = matches!(c, '\u{203f}' | '\u{035c}')
-                || (c == '?' && previous.is_some_and(|p| p.is_ascii_digit()));
-            match &mut current {
-                Some((_, rewritten)) => *rewritten |= rewrite,
-                None => current = Some((at, rewrite)),
-            }
-        }
-        previous = Some(c);
+/// `‿` read as `_` and `3?A` as `3&?A`. The parts are read as they are asked for: a move
+/// applies each one as it comes, with no list of them made.
+pub(crate) fn split_submoves(text: &str) -> Submoves<'_> {
+    Submoves {
+        text,
+        at: 0,
+        previous: None,
     }
-    if let Some((start, rewrite)) = current {
-        parts.push(submove_text(text, start..text.len(), rewrite));
+}
+
+/// Whether `text` is one sub-move with nothing to rewrite, seen from its bytes alone: the
+/// usual token, printable ASCII without `*`, `!`, `+`, or a `?` after a digit.
+fn is_one_plain_part(text: &str) -> bool {
+    let mut previous = 0u8;
+    !text.is_empty()
+        && text.bytes().all(|byte| {
+            let plain = byte.is_ascii_graphic()
+                && !matches!(byte, b'*' | b'!' | b'+')
+                && !(byte == b'?' && previous.is_ascii_digit());
+            previous = byte;
+            plain
+        })
+}
+
+/// The sub-moves of a token, one by one (see [`split_submoves`]).
+pub(crate) struct Submoves<'a> {
+    text: &'a str,
+    /// Where the next part is looked for.
+    at: usize,
+    /// The character before `at`.
+    previous: Option<char>,
+}
+
+impl<'a> Iterator for Submoves<'a> {
+    type Item = SubmoveText<'a>;
+
+    fn next(&mut self) -> Option<SubmoveText<'a>> {
+        let text = self.text;
+        if self.at == 0 && is_one_plain_part(text) {
+            self.at = text.len();
+            return Some(submove_text(text, 0..text.len(), false));
+        }
+        // The part being read: where it starts, and whether a character in it is rewritten.
+        let mut current: Option<(usize, bool)> = None;
+        for (offset, c) in text[self.at..].char_indices() {
+            let at = self.at + offset;
+            let whitespace = c.is_whitespace();
+            let starts_part = whitespace
+                || matches!(c, '*' | '!')
+                || (c == '+' && !matches!(self.previous, Some('(' | '<' | ',')));
+            if starts_part {
+                if let Some((start, rewrite)) = current {
+                    // `c` is read again by the next call, which starts a part with it.
+                    self.at = at;
+                    return Some(submove_text(text, start..at, rewrite));
+                }
+            }
+            if !whitespace {
+                let rewrite = matches!(c, '\u{203f}' | '\u{035c}')
+                    || (c == '?' && self.previous.is_some_and(|p| p.is_ascii_digit()));
+                match &mut current {
+                    Some((_, rewritten)) => *rewritten |= rewrite,
+                    None => current = Some((at, rewrite)),
+                }
+            }
+            self.previous = Some(c);
+        }
+        self.at = text.len();
+        let (start, rewrite) = current?;
+        Some(submove_text(text, start..text.len(), rewrite))
     }
-    parts
 }
 
 /// Sub-moves as read, by their text, for one game (one set of parser options). A long game
@@ -366,6 +407,19 @@ impl MoveToken {
         }
     }
 
+    /// Whether the grammar and the reference see this MoveToken at the same places
+    /// (`is_at` and `reference_is_at` agree everywhere).
+    fn reads_as_the_reference(self) -> bool {
+        !matches!(
+            self,
+            MoveToken::Move
+                | MoveToken::MoveBelowPiece
+                | MoveToken::MoveBelow
+                | MoveToken::DropBelowPiece
+                | MoveToken::DropBelow
+        )
+    }
+
     /// Whether the reference implementation sees this MoveToken at byte `at`.
     fn reference_is_at(self, text: &str, at: usize) -> bool {
         match self {
@@ -400,16 +454,20 @@ impl MoveToken {
 
     /// The MoveTokens that decide what a sub-move does, by the grammar and by the
     /// reference: the first one in the reference's order that the text holds.
-    fn of(text: &str) -> (Option<MoveToken>, Option<MoveToken>) {
-        // Every MoveToken starts with an ASCII byte: those the text lacks need no search.
-        let mut present = 0u128;
-        for byte in text.bytes().filter(u8::is_ascii) {
-            present |= 1 << byte;
-        }
+    /// `present[b]` tells whether the text holds the ASCII byte `b`: every MoveToken
+    /// starts with an ASCII byte, and those the text lacks need no search.
+    fn of(text: &str, present: &[bool; 128]) -> (Option<MoveToken>, Option<MoveToken>) {
         let mut grammar = None;
         let mut reference = None;
         for token in MoveToken::ORDER {
-            if present & (1 << token.text().as_bytes()[0]) == 0 {
+            if !present[usize::from(token.text().as_bytes()[0])] {
+                continue;
+            }
+            if grammar.is_none() && reference.is_none() && token.reads_as_the_reference() {
+                // One search decides both.
+                if token.candidates(text).any(|i| token.is_at(text, i)) {
+                    return (Some(token), Some(token));
+                }
                 continue;
             }
             if grammar.is_none() && token.candidates(text).any(|i| token.is_at(text, i)) {
@@ -561,10 +619,17 @@ pub(crate) fn parse_submove(
         notes,
     };
     let whole = 0..text.len();
-    let nesting = text
-        .bytes()
-        .filter(|b| matches!(b, b'^' | b'&' | b'|' | b'$'))
-        .count();
+    // One pass over the text: which ASCII bytes it holds, and how deep it nests.
+    // A table rather than a 128-bit set: a flag is set with one store, where setting a
+    // bit of a `u128` by a variable shift takes several instructions.
+    let mut present = [false; 128];
+    let mut nesting = 0;
+    for byte in text.bytes() {
+        if byte.is_ascii() {
+            present[usize::from(byte)] = true;
+            nesting += usize::from(matches!(byte, b'^' | b'&' | b'|' | b'$'));
+        }
+    }
     if nesting > MAX_NESTING {
         return Err(Issue::error(
             whole,
@@ -572,7 +637,7 @@ pub(crate) fn parse_submove(
             format!("this sub-move nests PieceIds and Locations more than {MAX_NESTING} deep"),
         ));
     }
-    let (token, reference) = MoveToken::of(text);
+    let (token, reference) = MoveToken::of(text, &present);
     if token != reference {
         let reading = match reference {
             Some(other) => format!("reads this sub-move as a `{}` move", other.text()),
@@ -752,10 +817,144 @@ mod tests {
     use super::*;
 
     fn texts(token: &str) -> Vec<String> {
-        split_submoves(token)
-            .into_iter()
-            .map(|s| s.text.into_owned())
-            .collect()
+        split_submoves(token).map(|s| s.text.into_owned()).collect()
+    }
+
+    /// The parts of a token as first split: all at once, in one pass.
+    fn split_at_once(text: &str) -> Vec<SubmoveText<'_>> {
+        let mut parts = Vec::new();
+        let mut current: Option<(usize, bool)> = None;
+        let mut previous: Option<char> = None;
+        for (at, c) in text.char_indices() {
+            let whitespace = c.is_whitespace();
+            let starts_part = whitespace
+                || matches!(c, '*' | '!')
+                || (c == '+' && !matches!(previous, Some('(' | '<' | ',')));
+            if starts_part {
+                if let Some((start, rewrite)) = current.take() {
+                    parts.push(submove_text(text, start..at, rewrite));
+                }
+            }
+            if !whitespace {
+                let rewrite = matches!(c, '\u{203f}' | '\u{035c}')
+                    || (c == '?' && previous.is_some_and(|p| p.is_ascii_digit()));
+                match &mut current {
+                    Some((_, rewritten)) => *rewritten |= rewrite,
+                    None => current = Some((at, rewrite)),
+                }
+            }
+            previous = Some(c);
+        }
+        if let Some((start, rewrite)) = current {
+            parts.push(submove_text(text, start..text.len(), rewrite));
+        }
+        parts
+    }
+
+    /// The MoveTokens of a sub-move as first looked for: grammar and reference each
+    /// searched for every MoveToken.
+    fn move_tokens_searched_apart(text: &str) -> (Option<MoveToken>, Option<MoveToken>) {
+        let find = |is_at: fn(MoveToken, &str, usize) -> bool| {
+            MoveToken::ORDER
+                .into_iter()
+                .find(|token| token.candidates(text).any(|i| is_at(*token, text, i)))
+        };
+        (find(MoveToken::is_at), find(MoveToken::reference_is_at))
+    }
+
+    #[test]
+    fn move_tokens_searched_together_are_those_searched_apart() {
+        for text in [
+            "",
+            "b2",
+            "b2-b4",
+            "S@b2",
+            "S\\b2",
+            "f3W/\\@<1,0>|d3",
+            "b2_%c3",
+            "?S<-b2",
+            "b2-<-1,0>",
+            "b2=S,a-90",
+            "f13:a7[1]",
+            "b4[1:3]:c2",
+            "?/\\K#c3",
+            "b2@>90$c3",
+            "a1-<1,1>$?S",
+            "b2$>90",
+            "*b2",
+            "+",
+            "!",
+            "b2~S",
+            "b2_c3",
+            "a_b'_c",
+            ",dominoes_red'",
+            "(-1,2)-b2",
+            "b2@%c3",
+            "b2-%c3",
+            "b2\\%c3",
+            "x:y:z",
+            "<-1,0>_b2",
+            "a-90_b",
+        ] {
+            let mut present = [false; 128];
+            for byte in text.bytes().filter(u8::is_ascii) {
+                present[usize::from(byte)] = true;
+            }
+            assert_eq!(
+                MoveToken::of(text, &present),
+                move_tokens_searched_apart(text),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn parts_read_one_by_one_are_the_parts_split_at_once() {
+        for token in [
+            "",
+            " ",
+            "b2-b4",
+            "b5-c5*b4*b3",
+            "a4-b5+",
+            "+",
+            "++",
+            "*",
+            "**b2",
+            "!",
+            "a!b",
+            "3?Sa$>90!",
+            "b2-<+1,0>",
+            "(+1,2)+",
+            ",+",
+            "d2‿&d1+",
+            "3?A",
+            "a b\tc\u{a0}d",
+            "  *b2  +c3 ",
+            "x͜y*",
+            "?3?A+(1,+2)*",
+            "é+ü*",
+            "a1",
+            "S@b2",
+            "(1,2)-<0,1>",
+            "b2=S,a-90",
+            "a4[1]-1UL|(6.5,1)",
+            "`S7'\\(13,10)%h2;",
+            "a\u{7f}b",
+            "a\u{0}b",
+            "?S5-b2",
+            "3?A@b2",
+            "?3?A",
+            "a?",
+            "?",
+            "1?",
+            "?C4c-(1,2)",
+        ] {
+            assert_eq!(
+                split_submoves(token).collect::<Vec<_>>(),
+                split_at_once(token),
+                "{token}"
+            );
+        }
     }
 
     fn parse(text: &str) -> Submove {
@@ -768,11 +967,11 @@ mod tests {
         assert_eq!(texts("a4-b5+"), ["a4-b5", "+"]);
         assert_eq!(texts("3?Sa$>90!"), ["3&?Sa$>90", "!"]);
         assert_eq!(texts("b2-<+1,0>"), ["b2-<+1,0>"]);
-        let parts = split_submoves("d2‿&d1+");
+        let parts: Vec<_> = split_submoves("d2‿&d1+").collect();
         assert_eq!(parts[0].text, "d2_&d1");
         assert_eq!(parts[0].map_range(&(2..3)), 2..5);
         assert_eq!(parts[1].map_range(&(0..1)), 8..9);
-        let nearest = split_submoves("3?A");
+        let nearest: Vec<_> = split_submoves("3?A").collect();
         assert_eq!(nearest[0].map_range(&(1..4)), 1..3);
     }
 
