@@ -45,3 +45,30 @@ pub fn return_freed_memory() {
     // SAFETY: `mi_collect` may be called from any thread at any time.
     unsafe { libmimalloc_sys::mi_collect(true) };
 }
+
+/// How many times the threads have been asked to return their freed memory.
+static RETURN_ASKED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+thread_local! {
+    /// The last ask this thread answered.
+    static RETURN_ANSWERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Asks each thread that calls [`return_freed_memory_if_asked`] to return what it holds,
+/// once. mimalloc keeps a thread's freed pages with that thread: [`return_freed_memory`]
+/// reaches only the calling thread's, and the memory the whole process has let go of.
+pub fn ask_threads_to_return_freed_memory() {
+    RETURN_ASKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// For a thread that goes idle now and then (a runtime's worker, when it parks): returns
+/// its freed memory if it was asked to since it last did.
+pub fn return_freed_memory_if_asked() {
+    let asked = RETURN_ASKED.load(std::sync::atomic::Ordering::Relaxed);
+    RETURN_ANSWERED.with(|answered| {
+        if answered.get() != asked {
+            answered.set(asked);
+            return_freed_memory();
+        }
+    });
+}

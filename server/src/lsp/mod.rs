@@ -158,6 +158,7 @@ pub fn server_runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_keep_alive(ANALYSIS_THREAD_KEPT)
+        .on_thread_park(crate::memory::return_freed_memory_if_asked)
         .enable_all()
         .build()
 }

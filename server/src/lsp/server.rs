@@ -409,6 +409,12 @@ impl State {
         tokio::spawn(async move {
             tokio::time::sleep(IDLE_BEFORE_RETURNING_MEMORY).await;
             if state.next_revision.load(Ordering::SeqCst) == revision {
+                // The protocol's threads answer when they next go idle; a few empty tasks
+                // wake the one that sleeps.
+                crate::memory::ask_threads_to_return_freed_memory();
+                for _ in 0..4 {
+                    tokio::spawn(async {});
+                }
                 let _ = tokio::task::spawn_blocking(crate::memory::return_freed_memory).await;
             }
         });
