@@ -12,4 +12,6 @@ pub mod model;
 pub mod otn;
 pub mod ppn;
 pub mod render;
+#[cfg(test)]
+mod test_random;
 pub mod xiangqi;

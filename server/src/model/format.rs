@@ -157,6 +157,7 @@ impl Format {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_random::Xorshift;
 
     #[test]
     fn the_extension_decides_except_between_xiangqi_formats() {
@@ -184,13 +185,8 @@ mod tests {
     #[test]
     fn a_format_known_before_an_edit_is_the_one_read_again_from_the_whole_text() {
         use crate::model::edit::TextEdit;
-        let mut seed = 0x0bad_5eed_1234_5678_u64;
-        let mut next = |below: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            usize::try_from(seed % below as u64).unwrap()
-        };
+        let mut random = Xorshift::new(0x0bad_5eed_1234_5678);
+        let mut next = |below: usize| random.below(below);
         // Pieces of the marks that decide, so that edits make and break them.
         let pieces = [
             "W",

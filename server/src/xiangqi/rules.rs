@@ -459,6 +459,7 @@ pub fn legal_moves(board: &Board, side: Side) -> Vec<(Point, Point)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_random::Xorshift;
     use crate::xiangqi::board::{FILES, RANKS};
 
     fn p(name: &str) -> Point {
@@ -675,13 +676,8 @@ mod tests {
             Kind::Cannon,
             Kind::Soldier,
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |below: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            usize::try_from(seed % below as u64).unwrap()
-        };
+        let mut random = Xorshift::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = |below: usize| random.below(below);
         let (mut attacked_seen, mut safe_seen) = (0, 0);
         for _ in 0..20_000 {
             let mut board = Board::default();
@@ -715,13 +711,8 @@ mod tests {
 
     #[test]
     fn the_lines_held_follow_the_men_and_a_move_tested_in_place_is_taken_back() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |below: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            usize::try_from(seed % below as u64).unwrap()
-        };
+        let mut random = Xorshift::new(0x2545_f491_4f6c_dd1d);
+        let mut next = |below: usize| random.below(below);
         let letters = [
             'K', 'A', 'E', 'H', 'R', 'C', 'P', 'k', 'a', 'e', 'h', 'r', 'c', 'p',
         ];

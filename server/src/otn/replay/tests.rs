@@ -8,6 +8,7 @@ use crate::otn::board::Census;
 use crate::otn::document::OtnDocument;
 use crate::otn::engine::{apply, berserk_continuation, destinations, verdict};
 use crate::otn::rules::parse_rules;
+use crate::test_random::Xorshift;
 
 /// Rule sets that exercise most of the engine: corners and edge escapes, shieldwalls and
 /// edge forts, berserk knights and commanders with jumps, mercenaries and guards, speed
@@ -316,13 +317,8 @@ fn successive_edits_of_a_long_record_update_like_fresh_analyses() {
         "",
         "a1-a2 ",
     ];
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = |bound: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % bound as u64) as usize
-    };
+    let mut random = Xorshift::new(0x2545_f491_4f6c_dd1d);
+    let mut next = |bound: usize| random.below(bound);
     let moves_start = document.text.find("\n1. ").unwrap() + 1;
     for step in 0..STEPS {
         if step % 40 == 0 {
