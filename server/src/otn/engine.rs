@@ -81,13 +81,13 @@ pub fn man_at(cells: &[u8], index: usize) -> Option<Man> {
 
 fn step(rules: &Rules, index: usize, (dx, dy): (i32, i32)) -> Option<usize> {
     let dim = rules.dim as i32;
-    let x = (index % rules.dim) as i32 + dx;
-    let y = (index / rules.dim) as i32 + dy;
+    let (x, y) = rules.coordinates(index);
+    let (x, y) = (x as i32 + dx, y as i32 + dy);
     (x >= 0 && y >= 0 && x < dim && y < dim).then(|| (y * dim + x) as usize)
 }
 
 fn on_edge(rules: &Rules, index: usize) -> bool {
-    let (x, y) = (index % rules.dim, index / rules.dim);
+    let (x, y) = rules.coordinates(index);
     x == 0 || y == 0 || x + 1 == rules.dim || y + 1 == rules.dim
 }
 
@@ -321,8 +321,10 @@ pub fn check_move(rules: &Rules, cells: &[u8], from: usize, to: usize) -> Result
     if from == to {
         return Err("a move goes somewhere else".to_string());
     }
-    let (fx, fy) = ((from % rules.dim) as i32, (from / rules.dim) as i32);
-    let (tx, ty) = ((to % rules.dim) as i32, (to / rules.dim) as i32);
+    let (fx, fy) = rules.coordinates(from);
+    let (fx, fy) = (fx as i32, fy as i32);
+    let (tx, ty) = rules.coordinates(to);
+    let (tx, ty) = (tx as i32, ty as i32);
     if fx != tx && fy != ty {
         return Err(format!(
             "{}-{} is not along a rank or a file",
@@ -488,8 +490,10 @@ pub fn apply(rules: &Rules, cells: &mut [u8], from: usize, to: usize) -> Outcome
     let Some(mover) = man_at(cells, from) else {
         return Outcome::default();
     };
-    let (fx, fy) = ((from % rules.dim) as i32, (from / rules.dim) as i32);
-    let (tx, ty) = ((to % rules.dim) as i32, (to / rules.dim) as i32);
+    let (fx, fy) = rules.coordinates(from);
+    let (fx, fy) = (fx as i32, fy as i32);
+    let (tx, ty) = rules.coordinates(to);
+    let (tx, ty) = (tx as i32, ty as i32);
     let distance = (tx - fx).abs().max((ty - fy).abs());
     let direction = ((tx - fx).signum(), (ty - fy).signum());
     let over = step(rules, from, direction);
@@ -593,7 +597,7 @@ fn linnaean_capture(
 
 /// The direction along an edge square's edge, and the direction into the board.
 fn edge_axes(rules: &Rules, index: usize) -> Vec<((i32, i32), (i32, i32))> {
-    let (x, y) = (index % rules.dim, index / rules.dim);
+    let (x, y) = rules.coordinates(index);
     let last = rules.dim - 1;
     let mut axes = Vec::new();
     if y == 0 {

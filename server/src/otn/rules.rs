@@ -151,6 +151,9 @@ pub struct Rules {
     pub start: Board,
     /// The kind of every square.
     pub spaces: Vec<Space>,
+    /// Every square's column and row: the engine steps from square to square for every
+    /// move, and dividing an index by the board's size each step showed.
+    coordinates: Vec<(u8, u8)>,
 }
 
 impl Rules {
@@ -195,6 +198,7 @@ impl Rules {
             speed: [None; 12],
             start,
             spaces: Vec::new(),
+            coordinates: Vec::new(),
         };
         rules.compute_spaces();
         rules
@@ -216,6 +220,24 @@ impl Rules {
             }
         }
         self.spaces = spaces;
+        // Kept in bytes: a board is at most `MAX_DIM` wide. A wider one (none is read) is
+        // left to `coordinates`' division.
+        self.coordinates = (0..dim * dim)
+            .map_while(|index| {
+                Some((
+                    u8::try_from(index % dim).ok()?,
+                    u8::try_from(index / dim).ok()?,
+                ))
+            })
+            .collect();
+    }
+
+    /// The column and row of square `index` (counted from the bottom-left corner).
+    pub fn coordinates(&self, index: usize) -> (usize, usize) {
+        match self.coordinates.get(index) {
+            Some(&(x, y)) => (usize::from(x), usize::from(y)),
+            None => (index % self.dim.max(1), index / self.dim.max(1)),
+        }
     }
 
     pub fn space(&self, index: usize) -> Space {
