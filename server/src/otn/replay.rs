@@ -618,6 +618,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         rules,
         diagnostics: &mut diagnostics,
         ply_diagnostics: Vec::new(),
+        spare_board: Vec::new(),
     };
     // The main line.
     let main_turns: Vec<usize> = (0..file.turns.len())
@@ -852,6 +853,9 @@ struct Player<'a> {
     diagnostics: &'a mut Vec<Diagnostic>,
     /// What the move being played has wrong with it.
     ply_diagnostics: Vec<Diagnostic>,
+    /// The board before the last move played, kept to be the next move's board after:
+    /// a board allocated and freed for every move showed in long replays.
+    spare_board: Vec<u8>,
 }
 
 /// A fast, deterministic hash of a position and the side to move.
@@ -1240,7 +1244,8 @@ impl Player<'_> {
                 ));
             }
         }
-        let mut after = before.clone();
+        let mut after = std::mem::take(&mut self.spare_board);
+        after.clone_from(&before);
         let mut moved = None;
         let mut outcome = engine::Outcome::default();
         let from_square = record.from.0;
@@ -1466,6 +1471,7 @@ impl Player<'_> {
             after,
         );
         line.last_census = CensusCache(Some(census));
+        self.spare_board = before;
     }
 
     fn check_captures(
