@@ -114,13 +114,21 @@ pub fn games(analysis: &DocumentAnalysis) -> Vec<GameAt<'_>> {
 
 /// The game `offset` is in; the end of the text belongs to the last game.
 pub fn game_at(analysis: &DocumentAnalysis, offset: usize) -> Option<GameAt<'_>> {
-    let mut games = games(analysis);
-    let last = games.len().checked_sub(1)?;
-    let index = games
-        .iter()
-        .position(|game| covers(&game.source.range, offset))
-        .or_else(|| (offset >= games[last].source.range.end).then_some(last))?;
-    Some(games.swap_remove(index))
+    // The games follow each other in the text: searched by halves, not listed (every
+    // request asks, and a file may hold thousands of games).
+    let sources = analysis.game_sources();
+    let sources = &sources[..sources.len().min(analysis.replay.games.len())];
+    let last = sources.len().checked_sub(1)?;
+    let index = sources.partition_point(|source| source.range.end <= offset);
+    let index = match sources.get(index) {
+        Some(source) if covers(&source.range, offset) => index,
+        _ => (offset >= sources[last].range.end).then_some(last)?,
+    };
+    Some(GameAt {
+        index,
+        game: &analysis.replay.games[index],
+        source: sources[index].clone(),
+    })
 }
 
 /// The move whose text (MoveNumber through last token or comment) `offset` is on.
@@ -300,7 +308,7 @@ mod tests {
     }
 
     #[test]
-    fn moves_found_by_halves_are_those_a_walk_finds_at_every_offset() {
+    fn games_and_moves_found_by_halves_are_those_a_walk_finds_at_every_offset() {
         let folder =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance/examples");
         let mut texts = vec![TWO_GAMES.to_string(), "1.a1-b2 2.c3 {x}3.d4\n".to_string()];
@@ -310,10 +318,29 @@ mod tests {
                 texts.push(std::fs::read_to_string(path).unwrap());
             }
         }
+        texts.push(format!("{TWO_GAMES}\n\n{TWO_GAMES}{TWO_GAMES}"));
         let mut moves_seen = 0;
         for text in &texts {
             let analysis = analysis(text);
-            for game in games(&analysis) {
+            let all = games(&analysis);
+            for offset in 0..=text.len() + 1 {
+                let last = all.len() - 1;
+                let walked = all
+                    .iter()
+                    .position(|game| covers(&game.source.range, offset))
+                    .or_else(|| (offset >= all[last].source.range.end).then_some(last));
+                let found = game_at(&analysis, offset);
+                assert_eq!(
+                    found.as_ref().map(|game| game.index),
+                    walked,
+                    "offset {offset}"
+                );
+                if let (Some(found), Some(walked)) = (found, walked) {
+                    assert_eq!(found.source, all[walked].source);
+                    assert!(std::ptr::eq(found.game, all[walked].game));
+                }
+            }
+            for game in all {
                 let moves = game.moves();
                 moves_seen += moves.len();
                 for offset in 0..=text.len() + 1 {
