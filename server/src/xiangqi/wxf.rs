@@ -630,6 +630,17 @@ fn read_move_words(
             continue;
         }
         let written = parse_move(word_text);
+        if written.is_none() && is_mistyped_number(word_text) {
+            // Read as a move, it would be skipped in a move's place and every later move
+            // would be the other side's: one letter typed before `12.` made each of them a
+            // warning.
+            parsed.error(
+                rest.clone(),
+                "wxf-syntax",
+                format!("`{word_text}` is not a move number: a move number is digits and a dot, like `12.`; it is skipped, and the moves after it keep their sides"),
+            );
+            continue;
+        }
         match written {
             Some(written) => {
                 if written.equals_for_sideways {
@@ -662,6 +673,23 @@ fn read_move_words(
         });
     }
     number
+}
+
+/// Whether a word that is not a move reads as a move number with something typed into it
+/// (`x12.`, `1x.`): it ends in a dot and holds a digit, but no sign of a move's direction
+/// or tandem. A piece letter and a digit then a dot (`C2.`) is a sideways move being
+/// typed, and stays a move.
+fn is_mistyped_number(word: &str) -> bool {
+    let body = word.trim_end_matches('.');
+    let being_typed = matches!(
+        body.as_bytes(),
+        [letter, digit] if Man::from_letter(char::from(*letter)).is_some() && digit.is_ascii_digit()
+    );
+    body.len() < word.len()
+        && body.bytes().any(|b| b.is_ascii_digit())
+        && !body.bytes().all(|b| b.is_ascii_digit())
+        && !body.contains(['+', '-', '=', '.'])
+        && !being_typed
 }
 
 #[cfg(test)]
@@ -713,6 +741,42 @@ mod tests {
         assert_eq!(parsed.moves.len(), 2);
         assert_eq!(parsed.moves[1].text(text), "x9+1");
         assert_eq!(parsed.moves[1].parsed, None);
+    }
+
+    #[test]
+    fn a_move_number_typed_into_is_no_move() {
+        let text = "FORMAT WXF\nSTART{\n x1. P3+1 c8.7\n 2x. E7+5 c2.5\n 3. C2. h2+3\n}END\n";
+        let parsed = read_wxf(text);
+        let found: Vec<_> = parsed
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range.clone()]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("wxf-syntax", "x1."),
+                ("wxf-syntax", "2x."),
+                ("wxf-syntax", "C2.")
+            ]
+        );
+        let moves: Vec<_> = parsed.moves.iter().map(|m| m.text(text)).collect();
+        // The half-typed sideways move keeps its place; the broken numbers take none.
+        assert_eq!(moves, ["P3+1", "c8.7", "E7+5", "c2.5", "C2.", "h2+3"]);
+        for (word, mistyped) in [
+            ("x1.", true),
+            ("1x.", true),
+            ("x12..", true),
+            ("C2.", false),
+            ("c2.", false),
+            ("3+.", false),
+            ("x.", false),
+            ("2.", false),
+            ("12x", false),
+            ("H2.5", false),
+        ] {
+            assert_eq!(is_mistyped_number(word), mistyped, "{word}");
+        }
     }
 
     /// `text` with the first `find` replaced by `replace`, and the edit that makes it.
