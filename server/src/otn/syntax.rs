@@ -455,7 +455,7 @@ pub fn parse_record_until(
             continue;
         }
         let line_stop = line_end(text, i);
-        if b.is_ascii_digit() {
+        if b.is_ascii_digit() || (state.in_moves && is_mistyped_turn(text, i..line_stop)) {
             state.in_moves = true;
             let turn = read_turn(text, i, line_stop, &mut file.diagnostics);
             i = turn.range.end.max(i + 1);
@@ -502,6 +502,23 @@ pub fn parse_record_until(
     }
     file.turns = Turns::from(turns);
     (file, stopped)
+}
+
+/// Whether the line at `line` is a turn whose number has something typed before it
+/// (`x12. e5-e8 d3-d1`): read as commentary, the turn's moves would go unplayed and every
+/// later move would fail.
+fn is_mistyped_turn(text: &str, line: Range<usize>) -> bool {
+    let stop = text[line.clone()]
+        .find('[')
+        .map_or(line.end, |n| line.start + n);
+    let Some((start, number)) = words(text, line.start..stop).next() else {
+        return false;
+    };
+    let moves_start = start + number.len();
+    number.ends_with('.')
+        && typed_before_number(number.trim_end_matches('.')).is_some()
+        && moves_start < stop
+        && is_all_moves(text, moves_start..stop)
 }
 
 fn is_all_moves(text: &str, range: Range<usize>) -> bool {
@@ -653,6 +670,14 @@ fn read_turn(
     }
 }
 
+/// The number of a turn number with something other than a digit typed before it (`x12`).
+fn typed_before_number(part: &str) -> Option<u32> {
+    let digits = part.trim_start_matches(|c: char| !c.is_ascii_digit());
+    (digits.len() < part.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
 /// Reads a turn number or variation address (`12.`, `7a.1.2a.`, `3b.3.1a`).
 pub fn parse_address(word: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> TurnAddress {
     let range = offset..offset + word.len();
@@ -666,6 +691,17 @@ pub fn parse_address(word: &str, offset: usize, diagnostics: &mut Vec<Diagnostic
     let body = word.strip_suffix('.').unwrap_or(word);
     let mut elements = Vec::new();
     for part in body.split('.') {
+        // A letter typed before a turn's number (`x12.`): the turn keeps its number and its
+        // moves are played, rather than the turn falling out of its line and every later
+        // move failing.
+        if let Some(number) = typed_before_number(part).filter(|_| elements.is_empty()) {
+            bad(
+                diagnostics,
+                &format!("`{word}` is not a turn number: write `12.` or a variation address such as `7a.1.2a.`"),
+            );
+            elements.push((number, None));
+            continue;
+        }
         let digits = part.bytes().take_while(u8::is_ascii_digit).count();
         let number: Option<u32> = part[..digits].parse().ok();
         let letter = match &part[digits..] {

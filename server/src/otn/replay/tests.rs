@@ -257,6 +257,32 @@ fn edits_that_leave_the_boards_keep_the_states_after_them() {
 }
 
 #[test]
+fn a_letter_typed_before_a_turn_number_keeps_the_turn_in_its_place() {
+    let base = OtnDocument::new(long_record());
+    let text = base.text.clone();
+    let middle = text.len() / 2;
+    let at = middle + text[middle..].find("\n").unwrap() + 1;
+    let at = at + text[at..].find(|c: char| c.is_ascii_digit()).unwrap();
+    let (updated, played) = edit(&base, at, 0, "x");
+    let new_problems: Vec<_> = updated
+        .diagnostics
+        .iter()
+        .filter(|d| !base.diagnostics.contains(d))
+        .map(|d| (d.code, &updated.text[d.range.clone()]))
+        .collect();
+    let number = &text[at..at + text[at..].find(' ').unwrap()];
+    assert_eq!(
+        new_problems,
+        [("turn-number-syntax", format!("x{number}").as_str())]
+    );
+    assert_eq!(
+        updated.replay.lines[0].plies.len(),
+        base.replay.lines[0].plies.len()
+    );
+    assert!(played <= 4, "{played} moves played");
+}
+
+#[test]
 fn edits_that_change_the_boards_replay_the_rest() {
     let base = OtnDocument::new(long_record());
     let text = base.text.clone();
