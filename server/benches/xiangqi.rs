@@ -108,6 +108,23 @@ fn typing_places(text: &str) -> Vec<Typing> {
             replaced: 0,
             near_end,
         });
+        if fraction == 0.0 {
+            // A letter typed before the first move number: a word that is no move, and takes
+            // no move's place.
+            places.push(Typing {
+                name: "start, before a move number",
+                at: from
+                    - 2
+                    - text[..from - 2]
+                        .bytes()
+                        .rev()
+                        .take_while(u8::is_ascii_digit)
+                        .count(),
+                typed: 'x',
+                replaced: 0,
+                near_end,
+            });
+        }
         let horse = from + text[from..].find('H').unwrap_or(0);
         places.push(Typing {
             name: name_alias,
