@@ -217,19 +217,12 @@ fn typing_places(text: &str) -> Vec<Typing> {
         });
         if fraction == 0.5 {
             // A letter typed before a turn's number: still that turn, with an error.
-            places.push(Typing {
-                name: "middle, before a turn number",
-                at: turn
-                    - 2
-                    - text[..turn - 2]
-                        .bytes()
-                        .rev()
-                        .take_while(u8::is_ascii_digit)
-                        .count(),
-                typed: 'x',
-                replaced: 0,
+            places.push(Typing::before_number(
+                "middle, before a turn number",
+                text,
+                turn - 1,
                 near_end,
-            });
+            ));
         }
         places.push(Typing {
             name: name_claim,

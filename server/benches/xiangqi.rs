@@ -111,19 +111,12 @@ fn typing_places(text: &str) -> Vec<Typing> {
         if fraction == 0.0 {
             // A letter typed before the first move number: a word that is no move, and takes
             // no move's place.
-            places.push(Typing {
-                name: "start, before a move number",
-                at: from
-                    - 2
-                    - text[..from - 2]
-                        .bytes()
-                        .rev()
-                        .take_while(u8::is_ascii_digit)
-                        .count(),
-                typed: 'x',
-                replaced: 0,
+            places.push(Typing::before_number(
+                "start, before a move number",
+                text,
+                from - 1,
                 near_end,
-            });
+            ));
         }
         let horse = from + text[from..].find('H').unwrap_or(0);
         places.push(Typing {

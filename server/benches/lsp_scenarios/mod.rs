@@ -131,6 +131,25 @@ pub struct Typing {
     pub near_end: bool,
 }
 
+impl Typing {
+    /// An `x` typed before the number that ends at `dot_end` (`12. ` → `x12. `): read as a
+    /// mistyped number, not a move.
+    pub fn before_number(name: &'static str, text: &str, dot_end: usize, near_end: bool) -> Typing {
+        let digits = text[..dot_end - 1]
+            .bytes()
+            .rev()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        Typing {
+            name,
+            at: dot_end - 1 - digits,
+            typed: 'x',
+            replaced: 0,
+            near_end,
+        }
+    }
+}
+
 /// A record and what to do with it.
 pub struct Scenario {
     pub uri: &'static str,
