@@ -1,23 +1,26 @@
 //! A list kept in chunks behind `Arc`s: a revision built from the one before it shares every
-//! chunk an edit did not touch instead of copying (and later freeing) each item.
+//! full chunk an edit did not touch instead of copying (and later freeing) each item.
 
 use std::ops::{Index, Range};
 use std::sync::Arc;
 
-/// Items per chunk: every chunk but the last holds this many.
-const CHUNK: usize = 64;
+/// Items per chunk: every full chunk holds this many.
+pub const CHUNK: usize = 64;
 
 #[derive(Clone, Debug)]
 pub struct ChunkedVec<T> {
-    chunks: Vec<Arc<Vec<T>>>,
-    len: usize,
+    /// Full chunks, each shared by every revision that holds it, never changed.
+    full: Vec<Arc<Vec<T>>>,
+    /// The items after them, fewer than [`CHUNK`], owned: a push touches no reference count
+    /// (a replay pushes an item a move).
+    tail: Vec<T>,
 }
 
 impl<T> Default for ChunkedVec<T> {
     fn default() -> Self {
         ChunkedVec {
-            chunks: Vec::new(),
-            len: 0,
+            full: Vec::new(),
+            tail: Vec::new(),
         }
     }
 }
@@ -28,53 +31,59 @@ impl<T: Clone> ChunkedVec<T> {
     }
 
     pub fn len(&self) -> usize {
-        self.len
+        self.full.len() * CHUNK + self.tail.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.full.is_empty() && self.tail.is_empty()
     }
 
     pub fn get(&self, index: usize) -> Option<&T> {
-        self.chunks.get(index / CHUNK)?.get(index % CHUNK)
+        match self.full.get(index / CHUNK) {
+            Some(chunk) => chunk.get(index % CHUNK),
+            None => self.tail.get(index - self.full.len() * CHUNK),
+        }
     }
 
     pub fn last(&self) -> Option<&T> {
-        self.chunks.last()?.last()
+        self.tail
+            .last()
+            .or_else(|| self.full.last().and_then(|chunk| chunk.last()))
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
-        self.chunks.iter().flat_map(|chunk| chunk.iter())
+        self.full
+            .iter()
+            .flat_map(|chunk| chunk.iter())
+            .chain(self.tail.iter())
     }
 
     pub fn push(&mut self, item: T) {
-        match self.chunks.last_mut() {
-            Some(chunk) if chunk.len() < CHUNK => Arc::make_mut(chunk).push(item),
-            _ => {
-                let mut chunk = Vec::with_capacity(CHUNK);
-                chunk.push(item);
-                self.chunks.push(Arc::new(chunk));
-            }
+        if self.tail.capacity() == 0 {
+            self.tail.reserve_exact(CHUNK);
         }
-        self.len += 1;
+        self.tail.push(item);
+        if self.tail.len() == CHUNK {
+            let chunk = std::mem::replace(&mut self.tail, Vec::with_capacity(CHUNK));
+            self.full.push(Arc::new(chunk));
+        }
     }
 
-    /// Appends `other[range]`, sharing `other`'s chunks wherever they fall on this list's
-    /// chunk boundaries.
+    /// Appends `other[range]`, sharing `other`'s full chunks wherever they fall on this
+    /// list's chunk boundaries.
     pub fn extend_from(&mut self, other: &ChunkedVec<T>, range: Range<usize>) {
-        let end = range.end.min(other.len);
+        let end = range.end.min(other.len());
         let mut index = range.start;
         while index < end {
-            let chunk = &other.chunks[index / CHUNK];
-            if self.len.is_multiple_of(CHUNK)
+            let whole = self.tail.is_empty()
                 && index.is_multiple_of(CHUNK)
-                && index + chunk.len() <= end
-            {
-                self.chunks.push(chunk.clone());
-                self.len += chunk.len();
-                index += chunk.len();
+                && index + CHUNK <= end
+                && index / CHUNK < other.full.len();
+            if whole {
+                self.full.push(other.full[index / CHUNK].clone());
+                index += CHUNK;
             } else {
-                self.push(chunk[index % CHUNK].clone());
+                self.push(other[index].clone());
                 index += 1;
             }
         }
@@ -82,10 +91,7 @@ impl<T: Clone> ChunkedVec<T> {
 
     /// Whether this list and `other` hold item `index` in the same shared chunk.
     pub fn shares_item(&self, other: &ChunkedVec<T>, index: usize) -> bool {
-        match (
-            self.chunks.get(index / CHUNK),
-            other.chunks.get(index / CHUNK),
-        ) {
+        match (self.full.get(index / CHUNK), other.full.get(index / CHUNK)) {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
@@ -96,13 +102,13 @@ impl<T: Clone> Index<usize> for ChunkedVec<T> {
     type Output = T;
 
     fn index(&self, index: usize) -> &T {
-        &self.chunks[index / CHUNK][index % CHUNK]
+        self.get(index).expect("an index inside the list")
     }
 }
 
 impl<T: Clone + PartialEq> PartialEq for ChunkedVec<T> {
     fn eq(&self, other: &Self) -> bool {
-        self.len == other.len && self.iter().eq(other.iter())
+        self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
@@ -137,6 +143,9 @@ mod tests {
         assert_eq!(items.last(), Some(&199));
         assert!(items.iter().copied().eq(0..200));
         assert!(ChunkedVec::<usize>::new().last().is_none());
+        // Two full chunks and nothing after them.
+        assert_eq!(list(0..128).last(), Some(&127));
+        assert_eq!(list(0..128).get(128), None);
     }
 
     #[test]
@@ -163,26 +172,34 @@ mod tests {
                 "{keep} {skip}"
             );
             assert_eq!(new.len(), expected.len());
-            // The chunks wholly before the change are shared; so are those after it when
-            // the change keeps the length.
+            // The full chunks wholly before the change are shared; so are those after it
+            // when the change keeps the length. The last items (the tail) are copied.
             assert_eq!(new.shares_item(&old, 0), keep >= 64, "{keep} {skip}");
             assert_eq!(
-                new.shares_item(&old, 299),
-                skip == 1 && keep < 256,
+                new.shares_item(&old, 255),
+                keep >= 256 || (skip == 1 && keep < 192),
                 "{keep} {skip}"
             );
+            assert!(!new.shares_item(&old, 299));
         }
     }
 
     #[test]
-    fn a_shared_chunk_is_copied_before_it_changes() {
-        let old = list(0..10);
+    fn a_shared_chunk_stays_as_it_was_when_the_list_grows() {
+        let old = list(0..70);
         let mut new = ChunkedVec::new();
-        new.extend_from(&old, 0..10);
+        new.extend_from(&old, 0..70);
         assert!(new.shares_item(&old, 0));
-        new.push(10);
-        assert!(!new.shares_item(&old, 0));
-        assert!(old.iter().copied().eq(0..10));
-        assert!(new.iter().copied().eq(0..11));
+        assert!(!new.shares_item(&old, 64));
+        for item in 70..200 {
+            new.push(item);
+        }
+        new.push(1000);
+        assert!(new.shares_item(&old, 63));
+        assert!(old.iter().copied().eq(0..70));
+        assert!(new.iter().copied().eq((0..200).chain([1000])));
+        assert_eq!(new.last(), Some(&1000));
+        assert_eq!(new.get(200), Some(&1000));
+        assert_eq!(new.get(201), None);
     }
 }
