@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
-use super::rules::{check_move_on, check_movement, Illegal};
+use super::rules::{check_move_knowing, check_movement, Illegal};
 
 /// Which piece of its kind a move names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -362,15 +362,17 @@ pub fn resolve(
     side: Side,
     written: &WxfMove,
 ) -> Result<(Point, Point), ResolveError> {
-    resolve_on(&mut board.clone(), side, written)
+    resolve_on(&mut board.clone(), side, written, None)
 }
 
 /// [`resolve`], testing the candidates' moves on `board` itself (each taken back): what a
-/// replay calls for every move.
+/// replay calls for every move. `calm` is where `side`'s general stands if it is known not
+/// to be in check (see [`check_move_knowing`]).
 pub fn resolve_on(
     board: &mut Board,
     side: Side,
     written: &WxfMove,
+    calm: Option<Point>,
 ) -> Result<(Point, Point), ResolveError> {
     let kind = written.kind.unwrap_or(Kind::Soldier);
     let man = Man::new(side, kind);
@@ -464,7 +466,7 @@ pub fn resolve_on(
                     reason,
                 });
             }
-            Ok(to) => match check_move_on(board, *from, to) {
+            Ok(to) => match check_move_knowing(board, *from, to, calm) {
                 Ok(()) => {
                     legal[legal_count] = (*from, to);
                     legal_count += 1;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::board::{Board, Man, Point, Side};
 use super::notation::{destination, resolve_on, Direction, ResolveError, Which, WxfMove};
 use super::parsed::WrittenMove;
-use super::rules::check_move;
+use super::rules::{check_move, may_threaten};
 use crate::model::chunked::ChunkedVec;
 
 /// How often a played move keeps the board after it: the boards between are made again
@@ -121,6 +121,17 @@ pub fn board_after(start: &Board, played: &ChunkedVec<Played>, index: usize) -> 
 pub struct Player {
     first: Side,
     board: Board,
+    /// For Red and Black, where the side's general stands when it is known not to be in
+    /// check on `board`: known after each of the side's lawful moves, and kept while the
+    /// other side's moves cannot threaten it.
+    calm: [Option<Point>; 2],
+}
+
+fn slot(side: Side) -> usize {
+    match side {
+        Side::Red => 0,
+        Side::Black => 1,
+    }
 }
 
 impl Player {
@@ -131,7 +142,11 @@ impl Player {
             .checked_sub(1)
             .and_then(|last| board_after(start, played, last))
             .unwrap_or_else(|| start.clone());
-        Player { first, board }
+        Player {
+            first,
+            board,
+            calm: [None; 2],
+        }
     }
 
     /// The board after the moves played so far.
@@ -145,7 +160,7 @@ impl Player {
         let side = side_of(self.first, index);
         let (moved, outcome) = match &written.parsed {
             None => (None, Outcome::Unreadable),
-            Some(parsed) => resolve_leniently(&mut self.board, side, parsed),
+            Some(parsed) => resolve_leniently(&mut self.board, side, parsed, self.calm[slot(side)]),
         };
         let mut result = Played {
             side,
@@ -161,7 +176,24 @@ impl Player {
             result.to = Some(to);
             result.mover = self.board.get(from);
             result.captured = self.board.get(to);
+        }
+        self.record(result, played);
+    }
+
+    /// Makes `result` on the board, keeps what is known of the generals, and pushes it.
+    fn record(&mut self, mut result: Played, played: &mut ChunkedVec<Played>) {
+        let index = played.len();
+        let side = result.side;
+        if let (Some(from), Some(to)) = (result.from, result.to) {
             result.make(&mut self.board);
+            self.calm[slot(side)] = match result.outcome {
+                Outcome::Legal | Outcome::LooseTandem => self.board.general(side),
+                _ => None,
+            };
+            let other = &mut self.calm[slot(side.other())];
+            if other.is_some_and(|general| may_threaten(general, from, to)) {
+                *other = None;
+            }
         }
         if (index + 1).is_multiple_of(BOARD_KEPT_EVERY) {
             result.board = Some(Arc::new(self.board.clone()));
@@ -183,8 +215,9 @@ fn resolve_leniently(
     board: &mut Board,
     side: Side,
     written: &WxfMove,
+    calm: Option<Point>,
 ) -> (Option<(Point, Point)>, Outcome) {
-    match resolve_on(board, side, written) {
+    match resolve_on(board, side, written, calm) {
         Ok(found) => (Some(found), Outcome::Legal),
         Err(error @ ResolveError::Illegal { from, to, .. }) => {
             (Some((from, to)), Outcome::Illegal(Box::new(error)))
@@ -346,6 +379,65 @@ mod tests {
         resumed.extend_from(&played, 0..21);
         play(&start, Side::Red, &moves, &mut resumed);
         assert_eq!(resumed, played);
+    }
+
+    #[test]
+    fn what_a_player_knows_of_calm_generals_changes_no_outcome() {
+        use crate::test_random::Xorshift;
+        use crate::xiangqi::notation::write_move;
+        use crate::xiangqi::rules::reachable;
+        let mut random = Xorshift::new(0x1234_5678_9abc_def1);
+        let (mut moves_seen, mut illegal_seen) = (0, 0);
+        for _ in 0..200 {
+            let start = Board::initial();
+            let mut board = start.clone();
+            let mut played = ChunkedVec::new();
+            let mut player = Player::after(&start, Side::Red, &played);
+            for index in 0..150 {
+                // Any move a man's movement allows, lawful or not: captures, checks and
+                // moves that leave the mover's general in check all come up.
+                let side = side_of(Side::Red, index);
+                let choices: Vec<(Point, Point)> = board
+                    .men()
+                    .filter(|(_, man)| man.side == side)
+                    .flat_map(|(from, _)| {
+                        reachable(&board, from)
+                            .into_iter()
+                            .map(move |to| (from, to))
+                    })
+                    .collect();
+                if choices.is_empty() {
+                    break;
+                }
+                let (from, to) = choices[random.below(choices.len())];
+                let text = write_move(&board, from, to).expect("a move its movement allows");
+                let written = &written(&[&text])[0];
+                let expected = resolve_leniently(
+                    &mut board.clone(),
+                    side,
+                    written.parsed.as_ref().expect("a written move reads"),
+                    None,
+                );
+                player.play(written, &mut played);
+                let got = &played[index];
+                assert_eq!(
+                    (got.from.zip(got.to), &got.outcome),
+                    (expected.0, &expected.1),
+                    "{board:?} {text}"
+                );
+                if let Some((from, to)) = expected.0 {
+                    board.put(to, board.get(from));
+                    board.put(from, None);
+                }
+                assert_eq!(player.board(), &board);
+                moves_seen += 1;
+                illegal_seen += usize::from(matches!(got.outcome, Outcome::Illegal(_)));
+            }
+        }
+        assert!(
+            moves_seen > 10_000 && illegal_seen > 500,
+            "{moves_seen} {illegal_seen}"
+        );
     }
 
     #[test]

@@ -414,6 +414,50 @@ pub fn check_move_on(board: &mut Board, from: Point, to: Point) -> Result<(), Il
     verdict
 }
 
+/// Whether `point` is on the file or rank of `general`, or within `steps` steps of it both
+/// ways.
+fn near(general: Point, point: Point, steps: u8) -> bool {
+    point.file == general.file
+        || point.rank == general.rank
+        || (point.file.abs_diff(general.file) <= steps
+            && point.rank.abs_diff(general.rank) <= steps)
+}
+
+/// Whether a move of `general`'s own side from `from` to `to` can put it in check when it
+/// is not: the point left can open its file or rank to a chariot, a cannon or the other
+/// general, or free a horse's leg or an elephant's eye (next to the general); the point
+/// taken can only become a cannon's screen (on its file or rank), since every other way
+/// a man there matters, it blocks.
+pub fn may_expose(general: Point, from: Point, to: Point) -> bool {
+    near(general, from, 1) || to.file == general.file || to.rank == general.rank
+}
+
+/// Whether a move of the other side from `from` to `to` can put `general` in check when
+/// it is not: as [`may_expose`], and the man arriving may itself attack it (from its file
+/// or rank, or from two steps away at most: a horse or an elephant).
+pub fn may_threaten(general: Point, from: Point, to: Point) -> bool {
+    near(general, from, 1) || near(general, to, 2)
+}
+
+/// [`check_move_on`], where `calm` is where the mover's general stands if it is known not
+/// to be in check: a move that cannot expose that general (see [`may_expose`]) is tested
+/// for its movement only. A replay knows this of many moves, and the test for check is
+/// much of a move's cost.
+pub fn check_move_knowing(
+    board: &mut Board,
+    from: Point,
+    to: Point,
+    calm: Option<Point>,
+) -> Result<(), Illegal> {
+    match calm {
+        Some(general) if !may_expose(general, from, to) => {
+            let man = board.get(from).ok_or(Illegal::NoPiece(from))?;
+            check_movement(board, man, from, to)
+        }
+        _ => check_move_on(board, from, to),
+    }
+}
+
 /// The points a man may reach by its movement alone (check aside), in point order.
 pub fn reachable(board: &Board, from: Point) -> Vec<Point> {
     let Some(man) = board.get(from) else {
@@ -750,6 +794,52 @@ mod tests {
             tested += usize::from(board.get(from).is_some());
         }
         assert!(tested > 1_000);
+    }
+
+    #[test]
+    fn a_move_away_from_a_calm_general_is_tested_for_its_movement_only_with_the_same_verdict() {
+        let mut random = Xorshift::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = |below: usize| random.below(below);
+        let letters = ['A', 'E', 'H', 'R', 'C', 'P', 'a', 'e', 'h', 'r', 'c', 'p'];
+        let (mut calm_seen, mut short_seen) = (0, 0);
+        for _ in 0..1_500 {
+            let mut board = Board::default();
+            // In their palaces, or (one time in four) anywhere in the other's half, where
+            // advisors and elephants may attack them.
+            let (red, black) = if next(4) == 0 {
+                (45 + next(45), next(45))
+            } else {
+                (9 * next(3) + 3 + next(3), 9 * (7 + next(3)) + 3 + next(3))
+            };
+            board.put(Point::from_index(red).unwrap(), Man::from_letter('K'));
+            board.put(Point::from_index(black).unwrap(), Man::from_letter('k'));
+            for _ in 0..next(24) {
+                let point = Point::from_index(next(90)).unwrap();
+                if board.get(point).is_none() {
+                    board.put(point, Man::from_letter(letters[next(letters.len())]));
+                }
+            }
+            let side = if next(2) == 0 { Side::Red } else { Side::Black };
+            if in_check(&board, side) {
+                continue;
+            }
+            calm_seen += 1;
+            let general = board.general(side);
+            for (from, man) in board.clone().men().filter(|(_, man)| man.side == side) {
+                for to in Point::all() {
+                    let expected = check_move(&board, from, to);
+                    let mut tried = board.clone();
+                    let known = check_move_knowing(&mut tried, from, to, general);
+                    assert_eq!(known, expected, "{board:?}: {man:?} {from} to {to}");
+                    assert_eq!(tried, board);
+                    short_seen += usize::from(!may_expose(general.unwrap(), from, to));
+                }
+            }
+        }
+        assert!(
+            calm_seen > 500 && short_seen > 10_000,
+            "{calm_seen} {short_seen}"
+        );
     }
 
     #[test]
