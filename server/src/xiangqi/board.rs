@@ -364,6 +364,24 @@ impl Board {
         }
     }
 
+    /// The points where this board and `other` hold different men, as bits (bit `i` for
+    /// the point of index `i`).
+    pub fn differences(&self, other: &Board) -> u128 {
+        (self.cells.iter().zip(&other.cells))
+            .enumerate()
+            .fold(0, |bits, (index, (a, b))| {
+                bits | u128::from(a != b) << index
+            })
+    }
+
+    /// `differences` as it stands once the men on `point` may have changed on either
+    /// board.
+    pub fn update_difference(&self, other: &Board, differences: u128, point: Point) -> u128 {
+        let index = point.index();
+        let differs = self.cells.get(index) != other.cells.get(index);
+        differences & !(1 << index) | u128::from(differs) << index
+    }
+
     /// Which ranks of `file` hold a man, one bit each (bit `r` for rank `r`).
     pub fn ranks_held(&self, file: u8) -> u16 {
         self.ranks_held.get(usize::from(file)).copied().unwrap_or(0)

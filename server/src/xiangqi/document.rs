@@ -24,7 +24,7 @@ use crate::model::scene::{Annotation, Scene};
 
 use super::annofen::{read_annofen, read_fen};
 use super::annotation::Code;
-use super::board::{Board, Side};
+use super::board::{Board, Point, Side};
 use super::notation::{ResolveError, Which};
 use super::parsed::{Parsed, WrittenMove};
 use super::placement::check_position;
@@ -312,37 +312,52 @@ fn replay_from(
     // Move `index` of `moves` is move `index + shift` of `previous` in the common tail.
     let shift = splice.old_end as isize - splice.new_end as isize;
     let mut player = Player::after(start, first, played);
-    // The board `previous` had after one of its moves, made along as the moves are compared.
-    let mut old_board: Option<(usize, Board)> = None;
+    // Once the moves are in the common tail: the board `previous` had before the move
+    // matched with the next one, made along, and the points where it differs from the
+    // player's (only the points a move touches can change that).
+    let mut old: Option<(Board, u128)> = None;
     while played.len() < moves.len() {
         let index = played.len();
-        player.play(&moves[index], played);
-        // The board after `index` matches: the moves after it are all in the common tail.
-        if index + 1 < splice.new_end || shift % 2 != 0 {
-            continue;
-        }
-        let Some(old_index) = usize::try_from(index as isize + shift)
+        let old_index = usize::try_from(index as isize + shift)
             .ok()
-            .filter(|old_index| *old_index < old_played.len())
-        else {
-            continue;
-        };
-        let old = match old_board.take() {
-            Some((made, mut board)) if made < old_index => {
-                for next in made + 1..=old_index {
-                    old_played[next].make(&mut board);
-                }
-                board
+            .filter(|old_index| *old_index < old_played.len());
+        let (differences, old_index) = match (&mut old, old_index) {
+            (Some((board, differences)), Some(old_index)) => {
+                let before = &old_played[old_index];
+                player.play(&moves[index], played);
+                before.make(board);
+                let now = &played[index];
+                // Point by point: gathering the four into an array first stalled on reading
+                // back what had just been written.
+                let mut note = |point: Option<Point>| {
+                    if let Some(point) = point {
+                        *differences = board.update_difference(player.board(), *differences, point);
+                    }
+                };
+                note(before.from);
+                note(before.to);
+                note(now.from);
+                note(now.to);
+                (*differences, old_index)
             }
             _ => {
-                board_after(&previous.start, old_played, old_index).expect("the old move is played")
+                player.play(&moves[index], played);
+                // The moves after `index` are all in the common tail, for the same sides.
+                let in_tail = index + 1 >= splice.new_end && shift % 2 == 0;
+                let Some(old_index) = old_index.filter(|_| in_tail) else {
+                    continue;
+                };
+                let board = board_after(&previous.start, old_played, old_index)
+                    .expect("the old move is played");
+                let differences = board.differences(player.board());
+                old = Some((board, differences));
+                (differences, old_index)
             }
         };
-        if old == *player.board() {
+        if differences == 0 {
             played.extend_from(old_played, old_index + 1..old_played.len());
             break;
         }
-        old_board = Some((old_index, old));
     }
 }
 
