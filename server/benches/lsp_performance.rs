@@ -11,7 +11,8 @@
 //!   one analysis keeps.
 //!
 //! Medians of repeated runs; each line shows the target and whether it is met.
-//! `PPN_BENCH_PART=server` or `library` runs only one of the two; `PPN_BENCH_EDITS` sets
+//! `PPN_BENCH_PART=server` or `library` runs only one of the two; `PPN_BENCH_TYPING=middle`
+//! only the edits whose name holds `middle`; `PPN_BENCH_EDITS` sets
 //! how many edits come before the memory is read (1,000). `PPN_BENCH_WRITE=FOLDER` only
 //! writes the generated games there (`generated-N.ppn`), for timing the CLI on them.
 
@@ -458,7 +459,10 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
     client.open(URI, version, text).await;
     client.diagnostics_of_version(URI, version).await;
 
-    for typing in typing_places(text) {
+    for typing in typing_places(text)
+        .into_iter()
+        .filter(|typing| typing_wanted(typing.name))
+    {
         let mut samples = Vec::new();
         let started = Instant::now();
         while samples.len() < 6
@@ -654,6 +658,12 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
     client.shutdown_and_exit().await;
 }
 
+/// Whether the edit called `name` is measured: all of them, or those whose name holds
+/// `PPN_BENCH_TYPING` (to profile one kind of edit).
+fn typing_wanted(name: &str) -> bool {
+    std::env::var("PPN_BENCH_TYPING").map_or(true, |wanted| name.contains(wanted.as_str()))
+}
+
 /// The bytes `make` leaves allocated while its result lives.
 fn heap_of<T>(make: impl FnOnce() -> Box<T>) -> usize {
     let before = ALLOCATED.load(Ordering::Relaxed);
@@ -704,7 +714,10 @@ fn in_the_library(text: &str) {
         std::hint::black_box(replay_document(text));
     });
     report("of which: replay", replay, None);
-    for typing in typing_places(text) {
+    for typing in typing_places(text)
+        .into_iter()
+        .filter(|typing| typing_wanted(typing.name))
+    {
         let [(_, edit), _] = type_and_undo(typing.at, text);
         let mut edited = text.to_string();
         edited.insert(typing.at, 'x');

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
-use ppn_ls::ppn::engine::replay::{Replay, ReplayedGame};
+use ppn_ls::ppn::engine::replay::{replay_document, Replay, ReplayedGame};
 use ppn_ls::ppn::notation::document::split_games;
 use ppn_ls::ppn::notation::movetext::split_movetext_resumable;
 
@@ -558,4 +558,271 @@ fn an_edit_in_the_first_move_number_splits_only_that_move_again() {
         assert_eq!(split, split_movetext_resumable(&edited, movetext));
         assert_eq!((kept, in_step_from), (0, 1), "{inserted:?} at {at}");
     }
+}
+
+/// A random square of a board of `size` files and ranks (at most 26), or now and then a
+/// point between squares.
+fn random_place(prng: &mut Prng, size: usize) -> String {
+    let (file, rank) = (prng.below(size), 1 + prng.below(size));
+    if prng.below(6) == 0 {
+        format!("({}.5,{}.5)", 1 + file, rank)
+    } else {
+        format!("{}{rank}", (b'a' + file as u8) as char)
+    }
+}
+
+/// The board and the pieces of a random game, and how often its moves look at the whole
+/// board (searches, the pieces nearest a point).
+#[derive(Clone, Copy)]
+struct RandomGameKind {
+    size: usize,
+    /// Of 100 PieceIds, how many search the board or take the nearest pieces.
+    global: usize,
+}
+
+/// One random sub-move of every kind the engine knows: drops (above, below, next to a
+/// piece), moves (to the top, the bottom, next to a piece), removals, flips, rotations,
+/// updates, replacements, captures, swaps; pieces found by Location, slice, nearest,
+/// search, greedy search, the active pieces and the board at the move's start.
+fn random_submove(prng: &mut Prng, kind: RandomGameKind) -> String {
+    const SPECS: &[&str] = &["S", "M", "cS", "cA3", "C2", "t", "d", "tC", "A5"];
+    let spec = prng.pick(SPECS);
+    let size = kind.size;
+    let (a, b, c) = (
+        random_place(prng, size),
+        random_place(prng, size),
+        random_place(prng, size),
+    );
+    let id = if prng.below(100) < kind.global {
+        match prng.below(3) {
+            0 => format!("2{a}"),
+            1 => format!("?{}", prng.pick(SPECS)),
+            _ => format!("/{}", prng.pick(SPECS)),
+        }
+    } else {
+        match prng.below(10) {
+            0 => format!("{a}[1]"),
+            1 => format!("{a}[2]"),
+            2 => format!("^{a}"),
+            3 => String::new(),
+            _ => a.clone(),
+        }
+    };
+    match prng.below(24) {
+        0..=5 => format!("{spec}@{b}"),
+        6 => format!("{spec}\\{b}"),
+        7 => format!("{spec}@{b}%{c}"),
+        8 => format!("{spec}@%{c}"),
+        9..=12 => format!("{id}-{b}"),
+        13 => format!("{id}_{b}"),
+        14 => format!("{id}-%{c}"),
+        15 => format!("*{id}"),
+        16 => format!("+{id}"),
+        17 => format!("{id}@>90"),
+        18 => format!("{id}@>45|{c}"),
+        19 => format!("?d~{}", 1 + prng.below(6)),
+        20 => format!("{id}={spec}"),
+        21 => format!("{id}:{b}"),
+        22 => format!("{id}#{b}"),
+        _ => format!("!{id}"),
+    }
+}
+
+/// A long game of random moves of every kind on a board of tiles, coins and a die; a
+/// comment now and then.
+fn random_game(prng: &mut Prng, moves: usize, kind: RandomGameKind) -> String {
+    let mut text = String::from("---\n...\n1. ");
+    for (i, tile) in ["S", "M", "C", "A"].iter().enumerate() {
+        text.push_str(&format!("t{tile}@({}.5,1.5) ", 1 + 2 * i));
+    }
+    text.push_str("d@h8\n");
+    for number in 2..moves {
+        text.push_str(&format!("{number}. "));
+        for token in 0..1 + prng.below(2) {
+            if token > 0 {
+                text.push(if prng.below(3) == 0 { ';' } else { ' ' });
+            }
+            text.push_str(&random_submove(prng, kind));
+        }
+        text.push(if prng.below(10) == 0 { '\n' } else { ' ' });
+        if prng.below(15) == 0 {
+            text.push_str("{a note} ");
+        }
+    }
+    text
+}
+
+/// An edit of a random game: a character typed or deleted in a move, or a move written
+/// anew.
+fn random_game_edit(prng: &mut Prng, text: &mut String, kind: RandomGameKind) -> TextEdit {
+    let movetext_start = text.find("1. ").unwrap_or(0);
+    let moves: Vec<usize> = text
+        .match_indices(". ")
+        .map(|(at, _)| at + 2)
+        .filter(|&at| at > movetext_start)
+        .collect();
+    let at = moves[prng.below(moves.len())];
+    let body_end = at + text[at..].find([' ', '\n', ';']).unwrap_or(text.len() - at);
+    let (start, old_end, inserted) = match prng.below(3) {
+        0 => {
+            let start = at + prng.below(body_end - at + 1);
+            (
+                start,
+                start,
+                prng.pick(&["x", "1", "b", "-", "@", "*", ".", " "])
+                    .to_string(),
+            )
+        }
+        1 if body_end > at => {
+            let start = at + prng.below(body_end - at);
+            (start, start + 1, String::new())
+        }
+        _ => (at, body_end, random_submove(prng, kind)),
+    };
+    text.replace_range(start..old_end, &inserted);
+    TextEdit {
+        start,
+        old_end,
+        new_end: start + inserted.len(),
+    }
+}
+
+#[test]
+fn random_edits_to_long_random_games_match_a_fresh_analysis() {
+    for seed in 1..=8u64 {
+        let mut prng = Prng(seed * 7919);
+        let kind = RandomGameKind {
+            size: [8, 16, 26][seed as usize % 3],
+            global: [0, 2, 10][seed as usize % 3],
+        };
+        let mut text = random_game(&mut prng, 400, kind);
+        let mut replay = replay_document(&text);
+        for step in 0..25 {
+            let before = text.clone();
+            let edit = random_game_edit(&mut prng, &mut text, kind);
+            let updated = replay.update(&before, &text, &edit);
+            let fresh = replay_document(&text);
+            compare_replays(
+                &format!("seed {seed}, step {step}, {edit:?}"),
+                &updated,
+                &fresh,
+            );
+            replay = updated;
+        }
+    }
+}
+
+#[test]
+fn a_board_changed_where_later_moves_never_look_is_patched_not_replayed() {
+    // Four tiles, then coins dropped, moved and removed on squares the tiles are not on.
+    let mut text =
+        String::from("---\n...\n1. tS@(1.5,1.5) tM@(3.5,1.5) tC@(5.5,1.5) tA@(7.5,1.5)\n");
+    for number in 2..=2_000 {
+        let file = ["a", "b", "c", "d"][number % 4];
+        let body = match number % 3 {
+            1 => format!("S@{file}4"),
+            2 => format!("{file}4-{file}5"),
+            _ => format!("*{file}5"),
+        };
+        text.push_str(&format!("{number}. {body}\n"));
+    }
+    let analysis = DocumentAnalysis::new(text.clone());
+    // The first tile no longer reads: every later board lacks it, and the later pieces
+    // are numbered one lower; then it is typed back.
+    let at = text.find("tS@").unwrap() + 1;
+    let (broken, edit) = edited(&text, at, 0, "x");
+    let updated = analysis.update(broken.clone(), &edit);
+    compare(
+        "tile broken",
+        &updated,
+        &DocumentAnalysis::new(broken.clone()),
+    );
+    let replayed = updated.replay.games[0].moves_replayed();
+    assert!(replayed <= 2 * 64, "replayed {replayed} moves");
+    let (mended, edit) = edited(&broken, at, 1, "");
+    let mended_analysis = updated.update(mended.clone(), &edit);
+    compare(
+        "tile mended",
+        &mended_analysis,
+        &DocumentAnalysis::new(mended),
+    );
+    let replayed = mended_analysis.replay.games[0].moves_replayed();
+    assert!(replayed <= 2 * 64, "replayed {replayed} moves");
+    // A coin dropped elsewhere for good, and one moved onto a square the moves read.
+    for (what, new, replays_all) in [("c8", "S@h8", false), ("a4", "S@a4", true)] {
+        let at = text.find("2. ").unwrap() + 3;
+        let old_len = text[at..].find('\n').unwrap();
+        let (changed, edit) = edited(&text, at, old_len, new);
+        let updated = analysis.update(changed.clone(), &edit);
+        compare(what, &updated, &DocumentAnalysis::new(changed));
+        let replayed = updated.replay.games[0].moves_replayed();
+        if !replays_all {
+            assert!(replayed <= 2 * 64, "{what}: replayed {replayed} moves");
+        }
+    }
+}
+
+/// A game of the moves `before`, one move written `old` (then edited to `new`), quiet moves
+/// (a comment each) filling out two chunks, and the moves `after`: the update after the
+/// edit must equal a fresh analysis.
+fn check_edit_carried_over_quiet_moves(before: &[&str], old: &str, new: &str, after: &[&str]) {
+    let mut text = String::from("---\n...\n");
+    let mut number = 1;
+    let mut push = |text: &mut String, body: &str| {
+        text.push_str(&format!("{number}. "));
+        let at = text.len();
+        text.push_str(body);
+        text.push('\n');
+        number += 1;
+        at
+    };
+    for body in before {
+        push(&mut text, body);
+    }
+    let at = push(&mut text, old);
+    for _ in 0..80 {
+        push(&mut text, "{quiet}");
+    }
+    for body in after {
+        push(&mut text, body);
+        for _ in 0..40 {
+            push(&mut text, "{quiet}");
+        }
+    }
+    let analysis = DocumentAnalysis::new(text.clone());
+    let (changed, edit) = edited(&text, at, old.len(), new);
+    let context = format!("{old} → {new}, then {after:?}");
+    compare(
+        &context,
+        &analysis.update(changed.clone(), &edit),
+        &DocumentAnalysis::new(changed),
+    );
+}
+
+#[test]
+fn a_patched_board_keeps_which_pieces_are_active() {
+    // The boards stay alike; only the active piece differs, and a later move moves it.
+    check_edit_carried_over_quiet_moves(&["S@a1", "M@b2"], "a1@>0", "b2@>0", &["-c3"]);
+    // The active piece is removed, or flipped, before the move that uses it.
+    check_edit_carried_over_quiet_moves(&["S@a1", "M@b2"], "a1@>0", "b2@>0", &["*b2", "-c3"]);
+    check_edit_carried_over_quiet_moves(&["S@a1", "cM@b2"], "a1@>0", "b2@>0", &["+b2", "-c3"]);
+}
+
+#[test]
+fn a_patched_board_keeps_its_pieces_in_order() {
+    // The coin goes to the bottom in one revision: a later piece dropped at the bottom
+    // goes below it.
+    check_edit_carried_over_quiet_moves(&["S@a1", "M@b2"], "C@c3", "C\\c3", &["A\\h8", "*h8"]);
+    check_edit_carried_over_quiet_moves(&["S@a1", "M@b2"], "C@c3", "C\\c3", &["b2_h8", "*h8"]);
+}
+
+#[test]
+fn a_patched_board_changes_what_a_search_or_the_nearest_pieces_find() {
+    // The coin dropped elsewhere is nearer, or alone, or found by a search.
+    check_edit_carried_over_quiet_moves(&["S@a1", "M@c2"], "C@h8", "C@b2", &["2a2-d4"]);
+    check_edit_carried_over_quiet_moves(&["S@a1", "M@h8"], "cC@g8", "A@b1", &["*?c", "?S-d4"]);
+    check_edit_carried_over_quiet_moves(&["S@a1", "M@h8"], "cC@g8", "A@b1", &["/c-d4"]);
+    // Dice count their ranks from one: `?Rd3` states rank 4, matches none, and finds the
+    // last die of rank 3 as every assumption fills it in.
+    check_edit_carried_over_quiet_moves(&["Rd3@a1"], "Rd2@h8", "Rd3@b1", &["?Rd3-d4"]);
 }

@@ -283,7 +283,11 @@ pub async fn through_the_server(scenario: &Scenario, edits_for_memory: usize) {
         published["diagnostics"][0]
     );
 
-    for typing in &scenario.typing {
+    for typing in scenario
+        .typing
+        .iter()
+        .filter(|typing| typing_wanted(typing.name))
+    {
         let mut typed = Vec::new();
         let mut undone = Vec::new();
         let started = Instant::now();
@@ -412,6 +416,12 @@ pub async fn through_the_server(scenario: &Scenario, edits_for_memory: usize) {
     client.shutdown_and_exit().await;
 }
 
+/// Whether the edit called `name` is measured: all of them, or those whose name holds
+/// `PPN_BENCH_TYPING` (to profile one kind of edit).
+pub fn typing_wanted(name: &str) -> bool {
+    std::env::var("PPN_BENCH_TYPING").map_or(true, |wanted| name.contains(wanted.as_str()))
+}
+
 /// The bytes `make` leaves allocated while its result lives.
 pub fn heap_of<T>(make: impl FnOnce() -> T) -> usize {
     let before = ALLOCATED.load(Ordering::Relaxed);
@@ -437,7 +447,11 @@ pub fn in_the_library(scenario: &Scenario) {
     });
     report("analysis (library)", open, None);
     let analysis = analyze(path, text.clone());
-    for typing in &scenario.typing {
+    for typing in scenario
+        .typing
+        .iter()
+        .filter(|typing| typing_wanted(typing.name))
+    {
         let [(_, typing_edit, typed), (_, undo_edit, _)] = type_and_undo(typing, text);
         let typed_analysis = analysis.update(typed.clone(), &typing_edit);
         for (step, base, edit, edited) in [
@@ -490,7 +504,8 @@ pub fn in_the_library(scenario: &Scenario) {
 }
 
 /// Runs the scenario through the server and in the library, as `PPN_BENCH_PART` says
-/// (`server`, `library`, or both); `PPN_BENCH_EDITS` edits before the memory is read.
+/// (`server`, `library`, or both); `PPN_BENCH_EDITS` edits before the memory is read;
+/// `PPN_BENCH_TYPING` picks edits by name.
 pub fn run(runtime: &tokio::runtime::Runtime, scenario: &Scenario) {
     println!(
         "\n== {} of {} moves, {} KiB ==",

@@ -17,6 +17,8 @@ pub use crate::model::edit::TextEdit;
 use crate::model::piece::Piece;
 use crate::ppn::engine::apply::submove::ReadSubmoves;
 use crate::ppn::engine::apply::MAX_PIECES;
+use crate::ppn::engine::footprint::Footprint;
+use crate::ppn::engine::overlay::Overlay;
 use crate::ppn::engine::setups::{
     describe_unknown_argument, normalize_name, setup_from_metadata_seeded, Setup, SetupContext,
     SetupError,
@@ -72,17 +74,27 @@ fn moves_per_snapshot(pieces: usize) -> usize {
     MIN_MOVES_PER_SNAPSHOT.max(pieces / 8)
 }
 
-/// A stretch of consecutive moves: the board before the first one and the problems of
-/// each. Shared between revisions: an edit keeps every chunk before it, and every chunk
-/// after the point where the board is again what it was.
+/// A stretch of consecutive moves: the board before the first one, and what playing them
+/// gave. Shared between revisions: an edit keeps every chunk before it, and every chunk
+/// after the point where the board is again what it was; where the board differs for good
+/// but in places the moves never read, a chunk's board is patched and the rest shared.
 #[derive(Debug)]
 struct Chunk {
     /// The game before the chunk's first move.
     start: Arc<GameState>,
-    /// The problems of its moves: the move's index in the chunk, and the diagnostic with
+    played: Arc<Played>,
+}
+
+/// What playing a chunk's moves gave: the same from any board that agrees with the one
+/// they were played on where they read it.
+#[derive(Debug)]
+struct Played {
+    /// The problems of the moves: the move's index in the chunk, and the diagnostic with
     /// its range relative to the move's start, so that a chunk moved in the file is kept
     /// as it is.
     diagnostics: Vec<(usize, RelativeDiagnostic)>,
+    /// What the moves read of the board.
+    footprint: Footprint,
 }
 
 #[derive(Clone, Debug)]
@@ -243,6 +255,7 @@ impl ReplayedGame {
         let in_chunk = index - self.chunk_starts[chunk];
         let move_start = self.move_start(index);
         self.chunks[chunk]
+            .played
             .diagnostics
             .iter()
             .filter(move |(at, _)| *at == in_chunk)
@@ -261,10 +274,14 @@ impl ReplayedGame {
             .iter()
             .zip(self.chunk_starts.iter())
             .flat_map(move |(chunk, &first)| {
-                chunk.diagnostics.iter().map(move |(at, diagnostic)| {
-                    let index = first + at;
-                    (index, diagnostic.at(self.move_start(index)))
-                })
+                chunk
+                    .played
+                    .diagnostics
+                    .iter()
+                    .map(move |(at, diagnostic)| {
+                        let index = first + at;
+                        (index, diagnostic.at(self.move_start(index)))
+                    })
             })
     }
 
@@ -273,7 +290,7 @@ impl ReplayedGame {
         let mut by_move = vec![Vec::new(); self.move_count().saturating_sub(first)];
         let chunks = self.chunks.iter().zip(self.chunk_starts.iter());
         for (chunk, &start) in chunks.skip(self.chunk_of_state(first)) {
-            for (at, diagnostic) in &chunk.diagnostics {
+            for (at, diagnostic) in &chunk.played.diagnostics {
                 let index = start + at;
                 let slot = index.checked_sub(first).and_then(|i| by_move.get_mut(i));
                 if let Some(slot) = slot {
@@ -402,30 +419,51 @@ impl ChunkBuilder {
         self.moves >= moves_per_snapshot(state.pieces().len())
     }
 
-    /// Ends the chunk being filled (an empty one is dropped); the next one starts from
-    /// `state`.
-    fn cut(&mut self, state: Arc<GameState>) {
+    /// Ends the chunk being filled (an empty one is dropped), its moves having read
+    /// `footprint`; the next one starts from `state`.
+    fn cut(&mut self, state: Arc<GameState>, footprint: Footprint) {
         let first = self.next_move();
         if self.moves > 0 {
-            self.finish_chunk();
+            self.finish_chunk(footprint);
         }
         self.first = first;
         self.start = state;
     }
 
-    fn finish_chunk(&mut self) {
+    fn finish_chunk(&mut self, footprint: Footprint) {
         self.chunks.push(Arc::new(Chunk {
             start: self.start.clone(),
-            diagnostics: std::mem::take(&mut self.diagnostics),
+            played: Arc::new(Played {
+                diagnostics: std::mem::take(&mut self.diagnostics),
+                footprint,
+            }),
         }));
         self.chunk_starts.push(self.first);
         self.moves = 0;
     }
 
+    /// Adds a chunk made elsewhere, starting at move `first`, after the chunks made so
+    /// far; the chunk being filled must be empty. The next move replayed starts a chunk
+    /// from `state` at move `next`.
+    fn push_made(&mut self, first: usize, chunk: Chunk) {
+        debug_assert_eq!(self.moves, 0);
+        self.chunks.push(Arc::new(chunk));
+        self.chunk_starts.push(first);
+    }
+
+    /// Starts the next chunk at move `first` from `state`; the chunk being filled must be
+    /// empty.
+    fn start_at(&mut self, first: usize, state: Arc<GameState>) {
+        debug_assert_eq!(self.moves, 0);
+        self.first = first;
+        self.start = state;
+    }
+
     /// Replays `record` (of `text`) on `state`.
     fn replay(&mut self, text: &str, state: &mut GameState, record: &MoveRecord) {
         if self.full(state) {
-            self.cut(Arc::new(state.clone()));
+            let footprint = state.footprint.take();
+            self.cut(Arc::new(state.clone()), footprint);
         }
         for diagnostic in replay_move(text, state, record) {
             self.diagnostics.push((
@@ -437,9 +475,9 @@ impl ChunkBuilder {
         self.replayed += 1;
     }
 
-    fn finish(mut self) -> (Vec<Arc<Chunk>>, Vec<usize>, usize) {
+    fn finish(mut self, footprint: Footprint) -> (Vec<Arc<Chunk>>, Vec<usize>, usize) {
         if self.moves > 0 || self.chunks.is_empty() {
-            self.finish_chunk();
+            self.finish_chunk(footprint);
         }
         (self.chunks, self.chunk_starts, self.replayed)
     }
@@ -577,9 +615,14 @@ fn update_game(
     );
     let mut state = GameState::clone(&old.chunks[resume_chunk].start);
     state.read_submoves = Some(Arc::clone(&old.read_submoves));
+    state.footprint.start();
+    // Pieces born up to here are the same pieces in both revisions; the later ones may be
+    // numbered otherwise.
+    let threshold = state.max_serial;
     // From `same_from` on, the new moves are the old ones moved along (by `moves_delta`
     // moves and `bytes_delta` bytes): once the board at an old chunk's start is the same
-    // again, the old chunks from there on hold for the new text.
+    // again, the old chunks from there on hold for the new text; once it differs only
+    // where the old chunks' moves do not read, they hold with their boards patched.
     let moves_delta = split.moves.len() as isize - old_split.moves.len() as isize;
     let bytes_delta = new_text.len() as isize - old_text.len() as isize;
     let same_from = if in_step_from < split.moves.len() {
@@ -597,40 +640,71 @@ fn update_game(
                 })
                 .count()
     };
-    for (index, record) in split.moves.iter().enumerate().skip(resume_at) {
-        if index >= same_from.max(unchanged + 1) {
+    let new_index = |old_index: usize| old_index.saturating_add_signed(moves_delta);
+    let mut index = resume_at;
+    // The move where the state was last compared with the old one (not again there).
+    let mut compared_at = None;
+    let finished = loop {
+        if index >= same_from.max(unchanged + 1) && compared_at != Some(index) {
+            compared_at = Some(index);
             let old_index = index.saturating_add_signed(-moves_delta);
-            if let Ok(old_chunk) = old.chunk_starts.binary_search(&old_index) {
-                let old_start = &old.chunks[old_chunk].start;
-                if **old_start == state {
-                    builder.cut(old_start.clone());
-                    let moves_replayed = builder.replayed;
-                    let (mut chunks, mut chunk_starts) = (builder.chunks, builder.chunk_starts);
-                    chunks.extend(old.chunks[old_chunk..].iter().cloned());
-                    chunk_starts.extend(
-                        old.chunk_starts[old_chunk..]
+            let old_chunk = old.chunk_starts.binary_search(&old_index).ok();
+            let overlay = old_chunk
+                .and_then(|chunk| Overlay::between(&old.chunks[chunk].start, &state, threshold));
+            if let (Some(mut chunk), Some(mut overlay)) = (old_chunk, overlay) {
+                let footprint = state.footprint.take();
+                builder.cut(old.chunks[chunk].start.clone(), footprint);
+                if overlay.is_empty() {
+                    // In step again: the old chunks from here on hold as they are.
+                    builder.chunks.extend(old.chunks[chunk..].iter().cloned());
+                    builder.chunk_starts.extend(
+                        old.chunk_starts[chunk..]
                             .iter()
-                            .map(|&first| first.saturating_add_signed(moves_delta)),
+                            .map(|&first| new_index(first)),
                     );
-                    return ReplayedGame {
-                        range: source.range,
-                        metadata: old.metadata.clone(),
-                        metadata_diagnostics: old.metadata_diagnostics.clone(),
-                        movetext_diagnostics: movetext_diagnostics(&split.problems),
-                        chunks: chunks.into(),
-                        chunk_starts: chunk_starts.into(),
-                        split: Arc::new(split),
-                        split_moved_by: 0,
-                        moved_moves: OnceLock::new(),
-                        read_submoves: Arc::clone(&old.read_submoves),
-                        moves_replayed,
-                    };
+                    break None;
                 }
+                // Each old chunk whose moves read nothing the patch touches holds, its board
+                // patched.
+                while let Some(kept) = old.chunks.get(chunk) {
+                    if overlay.conflicts_with(&kept.played.footprint) {
+                        break;
+                    }
+                    builder.push_made(
+                        new_index(old.chunk_starts[chunk]),
+                        Chunk {
+                            start: Arc::new(overlay.apply(&kept.start)),
+                            played: Arc::clone(&kept.played),
+                        },
+                    );
+                    overlay = overlay.after(&kept.played.footprint);
+                    chunk += 1;
+                }
+                let Some(conflicting) = old.chunks.get(chunk) else {
+                    break None;
+                };
+                // The moves of this one are played again, from its board patched.
+                index = new_index(old.chunk_starts[chunk]);
+                compared_at = Some(index);
+                state = overlay.apply(&conflicting.start);
+                state.read_submoves = Some(Arc::clone(&old.read_submoves));
+                state.footprint.start();
+                builder.start_at(index, Arc::new(state.clone()));
             }
         }
+        let Some(record) = split.moves.get(index) else {
+            break Some(state.footprint.take());
+        };
         builder.replay(new_text, &mut state, record);
-    }
-    let (chunks, chunk_starts, moves_replayed) = builder.finish();
+        index += 1;
+    };
+    let (chunks, chunk_starts, moves_replayed) = match finished {
+        Some(footprint) => builder.finish(footprint),
+        None => {
+            let replayed = builder.replayed;
+            (builder.chunks, builder.chunk_starts, replayed)
+        }
+    };
     ReplayedGame {
         range: source.range,
         metadata: old.metadata.clone(),
@@ -697,10 +771,11 @@ fn replay_game(text: &str, source: GameSource) -> ReplayedGame {
         settings.options,
     );
     let mut builder = ChunkBuilder::new(Vec::new(), Vec::new(), 0, Arc::new(state.clone()));
+    state.footprint.start();
     for record in &split.moves {
         builder.replay(text, &mut state, record);
     }
-    let (chunks, chunk_starts, moves_replayed) = builder.finish();
+    let (chunks, chunk_starts, moves_replayed) = builder.finish(state.footprint.take());
     ReplayedGame {
         range: source.range,
         metadata,

@@ -4,6 +4,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::footprint::FootprintRecorder;
 use crate::model::piece::{Cfg, Piece};
 use crate::ppn::engine::apply::submove::{ReadSubmove, ReadSubmoves, Reading};
 pub use crate::ppn::notation::issue::Severity;
@@ -35,6 +36,16 @@ impl PieceTag {
             flipped: self.flipped + 1,
             ..self
         }
+    }
+
+    pub(crate) fn serial(self) -> u32 {
+        self.serial
+    }
+
+    /// The same identity under another serial number (a later revision of the game
+    /// numbering the pieces born after an edit otherwise).
+    pub(crate) fn with_serial(self, serial: u32) -> Self {
+        PieceTag { serial, ..self }
     }
 
     pub(crate) fn after_replace(self) -> Self {
@@ -112,6 +123,8 @@ pub struct GameState {
     /// after an edit (a first replay reads each sub-move as it comes: keeping them would
     /// cost it more than the repeats save).
     pub(crate) read_submoves: Option<Arc<ReadSubmoves>>,
+    /// What the moves applied read of the board, while a replay notes it.
+    pub(crate) footprint: FootprintRecorder,
 }
 
 impl GameState {
@@ -147,6 +160,7 @@ impl GameState {
             macros: Arc::new(macros),
             options: Arc::new(options),
             read_submoves: None,
+            footprint: FootprintRecorder::default(),
         }
     }
 

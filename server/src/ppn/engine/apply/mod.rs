@@ -22,6 +22,7 @@ use std::sync::Arc;
 
 use self::resolve::{Context, Point};
 use self::submove::{split_submoves, Submove};
+use super::footprint::ActiveUse;
 use super::state::{Board, GameState, MoveIssue, PieceTag};
 use crate::model::piece::{Piece, PieceKind, Side};
 use crate::ppn::notation::issue::Issue;
@@ -153,6 +154,7 @@ impl GameState {
             active: &self.active,
             scale_factor: self.scale_factor,
             options: &self.options,
+            footprint: &self.footprint,
         }
     }
 
@@ -327,7 +329,9 @@ impl GameState {
         notes: &mut Vec<Issue>,
         warnings: &RefCell<Vec<Issue>>,
     ) -> Result<(), Issue> {
-        if self.board.pieces.len() >= MAX_PIECES {
+        let pieces = self.board.pieces.len();
+        self.footprint.drop_on(pieces);
+        if pieces >= MAX_PIECES {
             return Err(Issue::error(
                 spec_range.clone(),
                 "too-many-pieces",
@@ -358,12 +362,16 @@ impl GameState {
         };
         let at = match (neighbour, below) {
             (None, false) => self.board.pieces.len(),
-            (None, true) => 0,
+            (None, true) => {
+                self.footprint.put_at_bottom();
+                0
+            }
             (Some(i), false) => i + 1,
             (Some(i), true) => i,
         };
         self.board.pieces.insert(at, piece);
         self.board.tags.insert(at, tag);
+        self.footprint.use_active(ActiveUse::Set);
         self.active.clear();
         self.active.push(tag);
         Ok(())
@@ -418,6 +426,10 @@ impl GameState {
         if points.is_empty() && moving.iter().any(|&i| i < count) {
             return Err(bad_move(0..text.len(), "there is nowhere to move to"));
         }
+        self.footprint.use_active(ActiveUse::Set);
+        if neighbour.is_none() && below {
+            self.footprint.put_at_bottom();
+        }
         // The moving pieces become the active ones, listed in the old list's buffer.
         let mut tags = std::mem::take(&mut self.active);
         tags.clear();
@@ -467,12 +479,14 @@ impl GameState {
 
     /// The pieces at `positions` become the active ones (listed in the old list's buffer).
     fn make_active(&mut self, positions: &[usize]) {
+        self.footprint.use_active(ActiveUse::Set);
         self.active.clear();
         let tags = &self.board.tags;
         self.active.extend(positions.iter().map(|i| tags[*i]));
     }
 
     fn remove(&mut self, positions: &[usize]) {
+        self.footprint.use_active(ActiveUse::Modify);
         if let &[one] = positions {
             // The usual capture: one piece taken off, with no list of identities made.
             self.board.pieces.remove(one);
@@ -500,6 +514,7 @@ impl GameState {
     }
 
     fn flip(&mut self, positions: &[usize]) {
+        self.footprint.use_active(ActiveUse::Modify);
         for &i in positions {
             let piece = &mut self.board.pieces[i];
             piece.side = flipped_side(piece.kind, piece.side);

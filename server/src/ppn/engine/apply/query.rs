@@ -81,6 +81,7 @@ impl GameState {
             active: &self.active,
             scale_factor: self.scale_factor,
             options: &self.options,
+            footprint: &self.footprint,
         };
         let positions = context.positions(id, &self.board)?;
         Ok(positions

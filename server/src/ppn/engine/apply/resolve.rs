@@ -1,6 +1,7 @@
 //! Finding pieces (PieceId) and places (Location) on a board.
 
 use crate::model::piece::Piece;
+use crate::ppn::engine::footprint::{ActiveUse, FootprintRecorder, SearchedFeatures};
 use crate::ppn::engine::state::{Board, PieceTag};
 use crate::ppn::notation::issue::Issue;
 use crate::ppn::notation::location::{Anchor, Location, LocationKind};
@@ -17,6 +18,8 @@ pub(crate) struct Context<'a> {
     pub(crate) options: &'a ParserOptions,
     /// Warnings found while looking things up.
     pub(crate) warnings: &'a std::cell::RefCell<Vec<Issue>>,
+    /// Notes what the lookups read.
+    pub(crate) footprint: &'a FootprintRecorder,
 }
 
 pub(crate) type Point = (f64, f64);
@@ -92,6 +95,15 @@ impl Context<'_> {
 
     /// Board positions of the pieces a PieceId identifies (never empty).
     pub(crate) fn positions(&self, id: &PieceId, board: &Board) -> Result<Found<usize>, Issue> {
+        let found = self.identify(id, board)?;
+        for &position in found.iter() {
+            let piece = &board.pieces[position];
+            self.footprint.read_point((piece.x, piece.y));
+        }
+        Ok(found)
+    }
+
+    fn identify(&self, id: &PieceId, board: &Board) -> Result<Found<usize>, Issue> {
         // The most common PieceIds, a Location's top piece and searches, are found by
         // their positions: a piece's identity is unique on its board.
         match &id.kind {
@@ -104,6 +116,7 @@ impl Context<'_> {
             }
             // The last active pieces are found without copying their list first.
             PieceIdKind::Active if !self.active.is_empty() => {
+                self.footprint.use_active(ActiveUse::Read);
                 let positions = board.positions_of(self.active);
                 if !positions.is_empty() {
                     return Ok(Found::Many(positions));
@@ -127,6 +140,7 @@ impl Context<'_> {
     /// The position of the top piece at a Location (the PieceId `id`).
     fn top(&self, id: &PieceId, location: &Location, board: &Board) -> Result<usize, Issue> {
         let point = self.single_point(location, board)?;
+        self.footprint.read_point(point);
         top_at(board, point).ok_or_else(|| {
             no_piece(
                 id,
@@ -139,6 +153,7 @@ impl Context<'_> {
     fn tags(&self, id: &PieceId, board: &Board) -> Result<Vec<PieceTag>, Issue> {
         match &id.kind {
             PieceIdKind::Active => {
+                self.footprint.use_active(ActiveUse::Read);
                 if self.active.is_empty() {
                     Err(Issue::error(
                         id.range.clone(),
@@ -154,6 +169,7 @@ impl Context<'_> {
             PieceIdKind::Top(location) => Ok(vec![board.tags[self.top(id, location, board)?]]),
             PieceIdKind::Nearest { count, location } => {
                 let point = self.single_point(location, board)?;
+                self.footprint.read_whole_board();
                 let distances = rounded_distances(board, point);
                 let mut order: Vec<usize> = (0..board.pieces.len()).collect();
                 // Farthest first, ties in board order; the last `count` are the nearest.
@@ -166,6 +182,7 @@ impl Context<'_> {
                 positions,
             } => {
                 let point = self.single_point(location, board)?;
+                self.footprint.read_point(point);
                 let stack = stack_at(board, point);
                 if stack.is_empty() {
                     return Err(no_piece(
@@ -218,6 +235,8 @@ impl Context<'_> {
         greedy: bool,
         board: &Board,
     ) -> Result<Vec<usize>, Issue> {
+        self.footprint
+            .read_search(SearchedFeatures::stated(&spec.stated));
         let search = |turns: AngleMatch| {
             if greedy {
                 let stated = spec.stated.angle.is_some();
@@ -271,6 +290,8 @@ impl Context<'_> {
             return Ok((vec![only], spec.stated.angle.is_some()));
         }
         let template = spec.complete(self.options, &mut Vec::new())?;
+        self.footprint
+            .read_search(SearchedFeatures::template(&template));
         let same = |p: &Piece, with_angle: bool| {
             p.kind == template.kind
                 && p.side == template.side
