@@ -291,7 +291,10 @@ fn main() {
         }
         return;
     }
-    if std::env::var("PPN_BENCH_PART").unwrap_or_default() != "server" {
+    if !matches!(
+        std::env::var("PPN_BENCH_PART").unwrap_or_default().as_str(),
+        "server" | "updates"
+    ) {
         replay_speed();
     }
     let runtime = lsp_scenarios::runtime();

@@ -172,7 +172,10 @@ fn main() {
     let runtime = lsp_scenarios::runtime();
     for moves in sizes {
         let text = record(moves);
-        if std::env::var("PPN_BENCH_PART").unwrap_or_default() != "server" {
+        if !matches!(
+            std::env::var("PPN_BENCH_PART").unwrap_or_default().as_str(),
+            "server" | "updates"
+        ) {
             replay_speed(&text, moves);
         }
         let middle = text.len() / 2 + text[text.len() / 2..].find(". ").unwrap_or(0) + 3;

@@ -447,6 +447,32 @@ pub fn in_the_library(scenario: &Scenario) {
     });
     report("analysis (library)", open, None);
     let analysis = analyze(path, text.clone());
+    updates_in_the_library(scenario, &*analysis);
+    for (name, at) in &scenario.hovers {
+        let took = measure(|| {
+            std::hint::black_box(hover(&*analysis, *at));
+        });
+        report(&format!("hover, {name} (library)"), took, None);
+    }
+    let tokens = measure(|| {
+        std::hint::black_box(analysis.semantic_tokens(0..text.len()));
+    });
+    report("semantic tokens (library)", tokens, None);
+    let folds = measure(|| {
+        std::hint::black_box(analysis.folds());
+    });
+    report("folding ranges (library)", folds, None);
+    let symbols = measure(|| {
+        std::hint::black_box(analysis.symbols());
+    });
+    report("symbols (library)", symbols, None);
+}
+
+/// Each edit typed and undone, in the library: the update's time (the revisions kept
+/// until the measurement ends), checked against a fresh analysis.
+pub fn updates_in_the_library(scenario: &Scenario, analysis: &dyn NotationDocument) {
+    let path = scenario.uri.rsplit('/').next().map(Path::new);
+    let text = &scenario.text;
     for typing in scenario
         .typing
         .iter()
@@ -455,8 +481,8 @@ pub fn in_the_library(scenario: &Scenario) {
         let [(_, typing_edit, typed), (_, undo_edit, _)] = type_and_undo(typing, text);
         let typed_analysis = analysis.update(typed.clone(), &typing_edit);
         for (step, base, edit, edited) in [
-            (0, &analysis, typing_edit, &typed),
-            (1, &typed_analysis, undo_edit, text),
+            (0, analysis, typing_edit, &typed),
+            (1, &*typed_analysis, undo_edit, text),
         ] {
             let updated = base.update(edited.clone(), &edit);
             let fresh = analyze(path, edited.clone());
@@ -483,28 +509,10 @@ pub fn in_the_library(scenario: &Scenario) {
             );
         }
     }
-    for (name, at) in &scenario.hovers {
-        let took = measure(|| {
-            std::hint::black_box(hover(&*analysis, *at));
-        });
-        report(&format!("hover, {name} (library)"), took, None);
-    }
-    let tokens = measure(|| {
-        std::hint::black_box(analysis.semantic_tokens(0..text.len()));
-    });
-    report("semantic tokens (library)", tokens, None);
-    let folds = measure(|| {
-        std::hint::black_box(analysis.folds());
-    });
-    report("folding ranges (library)", folds, None);
-    let symbols = measure(|| {
-        std::hint::black_box(analysis.symbols());
-    });
-    report("symbols (library)", symbols, None);
 }
 
 /// Runs the scenario through the server and in the library, as `PPN_BENCH_PART` says
-/// (`server`, `library`, or both); `PPN_BENCH_EDITS` edits before the memory is read;
+/// (`server`, `library`, `updates` for the library's edits alone, or both); `PPN_BENCH_EDITS` edits before the memory is read;
 /// `PPN_BENCH_TYPING` picks edits by name.
 pub fn run(runtime: &tokio::runtime::Runtime, scenario: &Scenario) {
     println!(
@@ -514,15 +522,21 @@ pub fn run(runtime: &tokio::runtime::Runtime, scenario: &Scenario) {
         scenario.text.len() / 1024
     );
     let part = std::env::var("PPN_BENCH_PART").unwrap_or_default();
-    if part != "library" {
+    if part.is_empty() || part == "server" {
         let edits = std::env::var("PPN_BENCH_EDITS")
             .ok()
             .and_then(|edits| edits.parse().ok())
             .unwrap_or(1_000);
         runtime.block_on(through_the_server(scenario, edits));
     }
-    if part != "server" {
-        in_the_library(scenario);
+    match part.as_str() {
+        "server" => {}
+        // Only the edits, for a profile of them.
+        "updates" => {
+            let path = scenario.uri.rsplit('/').next().map(Path::new);
+            updates_in_the_library(scenario, &*analyze(path, scenario.text.clone()));
+        }
+        _ => in_the_library(scenario),
     }
 }
 
