@@ -189,12 +189,16 @@ impl MoveWord {
         }
     }
 
-    pub fn range(&self) -> Range<usize> {
+    pub fn range_ref(&self) -> &Range<usize> {
         match self {
-            MoveWord::Move(record) => record.range.clone(),
-            MoveWord::Resign(range) | MoveWord::Placeholder(range) => range.clone(),
-            MoveWord::Bad { range, .. } => range.clone(),
+            MoveWord::Move(record) => &record.range,
+            MoveWord::Resign(range) | MoveWord::Placeholder(range) => range,
+            MoveWord::Bad { range, .. } => range,
         }
+    }
+
+    pub fn range(&self) -> Range<usize> {
+        self.range_ref().clone()
     }
 }
 

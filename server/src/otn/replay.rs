@@ -858,6 +858,34 @@ struct Player<'a> {
     spare_board: Vec<u8>,
 }
 
+/// What a move of the record is to the replay: a move record, or a word in a move's place
+/// that does not read as one (skipped, its side's turn passing).
+#[derive(Clone, Copy)]
+enum Played<'a> {
+    Record(&'a MoveRecord),
+    Unreadable(&'a Range<usize>),
+}
+
+impl Played<'_> {
+    fn range(&self) -> &Range<usize> {
+        match self {
+            Played::Record(record) => &record.range,
+            Played::Unreadable(range) => range,
+        }
+    }
+}
+
+/// Whether the word at `position` of a turn stands for a move: a move record, or a word that
+/// does not read as one among a turn's first two (most likely a move being typed: it takes
+/// its move's place, so that the moves after it keep their sides).
+pub fn takes_a_move(position: usize, word: &MoveWord) -> bool {
+    match word {
+        MoveWord::Move(_) => true,
+        MoveWord::Bad { .. } => position < 2,
+        MoveWord::Resign(_) | MoveWord::Placeholder(_) => false,
+    }
+}
+
 /// A fast, deterministic hash of a position and the side to move.
 pub fn position_hash(cells: &[u8], side: TaflSide, berserker: Option<u16>) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -1040,7 +1068,7 @@ impl Player<'_> {
                             placeholders += 1;
                         }
                     }
-                    MoveWord::Bad { .. } => {}
+                    MoveWord::Bad { .. } if !takes_a_move(word_position, word) => {}
                     MoveWord::Resign(range) => {
                         // The state the moves so far reached.
                         let last = line
@@ -1062,13 +1090,17 @@ impl Player<'_> {
                             ));
                         }
                     }
-                    MoveWord::Move(record) => {
+                    MoveWord::Move(_) | MoveWord::Bad { .. } => {
+                        let played = match word {
+                            MoveWord::Move(record) => Played::Record(record),
+                            _ => Played::Unreadable(word.range_ref()),
+                        };
                         if move_count < reused || copied_rest {
                             move_count += 1;
                             real_moves += 1;
                             continue;
                         }
-                        let record_range = shifted(&record.range);
+                        let record_range = shifted(played.range());
                         if let Some(reuse) = &reuse {
                             // Past the edit, where the turns are the previous replay's: once
                             // this move is the previous replay's next one, from the same
@@ -1116,7 +1148,7 @@ impl Player<'_> {
                         let is_first_of_turn = real_moves == 0 && placeholders == 0;
                         self.play_move(
                             &mut line,
-                            (record, shift),
+                            (played, shift),
                             comment,
                             &mut repetitions,
                             turn_position,
@@ -1178,7 +1210,7 @@ impl Player<'_> {
     fn play_move(
         &mut self,
         line: &mut Line,
-        (record, shift): (&MoveRecord, isize),
+        (word, shift): (Played<'_>, isize),
         comment: Option<Range<usize>>,
         repetitions: &mut Repetitions,
         turn_position: usize,
@@ -1188,6 +1220,10 @@ impl Player<'_> {
     ) {
         #[cfg(test)]
         MOVES_PLAYED.with(|played| played.set(played.get() + 1));
+        let (record, word_range) = match word {
+            Played::Record(record) => (Some(record), &record.range),
+            Played::Unreadable(range) => (None, range),
+        };
         let rules = self.rules;
         let dim = rules.dim;
         let own_diagnostics = self.ply_diagnostics.len();
@@ -1208,7 +1244,12 @@ impl Player<'_> {
         let address = if let Some(first) = start.first_address.filter(|_| previous == 0) {
             first
         } else {
-            let last_mover = previous_ply.moved.map(|(m, _, _)| m.side);
+            // The side whose move the last one was (made by a man of the other side, it was
+            // still theirs).
+            let last_mover = match previous.checked_sub(1) {
+                Some(before_previous) => Some(line.plies.as_read(before_previous).0.next_side),
+                None => previous_ply.moved.map(|(m, _, _)| m.side),
+            };
             let new_turn =
                 side == start_side && berserker.is_none() && last_mover != Some(start_side);
             if new_turn {
@@ -1230,7 +1271,7 @@ impl Player<'_> {
         if previous > 0 {
             if first_of_turn_line && address.letter != 0 && turn_position > 0 {
                 self.ply_diagnostics.push(Diagnostic::warning(
-                    record.range.clone(),
+                    word_range.clone(),
                     "turn-length",
                     format!(
                         "by the moves played this is move {label}: the turn before lacks a move (a turn holds one move per side)"
@@ -1238,7 +1279,7 @@ impl Player<'_> {
                 ));
             } else if !first_of_turn_line && address.letter == 0 {
                 self.ply_diagnostics.push(Diagnostic::warning(
-                    record.range.clone(),
+                    word_range.clone(),
                     "turn-length",
                     format!("this move starts turn {label}: a turn holds one move per side, unless a capture lets a berserk man move again"),
                 ));
@@ -1248,149 +1289,157 @@ impl Player<'_> {
         after.clone_from(&before);
         let mut moved = None;
         let mut outcome = engine::Outcome::default();
-        let from_square = record.from.0;
-        let to_square = record.to.0;
-        let mut playable = true;
-        for (square, range) in [(from_square, &record.from.1), (to_square, &record.to.1)] {
-            if !square.on_board(dim) {
-                self.ply_diagnostics.push(Diagnostic::error(
-                    range.clone(),
-                    "square-off-board",
-                    format!("{} is off the {dim}×{dim} board", square.name()),
-                ));
-                playable = false;
-            }
-        }
+        // An unreadable move is skipped: its side's turn passes.
+        let mut playable = record.is_some();
         let mut legal = false;
-        if playable {
-            let from = from_square.index(dim);
-            let to = to_square.index(dim);
-            match engine::man_at(&before, from) {
-                None => {
+        if let Some(record) = record {
+            let from_square = record.from.0;
+            let to_square = record.to.0;
+            for (square, range) in [(from_square, &record.from.1), (to_square, &record.to.1)] {
+                if !square.on_board(dim) {
                     self.ply_diagnostics.push(Diagnostic::error(
-                        record.from.1.clone(),
-                        "illegal-move",
-                        format!(
-                            "{label} {}: there is no man on {}",
-                            record.movement(),
-                            from_square.name()
-                        ),
+                        range.clone(),
+                        "square-off-board",
+                        format!("{} is off the {dim}×{dim} board", square.name()),
                     ));
                     playable = false;
                 }
-                Some(man) => {
-                    if let Some((written, range)) = &record.mover {
-                        if *written != man {
-                            self.ply_diagnostics.push(
-                                Diagnostic::error(
-                                    range.clone(),
-                                    "mover-mismatch",
-                                    format!(
-                                        "`{}` says {} moves, but {} holds {}",
-                                        written.letter(),
-                                        written.describe(),
-                                        from_square.name(),
-                                        man.describe()
-                                    ),
-                                )
-                                .with_fix(Fix {
-                                    title: format!("Write `{}`", man_letter(man)),
-                                    edits: vec![(range.clone(), man_letter(man))],
-                                }),
-                            );
-                        }
-                    }
-                    let mut reason = None;
-                    if man.side != side {
-                        reason = Some(format!("the {} are to move", side_name(side)));
-                    } else if let Some(b) = berserker {
-                        if usize::from(b) != from {
-                            let berserk_man = engine::man_at(&before, usize::from(b));
-                            reason = Some(format!(
-                                "{} on {} captured and must move again (ber)",
-                                berserk_man.map_or("the berserk man".to_string(), Man::describe),
-                                Square::of_index(usize::from(b), dim).name()
-                            ));
-                        }
-                    }
-                    let checked = engine::check_move(rules, &before, from, to);
-                    if reason.is_none() {
-                        if let Err(why) = &checked {
-                            reason = Some(why.clone());
-                        }
-                    }
-                    if reason.is_none()
-                        && berserker.is_some()
-                        && rules.berserk == super::rules::Berserk::Capture
-                        && !engine::captures_something(rules, &before, from, to)
-                    {
-                        reason =
-                            Some("a berserk man moves again only to capture (ber:c)".to_string());
-                    }
-                    let physical = before[to] == 0 && from != to;
-                    match reason {
-                        Some(why) => {
-                            let what = if physical {
-                                "it is made all the same"
-                            } else {
-                                "it is skipped"
-                            };
-                            let range = record.from.1.start..record.to.1.end;
-                            self.ply_diagnostics.push(Diagnostic::error(
-                                range,
-                                "illegal-move",
-                                format!("{label} {} is illegal: {why}; {what}", record.movement()),
-                            ));
-                        }
-                        None => legal = true,
-                    }
-                    if physical {
-                        outcome = engine::apply(rules, &mut after, from, to);
-                        moved = Some((man, from as u16, to as u16));
-                    } else {
+            }
+            if playable {
+                let from = from_square.index(dim);
+                let to = to_square.index(dim);
+                match engine::man_at(&before, from) {
+                    None => {
+                        self.ply_diagnostics.push(Diagnostic::error(
+                            record.from.1.clone(),
+                            "illegal-move",
+                            format!(
+                                "{label} {}: there is no man on {}",
+                                record.movement(),
+                                from_square.name()
+                            ),
+                        ));
                         playable = false;
                     }
+                    Some(man) => {
+                        if let Some((written, range)) = &record.mover {
+                            if *written != man {
+                                self.ply_diagnostics.push(
+                                    Diagnostic::error(
+                                        range.clone(),
+                                        "mover-mismatch",
+                                        format!(
+                                            "`{}` says {} moves, but {} holds {}",
+                                            written.letter(),
+                                            written.describe(),
+                                            from_square.name(),
+                                            man.describe()
+                                        ),
+                                    )
+                                    .with_fix(Fix {
+                                        title: format!("Write `{}`", man_letter(man)),
+                                        edits: vec![(range.clone(), man_letter(man))],
+                                    }),
+                                );
+                            }
+                        }
+                        let mut reason = None;
+                        if man.side != side {
+                            reason = Some(format!("the {} are to move", side_name(side)));
+                        } else if let Some(b) = berserker {
+                            if usize::from(b) != from {
+                                let berserk_man = engine::man_at(&before, usize::from(b));
+                                reason = Some(format!(
+                                    "{} on {} captured and must move again (ber)",
+                                    berserk_man
+                                        .map_or("the berserk man".to_string(), Man::describe),
+                                    Square::of_index(usize::from(b), dim).name()
+                                ));
+                            }
+                        }
+                        let checked = engine::check_move(rules, &before, from, to);
+                        if reason.is_none() {
+                            if let Err(why) = &checked {
+                                reason = Some(why.clone());
+                            }
+                        }
+                        if reason.is_none()
+                            && berserker.is_some()
+                            && rules.berserk == super::rules::Berserk::Capture
+                            && !engine::captures_something(rules, &before, from, to)
+                        {
+                            reason = Some(
+                                "a berserk man moves again only to capture (ber:c)".to_string(),
+                            );
+                        }
+                        let physical = before[to] == 0 && from != to;
+                        match reason {
+                            Some(why) => {
+                                let what = if physical {
+                                    "it is made all the same"
+                                } else {
+                                    "it is skipped"
+                                };
+                                let range = record.from.1.start..record.to.1.end;
+                                self.ply_diagnostics.push(Diagnostic::error(
+                                    range,
+                                    "illegal-move",
+                                    format!(
+                                        "{label} {} is illegal: {why}; {what}",
+                                        record.movement()
+                                    ),
+                                ));
+                            }
+                            None => legal = true,
+                        }
+                        if physical {
+                            outcome = engine::apply(rules, &mut after, from, to);
+                            moved = Some((man, from as u16, to as u16));
+                        } else {
+                            playable = false;
+                        }
+                    }
                 }
             }
-        }
-        // Move type as written against what was played.
-        if let Some((man, _, _)) = moved {
-            let _ = man;
-            let written = record.kind.0;
-            let berserk_move = berserker.is_some();
-            let actual = MoveType::of(outcome.jump, berserk_move);
-            if legal && written != actual {
-                let mut fix_text = String::from(actual.symbol());
-                if fix_text.is_empty() {
-                    fix_text.push('-');
+            // Move type as written against what was played.
+            if let Some((man, _, _)) = moved {
+                let _ = man;
+                let written = record.kind.0;
+                let berserk_move = berserker.is_some();
+                let actual = MoveType::of(outcome.jump, berserk_move);
+                if legal && written != actual {
+                    let mut fix_text = String::from(actual.symbol());
+                    if fix_text.is_empty() {
+                        fix_text.push('-');
+                    }
+                    self.ply_diagnostics.push(
+                        Diagnostic::warning(
+                            record.kind.1.clone(),
+                            "move-type-mismatch",
+                            format!(
+                                "`{}` marks {}, but this is {}",
+                                written.symbol(),
+                                move_type_words(written),
+                                move_type_words(actual)
+                            ),
+                        )
+                        .with_fix(Fix {
+                            title: format!("Write `{}`", actual.symbol()),
+                            edits: vec![(record.kind.1.clone(), actual.symbol().to_string())],
+                        }),
+                    );
                 }
-                self.ply_diagnostics.push(
-                    Diagnostic::warning(
-                        record.kind.1.clone(),
-                        "move-type-mismatch",
-                        format!(
-                            "`{}` marks {}, but this is {}",
-                            written.symbol(),
-                            move_type_words(written),
-                            move_type_words(actual)
-                        ),
-                    )
-                    .with_fix(Fix {
-                        title: format!("Write `{}`", actual.symbol()),
-                        edits: vec![(record.kind.1.clone(), actual.symbol().to_string())],
-                    }),
-                );
             }
-        }
-        // Captures as written against the engine's.
-        if playable {
-            self.check_captures(record, &outcome, &label);
-        } else if !record.captures.is_empty() {
-            self.ply_diagnostics.push(Diagnostic::warning(
-                record.captures_range.clone(),
-                "capture-not-made",
-                format!("{label} could not be made, so it captures nothing"),
-            ));
+            // Captures as written against the engine's.
+            if playable {
+                self.check_captures(record, &outcome, &label);
+            } else if !record.captures.is_empty() {
+                self.ply_diagnostics.push(Diagnostic::warning(
+                    record.captures_range.clone(),
+                    "capture-not-made",
+                    format!("{label} could not be made, so it captures nothing"),
+                ));
+            }
         }
         let next_berserker = if playable {
             moved.and_then(|(_, _, to)| {
@@ -1400,11 +1449,12 @@ impl Player<'_> {
         } else {
             None
         };
-        let mover_side = moved.map_or(side, |(m, _, _)| m.side);
-        let next_side = if next_berserker.is_some() {
-            mover_side
-        } else {
-            super::board::other_side(mover_side)
+        // A move made by a man of the side not to move still takes its side's place: the
+        // other side moves next, as the record has it.
+        let mover_side = side;
+        let next_side = match (next_berserker, moved) {
+            (Some(_), Some((man, _, _))) => man.side,
+            _ => super::board::other_side(mover_side),
         };
         let had_king = census_before.king.is_some();
         let census = match moved {
@@ -1439,7 +1489,7 @@ impl Player<'_> {
             };
         }
         // The info symbol against the board.
-        if let Some((info, range)) = &record.info {
+        if let Some((info, range)) = record.and_then(|record| record.info.as_ref()) {
             if playable {
                 self.check_info(*info, range.clone(), &after, verdict, mover_side, next_side);
             }
@@ -1457,7 +1507,7 @@ impl Player<'_> {
         line.push(
             Ply {
                 address,
-                range: shift_range(&record.range, shift),
+                range: shift_range(word_range, shift),
                 comment,
                 moved,
                 captures: 0..0,

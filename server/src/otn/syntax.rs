@@ -196,7 +196,8 @@ impl TurnOutline {
             moves: turn
                 .moves
                 .iter()
-                .filter(|word| matches!(word, MoveWord::Move(_)))
+                .enumerate()
+                .filter(|(position, word)| super::replay::takes_a_move(*position, word))
                 .count(),
             main_line: turn.address.line.is_main(),
             only_moves: turn

@@ -59,6 +59,44 @@ fn illegal_moves_say_why_and_replay_goes_on() {
 }
 
 #[test]
+fn a_move_made_by_the_side_not_to_move_still_is_its_side_s_move() {
+    // A defender moves in the attackers' place: the defenders move next all the same, as
+    // the record has it.
+    let doc = document(&record("1. d2-e2 d3-d2\n2. c4-c5 e4-e5\n3. e2-e1 c5-c6\n"));
+    let messages: Vec<&str> = doc.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        ["2a c4-c5 is illegal: the attackers are to move; it is made all the same"]
+    );
+    let labels: Vec<String> = doc.main_line(0).into_iter().map(|s| s.label).collect();
+    assert_eq!(labels, ["start", "1a", "1b", "2a", "2b", "3a", "3b"]);
+}
+
+#[test]
+fn a_move_being_typed_takes_its_place_in_the_turn() {
+    // `dx2-e2` does not read: it is skipped, and the defenders' move after it keeps its side.
+    let doc = document(&record(
+        "1. dx2-e2 d3-c3
+2. a4-a3 c4-c6
+3. a3-a2 c3-b3 junk
+",
+    ));
+    let found = codes(&doc);
+    assert_eq!(
+        found,
+        [
+            ("move-syntax", "d".to_string()),
+            ("move-syntax", "j".to_string())
+        ],
+        "{:?}",
+        doc.diagnostics
+    );
+    let labels: Vec<String> = doc.main_line(0).into_iter().map(|s| s.label).collect();
+    assert_eq!(labels, ["start", "1a", "1b", "2a", "2b", "3a", "3b"]);
+    assert_eq!(doc.position(0, 1), doc.position(0, 0));
+}
+
+#[test]
 fn the_throne_is_the_king_s() {
     let doc = document(&record("1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 c4-d4\n"));
     let messages: Vec<&str> = doc.diagnostics.iter().map(|d| d.message.as_str()).collect();
