@@ -279,12 +279,27 @@ thread_local! {
     pub static MOVES_PLAYED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
+/// Whether the rest of `old` holds for `new` from state `index` on.
+#[derive(Debug, PartialEq, Eq)]
+enum InStep {
+    /// Not at this state (it may be later).
+    No,
+    /// Yes; `different` tells whether the positions the two lines went through since
+    /// `from` differ (none of those comes again later).
+    Yes { different: bool },
+    /// Never: the lines reached a position a later state of `old` reaches again by other
+    /// ways, so its repetitions count otherwise.
+    Never,
+}
+
 /// Whether state `index`, the last of `new`, is the same position as `old`'s, reached the
 /// same way for what the rest of the line can see: board, side, berserker, address, the
-/// last move's man, no verdict yet, and the same positions since `from` (for repetitions).
-fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> bool {
+/// last move's man, no verdict yet; and whether the positions the two lines went through
+/// since `from` (the states before are the same) make any later position of `old` come
+/// up a different number of times (for repetitions).
+fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> InStep {
     if index >= new.plies.len() || index >= old.plies.len() {
-        return false;
+        return InStep::No;
     }
     let (a, b) = (new.plies.as_read(index).0, old.plies.as_read(index).0);
     let same_state = index + 1 == new.plies.len()
@@ -299,13 +314,49 @@ fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> bool {
         || from > index
         || (from..=index).any(|i| old.plies.as_read(i).0.verdict.is_some())
     {
-        return false;
+        return InStep::No;
     }
     let mut seen_new: Vec<u64> = new.plies.hashes(from..index + 1).collect();
     let mut seen_old: Vec<u64> = old.plies.hashes(from..index + 1).collect();
     seen_new.sort_unstable();
     seen_old.sort_unstable();
-    seen_new == seen_old
+    if seen_new == seen_old {
+        return InStep::Yes { different: false };
+    }
+    // The positions one line went through more often than the other.
+    let mut different = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < seen_new.len() || j < seen_old.len() {
+        match (seen_new.get(i), seen_old.get(j)) {
+            (Some(x), Some(y)) if x == y => {
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x < y => {
+                different.push(*x);
+                i += 1;
+            }
+            (Some(x), None) => {
+                different.push(*x);
+                i += 1;
+            }
+            (_, Some(y)) => {
+                different.push(*y);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    different.dedup();
+    let comes_again = old
+        .plies
+        .hashes(index + 1..old.plies.len())
+        .any(|hash| different.binary_search(&hash).is_ok());
+    if comes_again {
+        InStep::Never
+    } else {
+        InStep::Yes { different: true }
+    }
 }
 
 /// Hashes a position hash with one multiplication: the keys are hashes already, and a
@@ -988,6 +1039,11 @@ impl Player<'_> {
         let mut warned_after_end = ended.is_some_and(|(at, _)| at + 1 < line.plies.len());
         // Once the rest of the line is the previous replay's, its moves are only counted.
         let mut copied_rest = false;
+        // Whether the rest of the line may still turn out to be the previous replay's.
+        let mut may_step_in = true;
+        // The states, if any, whose positions differ from the previous replay's where it
+        // stepped in again.
+        let mut history_differs_in: Option<Range<usize>> = None;
         let mut previous_turn: Option<u32> = None;
         let mut move_count = 0usize;
         for (turn_position, &turn_index) in turns.iter().enumerate() {
@@ -1115,7 +1171,22 @@ impl Player<'_> {
                                     let (next, shift) = reuse.line.plies.as_read(index + 1);
                                     shift_range(&next.range, shift + reuse.delta) == record_range
                                 }
-                                && in_step(&line, reuse.line, index, reuse.keep.min(index))
+                                && may_step_in
+                                && {
+                                    let from = reuse.keep.min(index);
+                                    match in_step(&line, reuse.line, index, from) {
+                                        InStep::No => false,
+                                        InStep::Never => {
+                                            may_step_in = false;
+                                            false
+                                        }
+                                        InStep::Yes { different } => {
+                                            history_differs_in =
+                                                different.then_some(from..index + 1);
+                                            true
+                                        }
+                                    }
+                                }
                             {
                                 copy_rest(&mut line, reuse.line, reuse.delta);
                                 copied_rest = true;
@@ -1186,7 +1257,13 @@ impl Player<'_> {
         line.turns = turns;
         if path.is_main() {
             line.positions = match &reuse {
-                Some(reuse) if copied_rest => reuse.line.positions.clone(),
+                Some(reuse) if copied_rest => match &history_differs_in {
+                    None => reuse.line.positions.clone(),
+                    Some(states) => reuse.line.positions.changed(
+                        reuse.line.plies.hashes(states.clone()),
+                        line.plies.hashes(states.clone()),
+                    ),
+                },
                 // Replayed from the first state not kept to the end.
                 Some(reuse)
                     if reused > 0 && line.plies.len() + reuse.line.plies.len() < 4 * reused =>
