@@ -8,13 +8,14 @@
 //! - the engine alone: the moves applied from tokens split beforehand, each game from
 //!   its starting board;
 //! - what a game costs before its first move (metadata, settings, setup, macros), from
-//!   documents of the games' metadata blocks alone.
+//!   documents of the games' metadata blocks alone;
+//! - the movetexts split into moves alone (`split`).
 //!
 //! On a shared machine the wall clock counts the time other processes hold the cores, so
 //! each rate is also given per second of this thread's own CPU time
 //! (`CLOCK_THREAD_CPUTIME_ID`). Allocates with mimalloc, as the `ppn-ls` binary does.
 //! `PPN_BENCH_SECONDS` sets how long each figure is measured (default 5);
-//! `PPN_BENCH_PART=whole,cold,engine,setup` chooses the figures (default: all);
+//! `PPN_BENCH_PART=whole,cold,engine,setup,split` chooses the figures (default: all);
 //! `PPN_BENCH_FILES=a.ppn,b.ppn` measures those files instead of the conformance games (the
 //! `lsp_performance` bench writes its long generated games with `PPN_BENCH_WRITE=folder`).
 
@@ -26,6 +27,7 @@ use ppn_ls::ppn::engine::replay::replay_document;
 use ppn_ls::ppn::engine::setups::clear_setup_cache;
 use ppn_ls::ppn::engine::state::GameState;
 use ppn_ls::ppn::notation::document::split_games;
+use ppn_ls::ppn::notation::movetext::split_movetext_resumable;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -203,6 +205,25 @@ fn main() {
                         std::hint::black_box(state.apply_move(std::hint::black_box(tokens)));
                     }
                     std::hint::black_box(&state);
+                }
+            }),
+        );
+    }
+    if wanted("split") {
+        let movetexts: Vec<(&str, std::ops::Range<usize>)> = texts
+            .iter()
+            .flat_map(|text| {
+                split_games(text)
+                    .into_iter()
+                    .map(move |game| (text.as_str(), game.movetext))
+            })
+            .collect();
+        report_moves(
+            "movetexts split into moves alone (split_movetext_resumable)",
+            moves_per_pass,
+            measure(seconds, || {
+                for (text, movetext) in &movetexts {
+                    std::hint::black_box(split_movetext_resumable(text, movetext.clone()));
                 }
             }),
         );
