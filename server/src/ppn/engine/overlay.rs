@@ -65,7 +65,7 @@ impl Overlay {
         }
         let mut overlay = Overlay {
             threshold,
-            shift: i64::from(new.max_serial) - i64::from(old.max_serial),
+            shift: 0,
             removed: Vec::new(),
             changed: Vec::new(),
             added: Vec::new(),
@@ -73,6 +73,11 @@ impl Overlay {
             watched_points: Vec::new(),
             watched_pieces: Vec::new(),
         };
+        // The usual answer once the boards are alike again, found without a table.
+        if old == new {
+            return Some(overlay);
+        }
+        overlay.shift = i64::from(new.max_serial) - i64::from(old.max_serial);
         let mut by_serial: Vec<(u32, usize)> = new
             .board
             .tags
@@ -115,6 +120,9 @@ impl Overlay {
                     overlay.watch(piece);
                 }
             }
+        }
+        if overlay.removed.len() + overlay.changed.len() > MOST_DIFFERENCES {
+            return None;
         }
         // The matched piece the next added one goes above: its old serial number and where
         // it is on the new board.
