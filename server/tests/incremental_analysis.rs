@@ -663,7 +663,19 @@ fn random_game_edit(prng: &mut Prng, text: &mut String, kind: RandomGameKind) ->
         .collect();
     let at = moves[prng.below(moves.len())];
     let body_end = at + text[at..].find([' ', '\n', ';']).unwrap_or(text.len() - at);
-    let (start, old_end, inserted) = match prng.below(3) {
+    // Where the move's number starts (a whole move is put in or taken out there).
+    let number_start = text[..at - 2]
+        .rfind([' ', '\n'])
+        .map_or(movetext_start, |space| space + 1);
+    let (start, old_end, inserted) = match prng.below(5) {
+        // A move of its own, written before this one (its number repeats this one's).
+        3 => (
+            number_start,
+            number_start,
+            format!("{}{} ", &text[number_start..at], random_submove(prng, kind)),
+        ),
+        // This move taken out, number and all.
+        4 if body_end < text.len() => (number_start, body_end + 1, String::new()),
         0 => {
             let start = at + prng.below(body_end - at + 1);
             (
