@@ -27,6 +27,9 @@ pub(crate) struct Document {
     /// The newest analysis stored, possibly of an older revision, to analyse `text` from;
     /// `None` when the text was replaced as a whole since.
     pub base: Option<Base>,
+    /// The analysis stored before the base: when an edit is undone, the text is that
+    /// analysis's again, and it is answered at once. Let go of when typing pauses.
+    pub earlier: Option<Arc<Analysis>>,
 }
 
 /// An analysis of an earlier text of a document, and the edit that made `text` from it.
@@ -46,6 +49,7 @@ impl Document {
             analysis: None,
             analysis_running: false,
             base: None,
+            earlier: None,
         }
     }
 
@@ -58,13 +62,22 @@ impl Document {
     }
 
     /// Keep `analysis`, of the current text, to answer requests and to analyse the next
-    /// revisions from. Returns the base it replaces.
-    pub fn store_analysis(&mut self, analysis: Arc<Analysis>) -> Option<Base> {
+    /// revisions from; the base it replaces becomes the earlier analysis. Returns the
+    /// earlier analysis it replaces, to be let go of.
+    pub fn store_analysis(&mut self, analysis: Arc<Analysis>) -> Option<Arc<Analysis>> {
         self.analysis = Some(analysis.clone());
-        self.base.replace(Base {
-            analysis,
+        let replaced = self.base.replace(Base {
+            analysis: analysis.clone(),
             edit: TextEdit::NONE,
-        })
+        });
+        let replaced = replaced.map(|base| base.analysis);
+        match replaced {
+            // An analysis given back again (an edit undone) is already the base.
+            Some(replaced) if !Arc::ptr_eq(&replaced.document, &analysis.document) => {
+                self.earlier.replace(replaced)
+            }
+            replaced => replaced,
+        }
     }
 
     /// Apply the changes in order (each one's positions refer to the text left by the
@@ -97,6 +110,7 @@ impl Document {
             version: self.version,
             revision: self.revision,
             base: self.base.clone(),
+            earlier: self.earlier.clone(),
         }
     }
 }
@@ -117,6 +131,15 @@ pub(crate) struct Snapshot {
     pub version: i32,
     pub revision: u64,
     pub base: Option<Base>,
+    pub earlier: Option<Arc<Analysis>>,
+}
+
+impl Snapshot {
+    /// The analysis of this text kept from before, when the text is that analysis's again.
+    pub fn analysed_before(&self) -> Option<Analysis> {
+        let earlier = self.earlier.as_ref()?;
+        (earlier.document.text() == self.text).then(|| earlier.again(self.version))
+    }
 }
 
 /// Applies the change; the bytes it replaced, unless it replaced the whole text.
@@ -173,10 +196,40 @@ mod tests {
     fn analysed(text: &str) -> Arc<Analysis> {
         Arc::new(Analysis {
             version: 1,
-            document: Box::new(crate::ide::analysis::DocumentAnalysis::new(
+            document: Arc::new(crate::ide::analysis::DocumentAnalysis::new(
                 text.to_string(),
             )),
         })
+    }
+
+    #[test]
+    fn an_edit_undone_gives_back_the_analysis_of_the_text_before_it() {
+        let text = "---\n...\n1. S@b2 2. M@c3\n";
+        let mut document = Document::new(text, 1, 1);
+        let first = analysed(text);
+        document.store_analysis(first.clone());
+        // `x` typed after `S`, then taken out again.
+        document.apply_changes(&[edit((2, 4), (2, 4), "x")], PositionEncoding::Utf8, 2, 2);
+        let typed = document.snapshot();
+        assert!(typed.analysed_before().is_none(), "nothing earlier yet");
+        let typed_analysis = analysed(&typed.text);
+        assert!(document.store_analysis(typed_analysis.clone()).is_none());
+        document.apply_changes(&[edit((2, 4), (2, 5), "")], PositionEncoding::Utf8, 3, 3);
+        let undone = document.snapshot();
+        let again = undone.analysed_before().expect("the first text again");
+        assert!(Arc::ptr_eq(&again.document, &first.document));
+        assert_eq!(again.version, 3);
+        // Stored, it keeps the typed analysis for the edit made again.
+        document.store_analysis(Arc::new(again));
+        document.apply_changes(&[edit((2, 4), (2, 4), "x")], PositionEncoding::Utf8, 4, 4);
+        let retyped = document
+            .snapshot()
+            .analysed_before()
+            .expect("the typed text again");
+        assert!(Arc::ptr_eq(&retyped.document, &typed_analysis.document));
+        // Another text is analysed anew.
+        document.apply_changes(&[edit((2, 4), (2, 5), "y")], PositionEncoding::Utf8, 5, 5);
+        assert!(document.snapshot().analysed_before().is_none());
     }
 
     #[test]

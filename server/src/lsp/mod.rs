@@ -93,14 +93,24 @@ impl Analyze for IncrementalAnalyzer {
 pub struct Analysis {
     /// The client's version of `text`.
     pub version: i32,
-    pub document: Box<dyn NotationDocument>,
+    /// Shared by the revisions of the same text (an edit undone gives back the analysis of
+    /// the text before it).
+    pub document: Arc<dyn NotationDocument>,
 }
 
 impl Analysis {
     pub fn new(path: Option<&Path>, text: &str, version: i32, analyzer: &Analyzer) -> Analysis {
         Analysis {
             version,
-            document: analyzer.analyze(path, text),
+            document: Arc::from(analyzer.analyze(path, text)),
+        }
+    }
+
+    /// This analysis for the client's `version` of the same text.
+    pub fn again(&self, version: i32) -> Analysis {
+        Analysis {
+            version,
+            document: Arc::clone(&self.document),
         }
     }
 
@@ -115,7 +125,7 @@ impl Analysis {
     ) -> Analysis {
         Analysis {
             version,
-            document: analyzer.update(&*previous.document, path, text, edit),
+            document: Arc::from(analyzer.update(&*previous.document, path, text, edit)),
         }
     }
 }

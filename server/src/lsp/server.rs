@@ -409,6 +409,13 @@ impl State {
         tokio::spawn(async move {
             tokio::time::sleep(IDLE_BEFORE_RETURNING_MEMORY).await;
             if state.next_revision.load(Ordering::SeqCst) == revision {
+                // Typing has paused: the analyses kept for edits undone go.
+                let earlier: Vec<Arc<Analysis>> = state
+                    .documents
+                    .iter_mut()
+                    .filter_map(|mut document| document.earlier.take())
+                    .collect();
+                let _ = tokio::task::spawn_blocking(move || drop(earlier)).await;
                 // The protocol's threads answer when they next go idle; a few empty tasks
                 // wake the one that sleeps.
                 crate::memory::ask_threads_to_return_freed_memory();
@@ -450,6 +457,9 @@ impl State {
         let path = uri_path(uri.as_str());
         tokio::task::spawn_blocking(move || {
             let path = path.as_deref();
+            if let Some(again) = snapshot.analysed_before() {
+                return Arc::new(again);
+            }
             let analysis = match &snapshot.base {
                 Some(base) => Analysis::update(
                     &base.analysis,
