@@ -838,3 +838,28 @@ fn a_patched_board_changes_what_a_search_or_the_nearest_pieces_find() {
     // last die of rank 3 as every assumption fills it in.
     check_edit_carried_over_quiet_moves(&["Rd3@a1"], "Rd2@h8", "Rd3@b1", &["?Rd3-d4"]);
 }
+
+#[test]
+fn a_crowded_board_changed_where_later_moves_never_look_is_patched_too() {
+    // 600 coins (chunks of 75 moves, each move looking at a point of its own), then the
+    // coins of even files lifted to the top of the board's order in turn; the second coin,
+    // on the first file, is taken out by an edit.
+    let mut text = String::from("---\n...\n1. ");
+    for x in 1..=24 {
+        for y in 1..=25 {
+            text.push_str(&format!("S@({x},{y}) "));
+        }
+    }
+    text.push('\n');
+    for number in 2..=3_000 {
+        let (x, y) = (2 + 2 * (number % 12), 1 + (number * 7) % 25);
+        text.push_str(&format!("{number}. !({x},{y})\n"));
+    }
+    let analysis = DocumentAnalysis::new(text.clone());
+    let at = text.find("S@(1,2)").unwrap() + 1;
+    let (edited, edit) = edited(&text, at, 0, "x");
+    let updated = analysis.update(edited.clone(), &edit);
+    compare("coin taken out", &updated, &DocumentAnalysis::new(edited));
+    let replayed = updated.replay.games[0].moves_replayed();
+    assert!(replayed <= 2 * 75, "replayed {replayed} moves");
+}

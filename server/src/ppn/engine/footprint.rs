@@ -13,11 +13,15 @@ use std::sync::Mutex;
 use crate::model::piece::{Cfg, Piece, PieceKind, Side};
 use crate::ppn::notation::piece_spec::{PieceTemplate, StatedFeatures};
 
-/// Bits of the filter of points read.
-const POINT_BITS: usize = 512;
+/// Bits of the filter of points read, per point read (about one in a hundred points not
+/// read then seems read), at least and at most this many in all (a power of two each).
+const BITS_PER_POINT: usize = 16;
+const LEAST_POINT_BITS: usize = 512;
+const MOST_POINT_BITS: usize = 1 << 14;
 /// Cells of the grid points are counted in, per board unit: a cell is wider than twice
 /// the distance under which a piece counts as at a point, so the points within that
-/// distance of any point fall in at most two cells on each axis.
+/// distance of any point fall in at most two cells on each axis. Cells are centred on
+/// the grid's points, where most pieces stand: the points near one of those fall in one.
 const CELLS_PER_UNIT: f64 = 128.0;
 /// How far from a point a piece still counts as at it (`resolve::is_at`: a squared
 /// distance under 0.5e-5), with some room.
@@ -82,7 +86,8 @@ impl SearchedFeatures {
 /// What a stretch of moves read of the board; see the module's documentation.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Footprint {
-    points: [u64; POINT_BITS / 64],
+    /// The filter of points read: a number of bits that is a power of two.
+    points: Vec<u64>,
     searches: Vec<SearchedFeatures>,
     /// Something read every piece (`2b4`, the pieces nearest a point).
     whole_board: bool,
@@ -96,7 +101,7 @@ pub(crate) struct Footprint {
 impl Default for Footprint {
     fn default() -> Self {
         Footprint {
-            points: [0; POINT_BITS / 64],
+            points: Vec::new(),
             searches: Vec::new(),
             whole_board: false,
             to_bottom: false,
@@ -119,34 +124,44 @@ impl ActiveUse {
 
 /// The cell a coordinate falls in (saturating far off the board; NaN in cell 0).
 fn cell(coordinate: f64) -> i64 {
-    (coordinate * CELLS_PER_UNIT).floor() as i64
+    (coordinate * CELLS_PER_UNIT + 0.5).floor() as i64
 }
 
-/// The two bits of the filter standing for a cell.
-fn cell_bits((x, y): (i64, i64)) -> [usize; 2] {
+/// A cell's hash, of which a filter of `2^k` bits takes two bits.
+fn cell_hash((x, y): (i64, i64)) -> u64 {
     let mut hash = (x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ (y as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
     hash ^= hash >> 29;
     hash = hash.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    hash ^= hash >> 32;
+    hash ^ (hash >> 32)
+}
+
+/// The two bits standing for a cell's `hash` in a filter of `bits` bits (a power of two).
+fn hash_bits(hash: u64, bits: usize) -> [usize; 2] {
     [
-        (hash as usize) % POINT_BITS,
-        ((hash >> 32) as usize) % POINT_BITS,
+        (hash as usize) & (bits - 1),
+        ((hash >> 32) as usize) & (bits - 1),
     ]
 }
 
 impl Footprint {
     /// Whether pieces may have been looked for within reach of `point`.
     pub(crate) fn may_have_read_near(&self, (x, y): (f64, f64)) -> bool {
-        let columns = [cell(x - AT_DISTANCE), cell(x + AT_DISTANCE)];
-        let rows = [cell(y - AT_DISTANCE), cell(y + AT_DISTANCE)];
-        columns.iter().any(|&column| {
-            rows.iter().any(|&row| {
-                cell_bits((column, row))
-                    .iter()
-                    .all(|bit| self.points[bit / 64] & (1 << (bit % 64)) != 0)
-            })
-        })
+        let bits = self.points.len() * 64;
+        if bits == 0 {
+            return false;
+        }
+        let (low_x, high_x) = (cell(x - AT_DISTANCE), cell(x + AT_DISTANCE));
+        let (low_y, high_y) = (cell(y - AT_DISTANCE), cell(y + AT_DISTANCE));
+        let read = |column: i64, row: i64| {
+            hash_bits(cell_hash((column, row)), bits)
+                .iter()
+                .all(|bit| self.points[bit / 64] & (1 << (bit % 64)) != 0)
+        };
+        read(low_x, low_y)
+            || (high_x != low_x && read(high_x, low_y))
+            || (high_y != low_y
+                && (read(low_x, high_y) || (high_x != low_x && read(high_x, high_y))))
     }
 
     /// Whether a search looked for pieces like `piece`.
@@ -178,14 +193,31 @@ impl Footprint {
 #[derive(Debug, Default)]
 pub(crate) struct FootprintRecorder(Option<Box<Notes>>);
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Notes {
-    points: [AtomicU64; POINT_BITS / 64],
+    /// The filter of points read, at its largest; folded to the size the points read ask
+    /// for when the stretch ends.
+    points: [AtomicU64; MOST_POINT_BITS / 64],
+    points_read: AtomicUsize,
     searches: Mutex<Vec<SearchedFeatures>>,
     whole_board: AtomicU8,
     to_bottom: AtomicU8,
     active: AtomicU8,
     most_pieces_at_drop: AtomicUsize,
+}
+
+impl Default for Notes {
+    fn default() -> Self {
+        Notes {
+            points: std::array::from_fn(|_| AtomicU64::new(0)),
+            points_read: AtomicUsize::new(0),
+            searches: Mutex::default(),
+            whole_board: AtomicU8::new(0),
+            to_bottom: AtomicU8::new(0),
+            active: AtomicU8::new(0),
+            most_pieces_at_drop: AtomicUsize::new(0),
+        }
+    }
 }
 
 impl Clone for FootprintRecorder {
@@ -204,8 +236,17 @@ impl FootprintRecorder {
         let Some(notes) = self.0.as_deref_mut() else {
             return Footprint::default();
         };
+        // A bit's place in a smaller filter is its place in the largest one, cut: the
+        // largest one folds onto it.
+        let bits = (std::mem::take(notes.points_read.get_mut()) * BITS_PER_POINT)
+            .next_power_of_two()
+            .clamp(LEAST_POINT_BITS, MOST_POINT_BITS);
+        let mut points = vec![0u64; bits / 64];
+        for (index, word) in notes.points.iter_mut().enumerate() {
+            points[index % (bits / 64)] |= std::mem::take(word.get_mut());
+        }
         let taken = Footprint {
-            points: std::array::from_fn(|i| std::mem::take(notes.points[i].get_mut())),
+            points,
             searches: std::mem::take(
                 notes
                     .searches
@@ -223,13 +264,15 @@ impl FootprintRecorder {
     /// Pieces were looked for at `point` (or a piece there was acted on).
     pub(crate) fn read_point(&self, (x, y): (f64, f64)) {
         let Some(notes) = &self.0 else { return };
-        for bit in cell_bits((cell(x), cell(y))) {
+        for bit in hash_bits(cell_hash((cell(x), cell(y))), MOST_POINT_BITS) {
             let word = &notes.points[bit / 64];
             word.store(
                 word.load(Ordering::Relaxed) | 1 << (bit % 64),
                 Ordering::Relaxed,
             );
         }
+        let read = &notes.points_read;
+        read.store(read.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
     }
 
     /// A search looked at every piece with these features.
