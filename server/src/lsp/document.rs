@@ -32,6 +32,10 @@ pub(crate) struct Document {
     pub earlier: Option<Arc<Analysis>>,
 }
 
+/// The longest text whose analysis is kept for an edit undone: the analysis of a longer
+/// one takes hundreds of megabytes.
+const MOST_BYTES_KEPT_EARLIER: usize = 4 << 20;
+
 /// An analysis of an earlier text of a document, and the edit that made `text` from it.
 #[derive(Clone)]
 pub(crate) struct Base {
@@ -72,8 +76,12 @@ impl Document {
         });
         let replaced = replaced.map(|base| base.analysis);
         match replaced {
-            // An analysis given back again (an edit undone) is already the base.
-            Some(replaced) if !Arc::ptr_eq(&replaced.document, &analysis.document) => {
+            // An analysis given back again (an edit undone) is already the base; a long
+            // document's analysis is not kept twice over.
+            Some(replaced)
+                if !Arc::ptr_eq(&replaced.document, &analysis.document)
+                    && replaced.document.text().len() <= MOST_BYTES_KEPT_EARLIER =>
+            {
                 self.earlier.replace(replaced)
             }
             replaced => replaced,
