@@ -24,12 +24,12 @@ use crate::model::scene::{Annotation, Scene};
 
 use super::annofen::{read_annofen, read_fen};
 use super::annotation::Code;
-use super::board::{Board, Point, Side};
+use super::board::{Board, Side};
 use super::notation::{ResolveError, Which};
 use super::parsed::{Parsed, WrittenMove};
 use super::placement::check_position;
 use super::position::{AtomKind, Position};
-use super::replay::{board_after, move_number, play, side_of, Outcome, Played, Player};
+use super::replay::{board_after, move_number, play, side_of, Divergence, Outcome, Played, Player};
 use super::wxf::{read_wxf, read_wxf_reusing, reread_moves, MovesSplice, Previous};
 use super::xay::read_xay;
 
@@ -173,7 +173,9 @@ impl XiangqiDocument {
 
     /// The analysis of `text`, made from this one's by `edit`. An edit among a record's
     /// moves reads again only the words around it; the moves before it are not played
-    /// again, nor those after it once the board is back in step with this one's.
+    /// again, the moves after it are taken over where the boards' differences cannot
+    /// change them, and none is played again once the board is back in step with this
+    /// one's.
     pub fn updated(&self, text: String, edit: &TextEdit) -> XiangqiDocument {
         let edit = edit.checked(&self.text, &text);
         let line_index = self.line_index.update(&text, &edit);
@@ -295,10 +297,11 @@ fn unchanged_ends(
 }
 
 /// Plays `moves` reusing what `previous` played from the same start, where `splice` says
-/// which moves changed: the moves before them are kept; after them, play stops as soon as a
-/// move leaves the board `previous` had after the same move, for the same side to move: a
-/// move's outcome depends only on the board before it, the side and its text, so the rest
-/// of `previous` holds as it was.
+/// which moves changed: the moves before them are kept; after them, a move is taken over
+/// from `previous` when its verdict reads none of the points where the boards differ (a
+/// move's outcome depends only on the board before it, the side and its text), and play
+/// stops as soon as the boards are the same after the same move, for the same side to
+/// move: the rest of `previous` holds as it was.
 fn replay_from(
     previous: &XiangqiDocument,
     start: &Arc<Board>,
@@ -312,33 +315,18 @@ fn replay_from(
     // Move `index` of `moves` is move `index + shift` of `previous` in the common tail.
     let shift = splice.old_end as isize - splice.new_end as isize;
     let mut player = Player::after(start, first, played);
-    // Once the moves are in the common tail: the board `previous` had before the move
-    // matched with the next one, made along, and the points where it differs from the
-    // player's (only the points a move touches can change that).
-    let mut old: Option<(Board, u128)> = None;
+    // Once the moves are in the common tail: where the board `previous` had before the move
+    // matched with the next one differs from the player's.
+    let mut divergence: Option<Divergence> = None;
     while played.len() < moves.len() {
         let index = played.len();
         let old_index = usize::try_from(index as isize + shift)
             .ok()
             .filter(|old_index| *old_index < old_played.len());
-        let (differences, old_index) = match (&mut old, old_index) {
-            (Some((board, differences)), Some(old_index)) => {
-                let before = &old_played[old_index];
-                player.play(&moves[index], played);
-                before.make(board);
-                let now = &played[index];
-                // Point by point: gathering the four into an array first stalled on reading
-                // back what had just been written.
-                let mut note = |point: Option<Point>| {
-                    if let Some(point) = point {
-                        *differences = board.update_difference(player.board(), *differences, point);
-                    }
-                };
-                note(before.from);
-                note(before.to);
-                note(now.from);
-                note(now.to);
-                (*differences, old_index)
+        let (divergence, old_index) = match (&mut divergence, old_index) {
+            (Some(divergence), Some(old_index)) => {
+                player.follow(&moves[index], &old_played[old_index], divergence, played);
+                (&*divergence, old_index)
             }
             _ => {
                 player.play(&moves[index], played);
@@ -349,12 +337,13 @@ fn replay_from(
                 };
                 let board = board_after(&previous.start, old_played, old_index)
                     .expect("the old move is played");
-                let differences = board.differences(player.board());
-                old = Some((board, differences));
-                (differences, old_index)
+                (
+                    &*divergence.insert(Divergence::between(&board, player.board())),
+                    old_index,
+                )
             }
         };
-        if differences == 0 {
+        if divergence.is_empty() {
             played.extend_from(old_played, old_index + 1..old_played.len());
             break;
         }

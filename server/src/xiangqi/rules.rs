@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::board::{Board, Kind, Man, Point, Side};
+use super::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
 
 /// Whether `point` is in `side`'s palace (files d..f, the side's first three ranks).
 pub fn in_palace(side: Side, point: Point) -> bool {
@@ -399,6 +399,12 @@ pub fn check_move(board: &Board, from: Point, to: Point) -> Result<(), Illegal> 
 pub fn check_move_on(board: &mut Board, from: Point, to: Point) -> Result<(), Illegal> {
     let man = board.get(from).ok_or(Illegal::NoPiece(from))?;
     check_movement(board, man, from, to)?;
+    check_check_on(board, man, from, to)
+}
+
+/// The second half of [`check_move_on`], for a move whose movement is allowed: whether it
+/// leaves the mover's general in check or the generals facing each other.
+pub fn check_check_on(board: &mut Board, man: Man, from: Point, to: Point) -> Result<(), Illegal> {
     let captured = board.get(to);
     board.put(to, Some(man));
     board.put(from, None);
@@ -413,6 +419,68 @@ pub fn check_move_on(board: &mut Board, from: Point, to: Point) -> Result<(), Il
     board.put(to, captured);
     verdict
 }
+
+/// The points of the files from `a` to `b` (either way round), as bits (bit `i` for the
+/// point of index `i`).
+pub fn files_between(a: u8, b: u8) -> u128 {
+    let (low, high) = (a.min(b), a.max(b));
+    let one_rank = (1u128 << (high + 1)) - (1u128 << low);
+    // The rank's bits repeated on every rank: the ranks are 9 bits apart and a rank's bits
+    // fit in 9, so the product carries nothing from one rank into the next.
+    one_rank * EVERY_RANK
+}
+
+/// Bit 0 of every rank: the first file.
+const EVERY_RANK: u128 = {
+    let mut bits = 0;
+    let mut rank = 0;
+    while rank < RANKS as usize {
+        bits |= 1 << (rank * FILES as usize);
+        rank += 1;
+    }
+    bits
+};
+
+/// The points of the ranks from `a` to `b` (either way round), as bits.
+fn ranks_between(a: u8, b: u8) -> u128 {
+    let (low, high) = (u32::from(a.min(b)), u32::from(a.max(b)));
+    let files = u32::from(FILES);
+    (1u128 << ((high + 1) * files)) - (1u128 << (low * files))
+}
+
+/// Every point whose man the movement test of a move from `from` to `to` reads
+/// ([`check_movement`]), as bits, and a few more: the rectangle the two points span holds
+/// the destination, the points a chariot or cannon passes, a horse's leg and an
+/// elephant's eye.
+pub fn movement_reads(from: Point, to: Point) -> u128 {
+    files_between(from.file, to.file) & ranks_between(from.rank, to.rank)
+}
+
+/// Every point whose man the test for check of a general on `general` reads (facing
+/// generals included), as bits, and more: its file and rank and the points two steps
+/// around it, where every man that can attack it stands or blocks.
+pub fn check_reads(general: Point) -> u128 {
+    CHECK_READS[general.index()]
+}
+
+const CHECK_READS: [u128; 90] = {
+    let mut reads = [0; 90];
+    let mut index = 0usize;
+    while index < 90 {
+        let (file, rank) = ((index % 9) as i32, (index / 9) as i32);
+        let mut other = 0usize;
+        while other < 90 {
+            let (f, r) = ((other % 9) as i32, (other / 9) as i32);
+            let near = (f - file).abs() <= 2 && (r - rank).abs() <= 2;
+            if f == file || r == rank || near {
+                reads[index] |= 1u128 << other;
+            }
+            other += 1;
+        }
+        index += 1;
+    }
+    reads
+};
 
 /// Whether `point` is on the file or rank of `general`, or within `steps` steps of it both
 /// ways.
