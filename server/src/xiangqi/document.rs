@@ -26,7 +26,7 @@ use super::annofen::{read_annofen, read_fen};
 use super::annotation::Code;
 use super::board::{Board, Side};
 use super::notation::{ResolveError, Which};
-use super::parsed::{Parsed, WrittenMove};
+use super::parsed::{Parsed, WrittenMove, WrittenMoves};
 use super::placement::check_position;
 use super::position::{AtomKind, Position};
 use super::replay::{board_after, move_number, play, side_of, Divergence, Outcome, Played, Player};
@@ -102,10 +102,37 @@ impl XiangqiDocument {
         let moves = &self.parsed.moves;
         // Some software writes every move in upper case; lower case for Black's moves is
         // then a sign of the other convention, under which case must follow the side.
-        let case_follows_side = moves.iter().any(|m| m.parsed.is_some_and(|p| p.lower_case));
-        for (index, (written, played)) in moves.iter().zip(self.played.iter()).enumerate() {
-            let range = written.range.clone();
+        let case_follows_side = moves
+            .iter_as_read()
+            .any(|(m, _)| m.parsed.is_some_and(|p| p.lower_case));
+        let moves_played = moves.iter_as_read().zip(self.played.iter()).enumerate();
+        for (index, ((as_read, shift), played)) in moves_played {
             let who = played.side.name();
+            // The side whose case the letter is in, when that is not the side to move.
+            let wrong_case = as_read.parsed.and_then(|parsed| {
+                let letter_side = if parsed.lower_case {
+                    Side::Black
+                } else {
+                    Side::Red
+                };
+                let wrong = parsed.kind.is_some()
+                    && letter_side != played.side
+                    && (parsed.lower_case || case_follows_side);
+                wrong.then_some((letter_side, parsed.lower_case))
+            });
+            let expected = move_number(self.first, index);
+            let red_opens = played.side == Side::Red || index == 0;
+            let wrong_number = as_read
+                .number
+                .as_ref()
+                .filter(|(number, _)| *number as usize != expected && red_opens);
+            let failed = !matches!(played.outcome, Outcome::Legal | Outcome::Unreadable);
+            // Most moves have nothing to say: only those that do are moved to where they lie.
+            if !failed && wrong_case.is_none() && wrong_number.is_none() {
+                continue;
+            }
+            let written = as_read.shifted(shift);
+            let range = written.range.clone();
             let text = written.text(&self.text);
             match &played.outcome {
                 Outcome::Legal | Outcome::Unreadable => {}
@@ -135,37 +162,23 @@ impl XiangqiDocument {
                     out.push(Diagnostic::error(range.clone(), code, message));
                 }
             }
-            if let Some(parsed) = &written.parsed {
-                let letter_side = if parsed.lower_case {
-                    Side::Black
-                } else {
-                    Side::Red
-                };
-                let wrong_case = parsed.kind.is_some()
-                    && letter_side != played.side
-                    && (parsed.lower_case || case_follows_side);
-                if wrong_case {
-                    out.push(Diagnostic::warning(
-                        range.start..range.start + 1,
-                        "wxf-side-to-move",
-                        format!(
-                            "it is {who}'s turn (moves alternate), but `{text}` is written in {} case, as {}'s moves are",
-                            if parsed.lower_case { "lower" } else { "upper" },
-                            letter_side.name()
-                        ),
-                    ));
-                }
+            if let Some((letter_side, lower_case)) = wrong_case {
+                out.push(Diagnostic::warning(
+                    range.start..range.start + 1,
+                    "wxf-side-to-move",
+                    format!(
+                        "it is {who}'s turn (moves alternate), but `{text}` is written in {} case, as {}'s moves are",
+                        if lower_case { "lower" } else { "upper" },
+                        letter_side.name()
+                    ),
+                ));
             }
-            if let Some((number, number_range)) = &written.number {
-                let expected = move_number(self.first, index);
-                let red_opens = played.side == Side::Red || index == 0;
-                if *number as usize != expected && red_opens {
-                    out.push(Diagnostic::warning(
-                        number_range.clone(),
-                        "wxf-move-number",
-                        format!("this is move {expected} (moves are counted in pairs, Red's then Black's), not {number}"),
-                    ));
-                }
+            if let (Some((number, _)), Some((_, number_range))) = (wrong_number, &written.number) {
+                out.push(Diagnostic::warning(
+                    number_range.clone(),
+                    "wxf-move-number",
+                    format!("this is move {expected} (moves are counted in pairs, Red's then Black's), not {number}"),
+                ));
             }
         }
         out
@@ -249,7 +262,7 @@ impl XiangqiDocument {
         &self.played
     }
 
-    pub fn written_moves(&self) -> &[super::parsed::WrittenMove] {
+    pub fn written_moves(&self) -> &WrittenMoves {
         &self.parsed.moves
     }
 
@@ -276,18 +289,20 @@ impl XiangqiDocument {
 /// Which moves of `new` differ from `old`'s: those between the longest common start and
 /// the longest common end (compared as written).
 fn unchanged_ends(
-    old: &[WrittenMove],
+    old: &WrittenMoves,
     old_text: &str,
-    new: &[WrittenMove],
+    new: &WrittenMoves,
     new_text: &str,
 ) -> MovesSplice {
-    let same = |a: &WrittenMove, b: &WrittenMove| a.text(old_text) == b.text(new_text);
-    let first = old.iter().zip(new).take_while(|(a, b)| same(a, b)).count();
-    let common_end = old[first..]
-        .iter()
-        .rev()
-        .zip(new[first..].iter().rev())
-        .take_while(|(a, b)| same(a, b))
+    let same = |a: Option<WrittenMove>, b: Option<WrittenMove>| {
+        a.zip(b)
+            .is_some_and(|(a, b)| a.text(old_text) == b.text(new_text))
+    };
+    let first = (0..old.len().min(new.len()))
+        .take_while(|&index| same(old.get(index), new.get(index)))
+        .count();
+    let common_end = (1..=(old.len() - first).min(new.len() - first))
+        .take_while(|&back| same(old.get(old.len() - back), new.get(new.len() - back)))
         .count();
     MovesSplice {
         first,
@@ -306,7 +321,7 @@ fn replay_from(
     previous: &XiangqiDocument,
     start: &Arc<Board>,
     first: Side,
-    moves: &[WrittenMove],
+    moves: &WrittenMoves,
     splice: MovesSplice,
     played: &mut ChunkedVec<Played>,
 ) {
@@ -318,18 +333,18 @@ fn replay_from(
     // Once the moves are in the common tail: where the board `previous` had before the move
     // matched with the next one differs from the player's.
     let mut divergence: Option<Divergence> = None;
-    while played.len() < moves.len() {
+    for written in moves.iter_from(played.len()) {
         let index = played.len();
         let old_index = usize::try_from(index as isize + shift)
             .ok()
             .filter(|old_index| *old_index < old_played.len());
         let (divergence, old_index) = match (&mut divergence, old_index) {
             (Some(divergence), Some(old_index)) => {
-                player.follow(&moves[index], &old_played[old_index], divergence, played);
+                player.follow(&written, &old_played[old_index], divergence, played);
                 (&*divergence, old_index)
             }
             _ => {
-                player.play(&moves[index], played);
+                player.play(&written, played);
                 // The moves after `index` are all in the common tail, for the same sides.
                 let in_tail = index + 1 >= splice.new_end && shift % 2 == 0;
                 let Some(old_index) = old_index.filter(|_| in_tail) else {
@@ -500,9 +515,7 @@ impl NotationDocument for XiangqiDocument {
             None if or_before => self
                 .parsed
                 .moves
-                .iter()
-                .rposition(|m| m.range.start <= offset)
-                .map_or(0, |index| index + 1),
+                .partition_point(|m| m.range.start <= offset),
             None => return None,
         };
         Some(MoveAt {
@@ -510,7 +523,7 @@ impl NotationDocument for XiangqiDocument {
             range: index
                 .checked_sub(1)
                 .and_then(|i| self.parsed.moves.get(i))
-                .map(|m| m.range.clone()),
+                .map(|m| m.range),
             state: StateRef { game: 0, index },
         })
     }
@@ -595,7 +608,7 @@ impl NotationDocument for XiangqiDocument {
     fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
         let moves = &self.parsed.moves;
         let first = moves.partition_point(|m| m.range.end <= range.start);
-        let last = first + moves[first..].partition_point(|m| m.item_start() < range.end);
+        let last = first.max(moves.partition_point(|m| m.item_start() < range.end));
         // The moves' tokens are in order: the few others are sorted and merged with them.
         let mut others: Vec<SemanticToken> = self
             .parsed
@@ -614,7 +627,11 @@ impl NotationDocument for XiangqiDocument {
                 emit(token);
             }
         };
-        for token in moves[first..last].iter().flat_map(WrittenMove::tokens) {
+        for token in moves
+            .iter_from(first)
+            .take(last - first)
+            .flat_map(|m| m.tokens())
+        {
             while let Some(other) = others.next_if(|other| {
                 (other.range.start, other.range.end) <= (token.range.start, token.range.end)
             }) {

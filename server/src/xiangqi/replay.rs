@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::board::{Board, Kind, Man, Point, Side};
 use super::notation::{destination, resolve_on, Direction, ResolveError, Which, WxfMove};
-use super::parsed::WrittenMove;
+use super::parsed::{WrittenMove, WrittenMoves};
 use super::rules::{
     check_check_on, check_move, check_reads, files_between, may_expose, may_threaten,
     movement_reads,
@@ -419,10 +419,10 @@ impl Divergence {
 }
 
 /// Play `moves[played.len()..]` after the moves already in `played`, from `start`.
-pub fn play(start: &Board, first: Side, moves: &[WrittenMove], played: &mut ChunkedVec<Played>) {
+pub fn play(start: &Board, first: Side, moves: &WrittenMoves, played: &mut ChunkedVec<Played>) {
     let mut player = Player::after(start, first, played);
-    for written in moves.iter().skip(played.len()) {
-        player.play(written, played);
+    for written in moves.iter_from(played.len()) {
+        player.play(&written, played);
     }
 }
 
@@ -485,7 +485,7 @@ mod tests {
     use super::*;
     use crate::xiangqi::notation::parse_move;
 
-    fn written(texts: &[&str]) -> Vec<WrittenMove> {
+    fn written(texts: &[&str]) -> WrittenMoves {
         texts
             .iter()
             .map(|text| WrittenMove {
@@ -508,9 +508,10 @@ mod tests {
     #[test]
     fn a_game_is_played_move_by_move() {
         let start = Arc::new(Board::initial());
-        let moves = written(&["C2.5", "h8+7", "C5+4", "X"]);
+        let texts = ["C2.5", "h8+7", "C5+4", "X"];
+        let moves = written(&texts);
         let mut played = ChunkedVec::new();
-        play(&start, Side::Red, &moves[..3], &mut played);
+        play(&start, Side::Red, &written(&texts[..3]), &mut played);
         assert_eq!(played.len(), 3);
         assert!(played.iter().all(|p| p.outcome == Outcome::Legal));
         assert_eq!(played[2].captured, Man::from_letter('p'));
@@ -567,8 +568,8 @@ mod tests {
         let mut played = ChunkedVec::new();
         let mut player = Player::after(&start, Side::Red, &played);
         let mut boards = Vec::new();
-        for written in &moves {
-            player.play(written, &mut played);
+        for written in moves.iter() {
+            player.play(&written, &mut played);
             boards.push(player.board().clone());
         }
         assert!(boards.windows(2).any(|pair| pair[0] != pair[1]));
@@ -627,7 +628,7 @@ mod tests {
                 }
                 let (from, to) = choices[random.below(choices.len())];
                 let text = write_move(&board, from, to).expect("a move its movement allows");
-                let written = &written(&[&text])[0];
+                let written = &written(&[&text]).first().expect("a move");
                 let expected = resolve_leniently(
                     &mut board.clone(),
                     side,
