@@ -1,6 +1,7 @@
 //! A xiangqi-setup file analysed: read in its format, its position checked, its WXF moves
 //! played, and the answers of the notation contract ([`NotationDocument`]).
 
+use std::fmt::Write as _;
 use std::io;
 use std::ops::Range;
 use std::sync::Arc;
@@ -92,21 +93,24 @@ impl XiangqiDocument {
         if self.parsed.position_range.is_some() {
             out.extend(check_position(&self.parsed.start));
         }
-        out.extend(self.move_diagnostics());
+        self.move_diagnostics(&mut out);
         Diagnostic::sort_and_dedup(&mut out);
         out
     }
 
-    fn move_diagnostics(&self) -> Vec<Diagnostic> {
-        let mut out = Vec::new();
+    fn move_diagnostics(&self, out: &mut Vec<Diagnostic>) {
         let moves = &self.parsed.moves;
         // Some software writes every move in upper case; lower case for Black's moves is
         // then a sign of the other convention, under which case must follow the side.
         let case_follows_side = moves
-            .iter_as_read()
-            .any(|(m, _)| m.parsed.is_some_and(|p| p.lower_case));
-        let moves_played = moves.iter_as_read().zip(self.played.iter()).enumerate();
-        for (index, ((as_read, shift), played)) in moves_played {
+            .chunks_as_read()
+            .any(|(chunk, _)| chunk.iter().any(|m| m.parsed.is_some_and(|p| p.lower_case)));
+        // A chunk of moves and the chunk of their outcomes at a time.
+        let chunks = moves.chunks_as_read().zip(self.played.chunks());
+        let moves_played = chunks.flat_map(|((moves, shift), played)| {
+            (moves.iter().zip(played)).map(move |(as_read, played)| ((as_read, shift), played))
+        });
+        for (index, ((as_read, shift), played)) in moves_played.enumerate() {
             let who = played.side.name();
             // The side whose case the letter is in, when that is not the side to move.
             let wrong_case = as_read.parsed.and_then(|parsed| {
@@ -152,9 +156,12 @@ impl XiangqiDocument {
                         ResolveError::Illegal { reason, .. } if reason.is_about_check() => "wxf-leaves-check",
                         _ => "wxf-illegal-move",
                     };
-                    let mut message = format!("`{text}` ({who}): {error}");
+                    // Written at once into a string long enough: a long record may report
+                    // thousands of moves.
+                    let mut message = String::with_capacity(text.len() + 192);
+                    let _ = write!(message, "`{text}` ({who}): {error}");
                     if let ResolveError::Illegal { from, to, .. } = &**error {
-                        message.push_str(&format!(" (from {from} to {to}; played anyway)"));
+                        let _ = write!(message, " (from {from} to {to}; played anyway)");
                     }
                     if let Outcome::Unresolved(_) = played.outcome {
                         message.push_str("; the move is skipped");
@@ -181,7 +188,6 @@ impl XiangqiDocument {
                 ));
             }
         }
-        out
     }
 
     /// The analysis of `text`, made from this one's by `edit`. An edit among a record's
@@ -333,18 +339,20 @@ fn replay_from(
     // Once the moves are in the common tail: where the board `previous` had before the move
     // matched with the next one differs from the player's.
     let mut divergence: Option<Divergence> = None;
-    for written in moves.iter_from(played.len()) {
+    // Only what each move says counts here, not where it lies.
+    for (written, _) in moves.iter_as_read_from(played.len()) {
+        let written = written.parsed.as_ref();
         let index = played.len();
         let old_index = usize::try_from(index as isize + shift)
             .ok()
             .filter(|old_index| *old_index < old_played.len());
         let (divergence, old_index) = match (&mut divergence, old_index) {
             (Some(divergence), Some(old_index)) => {
-                player.follow(&written, &old_played[old_index], divergence, played);
+                player.follow(written, &old_played[old_index], divergence, played);
                 (&*divergence, old_index)
             }
             _ => {
-                player.play(&written, played);
+                player.play(written, played);
                 // The moves after `index` are all in the common tail, for the same sides.
                 let in_tail = index + 1 >= splice.new_end && shift % 2 == 0;
                 let Some(old_index) = old_index.filter(|_| in_tail) else {

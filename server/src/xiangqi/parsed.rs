@@ -119,6 +119,31 @@ impl WrittenMoves {
 
     /// The moves from move `start` on.
     pub fn iter_from(&self, start: usize) -> impl Iterator<Item = WrittenMove> + '_ {
+        self.iter_as_read_from(start)
+            .map(|(written, shift)| written.shifted(shift))
+    }
+
+    /// Each move as it was read, with how far it now lies from there: for a pass over every
+    /// move that needs where few of them lie, or none.
+    pub fn iter_as_read(&self) -> impl Iterator<Item = (&WrittenMove, isize)> + '_ {
+        self.iter_as_read_from(0)
+    }
+
+    /// The moves as read, a chunk at a time (every chunk but the last holds [`CHUNK`]), each
+    /// with how far its moves now lie from there.
+    pub fn chunks_as_read(&self) -> impl Iterator<Item = (&[WrittenMove], isize)> + '_ {
+        (self
+            .full
+            .iter()
+            .map(|(chunk, shift)| (chunk.as_slice(), *shift)))
+        .chain(Some((self.tail.as_slice(), 0)).filter(|(tail, _)| !tail.is_empty()))
+    }
+
+    /// [`WrittenMoves::iter_as_read`] from move `start` on.
+    pub fn iter_as_read_from(
+        &self,
+        start: usize,
+    ) -> impl Iterator<Item = (&WrittenMove, isize)> + '_ {
         let first_chunk = (start / CHUNK).min(self.full.len());
         let in_tail = start.saturating_sub(self.full.len() * CHUNK);
         self.full[first_chunk..]
@@ -126,17 +151,13 @@ impl WrittenMoves {
             .enumerate()
             .flat_map(move |(index, (chunk, shift))| {
                 let skipped = if index == 0 { start % CHUNK } else { 0 };
-                chunk[skipped..].iter().map(move |m| m.shifted(*shift))
+                chunk[skipped..].iter().map(move |m| (m, *shift))
             })
-            .chain(self.tail[in_tail.min(self.tail.len())..].iter().cloned())
-    }
-
-    /// Each move as it was read, with how far it now lies from there: for a pass over every
-    /// move that needs where few of them lie.
-    pub fn iter_as_read(&self) -> impl Iterator<Item = (&WrittenMove, isize)> + '_ {
-        (self.full.iter())
-            .flat_map(|(chunk, shift)| chunk.iter().map(move |m| (m, *shift)))
-            .chain(self.tail.iter().map(|m| (m, 0)))
+            .chain(
+                self.tail[in_tail.min(self.tail.len())..]
+                    .iter()
+                    .map(|m| (m, 0)),
+            )
     }
 
     /// The number of moves before the first one for which `before` is false, `before`

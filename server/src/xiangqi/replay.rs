@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use super::board::{Board, Kind, Man, Point, Side};
 use super::notation::{destination, resolve_on, Direction, ResolveError, Which, WxfMove};
-use super::parsed::{WrittenMove, WrittenMoves};
+use super::parsed::WrittenMoves;
 use super::rules::{
-    check_check_on, check_move, check_reads, files_between, may_expose, may_threaten,
-    movement_reads,
+    attacked_through, check_move, check_reads, files_between, generals_facing, in_check,
+    may_expose, may_threaten, movement_reads,
 };
 use crate::model::chunked::ChunkedVec;
 
@@ -157,11 +157,12 @@ impl Player {
         &self.board
     }
 
-    /// Plays `written` as the next move of `played`.
-    pub fn play(&mut self, written: &WrittenMove, played: &mut ChunkedVec<Played>) {
+    /// Plays the move `written` (none for a word that is not a move) as the next move of
+    /// `played`.
+    pub fn play(&mut self, written: Option<&WxfMove>, played: &mut ChunkedVec<Played>) {
         let index = played.len();
         let side = side_of(self.first, index);
-        let (moved, outcome) = match &written.parsed {
+        let (moved, outcome) = match written {
             None => (None, Outcome::Unreadable),
             Some(parsed) => resolve_leniently(&mut self.board, side, parsed, self.calm[slot(side)]),
         };
@@ -190,49 +191,59 @@ impl Player {
     /// follows).
     pub fn follow(
         &mut self,
-        written: &WrittenMove,
+        written: Option<&WxfMove>,
         before: &Played,
         divergence: &mut Divergence,
         played: &mut ChunkedVec<Played>,
     ) {
-        let same = match divergence.reads(&self.board, before, written) {
-            Reads::Nothing => true,
+        let taken = || Played {
+            side: before.side,
+            from: before.from,
+            to: before.to,
+            mover: before.mover,
+            captured: before.captured,
+            board: None,
+            outcome: before.outcome.clone(),
+        };
+        match divergence.reads(&self.board, before, written) {
+            Reads::Nothing => return self.record(taken(), played),
             Reads::Check => {
                 let (Some(from), Some(to), Some(mover)) = (before.from, before.to, before.mover)
                 else {
                     unreachable!("a move that reads only for check was played");
                 };
-                match self.calm[slot(before.side)] {
-                    Some(general) if !may_expose(general, from, to) => true,
-                    _ => check_check_on(&mut self.board, mover, from, to).is_ok(),
+                let side = before.side;
+                if self.calm[slot(side)].is_some_and(|general| !may_expose(general, from, to)) {
+                    return self.record(taken(), played);
                 }
+                // Tested on the board it is made on, and taken back if it fails.
+                let taken = taken();
+                taken.make(&mut self.board);
+                if divergence.general_safe(&self.board, side) {
+                    return self.note(taken, played);
+                }
+                self.board.put(from, Some(mover));
+                self.board.put(to, before.captured);
             }
-            Reads::Differences => false,
-        };
-        if same {
-            let taken = Played {
-                side: before.side,
-                from: before.from,
-                to: before.to,
-                mover: before.mover,
-                captured: before.captured,
-                board: None,
-                outcome: before.outcome.clone(),
-            };
-            self.record(taken, played);
-        } else {
-            let index = played.len();
-            self.play(written, played);
-            divergence.after(before, &played[index], &self.board);
+            Reads::Differences => {}
         }
+        let index = played.len();
+        self.play(written, played);
+        divergence.after(before, &played[index], &self.board);
     }
 
-    /// Makes `result` on the board, keeps what is known of the generals, and pushes it.
-    fn record(&mut self, mut result: Played, played: &mut ChunkedVec<Played>) {
+    /// Makes `result` on the board, and notes it (see [`Player::note`]).
+    fn record(&mut self, result: Played, played: &mut ChunkedVec<Played>) {
+        result.make(&mut self.board);
+        self.note(result, played);
+    }
+
+    /// Keeps what is known of the generals after `result`, already made on the board, and
+    /// pushes it.
+    fn note(&mut self, mut result: Played, played: &mut ChunkedVec<Played>) {
         let index = played.len();
         let side = result.side;
         if let (Some(from), Some(to)) = (result.from, result.to) {
-            result.make(&mut self.board);
             self.calm[slot(side)] = match result.outcome {
                 Outcome::Legal | Outcome::LooseTandem => self.board.general(side),
                 _ => None,
@@ -327,12 +338,12 @@ impl Divergence {
     /// where the boards differ, asked of `written` on `board`, which is as the previous
     /// board was except on those points. Only a lawful move is looked into: the others are
     /// played again.
-    fn reads(&self, board: &Board, before: &Played, written: &WrittenMove) -> Reads {
+    fn reads(&self, board: &Board, before: &Played, written: Option<&WxfMove>) -> Reads {
         if before.outcome != Outcome::Legal {
             return Reads::Differences;
         }
         let (Some(from), Some(to), Some(mover), Some(parsed)) =
-            (before.from, before.to, before.mover, &written.parsed)
+            (before.from, before.to, before.mover, written)
         else {
             return Reads::Differences;
         };
@@ -380,6 +391,33 @@ impl Divergence {
         }
     }
 
+    /// Whether `side`'s general is out of check on `board`, where a move of `side` that
+    /// left it out of check on the previous board has just been made: only the ways of
+    /// attacking it that involve a point where the boards differ are looked at (see
+    /// [`attacked_through`]).
+    fn general_safe(&self, board: &Board, side: Side) -> bool {
+        if self.general_differs {
+            return !in_check(board, side);
+        }
+        let Some(general) = board.general(side) else {
+            return true;
+        };
+        if generals_facing(board).is_some() {
+            return false;
+        }
+        let mut left = self.points & check_reads(general);
+        while left != 0 {
+            let index = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let through = Point::from_index(index)
+                .is_some_and(|point| attacked_through(board, general, side.other(), point));
+            if through {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Follows the boards through `before`, the previous replay's move, and `now`, this
     /// one's, now made on `board`: only the points either touches can change.
     fn after(&mut self, before: &Played, now: &Played, board: &Board) {
@@ -421,8 +459,8 @@ impl Divergence {
 /// Play `moves[played.len()..]` after the moves already in `played`, from `start`.
 pub fn play(start: &Board, first: Side, moves: &WrittenMoves, played: &mut ChunkedVec<Played>) {
     let mut player = Player::after(start, first, played);
-    for written in moves.iter_from(played.len()) {
-        player.play(&written, played);
+    for (written, _) in moves.iter_as_read_from(played.len()) {
+        player.play(written.parsed.as_ref(), played);
     }
 }
 
@@ -484,6 +522,7 @@ fn loose_tandem(
 mod tests {
     use super::*;
     use crate::xiangqi::notation::parse_move;
+    use crate::xiangqi::parsed::WrittenMove;
 
     fn written(texts: &[&str]) -> WrittenMoves {
         texts
@@ -569,7 +608,7 @@ mod tests {
         let mut player = Player::after(&start, Side::Red, &played);
         let mut boards = Vec::new();
         for written in moves.iter() {
-            player.play(&written, &mut played);
+            player.play(written.parsed.as_ref(), &mut played);
             boards.push(player.board().clone());
         }
         assert!(boards.windows(2).any(|pair| pair[0] != pair[1]));
@@ -635,7 +674,7 @@ mod tests {
                     written.parsed.as_ref().expect("a written move reads"),
                     None,
                 );
-                player.play(written, &mut played);
+                player.play(written.parsed.as_ref(), &mut played);
                 let got = &played[index];
                 assert_eq!(
                     (got.from.zip(got.to), &got.outcome),
@@ -760,11 +799,6 @@ mod tests {
             let Some(parsed) = parse_move(&text) else {
                 continue;
             };
-            let written = WrittenMove {
-                range: 0..0,
-                parsed: Some(parsed),
-                number: None,
-            };
             // Players that know what is true of the generals on their boards.
             let player = |board: &Board| Player {
                 first: side,
@@ -774,16 +808,16 @@ mod tests {
             };
             let mut before = ChunkedVec::new();
             let mut previous_player = player(&previous);
-            previous_player.play(&written, &mut before);
+            previous_player.play(Some(&parsed), &mut before);
             let mut expected = ChunkedVec::new();
             let mut playing = player(&board);
-            playing.play(&written, &mut expected);
+            playing.play(Some(&parsed), &mut expected);
             let mut divergence = Divergence::between(&previous, &board);
             let mut following = player(&board);
             let mut got = ChunkedVec::new();
             let context = format!("{previous:?} / {board:?}: {text}");
-            let reads = divergence.reads(&board, &before[0], &written);
-            following.follow(&written, &before[0], &mut divergence, &mut got);
+            let reads = divergence.reads(&board, &before[0], Some(&parsed));
+            following.follow(Some(&parsed), &before[0], &mut divergence, &mut got);
             assert_eq!(got, expected, "{context}");
             assert_eq!(following.board(), playing.board(), "{context}");
             let after = Divergence::between(previous_player.board(), playing.board());
@@ -850,22 +884,18 @@ mod tests {
         };
         for (previous, here, text) in cases {
             let (previous, here) = (board(previous), board(here));
-            let written = WrittenMove {
-                range: 0..0,
-                parsed: parse_move(text),
-                number: None,
-            };
+            let written = parse_move(text);
             let mut before = ChunkedVec::new();
-            player(&previous).play(&written, &mut before);
+            player(&previous).play(written.as_ref(), &mut before);
             let mut expected = ChunkedVec::new();
-            player(&here).play(&written, &mut expected);
+            player(&here).play(written.as_ref(), &mut expected);
             assert_ne!(
                 before[0], expected[0],
                 "{text}: the boards give the same move"
             );
             let mut got = ChunkedVec::new();
             let mut divergence = Divergence::between(&previous, &here);
-            player(&here).follow(&written, &before[0], &mut divergence, &mut got);
+            player(&here).follow(written.as_ref(), &before[0], &mut divergence, &mut got);
             assert_eq!(got, expected, "{text}: {previous:?} / {here:?}");
         }
     }
