@@ -58,6 +58,12 @@ impl<T: Clone> ChunkedVec<T> {
             .chain(self.tail.iter())
     }
 
+    /// The items, a chunk at a time: every chunk but the last holds [`CHUNK`].
+    pub fn chunks(&self) -> impl Iterator<Item = &[T]> + '_ {
+        (self.full.iter().map(|chunk| chunk.as_slice()))
+            .chain(Some(self.tail.as_slice()).filter(|tail| !tail.is_empty()))
+    }
+
     pub fn push(&mut self, item: T) {
         if self.tail.capacity() == 0 {
             self.tail.reserve_exact(CHUNK);

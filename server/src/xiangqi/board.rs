@@ -241,6 +241,8 @@ pub struct Board {
     /// line, which every move's test for check asks for, are found without walking it.
     ranks_held: [u16; FILES as usize],
     files_held: [u16; RANKS as usize],
+    /// How many points hold each cell (the empty one too), kept by [`Board::put`].
+    counts: [u8; 16],
 }
 
 impl Default for Board {
@@ -250,6 +252,11 @@ impl Default for Board {
             generals: [None; 2],
             ranks_held: [0; FILES as usize],
             files_held: [0; RANKS as usize],
+            counts: {
+                let mut counts = [0; 16];
+                counts[usize::from(EMPTY)] = 90;
+                counts
+            },
         }
     }
 }
@@ -326,6 +333,11 @@ impl Board {
         ranks
     }
 
+    /// How many of `man` stand on the board.
+    pub fn count(&self, man: Man) -> usize {
+        usize::from(self.counts[usize::from(cell_of(Some(man)))])
+    }
+
     /// The man on the point `(file, rank)`; none off the board.
     pub fn at(&self, file: i32, rank: i32) -> Option<Man> {
         let on_board =
@@ -344,6 +356,8 @@ impl Board {
         };
         let man = cell_of(man);
         let replaced = std::mem::replace(cell, man);
+        self.counts[usize::from(replaced & 15)] -= 1;
+        self.counts[usize::from(man & 15)] += 1;
         let (file, rank) = (usize::from(point.file), usize::from(point.rank));
         if man == EMPTY {
             self.ranks_held[file] &= !(1 << rank);
@@ -372,14 +386,6 @@ impl Board {
             .fold(0, |bits, (index, (a, b))| {
                 bits | u128::from(a != b) << index
             })
-    }
-
-    /// `differences` as it stands once the men on `point` may have changed on either
-    /// board.
-    pub fn update_difference(&self, other: &Board, differences: u128, point: Point) -> u128 {
-        let index = point.index();
-        let differs = self.cells.get(index) != other.cells.get(index);
-        differences & !(1 << index) | u128::from(differs) << index
     }
 
     /// Which ranks of `file` hold a man, one bit each (bit `r` for rank `r`).

@@ -1,6 +1,7 @@
 //! A xiangqi-setup file analysed: read in its format, its position checked, its WXF moves
 //! played, and the answers of the notation contract ([`NotationDocument`]).
 
+use std::fmt::Write as _;
 use std::io;
 use std::ops::Range;
 use std::sync::Arc;
@@ -24,12 +25,12 @@ use crate::model::scene::{Annotation, Scene};
 
 use super::annofen::{read_annofen, read_fen};
 use super::annotation::Code;
-use super::board::{Board, Point, Side};
+use super::board::{Board, Side};
 use super::notation::{ResolveError, Which};
-use super::parsed::{Parsed, WrittenMove};
+use super::parsed::{Parsed, WrittenMove, WrittenMoves};
 use super::placement::check_position;
 use super::position::{AtomKind, Position};
-use super::replay::{board_after, move_number, play, side_of, Outcome, Played, Player};
+use super::replay::{board_after, move_number, play, side_of, Divergence, Outcome, Played, Player};
 use super::wxf::{read_wxf, read_wxf_reusing, reread_moves, MovesSplice, Previous};
 use super::xay::read_xay;
 
@@ -92,20 +93,50 @@ impl XiangqiDocument {
         if self.parsed.position_range.is_some() {
             out.extend(check_position(&self.parsed.start));
         }
-        out.extend(self.move_diagnostics());
+        self.move_diagnostics(&mut out);
         Diagnostic::sort_and_dedup(&mut out);
         out
     }
 
-    fn move_diagnostics(&self) -> Vec<Diagnostic> {
-        let mut out = Vec::new();
+    fn move_diagnostics(&self, out: &mut Vec<Diagnostic>) {
         let moves = &self.parsed.moves;
         // Some software writes every move in upper case; lower case for Black's moves is
         // then a sign of the other convention, under which case must follow the side.
-        let case_follows_side = moves.iter().any(|m| m.parsed.is_some_and(|p| p.lower_case));
-        for (index, (written, played)) in moves.iter().zip(self.played.iter()).enumerate() {
-            let range = written.range.clone();
+        let case_follows_side = moves
+            .chunks_as_read()
+            .any(|(chunk, _)| chunk.iter().any(|m| m.parsed.is_some_and(|p| p.lower_case)));
+        // A chunk of moves and the chunk of their outcomes at a time.
+        let chunks = moves.chunks_as_read().zip(self.played.chunks());
+        let moves_played = chunks.flat_map(|((moves, shift), played)| {
+            (moves.iter().zip(played)).map(move |(as_read, played)| ((as_read, shift), played))
+        });
+        for (index, ((as_read, shift), played)) in moves_played.enumerate() {
             let who = played.side.name();
+            // The side whose case the letter is in, when that is not the side to move.
+            let wrong_case = as_read.parsed.and_then(|parsed| {
+                let letter_side = if parsed.lower_case {
+                    Side::Black
+                } else {
+                    Side::Red
+                };
+                let wrong = parsed.kind.is_some()
+                    && letter_side != played.side
+                    && (parsed.lower_case || case_follows_side);
+                wrong.then_some((letter_side, parsed.lower_case))
+            });
+            let expected = move_number(self.first, index);
+            let red_opens = played.side == Side::Red || index == 0;
+            let wrong_number = as_read
+                .number
+                .as_ref()
+                .filter(|(number, _)| *number as usize != expected && red_opens);
+            let failed = !matches!(played.outcome, Outcome::Legal | Outcome::Unreadable);
+            // Most moves have nothing to say: only those that do are moved to where they lie.
+            if !failed && wrong_case.is_none() && wrong_number.is_none() {
+                continue;
+            }
+            let written = as_read.shifted(shift);
+            let range = written.range.clone();
             let text = written.text(&self.text);
             match &played.outcome {
                 Outcome::Legal | Outcome::Unreadable => {}
@@ -125,9 +156,12 @@ impl XiangqiDocument {
                         ResolveError::Illegal { reason, .. } if reason.is_about_check() => "wxf-leaves-check",
                         _ => "wxf-illegal-move",
                     };
-                    let mut message = format!("`{text}` ({who}): {error}");
+                    // Written at once into a string long enough: a long record may report
+                    // thousands of moves.
+                    let mut message = String::with_capacity(text.len() + 192);
+                    let _ = write!(message, "`{text}` ({who}): {error}");
                     if let ResolveError::Illegal { from, to, .. } = &**error {
-                        message.push_str(&format!(" (from {from} to {to}; played anyway)"));
+                        let _ = write!(message, " (from {from} to {to}; played anyway)");
                     }
                     if let Outcome::Unresolved(_) = played.outcome {
                         message.push_str("; the move is skipped");
@@ -135,45 +169,32 @@ impl XiangqiDocument {
                     out.push(Diagnostic::error(range.clone(), code, message));
                 }
             }
-            if let Some(parsed) = &written.parsed {
-                let letter_side = if parsed.lower_case {
-                    Side::Black
-                } else {
-                    Side::Red
-                };
-                let wrong_case = parsed.kind.is_some()
-                    && letter_side != played.side
-                    && (parsed.lower_case || case_follows_side);
-                if wrong_case {
-                    out.push(Diagnostic::warning(
-                        range.start..range.start + 1,
-                        "wxf-side-to-move",
-                        format!(
-                            "it is {who}'s turn (moves alternate), but `{text}` is written in {} case, as {}'s moves are",
-                            if parsed.lower_case { "lower" } else { "upper" },
-                            letter_side.name()
-                        ),
-                    ));
-                }
+            if let Some((letter_side, lower_case)) = wrong_case {
+                out.push(Diagnostic::warning(
+                    range.start..range.start + 1,
+                    "wxf-side-to-move",
+                    format!(
+                        "it is {who}'s turn (moves alternate), but `{text}` is written in {} case, as {}'s moves are",
+                        if lower_case { "lower" } else { "upper" },
+                        letter_side.name()
+                    ),
+                ));
             }
-            if let Some((number, number_range)) = &written.number {
-                let expected = move_number(self.first, index);
-                let red_opens = played.side == Side::Red || index == 0;
-                if *number as usize != expected && red_opens {
-                    out.push(Diagnostic::warning(
-                        number_range.clone(),
-                        "wxf-move-number",
-                        format!("this is move {expected} (moves are counted in pairs, Red's then Black's), not {number}"),
-                    ));
-                }
+            if let (Some((number, _)), Some((_, number_range))) = (wrong_number, &written.number) {
+                out.push(Diagnostic::warning(
+                    number_range.clone(),
+                    "wxf-move-number",
+                    format!("this is move {expected} (moves are counted in pairs, Red's then Black's), not {number}"),
+                ));
             }
         }
-        out
     }
 
     /// The analysis of `text`, made from this one's by `edit`. An edit among a record's
     /// moves reads again only the words around it; the moves before it are not played
-    /// again, nor those after it once the board is back in step with this one's.
+    /// again, the moves after it are taken over where the boards' differences cannot
+    /// change them, and none is played again once the board is back in step with this
+    /// one's.
     pub fn updated(&self, text: String, edit: &TextEdit) -> XiangqiDocument {
         let edit = edit.checked(&self.text, &text);
         let line_index = self.line_index.update(&text, &edit);
@@ -247,7 +268,7 @@ impl XiangqiDocument {
         &self.played
     }
 
-    pub fn written_moves(&self) -> &[super::parsed::WrittenMove] {
+    pub fn written_moves(&self) -> &WrittenMoves {
         &self.parsed.moves
     }
 
@@ -274,18 +295,20 @@ impl XiangqiDocument {
 /// Which moves of `new` differ from `old`'s: those between the longest common start and
 /// the longest common end (compared as written).
 fn unchanged_ends(
-    old: &[WrittenMove],
+    old: &WrittenMoves,
     old_text: &str,
-    new: &[WrittenMove],
+    new: &WrittenMoves,
     new_text: &str,
 ) -> MovesSplice {
-    let same = |a: &WrittenMove, b: &WrittenMove| a.text(old_text) == b.text(new_text);
-    let first = old.iter().zip(new).take_while(|(a, b)| same(a, b)).count();
-    let common_end = old[first..]
-        .iter()
-        .rev()
-        .zip(new[first..].iter().rev())
-        .take_while(|(a, b)| same(a, b))
+    let same = |a: Option<WrittenMove>, b: Option<WrittenMove>| {
+        a.zip(b)
+            .is_some_and(|(a, b)| a.text(old_text) == b.text(new_text))
+    };
+    let first = (0..old.len().min(new.len()))
+        .take_while(|&index| same(old.get(index), new.get(index)))
+        .count();
+    let common_end = (1..=(old.len() - first).min(new.len() - first))
+        .take_while(|&back| same(old.get(old.len() - back), new.get(new.len() - back)))
         .count();
     MovesSplice {
         first,
@@ -295,15 +318,16 @@ fn unchanged_ends(
 }
 
 /// Plays `moves` reusing what `previous` played from the same start, where `splice` says
-/// which moves changed: the moves before them are kept; after them, play stops as soon as a
-/// move leaves the board `previous` had after the same move, for the same side to move: a
-/// move's outcome depends only on the board before it, the side and its text, so the rest
-/// of `previous` holds as it was.
+/// which moves changed: the moves before them are kept; after them, a move is taken over
+/// from `previous` when its verdict reads none of the points where the boards differ (a
+/// move's outcome depends only on the board before it, the side and its text), and play
+/// stops as soon as the boards are the same after the same move, for the same side to
+/// move: the rest of `previous` holds as it was.
 fn replay_from(
     previous: &XiangqiDocument,
     start: &Arc<Board>,
     first: Side,
-    moves: &[WrittenMove],
+    moves: &WrittenMoves,
     splice: MovesSplice,
     played: &mut ChunkedVec<Played>,
 ) {
@@ -312,36 +336,23 @@ fn replay_from(
     // Move `index` of `moves` is move `index + shift` of `previous` in the common tail.
     let shift = splice.old_end as isize - splice.new_end as isize;
     let mut player = Player::after(start, first, played);
-    // Once the moves are in the common tail: the board `previous` had before the move
-    // matched with the next one, made along, and the points where it differs from the
-    // player's (only the points a move touches can change that).
-    let mut old: Option<(Board, u128)> = None;
-    while played.len() < moves.len() {
+    // Once the moves are in the common tail: where the board `previous` had before the move
+    // matched with the next one differs from the player's.
+    let mut divergence: Option<Divergence> = None;
+    // Only what each move says counts here, not where it lies.
+    for (written, _) in moves.iter_as_read_from(played.len()) {
+        let written = written.parsed.as_ref();
         let index = played.len();
         let old_index = usize::try_from(index as isize + shift)
             .ok()
             .filter(|old_index| *old_index < old_played.len());
-        let (differences, old_index) = match (&mut old, old_index) {
-            (Some((board, differences)), Some(old_index)) => {
-                let before = &old_played[old_index];
-                player.play(&moves[index], played);
-                before.make(board);
-                let now = &played[index];
-                // Point by point: gathering the four into an array first stalled on reading
-                // back what had just been written.
-                let mut note = |point: Option<Point>| {
-                    if let Some(point) = point {
-                        *differences = board.update_difference(player.board(), *differences, point);
-                    }
-                };
-                note(before.from);
-                note(before.to);
-                note(now.from);
-                note(now.to);
-                (*differences, old_index)
+        let (divergence, old_index) = match (&mut divergence, old_index) {
+            (Some(divergence), Some(old_index)) => {
+                player.follow(written, &old_played[old_index], divergence, played);
+                (&*divergence, old_index)
             }
             _ => {
-                player.play(&moves[index], played);
+                player.play(written, played);
                 // The moves after `index` are all in the common tail, for the same sides.
                 let in_tail = index + 1 >= splice.new_end && shift % 2 == 0;
                 let Some(old_index) = old_index.filter(|_| in_tail) else {
@@ -349,12 +360,13 @@ fn replay_from(
                 };
                 let board = board_after(&previous.start, old_played, old_index)
                     .expect("the old move is played");
-                let differences = board.differences(player.board());
-                old = Some((board, differences));
-                (differences, old_index)
+                (
+                    &*divergence.insert(Divergence::between(&board, player.board())),
+                    old_index,
+                )
             }
         };
-        if differences == 0 {
+        if divergence.is_empty() {
             played.extend_from(old_played, old_index + 1..old_played.len());
             break;
         }
@@ -511,9 +523,7 @@ impl NotationDocument for XiangqiDocument {
             None if or_before => self
                 .parsed
                 .moves
-                .iter()
-                .rposition(|m| m.range.start <= offset)
-                .map_or(0, |index| index + 1),
+                .partition_point(|m| m.range.start <= offset),
             None => return None,
         };
         Some(MoveAt {
@@ -521,7 +531,7 @@ impl NotationDocument for XiangqiDocument {
             range: index
                 .checked_sub(1)
                 .and_then(|i| self.parsed.moves.get(i))
-                .map(|m| m.range.clone()),
+                .map(|m| m.range),
             state: StateRef { game: 0, index },
         })
     }
@@ -606,7 +616,7 @@ impl NotationDocument for XiangqiDocument {
     fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
         let moves = &self.parsed.moves;
         let first = moves.partition_point(|m| m.range.end <= range.start);
-        let last = first + moves[first..].partition_point(|m| m.item_start() < range.end);
+        let last = first.max(moves.partition_point(|m| m.item_start() < range.end));
         // The moves' tokens are in order: the few others are sorted and merged with them.
         let mut others: Vec<SemanticToken> = self
             .parsed
@@ -625,7 +635,11 @@ impl NotationDocument for XiangqiDocument {
                 emit(token);
             }
         };
-        for token in moves[first..last].iter().flat_map(WrittenMove::tokens) {
+        for token in moves
+            .iter_from(first)
+            .take(last - first)
+            .flat_map(|m| m.tokens())
+        {
             while let Some(other) = others.next_if(|other| {
                 (other.range.start, other.range.end) <= (token.range.start, token.range.end)
             }) {

@@ -114,7 +114,7 @@ fn header_hover(document: &XiangqiDocument, offset: usize) -> Option<NotationHov
 }
 
 fn move_hover(document: &XiangqiDocument, index: usize) -> NotationHover {
-    let written = &document.written_moves()[index];
+    let written = (document.written_moves().get(index)).expect("the move at the offset hovered");
     let played = &document.played()[index];
     let mut markdown = format!(
         "**{} `{}`** — {}",

@@ -2,9 +2,12 @@
 //! starting position, the moves of a WXF record, and everything the editor shows about the
 //! text (diagnostics, highlighting, folds, the places completion works in).
 
+use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
+use crate::model::chunked::CHUNK;
 use crate::model::features::{SemanticToken, TokenKind};
 use crate::model::format::Format;
 
@@ -51,7 +54,7 @@ impl WrittenMove {
 
     /// The highlighting of the move: its number, piece letter, file (or `+`/`-`), direction
     /// and argument.
-    pub fn tokens(&self) -> impl Iterator<Item = SemanticToken> + '_ {
+    pub fn tokens(&self) -> impl Iterator<Item = SemanticToken> {
         let start = self.range.start;
         let parts = self.parsed.map(|written| {
             let piece_end = usize::from(written.kind.is_some());
@@ -63,11 +66,161 @@ impl WrittenMove {
             ]
         });
         self.number
-            .iter()
-            .map(|(_, range)| (range.clone(), TokenKind::Number))
+            .clone()
+            .map(|(_, range)| (range, TokenKind::Number))
+            .into_iter()
             .chain(parts.into_iter().flatten())
             .filter(|(range, _)| !range.is_empty())
             .map(|(range, kind)| SemanticToken { range, kind })
+    }
+}
+
+/// The moves of a WXF record, in chunks of [`CHUNK`] behind `Arc`s that the readings of
+/// later revisions share: an edit among the moves makes new chunks only from the moves it
+/// changed, and takes over the full chunks after them with how far it moved their moves
+/// along the text (the moves of a 100,000-move record take 5 MiB, which every edit copied).
+#[derive(Clone, Default)]
+pub struct WrittenMoves {
+    /// Full chunks, never changed, each with how far its moves now lie from where they
+    /// were read.
+    full: Vec<(Arc<Vec<WrittenMove>>, isize)>,
+    /// The moves after them, fewer than [`CHUNK`], owned.
+    tail: Vec<WrittenMove>,
+}
+
+impl WrittenMoves {
+    pub fn new() -> WrittenMoves {
+        WrittenMoves::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.full.len() * CHUNK + self.tail.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.full.is_empty() && self.tail.is_empty()
+    }
+
+    /// Move `index`, where it now lies.
+    pub fn get(&self, index: usize) -> Option<WrittenMove> {
+        match self.full.get(index / CHUNK) {
+            Some((chunk, shift)) => chunk.get(index % CHUNK).map(|m| m.shifted(*shift)),
+            None => self.tail.get(index - self.full.len() * CHUNK).cloned(),
+        }
+    }
+
+    pub fn first(&self) -> Option<WrittenMove> {
+        self.get(0)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = WrittenMove> + '_ {
+        self.iter_from(0)
+    }
+
+    /// The moves from move `start` on.
+    pub fn iter_from(&self, start: usize) -> impl Iterator<Item = WrittenMove> + '_ {
+        self.iter_as_read_from(start)
+            .map(|(written, shift)| written.shifted(shift))
+    }
+
+    /// Each move as it was read, with how far it now lies from there: for a pass over every
+    /// move that needs where few of them lie, or none.
+    pub fn iter_as_read(&self) -> impl Iterator<Item = (&WrittenMove, isize)> + '_ {
+        self.iter_as_read_from(0)
+    }
+
+    /// The moves as read, a chunk at a time (every chunk but the last holds [`CHUNK`]), each
+    /// with how far its moves now lie from there.
+    pub fn chunks_as_read(&self) -> impl Iterator<Item = (&[WrittenMove], isize)> + '_ {
+        (self
+            .full
+            .iter()
+            .map(|(chunk, shift)| (chunk.as_slice(), *shift)))
+        .chain(Some((self.tail.as_slice(), 0)).filter(|(tail, _)| !tail.is_empty()))
+    }
+
+    /// [`WrittenMoves::iter_as_read`] from move `start` on.
+    pub fn iter_as_read_from(
+        &self,
+        start: usize,
+    ) -> impl Iterator<Item = (&WrittenMove, isize)> + '_ {
+        let first_chunk = (start / CHUNK).min(self.full.len());
+        let in_tail = start.saturating_sub(self.full.len() * CHUNK);
+        self.full[first_chunk..]
+            .iter()
+            .enumerate()
+            .flat_map(move |(index, (chunk, shift))| {
+                let skipped = if index == 0 { start % CHUNK } else { 0 };
+                chunk[skipped..].iter().map(move |m| (m, *shift))
+            })
+            .chain(
+                self.tail[in_tail.min(self.tail.len())..]
+                    .iter()
+                    .map(|m| (m, 0)),
+            )
+    }
+
+    /// The number of moves before the first one for which `before` is false, `before`
+    /// being true of a start of the moves and false of the rest (as [`slice::partition_point`]).
+    pub fn partition_point(&self, before: impl Fn(&WrittenMove) -> bool) -> usize {
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            match self.get(middle) {
+                Some(m) if before(&m) => low = middle + 1,
+                _ => high = middle,
+            }
+        }
+        low
+    }
+
+    pub fn push(&mut self, written: WrittenMove) {
+        if self.tail.capacity() == 0 {
+            self.tail.reserve_exact(CHUNK);
+        }
+        self.tail.push(written);
+        if self.tail.len() == CHUNK {
+            let chunk = std::mem::replace(&mut self.tail, Vec::with_capacity(CHUNK));
+            self.full.push((Arc::new(chunk), 0));
+        }
+    }
+
+    /// Appends `other[range]`, each move `delta` bytes further along the text, sharing
+    /// `other`'s full chunks wherever they fall on this list's chunk boundaries.
+    pub fn extend_from(&mut self, other: &WrittenMoves, range: Range<usize>, delta: isize) {
+        let end = range.end.min(other.len());
+        let mut index = range.start;
+        while index < end {
+            let whole = self.tail.is_empty()
+                && index.is_multiple_of(CHUNK)
+                && index + CHUNK <= end
+                && index / CHUNK < other.full.len();
+            if whole {
+                let (chunk, shift) = &other.full[index / CHUNK];
+                self.full.push((chunk.clone(), shift + delta));
+                index += CHUNK;
+            } else if let Some(written) = other.get(index) {
+                self.push(written.shifted(delta));
+                index += 1;
+            }
+        }
+    }
+}
+
+impl FromIterator<WrittenMove> for WrittenMoves {
+    fn from_iter<I: IntoIterator<Item = WrittenMove>>(moves: I) -> Self {
+        let mut list = WrittenMoves::new();
+        for written in moves {
+            list.push(written);
+        }
+        list
+    }
+}
+
+/// The moves where they now lie, however they are kept.
+impl fmt::Debug for WrittenMoves {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
@@ -102,7 +255,7 @@ pub struct Parsed {
     pub start: Position,
     /// Where the position is written (the annoFEN line, XAY's `setup`, a FEN line).
     pub position_range: Option<Range<usize>>,
-    pub moves: Vec<WrittenMove>,
+    pub moves: WrittenMoves,
     /// Every `START{...}END` block, in order (a record has one).
     pub moves_blocks: Vec<MovesBlock>,
     /// What to call the game or position.
@@ -122,7 +275,7 @@ impl Parsed {
             format,
             start: Position::default(),
             position_range: None,
-            moves: Vec::new(),
+            moves: WrittenMoves::new(),
             moves_blocks: Vec::new(),
             name: name.to_string(),
             selection: 0..0,
@@ -265,6 +418,85 @@ mod tests {
             .collect();
         assert_eq!(found, ["v1", "rnb", "w"]);
         assert_eq!(trimmed(text, 0..text.len()), 2..11);
+    }
+
+    #[test]
+    fn written_moves_shared_by_revisions_lie_where_each_revision_has_them() {
+        // Move `i` written at `10 * i`.
+        let written = |index: usize| WrittenMove {
+            range: 10 * index..10 * index + 4,
+            parsed: None,
+            number: (index.is_multiple_of(2))
+                .then(|| (index as u32, 10 * index - 3..10 * index - 1)),
+        };
+        let old: WrittenMoves = (1..=300).map(written).collect();
+        assert_eq!(old.len(), 300);
+        assert!(old.iter().eq((1..=300).map(written)));
+        for (keep, skip, delta) in [
+            (0, 0, 5),
+            (64, 0, -2),
+            (100, 1, 7),
+            (128, 128, 3),
+            (5, 69, 0),
+        ] {
+            let mut new = WrittenMoves::new();
+            new.extend_from(&old, 0..keep, 0);
+            let inserted = WrittenMove {
+                range: 10 * keep + 5..10 * keep + 7,
+                parsed: None,
+                number: None,
+            };
+            new.push(inserted.clone());
+            new.extend_from(&old, keep + skip..old.len(), delta);
+            // And once more, as the next revision would.
+            let mut next = WrittenMoves::new();
+            next.extend_from(&new, 0..new.len(), -1);
+            let expected: Vec<WrittenMove> = (1..=keep)
+                .map(written)
+                .chain([inserted])
+                .chain((keep + skip + 1..=300).map(|i| written(i).shifted(delta)))
+                .collect();
+            assert!(new.iter().eq(expected.iter().cloned()), "{keep} {skip}");
+            assert!(
+                next.iter().eq(expected.iter().map(|m| m.shifted(-1))),
+                "{keep} {skip}"
+            );
+            assert_eq!(next.len(), expected.len());
+            for start in [
+                0,
+                1,
+                63,
+                64,
+                65,
+                200,
+                expected.len() - 1,
+                expected.len(),
+                1000,
+            ] {
+                assert!(
+                    next.iter_from(start)
+                        .eq(expected.iter().skip(start).map(|m| m.shifted(-1))),
+                    "{keep} {skip} from {start}"
+                );
+            }
+            for (index, m) in expected.iter().enumerate() {
+                assert_eq!(next.get(index), Some(m.shifted(-1)));
+                let at = m.range.start - 1;
+                assert_eq!(next.partition_point(|m| m.range.start < at), index);
+            }
+            assert_eq!(next.get(expected.len()), None);
+            // The full chunks after the change are shared when the change keeps the count.
+            let shared = |a: &WrittenMoves, b: &WrittenMoves, chunk: usize| {
+                (a.full.get(chunk).zip(b.full.get(chunk)))
+                    .is_some_and(|(a, b)| Arc::ptr_eq(&a.0, &b.0))
+            };
+            assert!(shared(&new, &next, 0));
+            assert_eq!(
+                shared(&old, &new, 3),
+                skip == 1 && keep < 192,
+                "{keep} {skip}"
+            );
+        }
     }
 
     #[test]

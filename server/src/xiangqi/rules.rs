@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::board::{Board, Kind, Man, Point, Side};
+use super::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
 
 /// Whether `point` is in `side`'s palace (files d..f, the side's first three ranks).
 pub fn in_palace(side: Side, point: Point) -> bool {
@@ -365,6 +365,79 @@ pub fn attacked(board: &Board, target: Point, attacker: Side) -> bool {
     !attacker.own_half(target.rank) && (enemy(1, 0, Kind::Soldier) || enemy(-1, 0, Kind::Soldier))
 }
 
+/// Whether a man of `attacker` attacks `target` (as [`attacked`] finds) in a way that
+/// involves `point`: from `point`, along the line from `target` through `point`, or
+/// through `point` as a horse's leg or an elephant's eye. When two boards differ only on
+/// some points and `target` is not attacked on one of them, it is attacked on the other
+/// exactly when this holds there of one of those points: every other way of attacking it
+/// reads the same men on both.
+pub fn attacked_through(board: &Board, target: Point, attacker: Side, point: Point) -> bool {
+    let (file, rank) = (i32::from(target.file), i32::from(target.rank));
+    let enemy = |dx: i32, dy: i32, kind: Kind| {
+        board.at(file + dx, rank + dy) == Some(Man::new(attacker, kind))
+    };
+    let empty = |dx: i32, dy: i32| board.at(file + dx, rank + dy).is_none();
+    // A horse standing `(dx, dy)` from the target, its leg the point next to it on the
+    // way (one along the longer side, then one diagonally).
+    let horse = |dx: i32, dy: i32| {
+        let leg = if dx.abs() == 2 {
+            (dx - dx.signum(), dy)
+        } else {
+            (dx, dy - dy.signum())
+        };
+        enemy(dx, dy, Kind::Horse) && empty(leg.0, leg.1)
+    };
+    let (dx, dy) = delta(target, point);
+    match (dx.abs(), dy.abs()) {
+        (0, 0) => attacked(board, target, attacker),
+        (0, _) | (_, 0) => {
+            let soldier = dx.abs() + dy.abs() == 1
+                && enemy(dx, dy, Kind::Soldier)
+                && (dy == -attacker.forward() || (dy == 0 && !attacker.own_half(target.rank)));
+            soldier || attacked_along(board, target, attacker, (dx.signum(), dy.signum()))
+        }
+        (1, 1) => {
+            (in_palace(attacker, target) && enemy(dx, dy, Kind::Advisor))
+                || (attacker.own_half(target.rank)
+                    && enemy(2 * dx, 2 * dy, Kind::Elephant)
+                    && empty(dx, dy))
+                || horse(2 * dx, dy)
+                || horse(dx, 2 * dy)
+        }
+        (1, 2) | (2, 1) => horse(dx, dy),
+        (2, 2) => {
+            attacker.own_half(target.rank) && enemy(dx, dy, Kind::Elephant) && empty(dx / 2, dy / 2)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a chariot of `attacker` is the first man from `target` one way along its file
+/// or rank (`step`), or a cannon the second.
+fn attacked_along(board: &Board, target: Point, attacker: Side, step: (i32, i32)) -> bool {
+    let mut seen = 0;
+    let mut at = target;
+    while let Some(next) = at.offset(step.0, step.1) {
+        at = next;
+        let Some(man) = board.get(at) else {
+            continue;
+        };
+        seen += 1;
+        let kind = if seen == 1 {
+            Kind::Chariot
+        } else {
+            Kind::Cannon
+        };
+        if man == Man::new(attacker, kind) {
+            return true;
+        }
+        if seen == 2 {
+            return false;
+        }
+    }
+    false
+}
+
 /// Whether going from `from` to `to` has the shape of `kind`'s step, as the first test of
 /// [`check_movement`] asks: a cheap look before the whole test, since each move asks it of
 /// every opposing man.
@@ -413,6 +486,68 @@ pub fn check_move_on(board: &mut Board, from: Point, to: Point) -> Result<(), Il
     board.put(to, captured);
     verdict
 }
+
+/// The points of the files from `a` to `b` (either way round), as bits (bit `i` for the
+/// point of index `i`).
+pub fn files_between(a: u8, b: u8) -> u128 {
+    let (low, high) = (a.min(b), a.max(b));
+    let one_rank = (1u128 << (high + 1)) - (1u128 << low);
+    // The rank's bits repeated on every rank: the ranks are 9 bits apart and a rank's bits
+    // fit in 9, so the product carries nothing from one rank into the next.
+    one_rank * EVERY_RANK
+}
+
+/// Bit 0 of every rank: the first file.
+const EVERY_RANK: u128 = {
+    let mut bits = 0;
+    let mut rank = 0;
+    while rank < RANKS as usize {
+        bits |= 1 << (rank * FILES as usize);
+        rank += 1;
+    }
+    bits
+};
+
+/// The points of the ranks from `a` to `b` (either way round), as bits.
+fn ranks_between(a: u8, b: u8) -> u128 {
+    let (low, high) = (u32::from(a.min(b)), u32::from(a.max(b)));
+    let files = u32::from(FILES);
+    (1u128 << ((high + 1) * files)) - (1u128 << (low * files))
+}
+
+/// Every point whose man the movement test of a move from `from` to `to` reads
+/// ([`check_movement`]), as bits, and a few more: the rectangle the two points span holds
+/// the destination, the points a chariot or cannon passes, a horse's leg and an
+/// elephant's eye.
+pub fn movement_reads(from: Point, to: Point) -> u128 {
+    files_between(from.file, to.file) & ranks_between(from.rank, to.rank)
+}
+
+/// Every point whose man the test for check of a general on `general` reads (facing
+/// generals included), as bits, and more: its file and rank and the points two steps
+/// around it, where every man that can attack it stands or blocks.
+pub fn check_reads(general: Point) -> u128 {
+    CHECK_READS[general.index()]
+}
+
+const CHECK_READS: [u128; 90] = {
+    let mut reads = [0; 90];
+    let mut index = 0usize;
+    while index < 90 {
+        let (file, rank) = ((index % 9) as i32, (index / 9) as i32);
+        let mut other = 0usize;
+        while other < 90 {
+            let (f, r) = ((other % 9) as i32, (other / 9) as i32);
+            let near = (f - file).abs() <= 2 && (r - rank).abs() <= 2;
+            if f == file || r == rank || near {
+                reads[index] |= 1u128 << other;
+            }
+            other += 1;
+        }
+        index += 1;
+    }
+    reads
+};
 
 /// Whether `point` is on the file or rank of `general`, or within `steps` steps of it both
 /// ways.
@@ -751,6 +886,75 @@ mod tests {
             }
         }
         assert!(attacked_seen > 1_000 && safe_seen > 1_000);
+    }
+
+    #[test]
+    fn an_attack_that_one_board_has_and_the_other_not_involves_a_point_where_they_differ() {
+        let letters = [
+            'K', 'A', 'E', 'H', 'R', 'C', 'P', 'k', 'a', 'e', 'h', 'r', 'c', 'p',
+        ];
+        let mut random = Xorshift::new(0x8a5c_d789_635d_2dff);
+        let mut next = |below: usize| random.below(below);
+        let (mut found_through, mut safe_on_both) = (0, 0);
+        for _ in 0..20_000 {
+            let target = Point::from_index(next(90)).unwrap();
+            let attacker = if next(2) == 0 { Side::Red } else { Side::Black };
+            let general = Some(Man::new(attacker.other(), Kind::General));
+            let mut before = Board::default();
+            for _ in 0..next(24) {
+                let point = Point::from_index(next(90)).unwrap();
+                before.put(point, Man::from_letter(letters[next(letters.len())]));
+            }
+            before.put(target, general);
+            // A few points changed, most of them near the target or on its lines.
+            let mut after = before.clone();
+            for _ in 0..1 + next(3) {
+                let (file, rank) = (i32::from(target.file), i32::from(target.rank));
+                let point = match next(3) {
+                    0 => Point::at(file, next(10) as i32),
+                    1 => Point::at(next(9) as i32, rank),
+                    _ => Point::at(file + next(5) as i32 - 2, rank + next(5) as i32 - 2),
+                };
+                let Some(point) = point.filter(|point| *point != target) else {
+                    continue;
+                };
+                let man = (next(3) > 0)
+                    .then(|| Man::from_letter(letters[next(14)]))
+                    .flatten();
+                after.put(point, man);
+            }
+            // What is found through a point is an attack.
+            for point in Point::all() {
+                if attacked_through(&after, target, attacker, point) {
+                    assert!(
+                        attacked(&after, target, attacker),
+                        "{after:?}: {target} {point}"
+                    );
+                }
+            }
+            if attacked(&before, target, attacker) {
+                continue;
+            }
+            let differences = before.differences(&after);
+            let through = Point::all().any(|point| {
+                differences & 1 << point.index() != 0
+                    && attacked_through(&after, target, attacker, point)
+            });
+            assert_eq!(
+                through,
+                attacked(&after, target, attacker),
+                "{before:?} / {after:?}: {target} by {attacker:?}"
+            );
+            if through {
+                found_through += 1;
+            } else {
+                safe_on_both += 1;
+            }
+        }
+        assert!(
+            found_through > 1_000 && safe_on_both > 1_000,
+            "{found_through} {safe_on_both}"
+        );
     }
 
     #[test]

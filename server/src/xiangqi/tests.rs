@@ -666,3 +666,152 @@ fn wxf_tokens_follow_the_text_and_a_range_gives_those_inside_it() {
         }
     }
 }
+
+/// A record of at most `moves` random legal moves (one in four any legal move, captures and
+/// checks among them; the others quiet), from a seed, with its text.
+fn random_game(moves: usize, seed: u64) -> String {
+    use crate::test_random::Xorshift;
+    use crate::xiangqi::board::{Board, Side};
+    use crate::xiangqi::notation::write_move;
+    use crate::xiangqi::rules::{in_check, legal_moves};
+    let mut random = Xorshift::new(seed);
+    let mut board = Board::initial();
+    let mut side = Side::Red;
+    let mut out = String::from("FORMAT WXF\nSTART{\n");
+    for index in 0..moves {
+        let legal = legal_moves(&board, side);
+        let quiet: Vec<_> = legal
+            .iter()
+            .copied()
+            .filter(|(from, to)| {
+                let mut after = board.clone();
+                after.put(*to, after.get(*from));
+                after.put(*from, None);
+                board.get(*to).is_none() && !in_check(&after, side.other())
+            })
+            .collect();
+        let choices = if quiet.is_empty() || random.below(4) == 0 {
+            legal
+        } else {
+            quiet
+        };
+        if choices.is_empty() {
+            break;
+        }
+        let (from, to) = choices[random.below(choices.len())];
+        let text = write_move(&board, from, to).unwrap();
+        if side == Side::Red {
+            out.push_str(&format!("{:>4}. {text}", index / 2 + 1));
+        } else {
+            out.push_str(&format!(" {text}\n"));
+        }
+        board.put(to, board.get(from));
+        board.put(from, None);
+        side = side.other();
+    }
+    out.push_str("\n}END\n");
+    out
+}
+
+/// The edit that turns `old` into `new`: what lies between their common start and end.
+fn edit_between(old: &str, new: &str) -> TextEdit {
+    let start = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let end = old[start..]
+        .bytes()
+        .rev()
+        .zip(new[start..].bytes().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    TextEdit {
+        start,
+        old_end: old.len() - end,
+        new_end: new.len() - end,
+    }
+}
+
+#[test]
+fn edits_of_long_records_give_what_a_fresh_analysis_gives() {
+    use crate::model::format::Format;
+    use crate::test_random::Xorshift;
+    use crate::xiangqi::document::XiangqiDocument;
+    let mut random = Xorshift::new(0x5851_f42d_4c95_7f2d);
+    let mut same_moves_on_other_boards = 0;
+    for seed in 1..=4 {
+        let original = random_game(600, seed);
+        let mut texts = vec![original.clone()];
+        let mut previous = XiangqiDocument::new(Format::Wxf, original);
+        for _ in 0..30 {
+            let text = texts.last().unwrap().clone();
+            let words: Vec<(usize, &str)> = text
+                .split_inclusive([' ', '\n'])
+                .scan(0, |at, word| {
+                    let start = *at;
+                    *at += word.len();
+                    Some((start, word.trim_end()))
+                })
+                .filter(|(start, word)| *start > text.find("START{").unwrap() && word.len() == 4)
+                .collect();
+            let (at, word) = words[random.below(words.len())];
+            let replacement = match random.below(6) {
+                // Back to a text of before, as undoing does.
+                0 if texts.len() > 1 => None,
+                // A letter typed into the move: it is skipped.
+                1 => Some(format!("{}x{}", &word[..1], &word[1..])),
+                // Another piece, another file, another distance: other boards or failures.
+                2 => Some(format!(
+                    "{}{}",
+                    ["R", "H", "C", "p", "e", "a"][random.below(6)],
+                    &word[1..]
+                )),
+                3 => Some(format!("{}{}", &word[..3], 1 + random.below(9))),
+                // The move deleted, or written twice: every later move is the other side's.
+                4 => Some(String::new()),
+                _ => Some(format!("{word} {word}")),
+            };
+            let edited = match replacement {
+                None => {
+                    texts.pop();
+                    texts.last().unwrap().clone()
+                }
+                Some(replacement) => {
+                    let mut edited = text.clone();
+                    edited.replace_range(at..at + word.len(), &replacement);
+                    texts.push(edited.clone());
+                    edited
+                }
+            };
+            let edit = edit_between(&text, &edited);
+            let updated = previous.updated(edited.clone(), &edit);
+            let fresh = XiangqiDocument::new(Format::Wxf, edited.clone());
+            let context = format!("seed {seed}, {word:?} at {at}");
+            let (moves, fresh_moves) = (updated.played(), fresh.played());
+            let first_difference = (0..moves.len().max(fresh_moves.len()))
+                .find(|&index| moves.get(index) != fresh_moves.get(index));
+            assert_eq!(
+                first_difference.map(|index| (index, moves.get(index), fresh_moves.get(index))),
+                None,
+                "{context}"
+            );
+            assert_same_analysis(&updated, &fresh, &context);
+            // Moves played as before on a board that is not as before: those an update
+            // may take over without playing them again.
+            if previous.played().len() == updated.played().len() {
+                same_moves_on_other_boards += (0..updated.played().len())
+                    .filter(|&index| {
+                        previous.played()[index] == updated.played()[index]
+                            && previous.board_at_state(index) != updated.board_at_state(index)
+                    })
+                    .count();
+            }
+            previous = updated;
+        }
+    }
+    assert!(
+        same_moves_on_other_boards > 2_000,
+        "{same_moves_on_other_boards}"
+    );
+}

@@ -11,7 +11,7 @@ use crate::model::format::Format;
 
 use super::board::{Board, Man, Point, Side};
 use super::notation::parse_move;
-use super::parsed::{trimmed, words, MovesBlock, Parsed, Slot, WrittenMove};
+use super::parsed::{trimmed, words, MovesBlock, Parsed, Slot, WrittenMove, WrittenMoves};
 use super::position::{read_board_field, Atom, AtomKind, FieldSyntax, Position};
 
 /// Header keys WXF records use, for hovers and completion.
@@ -147,7 +147,7 @@ pub fn read_wxf_reusing(text: &str, previous: Option<Previous<'_>>) -> Parsed {
     parsed.selection = header_lines
         .first()
         .cloned()
-        .or_else(|| parsed.moves.first().map(|m| m.range.clone()))
+        .or_else(|| parsed.moves.first().map(|m| m.range))
         .unwrap_or(0..0);
     match (fen, setup) {
         (Some((position, range)), other) => {
@@ -402,7 +402,9 @@ fn reuse_block(previous: Previous<'_>, block: &MovesBlock, parsed: &mut Parsed) 
     }
     let body = &old_block.body;
     let inside = |range: &Range<usize>| range.start >= body.start && range.end <= body.end;
-    parsed.moves = old.moves.iter().map(|m| m.shifted(delta)).collect();
+    parsed
+        .moves
+        .extend_from(&old.moves, 0..old.moves.len(), delta);
     parsed.tokens.extend(
         old.tokens
             .iter()
@@ -449,14 +451,19 @@ pub fn reread_moves(old: &Parsed, text: &str, edit: &TextEdit) -> Option<(Parsed
         return None;
     }
     let first = old.moves.partition_point(|m| m.range.end < edit.start);
-    let old_end = first + old.moves[first..].partition_point(|m| m.item_start() <= edit.old_end);
+    // The moves are in the order of the text: those before `first` end before the edit.
+    let old_end = first.max(
+        old.moves
+            .partition_point(|m| m.item_start() <= edit.old_end),
+    );
     let reread_start = first
         .checked_sub(1)
-        .map_or(block.body.start, |before| old.moves[before].range.end);
+        .and_then(|before| old.moves.get(before))
+        .map_or(block.body.start, |before| before.range.end);
     let reread_old_end = old
         .moves
         .get(old_end)
-        .map_or(block.body.end, WrittenMove::item_start);
+        .map_or(block.body.end, |m| m.item_start());
     let moved = |at: usize| {
         if at >= reread_old_end {
             at.saturating_add_signed(delta)
@@ -485,7 +492,7 @@ pub fn reread_moves(old: &Parsed, text: &str, edit: &TextEdit) -> Option<(Parsed
         format: old.format,
         start: old.start.clone(),
         position_range: old.position_range.as_ref().map(moved_range),
-        moves: Vec::with_capacity(old.moves.len() + 1),
+        moves: WrittenMoves::new(),
         moves_blocks: vec![block.clone()],
         name: old.name.clone(),
         selection: if old.selection.end <= block.body.start || after(&old.selection) {
@@ -527,8 +534,8 @@ pub fn reread_moves(old: &Parsed, text: &str, edit: &TextEdit) -> Option<(Parsed
     if text[block.start..block.end].contains(['\n', '\r']) {
         parsed.folds.push((block.start..block.end, false));
     }
-    let mut moves = Vec::with_capacity(old.moves.len() + 1);
-    moves.extend_from_slice(&old.moves[..first]);
+    let mut moves = WrittenMoves::new();
+    moves.extend_from(&old.moves, 0..first, 0);
     let leftover = read_move_words(
         text,
         reread_start..moved(reread_old_end),
@@ -536,21 +543,20 @@ pub fn reread_moves(old: &Parsed, text: &str, edit: &TextEdit) -> Option<(Parsed
         &mut moves,
     );
     let new_end = moves.len();
-    let mut tail = old.moves[old_end..].iter().map(|m| m.shifted(delta));
-    if let Some(mut next) = tail.next() {
+    if let Some(mut next) = old.moves.get(old_end).map(|m| m.shifted(delta)) {
         match leftover {
             Some(number) if next.number.is_none() => next.number = Some(number),
             Some((_, orphan)) => parsed.token(orphan, TokenKind::Number),
             None => {}
         }
         moves.push(next);
+        moves.extend_from(&old.moves, old_end + 1..old.moves.len(), delta);
     } else if let Some((_, orphan)) = leftover {
         parsed.token(orphan, TokenKind::Number);
     }
-    moves.extend(tail);
     parsed.moves = moves;
     if parsed.selection.is_empty() {
-        parsed.selection = parsed.moves.first().map_or(0..0, |m| m.range.clone());
+        parsed.selection = parsed.moves.first().map_or(0..0, |m| m.range);
     }
     parsed.diagnostics.extend(
         old.diagnostics
@@ -591,7 +597,7 @@ fn read_move_words(
     text: &str,
     range: Range<usize>,
     parsed: &mut Parsed,
-    moves: &mut Vec<WrittenMove>,
+    moves: &mut WrittenMoves,
 ) -> Option<(u32, Range<usize>)> {
     let mut number: Option<(u32, Range<usize>)> = None;
     for word in words(text, range) {
@@ -708,9 +714,10 @@ mod tests {
             moves,
             ["P3+1", "c8.7", "E7+5", "c2.5", "H2+3", "h2+3", "H++7", "c7.3"]
         );
-        assert_eq!(parsed.moves[6].number.as_ref().map(|n| n.0), Some(10));
-        assert_eq!(parsed.moves[1].number, None);
-        assert_eq!(&PLAYOK[parsed.moves[0].range.clone()], "P3+1");
+        let written = |index| parsed.moves.get(index).unwrap();
+        assert_eq!(written(6).number.map(|n| n.0), Some(10));
+        assert_eq!(written(1).number, None);
+        assert_eq!(&PLAYOK[written(0).range], "P3+1");
         assert_eq!(parsed.start.board(), Board::initial());
         assert_eq!(parsed.folds.len(), 2, "the header and the moves fold");
     }
@@ -739,8 +746,9 @@ mod tests {
         assert_eq!(parsed.start.atoms.len(), 3);
         // The word that is not a move keeps its place among the moves, read as none.
         assert_eq!(parsed.moves.len(), 2);
-        assert_eq!(parsed.moves[1].text(text), "x9+1");
-        assert_eq!(parsed.moves[1].parsed, None);
+        let second = parsed.moves.get(1).unwrap();
+        assert_eq!(second.text(text), "x9+1");
+        assert_eq!(second.parsed, None);
     }
 
     #[test]
@@ -805,7 +813,7 @@ mod tests {
             .tokens
             .iter()
             .cloned()
-            .chain(parsed.moves.iter().flat_map(WrittenMove::tokens))
+            .chain(parsed.moves.iter().flat_map(|m| m.tokens()))
             .map(|t| (t.range.start, t.range.end, format!("{:?}", t.kind)))
             .collect();
         tokens.sort();
@@ -862,7 +870,12 @@ mod tests {
         let old = read_wxf(text);
         // A reading whose first move differs shows whether the moves were taken from it.
         let mut marked = old.clone();
-        marked.moves[0].parsed = None;
+        marked.moves = (old.moves.iter().enumerate())
+            .map(|(index, written)| WrittenMove {
+                parsed: written.parsed.filter(|_| index > 0),
+                ..written
+            })
+            .collect();
         for (find, replace, reused) in [
             ("GAME g", "GAME gx", true),
             ("GAME g\n", "", true),
