@@ -3,9 +3,7 @@
 //! stops at an error: an illegal move that can be made on the board is made, a move that
 //! cannot is skipped, and the moves after it go on.
 
-use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::Arc;
 
 use super::board::{
     parse_position, side_name, Board, Census, Man, Square, TaflSide, MAX_DIM, MIN_DIM,
@@ -15,8 +13,11 @@ use super::moves::{capture_record, shift_range, Info, MoveRecord, MoveType, Move
 use super::rules::{parse_rules, ParsedRules, Rules};
 use super::syntax::{AddressMove, FileKind, LinePath, OtnFile};
 
+mod positions;
 mod states;
 use crate::diagnostic::{Diagnostic, Fix};
+pub use positions::Positions;
+use positions::Repetitions;
 pub use states::{Plies, CHUNK};
 
 /// How deep variations may nest (a variation of a variation of ...): deeper ones are
@@ -42,7 +43,6 @@ pub struct Ply {
     pub berserker: Option<u16>,
     /// The game's end, if this move ended it.
     pub verdict: Option<Verdict>,
-    pub hash: u64,
 }
 
 impl Ply {
@@ -102,7 +102,7 @@ pub struct Line {
     last_board: Vec<u8>,
     /// Its census, when the last move made it (one is taken once per move otherwise).
     last_census: CensusCache,
-    /// How many of the states hold each position (the main line's only).
+    /// Which states hold each position, for repetitions (the main line's only).
     pub positions: Positions,
     /// The turn lines of the file this line is made of.
     pub turns: Vec<usize>,
@@ -120,15 +120,16 @@ impl Line {
         }
     }
 
-    /// Appends a state, its move's captures and diagnostics, and its board.
+    /// Appends a state, its position's hash, its move's captures and diagnostics, and its
+    /// board.
     fn push(
         &mut self,
-        ply: Ply,
+        (ply, hash): (Ply, u64),
         captures: &[(u16, Man)],
         diagnostics: impl Iterator<Item = Diagnostic>,
         board: Vec<u8>,
     ) {
-        self.plies.push(ply, captures, diagnostics, &board);
+        self.plies.push((ply, hash), captures, diagnostics, &board);
         self.last_board = board;
         self.last_census = CensusCache(None);
     }
@@ -284,9 +285,9 @@ thread_local! {
 enum InStep {
     /// Not at this state (it may be later).
     No,
-    /// Yes; `different` tells whether the positions the two lines went through since
-    /// `from` differ (none of those comes again later).
-    Yes { different: bool },
+    /// Yes (the positions the two lines went through since `from` may differ, but none
+    /// of those that do comes again later).
+    Yes,
     /// Never: the lines reached a position a later state of `old` reaches again by other
     /// ways, so its repetitions count otherwise.
     Never,
@@ -303,7 +304,7 @@ fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> InStep {
     }
     let (a, b) = (new.plies.as_read(index).0, old.plies.as_read(index).0);
     let same_state = index + 1 == new.plies.len()
-        && a.hash == b.hash
+        && new.plies.hash(index) == old.plies.hash(index)
         && a.next_side == b.next_side
         && a.berserker == b.berserker
         && a.address == b.address
@@ -321,7 +322,7 @@ fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> InStep {
     seen_new.sort_unstable();
     seen_old.sort_unstable();
     if seen_new == seen_old {
-        return InStep::Yes { different: false };
+        return InStep::Yes;
     }
     // The positions one line went through more often than the other.
     let mut different = Vec::new();
@@ -355,234 +356,7 @@ fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> InStep {
     if comes_again {
         InStep::Never
     } else {
-        InStep::Yes { different: true }
-    }
-}
-
-/// Hashes a position hash with one multiplication: the keys are hashes already, and a
-/// general-purpose hasher doubled the cost of replaying a move.
-#[derive(Clone, Copy, Default)]
-struct PositionHasher(u64);
-
-impl std::hash::Hasher for PositionHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.write_u64(u64::from(*byte));
-        }
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0 ^ value).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
-type PositionCounts = HashMap<u64, u32, std::hash::BuildHasherDefault<PositionHasher>>;
-
-/// How many of a main line's states hold each position: counted once, then shared by the
-/// revisions after it with what each edit changed, so that an edit near the end of a long
-/// line learns how often a position came before it without counting them all.
-#[derive(Clone, Debug, Default)]
-pub struct Positions {
-    counted: Arc<PositionCounts>,
-    changes: Arc<HashMap<u64, i64, std::hash::BuildHasherDefault<PositionHasher>>>,
-}
-
-impl Positions {
-    fn of(hashes: impl Iterator<Item = u64>) -> Positions {
-        let mut counted = PositionCounts::default();
-        counted.reserve(hashes.size_hint().1.unwrap_or(0));
-        for hash in hashes {
-            *counted.entry(hash).or_default() += 1;
-        }
-        Positions {
-            counted: Arc::new(counted),
-            changes: Arc::default(),
-        }
-    }
-
-    fn count(&self, hash: u64) -> i64 {
-        i64::from(self.counted.get(&hash).copied().unwrap_or(0))
-            + self.changes.get(&hash).copied().unwrap_or(0)
-    }
-
-    /// These positions without `removed` and with `added`; counted again when the changes
-    /// would outgrow what they change.
-    fn changed(
-        &self,
-        removed: impl Iterator<Item = u64>,
-        added: impl Iterator<Item = u64>,
-    ) -> Positions {
-        let mut changed = self.clone();
-        let changes = Arc::make_mut(&mut changed.changes);
-        for hash in removed {
-            *changes.entry(hash).or_default() -= 1;
-        }
-        for hash in added {
-            *changes.entry(hash).or_default() += 1;
-        }
-        changes.retain(|_, change| *change != 0);
-        if changes.len() > 1024 + self.counted.len() / 8 {
-            let mut counted = (*changed.counted).clone();
-            for (hash, change) in changes.drain() {
-                let count = counted.entry(hash).or_default();
-                *count = (i64::from(*count) + change) as u32;
-            }
-            counted.retain(|_, count| *count != 0);
-            changed.counted = Arc::new(counted);
-        }
-        changed
-    }
-
-    fn all(&self) -> HashMap<u64, i64> {
-        let mut all: HashMap<u64, i64> = self
-            .counted
-            .iter()
-            .map(|(hash, count)| (*hash, i64::from(*count)))
-            .collect();
-        for (hash, change) in self.changes.iter() {
-            *all.entry(*hash).or_default() += change;
-        }
-        all.retain(|_, count| *count != 0);
-        all
-    }
-}
-
-impl PartialEq for Positions {
-    fn eq(&self, other: &Positions) -> bool {
-        self.all() == other.all()
-    }
-}
-
-impl Eq for Positions {}
-
-/// Where the counts of the positions a line kept from the previous replay come from, when
-/// asked about.
-enum Kept<'a> {
-    Nothing,
-    /// The line's first states, counted for the positions asked about.
-    First(usize),
-    /// The previous replay's positions but those of its states `tail`.
-    AllBut {
-        positions: &'a Positions,
-        old: &'a Plies,
-        tail: Range<usize>,
-        tail_counts: Option<PositionCounts>,
-    },
-}
-
-/// How often each position has been reached in a line, for threefold repetition. The
-/// states kept from a previous replay are counted only for the positions asked about, from
-/// whichever of the kept states and the states left out is the shorter list, and at once
-/// when so many are asked about that counting them all is cheaper.
-struct Repetitions<'a> {
-    counts: PositionCounts,
-    kept: Kept<'a>,
-    lookups: usize,
-    /// How many positions a replay to the end of the line counts: room for them is made
-    /// once a long replay looks likely, instead of the map growing again and again.
-    expected: usize,
-}
-
-/// How many positions are counted before room is made for all those expected.
-const POSITIONS_BEFORE_MAKING_ROOM: usize = 64;
-
-impl<'a> Repetitions<'a> {
-    fn of(hashes: impl Iterator<Item = u64>) -> Repetitions<'a> {
-        let mut counts = PositionCounts::default();
-        for hash in hashes {
-            *counts.entry(hash).or_default() += 1;
-        }
-        Repetitions {
-            counts,
-            kept: Kept::Nothing,
-            lookups: 0,
-            expected: 0,
-        }
-    }
-
-    /// The first `states` of `old`, a line with its positions counted.
-    fn kept(old: &'a Line, states: usize) -> Repetitions<'a> {
-        let tail = states..old.plies.len();
-        let kept = if tail.len() < states {
-            Kept::AllBut {
-                positions: &old.positions,
-                old: &old.plies,
-                tail,
-                tail_counts: None,
-            }
-        } else {
-            Kept::First(states)
-        };
-        Repetitions {
-            counts: PositionCounts::default(),
-            kept,
-            lookups: 0,
-            expected: 0,
-        }
-    }
-
-    /// Counts `hash` reached once more; how often it has been reached.
-    fn reach(&mut self, hash: u64, plies: &Plies) -> u32 {
-        const LOOKUPS_BEFORE_COUNTING_ALL: usize = 4;
-        if let Some(seen) = self.counts.get_mut(&hash) {
-            *seen += 1;
-            return *seen;
-        }
-        if self.counts.len() == POSITIONS_BEFORE_MAKING_ROOM {
-            self.counts.reserve(self.expected);
-        }
-        {
-            let counting_all = self.lookups >= LOOKUPS_BEFORE_COUNTING_ALL;
-            self.lookups += 1;
-            let count = |hashes: &mut dyn Iterator<Item = u64>| {
-                hashes.filter(|h| *h == hash).count() as u32
-            };
-            let seen = match &mut self.kept {
-                Kept::Nothing => 0,
-                Kept::First(states) if !counting_all => {
-                    count(&mut plies.hashes(0..(*states).min(plies.len())))
-                }
-                Kept::First(states) => {
-                    let mut all = PositionCounts::default();
-                    all.reserve(*states);
-                    for kept_hash in plies.hashes(0..(*states).min(plies.len())) {
-                        *all.entry(kept_hash).or_default() += 1;
-                    }
-                    for (hash, seen) in all {
-                        self.counts.entry(hash).or_insert(seen);
-                    }
-                    self.kept = Kept::Nothing;
-                    self.counts.get(&hash).copied().unwrap_or(0)
-                }
-                Kept::AllBut {
-                    positions,
-                    old,
-                    tail,
-                    tail_counts,
-                } => {
-                    let left_out = match tail_counts {
-                        Some(counts) => counts.get(&hash).copied().unwrap_or(0),
-                        None if !counting_all => count(&mut old.hashes(tail.clone())),
-                        None => {
-                            let counts = tail_counts.insert(PositionCounts::default());
-                            for left_out in old.hashes(tail.clone()) {
-                                *counts.entry(left_out).or_default() += 1;
-                            }
-                            counts.get(&hash).copied().unwrap_or(0)
-                        }
-                    };
-                    (positions.count(hash) - i64::from(left_out)) as u32
-                }
-            };
-            // Counting all the kept states may have counted this one already, as `seen`.
-            let counted = self.counts.entry(hash).or_insert(seen);
-            *counted = seen + 1;
-            *counted
-        }
+        InStep::Yes
     }
 }
 
@@ -989,36 +763,46 @@ impl Player<'_> {
         };
         let start_hash = position_hash(&start.board, start.side, start.berserker);
         line.push(
-            Ply {
-                address: start.address,
-                range: 0..0,
-                comment: None,
-                moved: start.start_moved,
-                captures: 0..0,
-                next_side: start.side,
-                berserker: start.berserker,
-                verdict: None,
-                hash: start_hash,
-            },
+            (
+                Ply {
+                    address: start.address,
+                    range: 0..0,
+                    comment: None,
+                    moved: start.start_moved,
+                    captures: 0..0,
+                    next_side: start.side,
+                    berserker: start.berserker,
+                    verdict: None,
+                },
+                start_hash,
+            ),
             &[],
             std::iter::empty(),
             start.board.clone(),
-        );
-        let mut repetitions = Repetitions::of(
-            start
-                .history
-                .iter()
-                .chain(std::iter::once(&start_hash))
-                .copied(),
         );
         let mut reused = 0;
         if let Some(reuse) = &reuse {
             let keep = reuse.keep.min(reuse.line.plies.len());
             if keep > 1 {
                 keep_states(&mut line, reuse.line, keep);
-                repetitions = Repetitions::kept(reuse.line, keep);
                 reused = keep - 1;
             }
+        }
+        // The states this replay plays, from the first not kept (the start, if none is).
+        let first_played = if reused > 0 { line.plies.len() } else { 0 };
+        let mut repetitions = match &reuse {
+            Some(reuse) => Repetitions::keeping(&reuse.line.positions, first_played),
+            None if path.is_main() => Repetitions::after(std::iter::empty()),
+            None => Repetitions::after(
+                start
+                    .history
+                    .iter()
+                    .chain(std::iter::once(&start_hash))
+                    .copied(),
+            ),
+        };
+        if first_played == 0 && path.is_main() {
+            repetitions.reach(start_hash, 0, &line.plies);
         }
         repetitions.expected = turns
             .iter()
@@ -1041,9 +825,8 @@ impl Player<'_> {
         let mut copied_rest = false;
         // Whether the rest of the line may still turn out to be the previous replay's.
         let mut may_step_in = true;
-        // The states, if any, whose positions differ from the previous replay's where it
-        // stepped in again.
-        let mut history_differs_in: Option<Range<usize>> = None;
+        // Where the states played end, once the rest is the previous replay's.
+        let mut played_until: Option<usize> = None;
         let mut previous_turn: Option<u32> = None;
         let mut move_count = 0usize;
         for (turn_position, &turn_index) in turns.iter().enumerate() {
@@ -1180,14 +963,11 @@ impl Player<'_> {
                                             may_step_in = false;
                                             false
                                         }
-                                        InStep::Yes { different } => {
-                                            history_differs_in =
-                                                different.then_some(from..index + 1);
-                                            true
-                                        }
+                                        InStep::Yes => true,
                                     }
                                 }
                             {
+                                played_until = Some(line.plies.len());
                                 copy_rest(&mut line, reuse.line, reuse.delta);
                                 copied_rest = true;
                                 move_count += 1;
@@ -1256,26 +1036,12 @@ impl Player<'_> {
         }
         line.turns = turns;
         if path.is_main() {
-            line.positions = match &reuse {
-                Some(reuse) if copied_rest => match &history_differs_in {
-                    None => reuse.line.positions.clone(),
-                    Some(states) => reuse.line.positions.changed(
-                        reuse.line.plies.hashes(states.clone()),
-                        line.plies.hashes(states.clone()),
-                    ),
-                },
-                // Replayed from the first state not kept to the end.
-                Some(reuse)
-                    if reused > 0 && line.plies.len() + reuse.line.plies.len() < 4 * reused =>
-                {
-                    let from = reused + 1;
-                    reuse.line.positions.changed(
-                        reuse.line.plies.hashes(from..reuse.line.plies.len()),
-                        line.plies.hashes(from..line.plies.len()),
-                    )
-                }
-                _ => Positions::of(line.plies.hashes(0..line.plies.len())),
-            };
+            let played = first_played..played_until.unwrap_or(line.plies.len());
+            line.positions = repetitions.into_positions(
+                reuse.as_ref().map(|reuse| &reuse.line.positions),
+                &line.plies,
+                played,
+            );
         }
         line
     }
@@ -1551,7 +1317,7 @@ impl Player<'_> {
             None
         };
         let hash = position_hash(&after, next_side, next_berserker);
-        let seen = repetitions.reach(hash, &line.plies);
+        let seen = repetitions.reach(hash, line.plies.len(), &line.plies);
         if verdict.is_none() && seen >= 3 && next_berserker.is_none() {
             verdict = match rules.threefold {
                 super::rules::Threefold::Ignore => None,
@@ -1582,17 +1348,19 @@ impl Player<'_> {
             }
         }
         line.push(
-            Ply {
-                address,
-                range: shift_range(word_range, shift),
-                comment,
-                moved,
-                captures: 0..0,
-                next_side,
-                berserker: next_berserker,
-                verdict,
+            (
+                Ply {
+                    address,
+                    range: shift_range(word_range, shift),
+                    comment,
+                    moved,
+                    captures: 0..0,
+                    next_side,
+                    berserker: next_berserker,
+                    verdict,
+                },
                 hash,
-            },
+            ),
             &captures,
             self.ply_diagnostics.drain(..),
             after,
@@ -1875,4 +1643,4 @@ pub fn board_of(rules: &Rules) -> Board {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

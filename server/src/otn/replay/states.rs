@@ -25,6 +25,9 @@ struct Chunk {
     /// The board of the chunk's first state.
     board: Vec<u8>,
     plies: Vec<Ply>,
+    /// The hashes of the chunk's positions, apart from the states: looked through in
+    /// runs, for repetitions.
+    hashes: Vec<u64>,
     /// The captures of the chunk's states; a state's `captures` range is into this list.
     captures: Vec<(u16, Man)>,
     /// What is wrong with the chunk's moves, with the index of each move's state, in order.
@@ -103,9 +106,14 @@ impl Plies {
         let skip = range.start % CHUNK;
         self.all_chunks()
             .skip(first_chunk)
-            .flat_map(|(_, chunk)| chunk.plies.iter().map(|ply| ply.hash))
+            .flat_map(|(_, chunk)| chunk.hashes.iter().copied())
             .skip(skip)
             .take(range.len())
+    }
+
+    /// The position hash of state `index`.
+    pub fn hash(&self, index: usize) -> u64 {
+        self.chunk(index / CHUNK).1.hashes[index % CHUNK]
     }
 
     /// The squares captured by state `index`'s move and the man each held.
@@ -194,11 +202,11 @@ impl Plies {
         board
     }
 
-    /// Appends a state: its move's captures and diagnostics (`ply.captures` is set here),
-    /// and the board it reached.
+    /// Appends a state and its position's hash: its move's captures and diagnostics
+    /// (`ply.captures` is set here), and the board it reached.
     pub fn push(
         &mut self,
-        mut ply: Ply,
+        (mut ply, hash): (Ply, u64),
         captures: &[(u16, Man)],
         diagnostics: impl Iterator<Item = Diagnostic>,
         board: &[u8],
@@ -210,6 +218,7 @@ impl Plies {
                 Chunk {
                     board: board.to_vec(),
                     plies: Vec::with_capacity(CHUNK),
+                    hashes: Vec::with_capacity(CHUNK),
                     ..Chunk::default()
                 },
             );
@@ -223,6 +232,7 @@ impl Plies {
             chunk.verdicts |= 1 << (index % CHUNK);
         }
         chunk.plies.push(ply.shifted(-shift));
+        chunk.hashes.push(hash);
         chunk.diagnostics.extend(diagnostics.map(|mut diagnostic| {
             diagnostic.shift(-shift);
             (index, diagnostic)
@@ -252,6 +262,7 @@ impl Plies {
                 Chunk {
                     board: chunk.board.clone(),
                     plies: chunk.plies[..rest].to_vec(),
+                    hashes: chunk.hashes[..rest].to_vec(),
                     captures: chunk.captures[..captures_end].to_vec(),
                     verdicts: chunk.verdicts & ((1 << rest) - 1),
                     diagnostics: chunk
@@ -281,7 +292,7 @@ impl Plies {
                 .map(|(_, diagnostic)| diagnostic.shifted(shift + delta));
             // Not a chunk's first state: the board is not kept.
             self.push(
-                ply.shifted(shift + delta),
+                (ply.shifted(shift + delta), chunk.hashes[index % CHUNK]),
                 old.captures(index),
                 diagnostics,
                 &[],
@@ -303,6 +314,7 @@ impl PartialEq for Plies {
     fn eq(&self, other: &Plies) -> bool {
         self.len == other.len
             && self.iter().eq(other.iter())
+            && self.hashes(0..self.len).eq(other.hashes(0..other.len))
             && (0..self.len).all(|index| self.captures(index) == other.captures(index))
             && self.diagnostics().eq(other.diagnostics())
             && self
