@@ -279,6 +279,17 @@ pub struct Square {
     pub y: u8,
 }
 
+impl std::fmt::Display for Square {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            out,
+            "{}{}",
+            char::from(b'a' + self.x),
+            u32::from(self.y) + 1
+        )
+    }
+}
+
 impl Square {
     pub fn new(x: usize, y: usize) -> Square {
         Square {

@@ -169,51 +169,42 @@ fn jump_target(
     jump_landing(rules, cells, man, from, direction).ok()
 }
 
-fn jump_check(
-    rules: &Rules,
-    cells: &[u8],
-    man: Man,
-    from: usize,
-    direction: (i32, i32),
-) -> Result<usize, String> {
-    jump_landing(rules, cells, man, from, direction).map_err(|problem| problem.describe(rules, man))
-}
-
 /// Why a jump cannot be made, put in words only when asked: the search for any legal move
 /// asks it of every blocked direction and drops the answer.
-enum JumpProblem {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JumpProblem {
     NoJumps,
     OffBoard,
-    NothingOver(usize),
-    Friend(usize),
+    NothingOver(u16),
+    Friend(u16),
     Unjumpable(Man),
-    Occupied(usize),
+    Occupied(u16),
     Restricted,
-    CannotStop(usize),
+    CannotStop(u16),
 }
 
 impl JumpProblem {
     fn describe(&self, rules: &Rules, man: Man) -> String {
+        let square = |index: u16| square(rules, usize::from(index));
         match *self {
             JumpProblem::NoJumps => format!("{} may not jump ({})", plural(man), jump_key(man)),
             JumpProblem::OffBoard => "the jump leaves the board".to_string(),
             JumpProblem::NothingOver(over) => {
-                format!("there is no man on {} to jump over", square(rules, over))
+                format!("there is no man on {} to jump over", square(over))
             }
-            JumpProblem::Friend(over) => format!(
-                "{} is a friend: only enemy men are jumped",
-                square(rules, over)
-            ),
+            JumpProblem::Friend(over) => {
+                format!("{} is a friend: only enemy men are jumped", square(over))
+            }
             JumpProblem::Unjumpable(jumped) => {
                 format!("{} cannot be jumped over", jumped.describe())
             }
-            JumpProblem::Occupied(to) => format!("{} is occupied", square(rules, to)),
+            JumpProblem::Occupied(to) => format!("{} is occupied", square(to)),
             JumpProblem::Restricted => format!(
                 "{} jump only to or from the centre, a corner or a friendly fort ({}:r)",
                 plural(man),
                 jump_key(man)
             ),
-            JumpProblem::CannotStop(to) => stop_reason(rules, man, to),
+            JumpProblem::CannotStop(to) => stop_reason(rules, man, usize::from(to)),
         }
     }
 }
@@ -232,9 +223,10 @@ fn jump_landing(
     }
     let over = step(rules, from, direction).ok_or(JumpProblem::OffBoard)?;
     let to = step(rules, over, direction).ok_or(JumpProblem::OffBoard)?;
-    let jumped = man_at(cells, over).ok_or(JumpProblem::NothingOver(over))?;
+    // Squares are fewer than 2^16 (see `MAX_DIM`).
+    let jumped = man_at(cells, over).ok_or(JumpProblem::NothingOver(over as u16))?;
     if jumped.side == man.side {
-        return Err(JumpProblem::Friend(over));
+        return Err(JumpProblem::Friend(over as u16));
     }
     if matches!(
         jumped.kind,
@@ -243,7 +235,7 @@ fn jump_landing(
         return Err(JumpProblem::Unjumpable(jumped));
     }
     if cells[to] != 0 {
-        return Err(JumpProblem::Occupied(to));
+        return Err(JumpProblem::Occupied(to as u16));
     }
     let origin = rules.space(from);
     if mode == Jump::Restricted {
@@ -258,7 +250,7 @@ fn jump_landing(
         }
     }
     if !can_stop(rules, man, origin, to) {
-        return Err(JumpProblem::CannotStop(to));
+        return Err(JumpProblem::CannotStop(to as u16));
     }
     Ok(to)
 }
@@ -313,36 +305,145 @@ fn stop_reason(rules: &Rules, man: Man, index: usize) -> String {
     }
 }
 
-/// Checks that the man on `from` may move to `to`; `Ok(jump)` or why not, in words.
-pub fn check_move(rules: &Rules, cells: &[u8], from: usize, to: usize) -> Result<bool, String> {
+/// Why a move cannot be made, put in words only when asked (see [`MoveError::describe`]):
+/// a replay that goes wrong finds one at most moves, and says few of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    NoMan {
+        from: u16,
+    },
+    SameSquare,
+    NotStraight {
+        from: u16,
+        to: u16,
+    },
+    Occupied {
+        to: u16,
+    },
+    Jump {
+        man: Man,
+        problem: JumpProblem,
+    },
+    PassesThrough {
+        from: u16,
+        to: u16,
+        at: u16,
+    },
+    /// Past a special square the man may not pass (or not re-enter).
+    Barred {
+        man: Man,
+        from: u16,
+        to: u16,
+        at: u16,
+    },
+    TooFar {
+        man: Man,
+        from: u16,
+        to: u16,
+        distance: u16,
+        limit: u16,
+    },
+    CannotStop {
+        man: Man,
+        to: u16,
+    },
+}
+
+impl MoveError {
+    /// Why the move cannot be made, in words, under `rules`.
+    pub fn describe(self, rules: &Rules) -> String {
+        let square = |index: u16| square(rules, usize::from(index));
+        match self {
+            MoveError::NoMan { from } => format!("there is no man on {}", square(from)),
+            MoveError::SameSquare => "a move goes somewhere else".to_string(),
+            MoveError::NotStraight { from, to } => format!(
+                "{}-{} is not along a rank or a file",
+                square(from),
+                square(to)
+            ),
+            MoveError::Occupied { to } => format!("{} is occupied", square(to)),
+            MoveError::Jump { man, problem } => problem.describe(rules, man),
+            MoveError::PassesThrough { from, to, at } => format!(
+                "{}-{} passes through {}",
+                square(from),
+                square(to),
+                square(at)
+            ),
+            MoveError::Barred { man, from, to, at } => {
+                let space = rules.space(usize::from(at));
+                let slot = space.slot().unwrap_or(0);
+                if !rules.passable[slot].contains(man) {
+                    format!(
+                        "{}-{} passes through the {} at {}, which only {} may pass ({}p: {})",
+                        square(from),
+                        square(to),
+                        space.name(),
+                        square(at),
+                        rules.passable[slot].describe(),
+                        space.key(),
+                        rules.passable[slot].letters()
+                    )
+                } else {
+                    format!(
+                        "{} may not re-enter the {} at {} ({}re: {})",
+                        man.describe(),
+                        space.name(),
+                        square(at),
+                        space.key(),
+                        rules.reenter[slot].letters()
+                    )
+                }
+            }
+            MoveError::TooFar {
+                man,
+                from,
+                to,
+                distance,
+                limit,
+            } => format!(
+                "{}-{} goes {distance} squares; {} move at most {limit} (spd)",
+                square(from),
+                square(to),
+                plural(man)
+            ),
+            MoveError::CannotStop { man, to } => stop_reason(rules, man, usize::from(to)),
+        }
+    }
+}
+
+/// Checks that the man on `from` may move to `to`; `Ok(jump)` or why not.
+pub fn check_move(rules: &Rules, cells: &[u8], from: usize, to: usize) -> Result<bool, MoveError> {
+    // Squares are fewer than 2^16 (see `MAX_DIM`).
+    let (from_square, to_square) = (from as u16, to as u16);
     let Some(man) = man_at(cells, from) else {
-        return Err(format!("there is no man on {}", square(rules, from)));
+        return Err(MoveError::NoMan { from: from_square });
     };
     if from == to {
-        return Err("a move goes somewhere else".to_string());
+        return Err(MoveError::SameSquare);
     }
     let (fx, fy) = rules.coordinates(from);
     let (fx, fy) = (fx as i32, fy as i32);
     let (tx, ty) = rules.coordinates(to);
     let (tx, ty) = (tx as i32, ty as i32);
     if fx != tx && fy != ty {
-        return Err(format!(
-            "{}-{} is not along a rank or a file",
-            square(rules, from),
-            square(rules, to)
-        ));
+        return Err(MoveError::NotStraight {
+            from: from_square,
+            to: to_square,
+        });
     }
     let direction = ((tx - fx).signum(), (ty - fy).signum());
     let distance = (tx - fx).abs().max((ty - fy).abs()) as usize;
     if cells[to] != 0 {
-        return Err(format!("{} is occupied", square(rules, to)));
+        return Err(MoveError::Occupied { to: to_square });
     }
     let origin = rules.space(from);
     // A jump: two squares over an adjacent man.
     if distance == 2 && jump_mode(rules, man) != Jump::None {
         let over = step(rules, from, direction).unwrap_or(from);
         if cells[over] != 0 {
-            return jump_check(rules, cells, man, from, direction).map(|_| true);
+            return jump_landing(rules, cells, man, from, direction)
+                .map(|_| true)
+                .map_err(|problem| MoveError::Jump { man, problem });
         }
     }
     let mut at = from;
@@ -351,52 +452,35 @@ pub fn check_move(rules: &Rules, cells: &[u8], from: usize, to: usize) -> Result
             break;
         }
         if cells[next] != 0 {
-            return Err(format!(
-                "{}-{} passes through {}",
-                square(rules, from),
-                square(rules, to),
-                square(rules, next)
-            ));
+            return Err(MoveError::PassesThrough {
+                from: from_square,
+                to: to_square,
+                at: next as u16,
+            });
         }
         if !can_pass(rules, man, origin, next) {
-            let space = rules.space(next);
-            let slot = space.slot().unwrap_or(0);
-            return Err(if !rules.passable[slot].contains(man) {
-                format!(
-                    "{}-{} passes through the {} at {}, which only {} may pass ({}p: {})",
-                    square(rules, from),
-                    square(rules, to),
-                    space.name(),
-                    square(rules, next),
-                    rules.passable[slot].describe(),
-                    space.key(),
-                    rules.passable[slot].letters()
-                )
-            } else {
-                format!(
-                    "{} may not re-enter the {} at {} ({}re: {})",
-                    man.describe(),
-                    space.name(),
-                    square(rules, next),
-                    space.key(),
-                    rules.reenter[slot].letters()
-                )
+            return Err(MoveError::Barred {
+                man,
+                from: from_square,
+                to: to_square,
+                at: next as u16,
             });
         }
         at = next;
     }
     if let Some(limit) = speed(rules, man) {
         if distance > limit {
-            return Err(format!(
-                "{}-{} goes {distance} squares; {} move at most {limit} (spd)",
-                square(rules, from),
-                square(rules, to),
-                plural(man)
-            ));
+            return Err(MoveError::TooFar {
+                man,
+                from: from_square,
+                to: to_square,
+                distance: distance as u16,
+                limit: limit as u16,
+            });
         }
     }
     if !can_pass(rules, man, origin, to) || !can_stop(rules, man, origin, to) {
-        return Err(stop_reason(rules, man, to));
+        return Err(MoveError::CannotStop { man, to: to_square });
     }
     Ok(false)
 }

@@ -14,10 +14,13 @@ use super::rules::{parse_rules, ParsedRules, Rules};
 use super::syntax::{AddressMove, FileKind, LinePath, OtnFile};
 
 mod positions;
+mod problems;
 mod states;
 use crate::diagnostic::{Diagnostic, Fix};
 pub use positions::Positions;
 use positions::Repetitions;
+pub use problems::MoveProblem;
+use problems::{Illegality, Movement};
 pub use states::{Plies, CHUNK};
 
 /// How deep variations may nest (a variation of a variation of ...): deeper ones are
@@ -120,16 +123,16 @@ impl Line {
         }
     }
 
-    /// Appends a state, its position's hash, its move's captures and diagnostics, and its
+    /// Appends a state, its position's hash, its move's captures and problems, and its
     /// board.
     fn push(
         &mut self,
         (ply, hash): (Ply, u64),
         captures: &[(u16, Man)],
-        diagnostics: impl Iterator<Item = Diagnostic>,
+        problems: impl Iterator<Item = MoveProblem>,
         board: Vec<u8>,
     ) {
-        self.plies.push((ply, hash), captures, diagnostics, &board);
+        self.plies.push((ply, hash), captures, problems, &board);
         self.last_board = board;
         self.last_census = CensusCache(None);
     }
@@ -148,6 +151,17 @@ impl Line {
             self.path.prefix(),
             self.plies.as_read(index).0.address.name()
         )
+    }
+
+    /// What is wrong with the line's moves, in words, under `rules`.
+    pub fn diagnostics<'a>(&'a self, rules: &'a Rules) -> impl Iterator<Item = Diagnostic> + 'a {
+        self.plies.problems().map(move |(index, problem, shift)| {
+            let label = MoveLabel {
+                path: &self.path,
+                address: self.plies.as_read(index).0.address,
+            };
+            problem.diagnostic(&label, rules, shift)
+        })
     }
 
     /// The verdict the last ply reached, if it reached one, with its index.
@@ -641,9 +655,9 @@ fn history(lines: &[Line], line: usize, index: usize) -> Vec<u64> {
 
 /// A move's full address (`7a.1.2b`), written out only when a diagnostic quotes it: most
 /// moves have nothing wrong with them.
-struct MoveLabel<'a> {
-    path: &'a LinePath,
-    address: AddressMove,
+pub struct MoveLabel<'a> {
+    pub path: &'a LinePath,
+    pub address: AddressMove,
 }
 
 impl std::fmt::Display for MoveLabel<'_> {
@@ -677,7 +691,7 @@ struct Player<'a> {
     rules: &'a Rules,
     diagnostics: &'a mut Vec<Diagnostic>,
     /// What the move being played has wrong with it.
-    ply_diagnostics: Vec<Diagnostic>,
+    ply_diagnostics: Vec<MoveProblem>,
     /// The board before the last move played, kept to be the next move's board after:
     /// a board allocated and freed for every move showed in long replays.
     spare_board: Vec<u8>,
@@ -982,8 +996,7 @@ impl Player<'_> {
                         if let Some((at, verdict)) = ended {
                             if !warned_after_end {
                                 warned_after_end = true;
-                                self.ply_diagnostics.push(
-                                    Diagnostic::warning(
+                                self.ply_diagnostics.push(MoveProblem::said(Diagnostic::warning(
                                         record_range.clone(),
                                         "move-after-end",
                                         format!(
@@ -992,8 +1005,7 @@ impl Player<'_> {
                                             verdict.describe()
                                         ),
                                     )
-                                    .with_related(line.plies.at(at).range, "the game ends here"),
-                                );
+                                    .with_related(line.plies.at(at).range, "the game ends here")));
                             }
                         }
                         let is_first_of_turn = real_moves == 0 && placeholders == 0;
@@ -1113,19 +1125,19 @@ impl Player<'_> {
         };
         if previous > 0 {
             if first_of_turn_line && address.letter != 0 && turn_position > 0 {
-                self.ply_diagnostics.push(Diagnostic::warning(
+                self.ply_diagnostics.push(MoveProblem::said(Diagnostic::warning(
                     word_range.clone(),
                     "turn-length",
                     format!(
                         "by the moves played this is move {label}: the turn before lacks a move (a turn holds one move per side)"
                     ),
-                ));
+                )));
             } else if !first_of_turn_line && address.letter == 0 {
-                self.ply_diagnostics.push(Diagnostic::warning(
+                self.ply_diagnostics.push(MoveProblem::said(Diagnostic::warning(
                     word_range.clone(),
                     "turn-length",
                     format!("this move starts turn {label}: a turn holds one move per side, unless a capture lets a berserk man move again"),
-                ));
+                )));
             }
         }
         let mut after = std::mem::take(&mut self.spare_board);
@@ -1140,11 +1152,12 @@ impl Player<'_> {
             let to_square = record.to.0;
             for (square, range) in [(from_square, &record.from.1), (to_square, &record.to.1)] {
                 if !square.on_board(dim) {
-                    self.ply_diagnostics.push(Diagnostic::error(
-                        range.clone(),
-                        "square-off-board",
-                        format!("{} is off the {dim}×{dim} board", square.name()),
-                    ));
+                    self.ply_diagnostics
+                        .push(MoveProblem::said(Diagnostic::error(
+                            range.clone(),
+                            "square-off-board",
+                            format!("{} is off the {dim}×{dim} board", square.name()),
+                        )));
                     playable = false;
                 }
             }
@@ -1153,21 +1166,16 @@ impl Player<'_> {
                 let to = to_square.index(dim);
                 match engine::man_at(&before, from) {
                     None => {
-                        self.ply_diagnostics.push(Diagnostic::error(
-                            record.from.1.clone(),
-                            "illegal-move",
-                            format!(
-                                "{label} {}: there is no man on {}",
-                                record.movement(),
-                                from_square.name()
-                            ),
-                        ));
+                        self.ply_diagnostics.push(MoveProblem::NoMan {
+                            range: record.from.1.clone(),
+                            movement: Movement::of(record),
+                        });
                         playable = false;
                     }
                     Some(man) => {
                         if let Some((written, range)) = &record.mover {
                             if *written != man {
-                                self.ply_diagnostics.push(
+                                self.ply_diagnostics.push(MoveProblem::said(
                                     Diagnostic::error(
                                         range.clone(),
                                         "mover-mismatch",
@@ -1183,27 +1191,23 @@ impl Player<'_> {
                                         title: format!("Write `{}`", man_letter(man)),
                                         edits: vec![(range.clone(), man_letter(man))],
                                     }),
-                                );
+                                ));
                             }
                         }
                         let mut reason = None;
                         if man.side != side {
-                            reason = Some(format!("the {} are to move", side_name(side)));
+                            reason = Some(Illegality::NotToMove(side));
                         } else if let Some(b) = berserker {
                             if usize::from(b) != from {
-                                let berserk_man = engine::man_at(&before, usize::from(b));
-                                reason = Some(format!(
-                                    "{} on {} captured and must move again (ber)",
-                                    berserk_man
-                                        .map_or("the berserk man".to_string(), Man::describe),
-                                    Square::of_index(usize::from(b), dim).name()
-                                ));
+                                reason = Some(Illegality::MustMoveAgain {
+                                    man: engine::man_at(&before, usize::from(b)),
+                                    at: b,
+                                });
                             }
                         }
-                        let checked = engine::check_move(rules, &before, from, to);
                         if reason.is_none() {
-                            if let Err(why) = &checked {
-                                reason = Some(why.clone());
+                            if let Err(why) = engine::check_move(rules, &before, from, to) {
+                                reason = Some(Illegality::Rule(why));
                             }
                         }
                         if reason.is_none()
@@ -1211,27 +1215,17 @@ impl Player<'_> {
                             && rules.berserk == super::rules::Berserk::Capture
                             && !engine::captures_something(rules, &before, from, to)
                         {
-                            reason = Some(
-                                "a berserk man moves again only to capture (ber:c)".to_string(),
-                            );
+                            reason = Some(Illegality::OnlyToCapture);
                         }
                         let physical = before[to] == 0 && from != to;
                         match reason {
                             Some(why) => {
-                                let what = if physical {
-                                    "it is made all the same"
-                                } else {
-                                    "it is skipped"
-                                };
-                                let range = record.from.1.start..record.to.1.end;
-                                self.ply_diagnostics.push(Diagnostic::error(
-                                    range,
-                                    "illegal-move",
-                                    format!(
-                                        "{label} {} is illegal: {why}; {what}",
-                                        record.movement()
-                                    ),
-                                ));
+                                self.ply_diagnostics.push(MoveProblem::Illegal {
+                                    range: record.from.1.start..record.to.1.end,
+                                    movement: Movement::of(record),
+                                    why,
+                                    made: physical,
+                                });
                             }
                             None => legal = true,
                         }
@@ -1255,7 +1249,7 @@ impl Player<'_> {
                     if fix_text.is_empty() {
                         fix_text.push('-');
                     }
-                    self.ply_diagnostics.push(
+                    self.ply_diagnostics.push(MoveProblem::said(
                         Diagnostic::warning(
                             record.kind.1.clone(),
                             "move-type-mismatch",
@@ -1270,18 +1264,19 @@ impl Player<'_> {
                             title: format!("Write `{}`", actual.symbol()),
                             edits: vec![(record.kind.1.clone(), actual.symbol().to_string())],
                         }),
-                    );
+                    ));
                 }
             }
             // Captures as written against the engine's.
             if playable {
                 self.check_captures(record, &outcome, &label);
             } else if !record.captures.is_empty() {
-                self.ply_diagnostics.push(Diagnostic::warning(
-                    record.captures_range.clone(),
-                    "capture-not-made",
-                    format!("{label} could not be made, so it captures nothing"),
-                ));
+                self.ply_diagnostics
+                    .push(MoveProblem::said(Diagnostic::warning(
+                        record.captures_range.clone(),
+                        "capture-not-made",
+                        format!("{label} could not be made, so it captures nothing"),
+                    )));
             }
         }
         let next_berserker = if playable {
@@ -1343,8 +1338,8 @@ impl Player<'_> {
             .map(|(index, man)| (*index as u16, *man))
             .collect();
         if shift != 0 {
-            for diagnostic in &mut self.ply_diagnostics[own_diagnostics..] {
-                diagnostic.shift(shift);
+            for problem in &mut self.ply_diagnostics[own_diagnostics..] {
+                problem.shift(shift);
             }
         }
         line.push(
@@ -1396,7 +1391,7 @@ impl Player<'_> {
                     } else {
                         record.captures[position - 1].range.end..written.range.end
                     };
-                    self.ply_diagnostics.push(
+                    self.ply_diagnostics.push(MoveProblem::said(
                         Diagnostic::error(
                             written.range.clone(),
                             "capture-not-made",
@@ -1410,13 +1405,13 @@ impl Player<'_> {
                             title: format!("Remove the capture on {}", written.square.name()),
                             edits: vec![(removed, String::new())],
                         }),
-                    )
+                    ))
                 }
                 Some((_, man)) => {
                     if let Some(letter) = written.man {
                         if letter != *man {
                             let letter_range = written.range.start..written.range.start + 1;
-                            self.ply_diagnostics.push(
+                            self.ply_diagnostics.push(MoveProblem::said(
                                 Diagnostic::warning(
                                     written.range.clone(),
                                     "capture-mismatch",
@@ -1432,7 +1427,7 @@ impl Player<'_> {
                                     title: format!("Write `{}`", man_letter(*man)),
                                     edits: vec![(letter_range, man_letter(*man))],
                                 }),
-                            );
+                            ));
                         }
                     }
                 }
@@ -1457,7 +1452,7 @@ impl Player<'_> {
         } else {
             capture_record(&missing).replacen('x', "/", 1)
         };
-        self.ply_diagnostics.push(
+        self.ply_diagnostics.push(MoveProblem::said(
             Diagnostic::warning(
                 record.range.clone(),
                 "missing-capture",
@@ -1471,7 +1466,7 @@ impl Player<'_> {
                 title: format!("Write the capture: {addition}"),
                 edits: vec![(insert_at..insert_at, addition)],
             }),
-        );
+        ));
     }
 
     fn check_info(
@@ -1500,7 +1495,7 @@ impl Player<'_> {
             Info::EscapeRoute => engine::king_can_escape(rules, after),
         };
         if !holds {
-            self.ply_diagnostics.push(
+            self.ply_diagnostics.push(MoveProblem::said(
                 Diagnostic::warning(
                     range.clone(),
                     "info-mismatch",
@@ -1514,7 +1509,7 @@ impl Player<'_> {
                     title: format!("Remove `{}`", info.symbol()),
                     edits: vec![(range, String::new())],
                 }),
-            );
+            ));
         }
     }
 

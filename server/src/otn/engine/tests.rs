@@ -35,6 +35,7 @@ impl Game {
 
     fn check(&self, from: &str, to: &str) -> Result<bool, String> {
         check_move(&self.rules, &self.cells, self.index(from), self.index(to))
+            .map_err(|why| why.describe(&self.rules))
     }
 
     /// Plays a legal move and returns the captured squares.
@@ -43,7 +44,7 @@ impl Game {
         let (from, to) = (self.index(from), self.index(to));
         let mover = man_at(&self.cells, from).unwrap_or_else(|| panic!("{movement}: no man"));
         if let Err(why) = check_move(&self.rules, &self.cells, from, to) {
-            panic!("{movement}: {why}");
+            panic!("{movement}: {}", why.describe(&self.rules));
         }
         let outcome = apply(&self.rules, &mut self.cells, from, to);
         self.side = mover.side;

@@ -8,8 +8,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::{remake_move, Ply};
-use crate::diagnostic::Diagnostic;
+use super::{remake_move, MoveProblem, Ply};
 use crate::otn::board::Man;
 
 /// How many states a chunk holds; a chunk keeps the board of its first state, the boards
@@ -31,7 +30,7 @@ struct Chunk {
     /// The captures of the chunk's states; a state's `captures` range is into this list.
     captures: Vec<(u16, Man)>,
     /// What is wrong with the chunk's moves, with the index of each move's state, in order.
-    diagnostics: Vec<(usize, Diagnostic)>,
+    problems: Vec<(usize, MoveProblem)>,
     /// Which of the chunk's states reached a verdict, one bit each.
     verdicts: u32,
 }
@@ -130,14 +129,22 @@ impl Plies {
             .collect()
     }
 
-    /// What is wrong with the moves, by state index, in order.
-    pub fn diagnostics(&self) -> impl Iterator<Item = (usize, Diagnostic)> + '_ {
+    /// What is wrong with the moves, by state index, in order, each with how far its text
+    /// has moved since it was found.
+    pub fn problems(&self) -> impl Iterator<Item = (usize, &MoveProblem, isize)> + '_ {
         self.all_chunks().flat_map(|(shift, chunk)| {
             chunk
-                .diagnostics
+                .problems
                 .iter()
-                .map(move |(index, diagnostic)| (*index, diagnostic.shifted(shift)))
+                .map(move |(index, problem)| (*index, problem, shift))
         })
+    }
+
+    /// How many problems the moves have.
+    pub fn problem_count(&self) -> usize {
+        self.all_chunks()
+            .map(|(_, chunk)| chunk.problems.len())
+            .sum()
     }
 
     /// How many of the states after state 0 have their move start before `offset` (the
@@ -202,13 +209,13 @@ impl Plies {
         board
     }
 
-    /// Appends a state and its position's hash: its move's captures and diagnostics
+    /// Appends a state and its position's hash: its move's captures and problems
     /// (`ply.captures` is set here), and the board it reached.
     pub fn push(
         &mut self,
         (mut ply, hash): (Ply, u64),
         captures: &[(u16, Man)],
-        diagnostics: impl Iterator<Item = Diagnostic>,
+        problems: impl Iterator<Item = MoveProblem>,
         board: &[u8],
     ) {
         let index = self.len;
@@ -233,10 +240,14 @@ impl Plies {
         }
         chunk.plies.push(ply.shifted(-shift));
         chunk.hashes.push(hash);
-        chunk.diagnostics.extend(diagnostics.map(|mut diagnostic| {
-            diagnostic.shift(-shift);
-            (index, diagnostic)
-        }));
+        for mut problem in problems {
+            if chunk.problems.is_empty() {
+                // Moves that have one often come in runs: room for one a state.
+                chunk.problems.reserve(CHUNK);
+            }
+            problem.shift(-shift);
+            chunk.problems.push((index, problem));
+        }
         self.len += 1;
         if self.len.is_multiple_of(CHUNK) {
             let (shift, full) = std::mem::take(&mut self.open);
@@ -265,8 +276,8 @@ impl Plies {
                     hashes: chunk.hashes[..rest].to_vec(),
                     captures: chunk.captures[..captures_end].to_vec(),
                     verdicts: chunk.verdicts & ((1 << rest) - 1),
-                    diagnostics: chunk
-                        .diagnostics
+                    problems: chunk
+                        .problems
                         .iter()
                         .filter(|(index, _)| *index < len)
                         .cloned()
@@ -285,16 +296,16 @@ impl Plies {
             let index = self.len;
             let (ply, shift) = old.as_read(index);
             let (_, chunk) = old.chunk(index / CHUNK);
-            let diagnostics = chunk
-                .diagnostics
+            let problems = chunk
+                .problems
                 .iter()
                 .filter(|(at, _)| *at == index)
-                .map(|(_, diagnostic)| diagnostic.shifted(shift + delta));
+                .map(|(_, problem)| problem.shifted(shift + delta));
             // Not a chunk's first state: the board is not kept.
             self.push(
                 (ply.shifted(shift + delta), chunk.hashes[index % CHUNK]),
                 old.captures(index),
-                diagnostics,
+                problems,
                 &[],
             );
         }
@@ -316,7 +327,12 @@ impl PartialEq for Plies {
             && self.iter().eq(other.iter())
             && self.hashes(0..self.len).eq(other.hashes(0..other.len))
             && (0..self.len).all(|index| self.captures(index) == other.captures(index))
-            && self.diagnostics().eq(other.diagnostics())
+            && self
+                .problems()
+                .map(|(index, problem, shift)| (index, problem.shifted(shift)))
+                .eq(other
+                    .problems()
+                    .map(|(index, problem, shift)| (index, problem.shifted(shift))))
             && self
                 .all_chunks()
                 .zip(other.all_chunks())
