@@ -839,6 +839,35 @@ pub fn verdict(
     had_king: bool,
     berserk_pending: bool,
 ) -> Option<Verdict> {
+    verdict_hinted(
+        rules,
+        cells,
+        (census, had_king),
+        mover,
+        berserk_pending,
+        &mut VerdictHints::default(),
+    )
+}
+
+/// Squares a verdict found that the next one, a move later, looks at first: a man of each
+/// side that could move, and a defender that saw an edge. A board changes little from one
+/// move to the next, and these mostly still can, where a search from the first square
+/// passed most of the board. Verdicts are the same whatever the hints.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VerdictHints {
+    movable: [Option<u16>; 2],
+    sees_edge: Option<u16>,
+}
+
+/// [`verdict`], looking first where `hints` say, and keeping in them what it found.
+pub fn verdict_hinted(
+    rules: &Rules,
+    cells: &[u8],
+    (census, had_king): (Census, bool),
+    mover: TaflSide,
+    berserk_pending: bool,
+    hints: &mut VerdictHints,
+) -> Option<Verdict> {
     let Census {
         attackers,
         defenders,
@@ -861,12 +890,16 @@ pub fn verdict(
     if rules.edge_fort && king.is_some_and(|k| edge_fort(rules, cells, k)) {
         return Some(Verdict::Win(TaflSide::Defenders, Reason::EdgeFort));
     }
-    if rules.surround_fatal && mover == TaflSide::Attackers && defenders_enclosed(rules, cells) {
+    if rules.surround_fatal
+        && mover == TaflSide::Attackers
+        && defenders_enclosed_hinted(rules, cells, &mut hints.sees_edge)
+    {
         return Some(Verdict::Win(TaflSide::Attackers, Reason::Surrounded));
     }
     if !berserk_pending {
         let next = other_side(mover);
-        if !side_can_move(rules, cells, next) {
+        let hint = &mut hints.movable[usize::from(next == TaflSide::Defenders)];
+        if !side_can_move_hinted(rules, cells, next, hint) {
             return Some(Verdict::Win(mover, Reason::NoMoves));
         }
     }
@@ -874,9 +907,29 @@ pub fn verdict(
 }
 
 pub fn side_can_move(rules: &Rules, cells: &[u8], side: TaflSide) -> bool {
-    (0..cells.len()).any(|index| {
+    side_can_move_hinted(rules, cells, side, &mut None)
+}
+
+/// [`side_can_move`], trying the man on `hint` first, and keeping there the man found.
+fn side_can_move_hinted(
+    rules: &Rules,
+    cells: &[u8],
+    side: TaflSide,
+    hint: &mut Option<u16>,
+) -> bool {
+    let movable = |index: usize| {
         man_at(cells, index).is_some_and(|m| m.side == side) && can_move(rules, cells, index)
-    })
+    };
+    if hint.is_some_and(|index| movable(usize::from(index))) {
+        return true;
+    }
+    match (0..cells.len()).find(|index| movable(*index)) {
+        Some(index) => {
+            *hint = Some(index as u16);
+            true
+        }
+        None => false,
+    }
 }
 
 /// Whether the man on `from` has a legal move (what `destinations` finds, without
@@ -910,9 +963,30 @@ fn can_move(rules: &Rules, cells: &[u8], from: usize) -> bool {
     false
 }
 
+/// A set of a board's squares, one bit each.
+#[derive(Default)]
+struct Squares([u64; (MAX_DIM * MAX_DIM).div_ceil(64)]);
+
+impl Squares {
+    fn insert(&mut self, index: usize) {
+        self.0[index / 64] |= 1 << (index % 64);
+    }
+
+    fn contains(&self, index: usize) -> bool {
+        self.0[index / 64] & (1 << (index % 64)) != 0
+    }
+}
+
 /// No defender can reach an edge square: every path from a defender to the edge meets an
 /// attacker. (Searched from the defenders, which usually reach an edge in a few steps.)
+#[cfg(test)]
 fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
+    defenders_enclosed_hinted(rules, cells, &mut None)
+}
+
+/// [`defenders_enclosed`], trying the defender on `hint` first, and keeping there a
+/// defender that sees an edge.
+fn defenders_enclosed_hinted(rules: &Rules, cells: &[u8], hint: &mut Option<u16>) -> bool {
     // Checked after every attackers' move: on the stack rather than allocated, each square
     // stacked once at most. The search starts from one defender and takes the next only
     // when it found no way out, since the first usually finds one in a few steps.
@@ -935,7 +1009,12 @@ fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
             true
         })
     };
-    if (0..cells.len()).any(|index| is_defender(index) && sees_edge(index)) {
+    let free = |index: usize| is_defender(index) && sees_edge(index);
+    if hint.is_some_and(|index| free(usize::from(index))) {
+        return false;
+    }
+    if let Some(index) = (0..cells.len()).find(|index| free(*index)) {
+        *hint = Some(index as u16);
         return false;
     }
     let mut seen = [false; MOST];
@@ -980,20 +1059,26 @@ fn edge_fort(rules: &Rules, cells: &[u8], king: usize) -> bool {
     if !can_move {
         return false;
     }
-    let mut inside = vec![false; cells.len()];
-    let mut wall = Vec::new();
-    let mut stack = vec![king];
-    while let Some(index) = stack.pop() {
-        if inside[index] {
-            continue;
-        }
+    // Asked after every move while the king stands on an edge: on the stack rather than
+    // allocated, each square stacked once at most.
+    const MOST: usize = MAX_DIM * MAX_DIM;
+    let mut inside = Squares::default();
+    let mut stacked = Squares::default();
+    let mut wall = [0u16; MOST];
+    let mut walls = 0;
+    let mut stack = [0u16; MOST];
+    stack[0] = king as u16;
+    stacked.insert(king);
+    let mut pending = 1;
+    while pending > 0 {
+        pending -= 1;
+        let index = usize::from(stack[pending]);
         if index != king {
             match man_at(cells, index) {
                 Some(man) if man.side == TaflSide::Attackers => return false,
                 Some(_) => {
-                    if !wall.contains(&index) {
-                        wall.push(index);
-                    }
+                    wall[walls] = index as u16;
+                    walls += 1;
                     continue;
                 }
                 None => {}
@@ -1002,32 +1087,37 @@ fn edge_fort(rules: &Rules, cells: &[u8], king: usize) -> bool {
         if rules.space(index) == Space::Corner {
             return false;
         }
-        inside[index] = true;
+        inside.insert(index);
         for direction in DIRECTIONS {
             if let Some(next) = step(rules, index, direction) {
-                if !inside[next] {
-                    stack.push(next);
+                if !stacked.contains(next) {
+                    stacked.insert(next);
+                    stack[pending] = next as u16;
+                    pending += 1;
                 }
             }
         }
     }
     let attacker = Man::new(TaflSide::Attackers, TaflMan::Taflman);
-    wall.iter().all(|&index| {
-        let Some(man) = man_at(cells, index) else {
-            return true;
-        };
-        let safe = |next: Option<usize>| match next {
-            None => true,
-            Some(n) if inside[n] => !hostile(rules, cells, n, man),
-            Some(n) => {
-                !hostile(rules, cells, n, man)
-                    && (cells[n] != 0 || !can_stop(rules, attacker, Space::Plain, n))
-            }
-        };
-        [[(0, 1), (0, -1)], [(1, 0), (-1, 0)]]
-            .iter()
-            .all(|axis| axis.iter().any(|d| safe(step(rules, index, *d))))
-    })
+    wall[..walls]
+        .iter()
+        .map(|&index| usize::from(index))
+        .all(|index| {
+            let Some(man) = man_at(cells, index) else {
+                return true;
+            };
+            let safe = |next: Option<usize>| match next {
+                None => true,
+                Some(n) if inside.contains(n) => !hostile(rules, cells, n, man),
+                Some(n) => {
+                    !hostile(rules, cells, n, man)
+                        && (cells[n] != 0 || !can_stop(rules, attacker, Space::Plain, n))
+                }
+            };
+            [[(0, 1), (0, -1)], [(1, 0), (-1, 0)]]
+                .iter()
+                .all(|axis| axis.iter().any(|d| safe(step(rules, index, *d))))
+        })
 }
 
 /// Whether the side to move could capture the defenders' king with one move.

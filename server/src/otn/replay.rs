@@ -458,6 +458,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         diagnostics: &mut diagnostics,
         ply_diagnostics: Vec::new(),
         spare_board: Vec::new(),
+        verdict_hints: engine::VerdictHints::default(),
     };
     // The main line.
     let main_turns: Vec<usize> = (0..file.turns.len())
@@ -695,6 +696,8 @@ struct Player<'a> {
     /// The board before the last move played, kept to be the next move's board after:
     /// a board allocated and freed for every move showed in long replays.
     spare_board: Vec<u8>,
+    /// Where the last verdict found men that could move, to look first.
+    verdict_hints: engine::VerdictHints,
 }
 
 /// What a move of the record is to the replay: a move record, or a word in a move's place
@@ -1300,13 +1303,13 @@ impl Player<'_> {
             None => census_before,
         };
         let mut verdict = if playable {
-            engine::verdict(
+            engine::verdict_hinted(
                 rules,
                 &after,
-                census,
+                (census, had_king),
                 mover_side,
-                had_king,
                 next_berserker.is_some(),
+                &mut self.verdict_hints,
             )
         } else {
             None
