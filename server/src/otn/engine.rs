@@ -350,6 +350,36 @@ pub enum MoveError {
 }
 
 impl MoveError {
+    /// Appends why the move cannot be made, in words, under `rules`, to `out`: the common
+    /// reasons written piece by piece (see [`super::board::push_number`]).
+    pub fn push_description(self, rules: &Rules, out: &mut String) {
+        let square = |index: u16| Square::of_index(usize::from(index), rules.dim);
+        match self {
+            MoveError::NoMan { from } => {
+                out.push_str("there is no man on ");
+                square(from).push_name(out);
+            }
+            MoveError::NotStraight { from, to } => {
+                square(from).push_name(out);
+                out.push('-');
+                square(to).push_name(out);
+                out.push_str(" is not along a rank or a file");
+            }
+            MoveError::Occupied { to } => {
+                square(to).push_name(out);
+                out.push_str(" is occupied");
+            }
+            MoveError::PassesThrough { from, to, at } => {
+                square(from).push_name(out);
+                out.push('-');
+                square(to).push_name(out);
+                out.push_str(" passes through ");
+                square(at).push_name(out);
+            }
+            _ => out.push_str(&self.describe(rules)),
+        }
+    }
+
     /// Why the move cannot be made, in words, under `rules`.
     pub fn describe(self, rules: &Rules) -> String {
         let square = |index: u16| square(rules, usize::from(index));

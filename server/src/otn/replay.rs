@@ -661,6 +661,17 @@ pub struct MoveLabel<'a> {
     pub address: AddressMove,
 }
 
+impl MoveLabel<'_> {
+    /// Appends the label to `out` (see [`super::board::push_number`]).
+    pub fn push_name(&self, out: &mut String) {
+        if !self.path.is_main() {
+            out.push_str(&self.path.prefix());
+        }
+        super::board::push_number(out, self.address.turn);
+        out.push(char::from(b'a' + self.address.letter.min(25)));
+    }
+}
+
 impl std::fmt::Display for MoveLabel<'_> {
     fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         for (at, variation) in &self.path.0 {

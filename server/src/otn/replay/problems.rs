@@ -3,7 +3,7 @@
 //! are about, a few bytes, and put in words only when the document's diagnostics are made:
 //! words made for every failing move, then copied, were a third of such a replay.
 
-use std::fmt::{self, Display, Write as _};
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use super::super::board::{side_name, Man, Square, TaflSide};
@@ -33,12 +33,15 @@ impl Movement {
     }
 }
 
-impl Display for Movement {
-    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Movement {
+    /// Appends the move as written to `out`.
+    fn push_name(&self, out: &mut String) {
         if let Some(man) = self.mover {
-            out.write_char(man.letter())?;
+            out.push(man.letter());
         }
-        write!(out, "{}{}{}", self.from, self.kind.symbol(), self.to)
+        self.from.push_name(out);
+        out.push_str(self.kind.symbol());
+        self.to.push_name(out);
     }
 }
 
@@ -108,11 +111,11 @@ impl MoveProblem {
                 movement,
             } => {
                 let mut message = String::with_capacity(64);
-                let _ = write!(
-                    message,
-                    "{label} {movement}: there is no man on {}",
-                    movement.from
-                );
+                label.push_name(&mut message);
+                message.push(' ');
+                movement.push_name(&mut message);
+                message.push_str(": there is no man on ");
+                movement.from.push_name(&mut message);
                 Diagnostic::error(range(at), "illegal-move", message)
             }
             MoveProblem::Illegal {
@@ -122,10 +125,15 @@ impl MoveProblem {
                 made,
             } => {
                 let mut message = String::with_capacity(96);
-                let _ = write!(message, "{label} {movement} is illegal: ");
+                label.push_name(&mut message);
+                message.push(' ');
+                movement.push_name(&mut message);
+                message.push_str(" is illegal: ");
                 match why {
                     Illegality::NotToMove(side) => {
-                        let _ = write!(message, "the {} are to move", side_name(*side));
+                        message.push_str("the ");
+                        message.push_str(side_name(*side));
+                        message.push_str(" are to move");
                     }
                     Illegality::MustMoveAgain { man, at } => {
                         let _ = write!(
@@ -138,7 +146,7 @@ impl MoveProblem {
                     Illegality::OnlyToCapture => {
                         message.push_str("a berserk man moves again only to capture (ber:c)");
                     }
-                    Illegality::Rule(error) => message.push_str(&error.describe(rules)),
+                    Illegality::Rule(error) => error.push_description(rules, &mut message),
                 }
                 message.push_str(if *made {
                     "; it is made all the same"
