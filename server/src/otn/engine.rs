@@ -709,24 +709,25 @@ fn linnaean_capture(
     attackers >= 3
 }
 
-/// The direction along an edge square's edge, and the direction into the board.
-fn edge_axes(rules: &Rules, index: usize) -> Vec<((i32, i32), (i32, i32))> {
+/// The direction along an edge square's edge, and the direction into the board (two for
+/// a corner square).
+fn edge_axes(rules: &Rules, index: usize) -> impl Iterator<Item = ((i32, i32), (i32, i32))> {
     let (x, y) = rules.coordinates(index);
     let last = rules.dim - 1;
-    let mut axes = Vec::new();
-    if y == 0 {
-        axes.push(((1, 0), (0, 1)));
-    }
-    if y == last {
-        axes.push(((1, 0), (0, -1)));
-    }
-    if x == 0 {
-        axes.push(((0, 1), (1, 0)));
-    }
-    if x == last {
-        axes.push(((0, 1), (-1, 0)));
-    }
-    axes
+    [
+        (y == 0).then_some(((1, 0), (0, 1))),
+        (y == last).then_some(((1, 0), (0, -1))),
+        (x == 0).then_some(((0, 1), (1, 0))),
+        (x == last).then_some(((0, 1), (-1, 0))),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The men of a run along an edge, at most a side of the board.
+struct Run {
+    men: [u16; MAX_DIM],
+    len: usize,
 }
 
 /// The men a shieldwall captures after `mover` arrived on `to`.
@@ -741,28 +742,31 @@ fn shieldwall_captures(rules: &Rules, cells: &[u8], mover: Man, to: usize) -> Ve
     };
     // The run of enemies pinned against the edge, starting next to `start` and going
     // `along`; `Some(run)` if it is closed at its far end.
-    let run =
-        |start: usize, along: (i32, i32), inward: (i32, i32)| -> Option<(Vec<usize>, usize)> {
-            let mut men = Vec::new();
-            let mut at = start;
-            loop {
-                at = step(rules, at, along)?;
-                match man_at(cells, at) {
-                    Some(man) if man.side != side => {
-                        let pin = step(rules, at, inward)?;
-                        if !man_at(cells, pin)
-                            .is_some_and(|m| m.side == side && m.kind != TaflMan::Guard)
-                        {
-                            return None;
-                        }
-                        men.push(at);
-                    }
-                    _ => return (closes(at) && men.len() >= 2).then_some((men, at)),
-                }
-            }
+    let run = |start: usize, along: (i32, i32), inward: (i32, i32)| -> Option<Run> {
+        let mut men = Run {
+            men: [0; MAX_DIM],
+            len: 0,
         };
-    let mut take = |men: Vec<usize>| {
-        for index in men {
+        let mut at = start;
+        loop {
+            at = step(rules, at, along)?;
+            match man_at(cells, at) {
+                Some(man) if man.side != side => {
+                    let pin = step(rules, at, inward)?;
+                    if !man_at(cells, pin)
+                        .is_some_and(|m| m.side == side && m.kind != TaflMan::Guard)
+                    {
+                        return None;
+                    }
+                    men.men[men.len] = at as u16;
+                    men.len += 1;
+                }
+                _ => return (closes(at) && men.len >= 2).then_some(men),
+            }
+        }
+    };
+    let mut take = |men: Run| {
+        for index in men.men[..men.len].iter().map(|index| usize::from(*index)) {
             let man = man_at(cells, index);
             if man.is_some_and(|m| !matches!(m.kind, TaflMan::King | TaflMan::Guard))
                 && !captured.contains(&index)
@@ -774,7 +778,7 @@ fn shieldwall_captures(rules: &Rules, cells: &[u8], mover: Man, to: usize) -> Ve
     if on_edge(rules, to) {
         for (along, inward) in edge_axes(rules, to) {
             for along in [along, (-along.0, -along.1)] {
-                if let Some((men, _)) = run(to, along, inward) {
+                if let Some(men) = run(to, along, inward) {
                     take(men);
                 }
             }
@@ -805,7 +809,7 @@ fn shieldwall_captures(rules: &Rules, cells: &[u8], mover: Man, to: usize) -> Ve
                 }
                 if let Some(flank) = step(rules, start, back) {
                     if closes(flank) {
-                        if let Some((men, _)) = run(flank, along, inward) {
+                        if let Some(men) = run(flank, along, inward) {
                             take(men);
                         }
                     }
@@ -883,10 +887,13 @@ pub fn verdict(
 /// side that could move, and a defender that saw an edge. A board changes little from one
 /// move to the next, and these mostly still can, where a search from the first square
 /// passed most of the board. Verdicts are the same whatever the hints.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct VerdictHints {
     movable: [Option<u16>; 2],
     sees_edge: Option<u16>,
+    /// Room for the searches' squares, kept from one verdict to the next.
+    stack: Vec<u16>,
+    wall: Vec<u16>,
 }
 
 /// [`verdict`], looking first where `hints` say, and keeping in them what it found.
@@ -917,12 +924,12 @@ pub fn verdict_hinted(
     if attackers == 0 {
         return Some(Verdict::Win(TaflSide::Defenders, Reason::AllCaptured));
     }
-    if rules.edge_fort && king.is_some_and(|k| edge_fort(rules, cells, k)) {
+    if rules.edge_fort && king.is_some_and(|k| edge_fort(rules, cells, k, hints)) {
         return Some(Verdict::Win(TaflSide::Defenders, Reason::EdgeFort));
     }
     if rules.surround_fatal
         && mover == TaflSide::Attackers
-        && defenders_enclosed_hinted(rules, cells, &mut hints.sees_edge)
+        && defenders_enclosed_hinted(rules, cells, &mut hints.sees_edge, &mut hints.stack)
     {
         return Some(Verdict::Win(TaflSide::Attackers, Reason::Surrounded));
     }
@@ -1011,16 +1018,20 @@ impl Squares {
 /// attacker. (Searched from the defenders, which usually reach an edge in a few steps.)
 #[cfg(test)]
 fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
-    defenders_enclosed_hinted(rules, cells, &mut None)
+    defenders_enclosed_hinted(rules, cells, &mut None, &mut Vec::new())
 }
 
 /// [`defenders_enclosed`], trying the defender on `hint` first, and keeping there a
-/// defender that sees an edge.
-fn defenders_enclosed_hinted(rules: &Rules, cells: &[u8], hint: &mut Option<u16>) -> bool {
-    // Checked after every attackers' move: on the stack rather than allocated, each square
-    // stacked once at most. The search starts from one defender and takes the next only
-    // when it found no way out, since the first usually finds one in a few steps.
-    const MOST: usize = MAX_DIM * MAX_DIM;
+/// defender that sees an edge; `stack` is room for the search.
+fn defenders_enclosed_hinted(
+    rules: &Rules,
+    cells: &[u8],
+    hint: &mut Option<u16>,
+    stack: &mut Vec<u16>,
+) -> bool {
+    // Checked after every attackers' move: squares marked in bits, each stacked once at
+    // most. The search starts from one defender and takes the next only when it found no
+    // way out, since the first usually finds one in a few steps.
     let is_defender =
         |index: usize| man_at(cells, index).is_some_and(|m| m.side == TaflSide::Defenders);
     let is_attacker =
@@ -1047,27 +1058,24 @@ fn defenders_enclosed_hinted(rules: &Rules, cells: &[u8], hint: &mut Option<u16>
         *hint = Some(index as u16);
         return false;
     }
-    let mut seen = [false; MOST];
-    let mut stack = [0u16; MOST];
+    let mut seen = Squares::default();
     for start in 0..cells.len() {
-        if seen[start] || !is_defender(start) {
+        if seen.contains(start) || !is_defender(start) {
             continue;
         }
-        seen[start] = true;
-        stack[0] = start as u16;
-        let mut stacked = 1;
-        while stacked > 0 {
-            stacked -= 1;
-            let index = usize::from(stack[stacked]);
+        seen.insert(start);
+        stack.clear();
+        stack.push(start as u16);
+        while let Some(index) = stack.pop() {
+            let index = usize::from(index);
             if on_edge(rules, index) {
                 return false;
             }
             for direction in DIRECTIONS {
                 if let Some(next) = step(rules, index, direction) {
-                    if !seen[next] && !is_attacker(next) {
-                        seen[next] = true;
-                        stack[stacked] = next as u16;
-                        stacked += 1;
+                    if !seen.contains(next) && !is_attacker(next) {
+                        seen.insert(next);
+                        stack.push(next as u16);
                     }
                 }
             }
@@ -1077,8 +1085,9 @@ fn defenders_enclosed_hinted(rules: &Rules, cells: &[u8], hint: &mut Option<u16>
 }
 
 /// The king on an edge, able to move, in an area of empty squares walled by defenders,
-/// with no attacker inside and no corner, and no wall man capturable.
-fn edge_fort(rules: &Rules, cells: &[u8], king: usize) -> bool {
+/// with no attacker inside and no corner, and no wall man capturable; `hints` has room for
+/// the search.
+fn edge_fort(rules: &Rules, cells: &[u8], king: usize, hints: &mut VerdictHints) -> bool {
     if !on_edge(rules, king) {
         return false;
     }
@@ -1089,26 +1098,22 @@ fn edge_fort(rules: &Rules, cells: &[u8], king: usize) -> bool {
     if !can_move {
         return false;
     }
-    // Asked after every move while the king stands on an edge: on the stack rather than
-    // allocated, each square stacked once at most.
-    const MOST: usize = MAX_DIM * MAX_DIM;
+    // Asked after every move while the king stands on an edge: squares marked in bits,
+    // each stacked once at most.
     let mut inside = Squares::default();
     let mut stacked = Squares::default();
-    let mut wall = [0u16; MOST];
-    let mut walls = 0;
-    let mut stack = [0u16; MOST];
-    stack[0] = king as u16;
+    let (stack, wall) = (&mut hints.stack, &mut hints.wall);
+    stack.clear();
+    wall.clear();
+    stack.push(king as u16);
     stacked.insert(king);
-    let mut pending = 1;
-    while pending > 0 {
-        pending -= 1;
-        let index = usize::from(stack[pending]);
+    while let Some(index) = stack.pop() {
+        let index = usize::from(index);
         if index != king {
             match man_at(cells, index) {
                 Some(man) if man.side == TaflSide::Attackers => return false,
                 Some(_) => {
-                    wall[walls] = index as u16;
-                    walls += 1;
+                    wall.push(index as u16);
                     continue;
                 }
                 None => {}
@@ -1122,32 +1127,28 @@ fn edge_fort(rules: &Rules, cells: &[u8], king: usize) -> bool {
             if let Some(next) = step(rules, index, direction) {
                 if !stacked.contains(next) {
                     stacked.insert(next);
-                    stack[pending] = next as u16;
-                    pending += 1;
+                    stack.push(next as u16);
                 }
             }
         }
     }
     let attacker = Man::new(TaflSide::Attackers, TaflMan::Taflman);
-    wall[..walls]
-        .iter()
-        .map(|&index| usize::from(index))
-        .all(|index| {
-            let Some(man) = man_at(cells, index) else {
-                return true;
-            };
-            let safe = |next: Option<usize>| match next {
-                None => true,
-                Some(n) if inside.contains(n) => !hostile(rules, cells, n, man),
-                Some(n) => {
-                    !hostile(rules, cells, n, man)
-                        && (cells[n] != 0 || !can_stop(rules, attacker, Space::Plain, n))
-                }
-            };
-            [[(0, 1), (0, -1)], [(1, 0), (-1, 0)]]
-                .iter()
-                .all(|axis| axis.iter().any(|d| safe(step(rules, index, *d))))
-        })
+    wall.iter().map(|&index| usize::from(index)).all(|index| {
+        let Some(man) = man_at(cells, index) else {
+            return true;
+        };
+        let safe = |next: Option<usize>| match next {
+            None => true,
+            Some(n) if inside.contains(n) => !hostile(rules, cells, n, man),
+            Some(n) => {
+                !hostile(rules, cells, n, man)
+                    && (cells[n] != 0 || !can_stop(rules, attacker, Space::Plain, n))
+            }
+        };
+        [[(0, 1), (0, -1)], [(1, 0), (-1, 0)]]
+            .iter()
+            .all(|axis| axis.iter().any(|d| safe(step(rules, index, *d))))
+    })
 }
 
 /// Whether the side to move could capture the defenders' king with one move.
