@@ -294,6 +294,16 @@ impl std::fmt::Display for Square {
 /// thousands write their numbers and squares so, rather than through the formatting
 /// machinery, which took more than the replay of the moves they are about.
 pub fn push_number(out: &mut String, number: u32) {
+    // Ranks first: one or two digits.
+    if number < 10 {
+        out.push(char::from(b'0' + number as u8));
+        return;
+    }
+    if number < 100 {
+        out.push(char::from(b'0' + (number / 10) as u8));
+        out.push(char::from(b'0' + (number % 10) as u8));
+        return;
+    }
     let mut digits = [0u8; 10];
     let mut at = digits.len();
     let mut rest = number;

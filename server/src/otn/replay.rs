@@ -49,6 +49,14 @@ pub struct Ply {
 }
 
 impl Ply {
+    /// Moves its ranges `delta` bytes along, in place.
+    fn shift(&mut self, delta: isize) {
+        self.range = shift_range(&self.range, delta);
+        if let Some(comment) = &mut self.comment {
+            *comment = shift_range(comment, delta);
+        }
+    }
+
     fn shifted(&self, delta: isize) -> Ply {
         Ply {
             range: shift_range(&self.range, delta),
@@ -128,8 +136,8 @@ impl Line {
     fn push(
         &mut self,
         (ply, hash): (Ply, u64),
-        captures: &[(u16, Man)],
-        problems: impl Iterator<Item = MoveProblem>,
+        captures: impl IntoIterator<Item = (u16, Man)>,
+        problems: &mut Vec<MoveProblem>,
         board: Vec<u8>,
     ) {
         self.plies.push((ply, hash), captures, problems, &board);
@@ -804,8 +812,8 @@ impl Player<'_> {
                 },
                 start_hash,
             ),
-            &[],
-            std::iter::empty(),
+            [],
+            &mut Vec::new(),
             start.board.clone(),
         );
         let mut reused = 0;
@@ -1346,11 +1354,6 @@ impl Player<'_> {
                 self.check_info(*info, range.clone(), &after, verdict, mover_side, next_side);
             }
         }
-        let captures: Vec<(u16, Man)> = outcome
-            .captures
-            .iter()
-            .map(|(index, man)| (*index as u16, *man))
-            .collect();
         if shift != 0 {
             for problem in &mut self.ply_diagnostics[own_diagnostics..] {
                 problem.shift(shift);
@@ -1370,8 +1373,11 @@ impl Player<'_> {
                 },
                 hash,
             ),
-            &captures,
-            self.ply_diagnostics.drain(..),
+            outcome
+                .captures
+                .iter()
+                .map(|(index, man)| (*index as u16, *man)),
+            &mut self.ply_diagnostics,
             after,
         );
         line.last_census = CensusCache(Some(census));

@@ -335,7 +335,11 @@ impl<'a> Repetitions<'a> {
                 }
             }
         }
-        let before = self.before.get(&hash).copied().unwrap_or(0);
+        let before = if self.before.is_empty() {
+            0
+        } else {
+            self.before.get(&hash).copied().unwrap_or(0)
+        };
         let seen = (before + earlier.count()).min(2);
         if seen < 2 {
             // Fewer than two states before hold it: this is one of its first two (a free

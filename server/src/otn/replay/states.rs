@@ -214,8 +214,8 @@ impl Plies {
     pub fn push(
         &mut self,
         (mut ply, hash): (Ply, u64),
-        captures: &[(u16, Man)],
-        problems: impl Iterator<Item = MoveProblem>,
+        captures: impl IntoIterator<Item = (u16, Man)>,
+        problems: &mut Vec<MoveProblem>,
         board: &[u8],
     ) {
         let index = self.len;
@@ -233,20 +233,25 @@ impl Plies {
         let (shift, chunk) = &mut self.open;
         let shift = *shift;
         let start = chunk.captures.len() as u32;
-        chunk.captures.extend_from_slice(captures);
+        chunk.captures.extend(captures);
         ply.captures = start..chunk.captures.len() as u32;
         if ply.verdict.is_some() {
             chunk.verdicts |= 1 << (index % CHUNK);
         }
-        chunk.plies.push(ply.shifted(-shift));
+        if shift != 0 {
+            ply.shift(-shift);
+        }
+        chunk.plies.push(ply);
         chunk.hashes.push(hash);
-        for mut problem in problems {
+        if !problems.is_empty() {
             if chunk.problems.is_empty() {
                 // Moves that have one often come in runs: room for one a state.
                 chunk.problems.reserve(CHUNK);
             }
-            problem.shift(-shift);
-            chunk.problems.push((index, problem));
+            for mut problem in problems.drain(..) {
+                problem.shift(-shift);
+                chunk.problems.push((index, problem));
+            }
         }
         self.len += 1;
         if self.len.is_multiple_of(CHUNK) {
@@ -296,16 +301,17 @@ impl Plies {
             let index = self.len;
             let (ply, shift) = old.as_read(index);
             let (_, chunk) = old.chunk(index / CHUNK);
-            let problems = chunk
+            let mut problems = chunk
                 .problems
                 .iter()
                 .filter(|(at, _)| *at == index)
-                .map(|(_, problem)| problem.shifted(shift + delta));
+                .map(|(_, problem)| problem.shifted(shift + delta))
+                .collect();
             // Not a chunk's first state: the board is not kept.
             self.push(
                 (ply.shifted(shift + delta), chunk.hashes[index % CHUNK]),
-                old.captures(index),
-                problems,
+                old.captures(index).iter().copied(),
+                &mut problems,
                 &[],
             );
         }
