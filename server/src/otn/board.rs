@@ -279,7 +279,54 @@ pub struct Square {
     pub y: u8,
 }
 
+impl std::fmt::Display for Square {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            out,
+            "{}{}",
+            char::from(b'a' + self.x),
+            u32::from(self.y) + 1
+        )
+    }
+}
+
+/// Appends `number` in decimal to `out`. Diagnostics that a replay can make by the tens of
+/// thousands write their numbers and squares so, rather than through the formatting
+/// machinery, which took more than the replay of the moves they are about.
+pub fn push_number(out: &mut String, number: u32) {
+    // Ranks first: one or two digits.
+    if number < 10 {
+        out.push(char::from(b'0' + number as u8));
+        return;
+    }
+    if number < 100 {
+        out.push(char::from(b'0' + (number / 10) as u8));
+        out.push(char::from(b'0' + (number % 10) as u8));
+        return;
+    }
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = number;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for digit in &digits[at..] {
+        out.push(char::from(*digit));
+    }
+}
+
 impl Square {
+    /// Appends the square's name (see [`Square::name`]) to `out`.
+    pub fn push_name(self, out: &mut String) {
+        out.push(char::from(b'a' + self.x));
+        push_number(out, u32::from(self.y) + 1);
+    }
+
     pub fn new(x: usize, y: usize) -> Square {
         Square {
             x: x as u8,

@@ -47,18 +47,25 @@ impl OtnDocument {
         file: OtnFile,
         replay: Replay,
     ) -> OtnDocument {
-        let mut diagnostics: Vec<Diagnostic> = file
-            .diagnostics
+        let moves_problems: usize = replay
+            .lines
             .iter()
-            .chain(replay.diagnostics.iter())
-            .cloned()
-            .chain(
-                replay
-                    .lines
-                    .iter()
-                    .flat_map(|line| line.plies.diagnostics().map(|(_, d)| d)),
-            )
-            .collect();
+            .map(|line| line.plies.problem_count())
+            .sum();
+        let mut diagnostics: Vec<Diagnostic> =
+            Vec::with_capacity(file.diagnostics.len() + replay.diagnostics.len() + moves_problems);
+        diagnostics.extend(
+            file.diagnostics
+                .iter()
+                .chain(replay.diagnostics.iter())
+                .cloned(),
+        );
+        // Lines are played only under rules.
+        if let Some(parsed) = &replay.rules {
+            for line in &replay.lines {
+                diagnostics.extend(line.diagnostics(&parsed.rules));
+            }
+        }
         Diagnostic::sort_and_dedup(&mut diagnostics);
         OtnDocument {
             line_index,

@@ -169,51 +169,42 @@ fn jump_target(
     jump_landing(rules, cells, man, from, direction).ok()
 }
 
-fn jump_check(
-    rules: &Rules,
-    cells: &[u8],
-    man: Man,
-    from: usize,
-    direction: (i32, i32),
-) -> Result<usize, String> {
-    jump_landing(rules, cells, man, from, direction).map_err(|problem| problem.describe(rules, man))
-}
-
 /// Why a jump cannot be made, put in words only when asked: the search for any legal move
 /// asks it of every blocked direction and drops the answer.
-enum JumpProblem {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JumpProblem {
     NoJumps,
     OffBoard,
-    NothingOver(usize),
-    Friend(usize),
+    NothingOver(u16),
+    Friend(u16),
     Unjumpable(Man),
-    Occupied(usize),
+    Occupied(u16),
     Restricted,
-    CannotStop(usize),
+    CannotStop(u16),
 }
 
 impl JumpProblem {
     fn describe(&self, rules: &Rules, man: Man) -> String {
+        let square = |index: u16| square(rules, usize::from(index));
         match *self {
             JumpProblem::NoJumps => format!("{} may not jump ({})", plural(man), jump_key(man)),
             JumpProblem::OffBoard => "the jump leaves the board".to_string(),
             JumpProblem::NothingOver(over) => {
-                format!("there is no man on {} to jump over", square(rules, over))
+                format!("there is no man on {} to jump over", square(over))
             }
-            JumpProblem::Friend(over) => format!(
-                "{} is a friend: only enemy men are jumped",
-                square(rules, over)
-            ),
+            JumpProblem::Friend(over) => {
+                format!("{} is a friend: only enemy men are jumped", square(over))
+            }
             JumpProblem::Unjumpable(jumped) => {
                 format!("{} cannot be jumped over", jumped.describe())
             }
-            JumpProblem::Occupied(to) => format!("{} is occupied", square(rules, to)),
+            JumpProblem::Occupied(to) => format!("{} is occupied", square(to)),
             JumpProblem::Restricted => format!(
                 "{} jump only to or from the centre, a corner or a friendly fort ({}:r)",
                 plural(man),
                 jump_key(man)
             ),
-            JumpProblem::CannotStop(to) => stop_reason(rules, man, to),
+            JumpProblem::CannotStop(to) => stop_reason(rules, man, usize::from(to)),
         }
     }
 }
@@ -232,9 +223,10 @@ fn jump_landing(
     }
     let over = step(rules, from, direction).ok_or(JumpProblem::OffBoard)?;
     let to = step(rules, over, direction).ok_or(JumpProblem::OffBoard)?;
-    let jumped = man_at(cells, over).ok_or(JumpProblem::NothingOver(over))?;
+    // Squares are fewer than 2^16 (see `MAX_DIM`).
+    let jumped = man_at(cells, over).ok_or(JumpProblem::NothingOver(over as u16))?;
     if jumped.side == man.side {
-        return Err(JumpProblem::Friend(over));
+        return Err(JumpProblem::Friend(over as u16));
     }
     if matches!(
         jumped.kind,
@@ -243,7 +235,7 @@ fn jump_landing(
         return Err(JumpProblem::Unjumpable(jumped));
     }
     if cells[to] != 0 {
-        return Err(JumpProblem::Occupied(to));
+        return Err(JumpProblem::Occupied(to as u16));
     }
     let origin = rules.space(from);
     if mode == Jump::Restricted {
@@ -258,7 +250,7 @@ fn jump_landing(
         }
     }
     if !can_stop(rules, man, origin, to) {
-        return Err(JumpProblem::CannotStop(to));
+        return Err(JumpProblem::CannotStop(to as u16));
     }
     Ok(to)
 }
@@ -313,36 +305,175 @@ fn stop_reason(rules: &Rules, man: Man, index: usize) -> String {
     }
 }
 
-/// Checks that the man on `from` may move to `to`; `Ok(jump)` or why not, in words.
-pub fn check_move(rules: &Rules, cells: &[u8], from: usize, to: usize) -> Result<bool, String> {
+/// Why a move cannot be made, put in words only when asked (see [`MoveError::describe`]):
+/// a replay that goes wrong finds one at most moves, and says few of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    NoMan {
+        from: u16,
+    },
+    SameSquare,
+    NotStraight {
+        from: u16,
+        to: u16,
+    },
+    Occupied {
+        to: u16,
+    },
+    Jump {
+        man: Man,
+        problem: JumpProblem,
+    },
+    PassesThrough {
+        from: u16,
+        to: u16,
+        at: u16,
+    },
+    /// Past a special square the man may not pass (or not re-enter).
+    Barred {
+        man: Man,
+        from: u16,
+        to: u16,
+        at: u16,
+    },
+    TooFar {
+        man: Man,
+        from: u16,
+        to: u16,
+        distance: u16,
+        limit: u16,
+    },
+    CannotStop {
+        man: Man,
+        to: u16,
+    },
+}
+
+impl MoveError {
+    /// Appends why the move cannot be made, in words, under `rules`, to `out`: the common
+    /// reasons written piece by piece (see [`super::board::push_number`]).
+    pub fn push_description(self, rules: &Rules, out: &mut String) {
+        let square = |index: u16| Square::of_index(usize::from(index), rules.dim);
+        match self {
+            MoveError::NoMan { from } => {
+                out.push_str("there is no man on ");
+                square(from).push_name(out);
+            }
+            MoveError::NotStraight { from, to } => {
+                square(from).push_name(out);
+                out.push('-');
+                square(to).push_name(out);
+                out.push_str(" is not along a rank or a file");
+            }
+            MoveError::Occupied { to } => {
+                square(to).push_name(out);
+                out.push_str(" is occupied");
+            }
+            MoveError::PassesThrough { from, to, at } => {
+                square(from).push_name(out);
+                out.push('-');
+                square(to).push_name(out);
+                out.push_str(" passes through ");
+                square(at).push_name(out);
+            }
+            _ => out.push_str(&self.describe(rules)),
+        }
+    }
+
+    /// Why the move cannot be made, in words, under `rules`.
+    pub fn describe(self, rules: &Rules) -> String {
+        let square = |index: u16| square(rules, usize::from(index));
+        match self {
+            MoveError::NoMan { from } => format!("there is no man on {}", square(from)),
+            MoveError::SameSquare => "a move goes somewhere else".to_string(),
+            MoveError::NotStraight { from, to } => format!(
+                "{}-{} is not along a rank or a file",
+                square(from),
+                square(to)
+            ),
+            MoveError::Occupied { to } => format!("{} is occupied", square(to)),
+            MoveError::Jump { man, problem } => problem.describe(rules, man),
+            MoveError::PassesThrough { from, to, at } => format!(
+                "{}-{} passes through {}",
+                square(from),
+                square(to),
+                square(at)
+            ),
+            MoveError::Barred { man, from, to, at } => {
+                let space = rules.space(usize::from(at));
+                let slot = space.slot().unwrap_or(0);
+                if !rules.passable[slot].contains(man) {
+                    format!(
+                        "{}-{} passes through the {} at {}, which only {} may pass ({}p: {})",
+                        square(from),
+                        square(to),
+                        space.name(),
+                        square(at),
+                        rules.passable[slot].describe(),
+                        space.key(),
+                        rules.passable[slot].letters()
+                    )
+                } else {
+                    format!(
+                        "{} may not re-enter the {} at {} ({}re: {})",
+                        man.describe(),
+                        space.name(),
+                        square(at),
+                        space.key(),
+                        rules.reenter[slot].letters()
+                    )
+                }
+            }
+            MoveError::TooFar {
+                man,
+                from,
+                to,
+                distance,
+                limit,
+            } => format!(
+                "{}-{} goes {distance} squares; {} move at most {limit} (spd)",
+                square(from),
+                square(to),
+                plural(man)
+            ),
+            MoveError::CannotStop { man, to } => stop_reason(rules, man, usize::from(to)),
+        }
+    }
+}
+
+/// Checks that the man on `from` may move to `to`; `Ok(jump)` or why not.
+pub fn check_move(rules: &Rules, cells: &[u8], from: usize, to: usize) -> Result<bool, MoveError> {
+    // Squares are fewer than 2^16 (see `MAX_DIM`).
+    let (from_square, to_square) = (from as u16, to as u16);
     let Some(man) = man_at(cells, from) else {
-        return Err(format!("there is no man on {}", square(rules, from)));
+        return Err(MoveError::NoMan { from: from_square });
     };
     if from == to {
-        return Err("a move goes somewhere else".to_string());
+        return Err(MoveError::SameSquare);
     }
     let (fx, fy) = rules.coordinates(from);
     let (fx, fy) = (fx as i32, fy as i32);
     let (tx, ty) = rules.coordinates(to);
     let (tx, ty) = (tx as i32, ty as i32);
     if fx != tx && fy != ty {
-        return Err(format!(
-            "{}-{} is not along a rank or a file",
-            square(rules, from),
-            square(rules, to)
-        ));
+        return Err(MoveError::NotStraight {
+            from: from_square,
+            to: to_square,
+        });
     }
     let direction = ((tx - fx).signum(), (ty - fy).signum());
     let distance = (tx - fx).abs().max((ty - fy).abs()) as usize;
     if cells[to] != 0 {
-        return Err(format!("{} is occupied", square(rules, to)));
+        return Err(MoveError::Occupied { to: to_square });
     }
     let origin = rules.space(from);
     // A jump: two squares over an adjacent man.
     if distance == 2 && jump_mode(rules, man) != Jump::None {
         let over = step(rules, from, direction).unwrap_or(from);
         if cells[over] != 0 {
-            return jump_check(rules, cells, man, from, direction).map(|_| true);
+            return jump_landing(rules, cells, man, from, direction)
+                .map(|_| true)
+                .map_err(|problem| MoveError::Jump { man, problem });
         }
     }
     let mut at = from;
@@ -351,52 +482,35 @@ pub fn check_move(rules: &Rules, cells: &[u8], from: usize, to: usize) -> Result
             break;
         }
         if cells[next] != 0 {
-            return Err(format!(
-                "{}-{} passes through {}",
-                square(rules, from),
-                square(rules, to),
-                square(rules, next)
-            ));
+            return Err(MoveError::PassesThrough {
+                from: from_square,
+                to: to_square,
+                at: next as u16,
+            });
         }
         if !can_pass(rules, man, origin, next) {
-            let space = rules.space(next);
-            let slot = space.slot().unwrap_or(0);
-            return Err(if !rules.passable[slot].contains(man) {
-                format!(
-                    "{}-{} passes through the {} at {}, which only {} may pass ({}p: {})",
-                    square(rules, from),
-                    square(rules, to),
-                    space.name(),
-                    square(rules, next),
-                    rules.passable[slot].describe(),
-                    space.key(),
-                    rules.passable[slot].letters()
-                )
-            } else {
-                format!(
-                    "{} may not re-enter the {} at {} ({}re: {})",
-                    man.describe(),
-                    space.name(),
-                    square(rules, next),
-                    space.key(),
-                    rules.reenter[slot].letters()
-                )
+            return Err(MoveError::Barred {
+                man,
+                from: from_square,
+                to: to_square,
+                at: next as u16,
             });
         }
         at = next;
     }
     if let Some(limit) = speed(rules, man) {
         if distance > limit {
-            return Err(format!(
-                "{}-{} goes {distance} squares; {} move at most {limit} (spd)",
-                square(rules, from),
-                square(rules, to),
-                plural(man)
-            ));
+            return Err(MoveError::TooFar {
+                man,
+                from: from_square,
+                to: to_square,
+                distance: distance as u16,
+                limit: limit as u16,
+            });
         }
     }
     if !can_pass(rules, man, origin, to) || !can_stop(rules, man, origin, to) {
-        return Err(stop_reason(rules, man, to));
+        return Err(MoveError::CannotStop { man, to: to_square });
     }
     Ok(false)
 }
@@ -595,24 +709,25 @@ fn linnaean_capture(
     attackers >= 3
 }
 
-/// The direction along an edge square's edge, and the direction into the board.
-fn edge_axes(rules: &Rules, index: usize) -> Vec<((i32, i32), (i32, i32))> {
+/// The direction along an edge square's edge, and the direction into the board (two for
+/// a corner square).
+fn edge_axes(rules: &Rules, index: usize) -> impl Iterator<Item = ((i32, i32), (i32, i32))> {
     let (x, y) = rules.coordinates(index);
     let last = rules.dim - 1;
-    let mut axes = Vec::new();
-    if y == 0 {
-        axes.push(((1, 0), (0, 1)));
-    }
-    if y == last {
-        axes.push(((1, 0), (0, -1)));
-    }
-    if x == 0 {
-        axes.push(((0, 1), (1, 0)));
-    }
-    if x == last {
-        axes.push(((0, 1), (-1, 0)));
-    }
-    axes
+    [
+        (y == 0).then_some(((1, 0), (0, 1))),
+        (y == last).then_some(((1, 0), (0, -1))),
+        (x == 0).then_some(((0, 1), (1, 0))),
+        (x == last).then_some(((0, 1), (-1, 0))),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The men of a run along an edge, at most a side of the board.
+struct Run {
+    men: [u16; MAX_DIM],
+    len: usize,
 }
 
 /// The men a shieldwall captures after `mover` arrived on `to`.
@@ -627,28 +742,31 @@ fn shieldwall_captures(rules: &Rules, cells: &[u8], mover: Man, to: usize) -> Ve
     };
     // The run of enemies pinned against the edge, starting next to `start` and going
     // `along`; `Some(run)` if it is closed at its far end.
-    let run =
-        |start: usize, along: (i32, i32), inward: (i32, i32)| -> Option<(Vec<usize>, usize)> {
-            let mut men = Vec::new();
-            let mut at = start;
-            loop {
-                at = step(rules, at, along)?;
-                match man_at(cells, at) {
-                    Some(man) if man.side != side => {
-                        let pin = step(rules, at, inward)?;
-                        if !man_at(cells, pin)
-                            .is_some_and(|m| m.side == side && m.kind != TaflMan::Guard)
-                        {
-                            return None;
-                        }
-                        men.push(at);
-                    }
-                    _ => return (closes(at) && men.len() >= 2).then_some((men, at)),
-                }
-            }
+    let run = |start: usize, along: (i32, i32), inward: (i32, i32)| -> Option<Run> {
+        let mut men = Run {
+            men: [0; MAX_DIM],
+            len: 0,
         };
-    let mut take = |men: Vec<usize>| {
-        for index in men {
+        let mut at = start;
+        loop {
+            at = step(rules, at, along)?;
+            match man_at(cells, at) {
+                Some(man) if man.side != side => {
+                    let pin = step(rules, at, inward)?;
+                    if !man_at(cells, pin)
+                        .is_some_and(|m| m.side == side && m.kind != TaflMan::Guard)
+                    {
+                        return None;
+                    }
+                    men.men[men.len] = at as u16;
+                    men.len += 1;
+                }
+                _ => return (closes(at) && men.len >= 2).then_some(men),
+            }
+        }
+    };
+    let mut take = |men: Run| {
+        for index in men.men[..men.len].iter().map(|index| usize::from(*index)) {
             let man = man_at(cells, index);
             if man.is_some_and(|m| !matches!(m.kind, TaflMan::King | TaflMan::Guard))
                 && !captured.contains(&index)
@@ -660,7 +778,7 @@ fn shieldwall_captures(rules: &Rules, cells: &[u8], mover: Man, to: usize) -> Ve
     if on_edge(rules, to) {
         for (along, inward) in edge_axes(rules, to) {
             for along in [along, (-along.0, -along.1)] {
-                if let Some((men, _)) = run(to, along, inward) {
+                if let Some(men) = run(to, along, inward) {
                     take(men);
                 }
             }
@@ -691,7 +809,7 @@ fn shieldwall_captures(rules: &Rules, cells: &[u8], mover: Man, to: usize) -> Ve
                 }
                 if let Some(flank) = step(rules, start, back) {
                     if closes(flank) {
-                        if let Some((men, _)) = run(flank, along, inward) {
+                        if let Some(men) = run(flank, along, inward) {
                             take(men);
                         }
                     }
@@ -755,6 +873,38 @@ pub fn verdict(
     had_king: bool,
     berserk_pending: bool,
 ) -> Option<Verdict> {
+    verdict_hinted(
+        rules,
+        cells,
+        (census, had_king),
+        mover,
+        berserk_pending,
+        &mut VerdictHints::default(),
+    )
+}
+
+/// Squares a verdict found that the next one, a move later, looks at first: a man of each
+/// side that could move, and a defender that saw an edge. A board changes little from one
+/// move to the next, and these mostly still can, where a search from the first square
+/// passed most of the board. Verdicts are the same whatever the hints.
+#[derive(Clone, Debug, Default)]
+pub struct VerdictHints {
+    movable: [Option<u16>; 2],
+    sees_edge: Option<u16>,
+    /// Room for the searches' squares, kept from one verdict to the next.
+    stack: Vec<u16>,
+    wall: Vec<u16>,
+}
+
+/// [`verdict`], looking first where `hints` say, and keeping in them what it found.
+pub fn verdict_hinted(
+    rules: &Rules,
+    cells: &[u8],
+    (census, had_king): (Census, bool),
+    mover: TaflSide,
+    berserk_pending: bool,
+    hints: &mut VerdictHints,
+) -> Option<Verdict> {
     let Census {
         attackers,
         defenders,
@@ -774,15 +924,19 @@ pub fn verdict(
     if attackers == 0 {
         return Some(Verdict::Win(TaflSide::Defenders, Reason::AllCaptured));
     }
-    if rules.edge_fort && king.is_some_and(|k| edge_fort(rules, cells, k)) {
+    if rules.edge_fort && king.is_some_and(|k| edge_fort(rules, cells, k, hints)) {
         return Some(Verdict::Win(TaflSide::Defenders, Reason::EdgeFort));
     }
-    if rules.surround_fatal && mover == TaflSide::Attackers && defenders_enclosed(rules, cells) {
+    if rules.surround_fatal
+        && mover == TaflSide::Attackers
+        && defenders_enclosed_hinted(rules, cells, &mut hints.sees_edge, &mut hints.stack)
+    {
         return Some(Verdict::Win(TaflSide::Attackers, Reason::Surrounded));
     }
     if !berserk_pending {
         let next = other_side(mover);
-        if !side_can_move(rules, cells, next) {
+        let hint = &mut hints.movable[usize::from(next == TaflSide::Defenders)];
+        if !side_can_move_hinted(rules, cells, next, hint) {
             return Some(Verdict::Win(mover, Reason::NoMoves));
         }
     }
@@ -790,9 +944,29 @@ pub fn verdict(
 }
 
 pub fn side_can_move(rules: &Rules, cells: &[u8], side: TaflSide) -> bool {
-    (0..cells.len()).any(|index| {
+    side_can_move_hinted(rules, cells, side, &mut None)
+}
+
+/// [`side_can_move`], trying the man on `hint` first, and keeping there the man found.
+fn side_can_move_hinted(
+    rules: &Rules,
+    cells: &[u8],
+    side: TaflSide,
+    hint: &mut Option<u16>,
+) -> bool {
+    let movable = |index: usize| {
         man_at(cells, index).is_some_and(|m| m.side == side) && can_move(rules, cells, index)
-    })
+    };
+    if hint.is_some_and(|index| movable(usize::from(index))) {
+        return true;
+    }
+    match (0..cells.len()).find(|index| movable(*index)) {
+        Some(index) => {
+            *hint = Some(index as u16);
+            true
+        }
+        None => false,
+    }
 }
 
 /// Whether the man on `from` has a legal move (what `destinations` finds, without
@@ -826,13 +1000,38 @@ fn can_move(rules: &Rules, cells: &[u8], from: usize) -> bool {
     false
 }
 
+/// A set of a board's squares, one bit each.
+#[derive(Default)]
+struct Squares([u64; (MAX_DIM * MAX_DIM).div_ceil(64)]);
+
+impl Squares {
+    fn insert(&mut self, index: usize) {
+        self.0[index / 64] |= 1 << (index % 64);
+    }
+
+    fn contains(&self, index: usize) -> bool {
+        self.0[index / 64] & (1 << (index % 64)) != 0
+    }
+}
+
 /// No defender can reach an edge square: every path from a defender to the edge meets an
 /// attacker. (Searched from the defenders, which usually reach an edge in a few steps.)
+#[cfg(test)]
 fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
-    // Checked after every attackers' move: on the stack rather than allocated, each square
-    // stacked once at most. The search starts from one defender and takes the next only
-    // when it found no way out, since the first usually finds one in a few steps.
-    const MOST: usize = MAX_DIM * MAX_DIM;
+    defenders_enclosed_hinted(rules, cells, &mut None, &mut Vec::new())
+}
+
+/// [`defenders_enclosed`], trying the defender on `hint` first, and keeping there a
+/// defender that sees an edge; `stack` is room for the search.
+fn defenders_enclosed_hinted(
+    rules: &Rules,
+    cells: &[u8],
+    hint: &mut Option<u16>,
+    stack: &mut Vec<u16>,
+) -> bool {
+    // Checked after every attackers' move: squares marked in bits, each stacked once at
+    // most. The search starts from one defender and takes the next only when it found no
+    // way out, since the first usually finds one in a few steps.
     let is_defender =
         |index: usize| man_at(cells, index).is_some_and(|m| m.side == TaflSide::Defenders);
     let is_attacker =
@@ -851,30 +1050,32 @@ fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
             true
         })
     };
-    if (0..cells.len()).any(|index| is_defender(index) && sees_edge(index)) {
+    let free = |index: usize| is_defender(index) && sees_edge(index);
+    if hint.is_some_and(|index| free(usize::from(index))) {
         return false;
     }
-    let mut seen = [false; MOST];
-    let mut stack = [0u16; MOST];
+    if let Some(index) = (0..cells.len()).find(|index| free(*index)) {
+        *hint = Some(index as u16);
+        return false;
+    }
+    let mut seen = Squares::default();
     for start in 0..cells.len() {
-        if seen[start] || !is_defender(start) {
+        if seen.contains(start) || !is_defender(start) {
             continue;
         }
-        seen[start] = true;
-        stack[0] = start as u16;
-        let mut stacked = 1;
-        while stacked > 0 {
-            stacked -= 1;
-            let index = usize::from(stack[stacked]);
+        seen.insert(start);
+        stack.clear();
+        stack.push(start as u16);
+        while let Some(index) = stack.pop() {
+            let index = usize::from(index);
             if on_edge(rules, index) {
                 return false;
             }
             for direction in DIRECTIONS {
                 if let Some(next) = step(rules, index, direction) {
-                    if !seen[next] && !is_attacker(next) {
-                        seen[next] = true;
-                        stack[stacked] = next as u16;
-                        stacked += 1;
+                    if !seen.contains(next) && !is_attacker(next) {
+                        seen.insert(next);
+                        stack.push(next as u16);
                     }
                 }
             }
@@ -884,8 +1085,9 @@ fn defenders_enclosed(rules: &Rules, cells: &[u8]) -> bool {
 }
 
 /// The king on an edge, able to move, in an area of empty squares walled by defenders,
-/// with no attacker inside and no corner, and no wall man capturable.
-fn edge_fort(rules: &Rules, cells: &[u8], king: usize) -> bool {
+/// with no attacker inside and no corner, and no wall man capturable; `hints` has room for
+/// the search.
+fn edge_fort(rules: &Rules, cells: &[u8], king: usize, hints: &mut VerdictHints) -> bool {
     if !on_edge(rules, king) {
         return false;
     }
@@ -896,20 +1098,22 @@ fn edge_fort(rules: &Rules, cells: &[u8], king: usize) -> bool {
     if !can_move {
         return false;
     }
-    let mut inside = vec![false; cells.len()];
-    let mut wall = Vec::new();
-    let mut stack = vec![king];
+    // Asked after every move while the king stands on an edge: squares marked in bits,
+    // each stacked once at most.
+    let mut inside = Squares::default();
+    let mut stacked = Squares::default();
+    let (stack, wall) = (&mut hints.stack, &mut hints.wall);
+    stack.clear();
+    wall.clear();
+    stack.push(king as u16);
+    stacked.insert(king);
     while let Some(index) = stack.pop() {
-        if inside[index] {
-            continue;
-        }
+        let index = usize::from(index);
         if index != king {
             match man_at(cells, index) {
                 Some(man) if man.side == TaflSide::Attackers => return false,
                 Some(_) => {
-                    if !wall.contains(&index) {
-                        wall.push(index);
-                    }
+                    wall.push(index as u16);
                     continue;
                 }
                 None => {}
@@ -918,23 +1122,24 @@ fn edge_fort(rules: &Rules, cells: &[u8], king: usize) -> bool {
         if rules.space(index) == Space::Corner {
             return false;
         }
-        inside[index] = true;
+        inside.insert(index);
         for direction in DIRECTIONS {
             if let Some(next) = step(rules, index, direction) {
-                if !inside[next] {
-                    stack.push(next);
+                if !stacked.contains(next) {
+                    stacked.insert(next);
+                    stack.push(next as u16);
                 }
             }
         }
     }
     let attacker = Man::new(TaflSide::Attackers, TaflMan::Taflman);
-    wall.iter().all(|&index| {
+    wall.iter().map(|&index| usize::from(index)).all(|index| {
         let Some(man) = man_at(cells, index) else {
             return true;
         };
         let safe = |next: Option<usize>| match next {
             None => true,
-            Some(n) if inside[n] => !hostile(rules, cells, n, man),
+            Some(n) if inside.contains(n) => !hostile(rules, cells, n, man),
             Some(n) => {
                 !hostile(rules, cells, n, man)
                     && (cells[n] != 0 || !can_stop(rules, attacker, Space::Plain, n))

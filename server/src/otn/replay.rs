@@ -3,9 +3,7 @@
 //! stops at an error: an illegal move that can be made on the board is made, a move that
 //! cannot is skipped, and the moves after it go on.
 
-use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::Arc;
 
 use super::board::{
     parse_position, side_name, Board, Census, Man, Square, TaflSide, MAX_DIM, MIN_DIM,
@@ -15,8 +13,14 @@ use super::moves::{capture_record, shift_range, Info, MoveRecord, MoveType, Move
 use super::rules::{parse_rules, ParsedRules, Rules};
 use super::syntax::{AddressMove, FileKind, LinePath, OtnFile};
 
+mod positions;
+mod problems;
 mod states;
 use crate::diagnostic::{Diagnostic, Fix};
+pub use positions::Positions;
+use positions::Repetitions;
+pub use problems::MoveProblem;
+use problems::{Illegality, Movement};
 pub use states::{Plies, CHUNK};
 
 /// How deep variations may nest (a variation of a variation of ...): deeper ones are
@@ -42,10 +46,17 @@ pub struct Ply {
     pub berserker: Option<u16>,
     /// The game's end, if this move ended it.
     pub verdict: Option<Verdict>,
-    pub hash: u64,
 }
 
 impl Ply {
+    /// Moves its ranges `delta` bytes along, in place.
+    fn shift(&mut self, delta: isize) {
+        self.range = shift_range(&self.range, delta);
+        if let Some(comment) = &mut self.comment {
+            *comment = shift_range(comment, delta);
+        }
+    }
+
     fn shifted(&self, delta: isize) -> Ply {
         Ply {
             range: shift_range(&self.range, delta),
@@ -102,7 +113,7 @@ pub struct Line {
     last_board: Vec<u8>,
     /// Its census, when the last move made it (one is taken once per move otherwise).
     last_census: CensusCache,
-    /// How many of the states hold each position (the main line's only).
+    /// Which states hold each position, for repetitions (the main line's only).
     pub positions: Positions,
     /// The turn lines of the file this line is made of.
     pub turns: Vec<usize>,
@@ -120,15 +131,16 @@ impl Line {
         }
     }
 
-    /// Appends a state, its move's captures and diagnostics, and its board.
+    /// Appends a state, its position's hash, its move's captures and problems, and its
+    /// board.
     fn push(
         &mut self,
-        ply: Ply,
-        captures: &[(u16, Man)],
-        diagnostics: impl Iterator<Item = Diagnostic>,
+        (ply, hash): (Ply, u64),
+        captures: impl IntoIterator<Item = (u16, Man)>,
+        problems: &mut Vec<MoveProblem>,
         board: Vec<u8>,
     ) {
-        self.plies.push(ply, captures, diagnostics, &board);
+        self.plies.push((ply, hash), captures, problems, &board);
         self.last_board = board;
         self.last_census = CensusCache(None);
     }
@@ -147,6 +159,17 @@ impl Line {
             self.path.prefix(),
             self.plies.as_read(index).0.address.name()
         )
+    }
+
+    /// What is wrong with the line's moves, in words, under `rules`.
+    pub fn diagnostics<'a>(&'a self, rules: &'a Rules) -> impl Iterator<Item = Diagnostic> + 'a {
+        self.plies.problems().map(move |(index, problem, shift)| {
+            let label = MoveLabel {
+                path: &self.path,
+                address: self.plies.as_read(index).0.address,
+            };
+            problem.diagnostic(&label, rules, shift)
+        })
     }
 
     /// The verdict the last ply reached, if it reached one, with its index.
@@ -284,9 +307,9 @@ thread_local! {
 enum InStep {
     /// Not at this state (it may be later).
     No,
-    /// Yes; `different` tells whether the positions the two lines went through since
-    /// `from` differ (none of those comes again later).
-    Yes { different: bool },
+    /// Yes (the positions the two lines went through since `from` may differ, but none
+    /// of those that do comes again later).
+    Yes,
     /// Never: the lines reached a position a later state of `old` reaches again by other
     /// ways, so its repetitions count otherwise.
     Never,
@@ -303,7 +326,7 @@ fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> InStep {
     }
     let (a, b) = (new.plies.as_read(index).0, old.plies.as_read(index).0);
     let same_state = index + 1 == new.plies.len()
-        && a.hash == b.hash
+        && new.plies.hash(index) == old.plies.hash(index)
         && a.next_side == b.next_side
         && a.berserker == b.berserker
         && a.address == b.address
@@ -321,7 +344,7 @@ fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> InStep {
     seen_new.sort_unstable();
     seen_old.sort_unstable();
     if seen_new == seen_old {
-        return InStep::Yes { different: false };
+        return InStep::Yes;
     }
     // The positions one line went through more often than the other.
     let mut different = Vec::new();
@@ -355,234 +378,7 @@ fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> InStep {
     if comes_again {
         InStep::Never
     } else {
-        InStep::Yes { different: true }
-    }
-}
-
-/// Hashes a position hash with one multiplication: the keys are hashes already, and a
-/// general-purpose hasher doubled the cost of replaying a move.
-#[derive(Clone, Copy, Default)]
-struct PositionHasher(u64);
-
-impl std::hash::Hasher for PositionHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.write_u64(u64::from(*byte));
-        }
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0 ^ value).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
-type PositionCounts = HashMap<u64, u32, std::hash::BuildHasherDefault<PositionHasher>>;
-
-/// How many of a main line's states hold each position: counted once, then shared by the
-/// revisions after it with what each edit changed, so that an edit near the end of a long
-/// line learns how often a position came before it without counting them all.
-#[derive(Clone, Debug, Default)]
-pub struct Positions {
-    counted: Arc<PositionCounts>,
-    changes: Arc<HashMap<u64, i64, std::hash::BuildHasherDefault<PositionHasher>>>,
-}
-
-impl Positions {
-    fn of(hashes: impl Iterator<Item = u64>) -> Positions {
-        let mut counted = PositionCounts::default();
-        counted.reserve(hashes.size_hint().1.unwrap_or(0));
-        for hash in hashes {
-            *counted.entry(hash).or_default() += 1;
-        }
-        Positions {
-            counted: Arc::new(counted),
-            changes: Arc::default(),
-        }
-    }
-
-    fn count(&self, hash: u64) -> i64 {
-        i64::from(self.counted.get(&hash).copied().unwrap_or(0))
-            + self.changes.get(&hash).copied().unwrap_or(0)
-    }
-
-    /// These positions without `removed` and with `added`; counted again when the changes
-    /// would outgrow what they change.
-    fn changed(
-        &self,
-        removed: impl Iterator<Item = u64>,
-        added: impl Iterator<Item = u64>,
-    ) -> Positions {
-        let mut changed = self.clone();
-        let changes = Arc::make_mut(&mut changed.changes);
-        for hash in removed {
-            *changes.entry(hash).or_default() -= 1;
-        }
-        for hash in added {
-            *changes.entry(hash).or_default() += 1;
-        }
-        changes.retain(|_, change| *change != 0);
-        if changes.len() > 1024 + self.counted.len() / 8 {
-            let mut counted = (*changed.counted).clone();
-            for (hash, change) in changes.drain() {
-                let count = counted.entry(hash).or_default();
-                *count = (i64::from(*count) + change) as u32;
-            }
-            counted.retain(|_, count| *count != 0);
-            changed.counted = Arc::new(counted);
-        }
-        changed
-    }
-
-    fn all(&self) -> HashMap<u64, i64> {
-        let mut all: HashMap<u64, i64> = self
-            .counted
-            .iter()
-            .map(|(hash, count)| (*hash, i64::from(*count)))
-            .collect();
-        for (hash, change) in self.changes.iter() {
-            *all.entry(*hash).or_default() += change;
-        }
-        all.retain(|_, count| *count != 0);
-        all
-    }
-}
-
-impl PartialEq for Positions {
-    fn eq(&self, other: &Positions) -> bool {
-        self.all() == other.all()
-    }
-}
-
-impl Eq for Positions {}
-
-/// Where the counts of the positions a line kept from the previous replay come from, when
-/// asked about.
-enum Kept<'a> {
-    Nothing,
-    /// The line's first states, counted for the positions asked about.
-    First(usize),
-    /// The previous replay's positions but those of its states `tail`.
-    AllBut {
-        positions: &'a Positions,
-        old: &'a Plies,
-        tail: Range<usize>,
-        tail_counts: Option<PositionCounts>,
-    },
-}
-
-/// How often each position has been reached in a line, for threefold repetition. The
-/// states kept from a previous replay are counted only for the positions asked about, from
-/// whichever of the kept states and the states left out is the shorter list, and at once
-/// when so many are asked about that counting them all is cheaper.
-struct Repetitions<'a> {
-    counts: PositionCounts,
-    kept: Kept<'a>,
-    lookups: usize,
-    /// How many positions a replay to the end of the line counts: room for them is made
-    /// once a long replay looks likely, instead of the map growing again and again.
-    expected: usize,
-}
-
-/// How many positions are counted before room is made for all those expected.
-const POSITIONS_BEFORE_MAKING_ROOM: usize = 64;
-
-impl<'a> Repetitions<'a> {
-    fn of(hashes: impl Iterator<Item = u64>) -> Repetitions<'a> {
-        let mut counts = PositionCounts::default();
-        for hash in hashes {
-            *counts.entry(hash).or_default() += 1;
-        }
-        Repetitions {
-            counts,
-            kept: Kept::Nothing,
-            lookups: 0,
-            expected: 0,
-        }
-    }
-
-    /// The first `states` of `old`, a line with its positions counted.
-    fn kept(old: &'a Line, states: usize) -> Repetitions<'a> {
-        let tail = states..old.plies.len();
-        let kept = if tail.len() < states {
-            Kept::AllBut {
-                positions: &old.positions,
-                old: &old.plies,
-                tail,
-                tail_counts: None,
-            }
-        } else {
-            Kept::First(states)
-        };
-        Repetitions {
-            counts: PositionCounts::default(),
-            kept,
-            lookups: 0,
-            expected: 0,
-        }
-    }
-
-    /// Counts `hash` reached once more; how often it has been reached.
-    fn reach(&mut self, hash: u64, plies: &Plies) -> u32 {
-        const LOOKUPS_BEFORE_COUNTING_ALL: usize = 4;
-        if let Some(seen) = self.counts.get_mut(&hash) {
-            *seen += 1;
-            return *seen;
-        }
-        if self.counts.len() == POSITIONS_BEFORE_MAKING_ROOM {
-            self.counts.reserve(self.expected);
-        }
-        {
-            let counting_all = self.lookups >= LOOKUPS_BEFORE_COUNTING_ALL;
-            self.lookups += 1;
-            let count = |hashes: &mut dyn Iterator<Item = u64>| {
-                hashes.filter(|h| *h == hash).count() as u32
-            };
-            let seen = match &mut self.kept {
-                Kept::Nothing => 0,
-                Kept::First(states) if !counting_all => {
-                    count(&mut plies.hashes(0..(*states).min(plies.len())))
-                }
-                Kept::First(states) => {
-                    let mut all = PositionCounts::default();
-                    all.reserve(*states);
-                    for kept_hash in plies.hashes(0..(*states).min(plies.len())) {
-                        *all.entry(kept_hash).or_default() += 1;
-                    }
-                    for (hash, seen) in all {
-                        self.counts.entry(hash).or_insert(seen);
-                    }
-                    self.kept = Kept::Nothing;
-                    self.counts.get(&hash).copied().unwrap_or(0)
-                }
-                Kept::AllBut {
-                    positions,
-                    old,
-                    tail,
-                    tail_counts,
-                } => {
-                    let left_out = match tail_counts {
-                        Some(counts) => counts.get(&hash).copied().unwrap_or(0),
-                        None if !counting_all => count(&mut old.hashes(tail.clone())),
-                        None => {
-                            let counts = tail_counts.insert(PositionCounts::default());
-                            for left_out in old.hashes(tail.clone()) {
-                                *counts.entry(left_out).or_default() += 1;
-                            }
-                            counts.get(&hash).copied().unwrap_or(0)
-                        }
-                    };
-                    (positions.count(hash) - i64::from(left_out)) as u32
-                }
-            };
-            // Counting all the kept states may have counted this one already, as `seen`.
-            let counted = self.counts.entry(hash).or_insert(seen);
-            *counted = seen + 1;
-            *counted
-        }
+        InStep::Yes
     }
 }
 
@@ -670,6 +466,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         diagnostics: &mut diagnostics,
         ply_diagnostics: Vec::new(),
         spare_board: Vec::new(),
+        verdict_hints: engine::VerdictHints::default(),
     };
     // The main line.
     let main_turns: Vec<usize> = (0..file.turns.len())
@@ -867,9 +664,20 @@ fn history(lines: &[Line], line: usize, index: usize) -> Vec<u64> {
 
 /// A move's full address (`7a.1.2b`), written out only when a diagnostic quotes it: most
 /// moves have nothing wrong with them.
-struct MoveLabel<'a> {
-    path: &'a LinePath,
-    address: AddressMove,
+pub struct MoveLabel<'a> {
+    pub path: &'a LinePath,
+    pub address: AddressMove,
+}
+
+impl MoveLabel<'_> {
+    /// Appends the label to `out` (see [`super::board::push_number`]).
+    pub fn push_name(&self, out: &mut String) {
+        if !self.path.is_main() {
+            out.push_str(&self.path.prefix());
+        }
+        super::board::push_number(out, self.address.turn);
+        out.push(char::from(b'a' + self.address.letter.min(25)));
+    }
 }
 
 impl std::fmt::Display for MoveLabel<'_> {
@@ -903,10 +711,12 @@ struct Player<'a> {
     rules: &'a Rules,
     diagnostics: &'a mut Vec<Diagnostic>,
     /// What the move being played has wrong with it.
-    ply_diagnostics: Vec<Diagnostic>,
+    ply_diagnostics: Vec<MoveProblem>,
     /// The board before the last move played, kept to be the next move's board after:
     /// a board allocated and freed for every move showed in long replays.
     spare_board: Vec<u8>,
+    /// Where the last verdict found men that could move, to look first.
+    verdict_hints: engine::VerdictHints,
 }
 
 /// What a move of the record is to the replay: a move record, or a word in a move's place
@@ -989,36 +799,46 @@ impl Player<'_> {
         };
         let start_hash = position_hash(&start.board, start.side, start.berserker);
         line.push(
-            Ply {
-                address: start.address,
-                range: 0..0,
-                comment: None,
-                moved: start.start_moved,
-                captures: 0..0,
-                next_side: start.side,
-                berserker: start.berserker,
-                verdict: None,
-                hash: start_hash,
-            },
-            &[],
-            std::iter::empty(),
+            (
+                Ply {
+                    address: start.address,
+                    range: 0..0,
+                    comment: None,
+                    moved: start.start_moved,
+                    captures: 0..0,
+                    next_side: start.side,
+                    berserker: start.berserker,
+                    verdict: None,
+                },
+                start_hash,
+            ),
+            [],
+            &mut Vec::new(),
             start.board.clone(),
-        );
-        let mut repetitions = Repetitions::of(
-            start
-                .history
-                .iter()
-                .chain(std::iter::once(&start_hash))
-                .copied(),
         );
         let mut reused = 0;
         if let Some(reuse) = &reuse {
             let keep = reuse.keep.min(reuse.line.plies.len());
             if keep > 1 {
                 keep_states(&mut line, reuse.line, keep);
-                repetitions = Repetitions::kept(reuse.line, keep);
                 reused = keep - 1;
             }
+        }
+        // The states this replay plays, from the first not kept (the start, if none is).
+        let first_played = if reused > 0 { line.plies.len() } else { 0 };
+        let mut repetitions = match &reuse {
+            Some(reuse) => Repetitions::keeping(&reuse.line.positions, first_played),
+            None if path.is_main() => Repetitions::after(std::iter::empty()),
+            None => Repetitions::after(
+                start
+                    .history
+                    .iter()
+                    .chain(std::iter::once(&start_hash))
+                    .copied(),
+            ),
+        };
+        if first_played == 0 && path.is_main() {
+            repetitions.reach(start_hash, 0, &line.plies);
         }
         repetitions.expected = turns
             .iter()
@@ -1041,9 +861,8 @@ impl Player<'_> {
         let mut copied_rest = false;
         // Whether the rest of the line may still turn out to be the previous replay's.
         let mut may_step_in = true;
-        // The states, if any, whose positions differ from the previous replay's where it
-        // stepped in again.
-        let mut history_differs_in: Option<Range<usize>> = None;
+        // Where the states played end, once the rest is the previous replay's.
+        let mut played_until: Option<usize> = None;
         let mut previous_turn: Option<u32> = None;
         let mut move_count = 0usize;
         for (turn_position, &turn_index) in turns.iter().enumerate() {
@@ -1180,14 +999,11 @@ impl Player<'_> {
                                             may_step_in = false;
                                             false
                                         }
-                                        InStep::Yes { different } => {
-                                            history_differs_in =
-                                                different.then_some(from..index + 1);
-                                            true
-                                        }
+                                        InStep::Yes => true,
                                     }
                                 }
                             {
+                                played_until = Some(line.plies.len());
                                 copy_rest(&mut line, reuse.line, reuse.delta);
                                 copied_rest = true;
                                 move_count += 1;
@@ -1202,8 +1018,7 @@ impl Player<'_> {
                         if let Some((at, verdict)) = ended {
                             if !warned_after_end {
                                 warned_after_end = true;
-                                self.ply_diagnostics.push(
-                                    Diagnostic::warning(
+                                self.ply_diagnostics.push(MoveProblem::said(Diagnostic::warning(
                                         record_range.clone(),
                                         "move-after-end",
                                         format!(
@@ -1212,8 +1027,7 @@ impl Player<'_> {
                                             verdict.describe()
                                         ),
                                     )
-                                    .with_related(line.plies.at(at).range, "the game ends here"),
-                                );
+                                    .with_related(line.plies.at(at).range, "the game ends here")));
                             }
                         }
                         let is_first_of_turn = real_moves == 0 && placeholders == 0;
@@ -1256,26 +1070,12 @@ impl Player<'_> {
         }
         line.turns = turns;
         if path.is_main() {
-            line.positions = match &reuse {
-                Some(reuse) if copied_rest => match &history_differs_in {
-                    None => reuse.line.positions.clone(),
-                    Some(states) => reuse.line.positions.changed(
-                        reuse.line.plies.hashes(states.clone()),
-                        line.plies.hashes(states.clone()),
-                    ),
-                },
-                // Replayed from the first state not kept to the end.
-                Some(reuse)
-                    if reused > 0 && line.plies.len() + reuse.line.plies.len() < 4 * reused =>
-                {
-                    let from = reused + 1;
-                    reuse.line.positions.changed(
-                        reuse.line.plies.hashes(from..reuse.line.plies.len()),
-                        line.plies.hashes(from..line.plies.len()),
-                    )
-                }
-                _ => Positions::of(line.plies.hashes(0..line.plies.len())),
-            };
+            let played = first_played..played_until.unwrap_or(line.plies.len());
+            line.positions = repetitions.into_positions(
+                reuse.as_ref().map(|reuse| &reuse.line.positions),
+                &line.plies,
+                played,
+            );
         }
         line
     }
@@ -1347,19 +1147,19 @@ impl Player<'_> {
         };
         if previous > 0 {
             if first_of_turn_line && address.letter != 0 && turn_position > 0 {
-                self.ply_diagnostics.push(Diagnostic::warning(
+                self.ply_diagnostics.push(MoveProblem::said(Diagnostic::warning(
                     word_range.clone(),
                     "turn-length",
                     format!(
                         "by the moves played this is move {label}: the turn before lacks a move (a turn holds one move per side)"
                     ),
-                ));
+                )));
             } else if !first_of_turn_line && address.letter == 0 {
-                self.ply_diagnostics.push(Diagnostic::warning(
+                self.ply_diagnostics.push(MoveProblem::said(Diagnostic::warning(
                     word_range.clone(),
                     "turn-length",
                     format!("this move starts turn {label}: a turn holds one move per side, unless a capture lets a berserk man move again"),
-                ));
+                )));
             }
         }
         let mut after = std::mem::take(&mut self.spare_board);
@@ -1374,11 +1174,12 @@ impl Player<'_> {
             let to_square = record.to.0;
             for (square, range) in [(from_square, &record.from.1), (to_square, &record.to.1)] {
                 if !square.on_board(dim) {
-                    self.ply_diagnostics.push(Diagnostic::error(
-                        range.clone(),
-                        "square-off-board",
-                        format!("{} is off the {dim}×{dim} board", square.name()),
-                    ));
+                    self.ply_diagnostics
+                        .push(MoveProblem::said(Diagnostic::error(
+                            range.clone(),
+                            "square-off-board",
+                            format!("{} is off the {dim}×{dim} board", square.name()),
+                        )));
                     playable = false;
                 }
             }
@@ -1387,21 +1188,16 @@ impl Player<'_> {
                 let to = to_square.index(dim);
                 match engine::man_at(&before, from) {
                     None => {
-                        self.ply_diagnostics.push(Diagnostic::error(
-                            record.from.1.clone(),
-                            "illegal-move",
-                            format!(
-                                "{label} {}: there is no man on {}",
-                                record.movement(),
-                                from_square.name()
-                            ),
-                        ));
+                        self.ply_diagnostics.push(MoveProblem::NoMan {
+                            range: record.from.1.clone(),
+                            movement: Movement::of(record),
+                        });
                         playable = false;
                     }
                     Some(man) => {
                         if let Some((written, range)) = &record.mover {
                             if *written != man {
-                                self.ply_diagnostics.push(
+                                self.ply_diagnostics.push(MoveProblem::said(
                                     Diagnostic::error(
                                         range.clone(),
                                         "mover-mismatch",
@@ -1417,27 +1213,23 @@ impl Player<'_> {
                                         title: format!("Write `{}`", man_letter(man)),
                                         edits: vec![(range.clone(), man_letter(man))],
                                     }),
-                                );
+                                ));
                             }
                         }
                         let mut reason = None;
                         if man.side != side {
-                            reason = Some(format!("the {} are to move", side_name(side)));
+                            reason = Some(Illegality::NotToMove(side));
                         } else if let Some(b) = berserker {
                             if usize::from(b) != from {
-                                let berserk_man = engine::man_at(&before, usize::from(b));
-                                reason = Some(format!(
-                                    "{} on {} captured and must move again (ber)",
-                                    berserk_man
-                                        .map_or("the berserk man".to_string(), Man::describe),
-                                    Square::of_index(usize::from(b), dim).name()
-                                ));
+                                reason = Some(Illegality::MustMoveAgain {
+                                    man: engine::man_at(&before, usize::from(b)),
+                                    at: b,
+                                });
                             }
                         }
-                        let checked = engine::check_move(rules, &before, from, to);
                         if reason.is_none() {
-                            if let Err(why) = &checked {
-                                reason = Some(why.clone());
+                            if let Err(why) = engine::check_move(rules, &before, from, to) {
+                                reason = Some(Illegality::Rule(why));
                             }
                         }
                         if reason.is_none()
@@ -1445,27 +1237,17 @@ impl Player<'_> {
                             && rules.berserk == super::rules::Berserk::Capture
                             && !engine::captures_something(rules, &before, from, to)
                         {
-                            reason = Some(
-                                "a berserk man moves again only to capture (ber:c)".to_string(),
-                            );
+                            reason = Some(Illegality::OnlyToCapture);
                         }
                         let physical = before[to] == 0 && from != to;
                         match reason {
                             Some(why) => {
-                                let what = if physical {
-                                    "it is made all the same"
-                                } else {
-                                    "it is skipped"
-                                };
-                                let range = record.from.1.start..record.to.1.end;
-                                self.ply_diagnostics.push(Diagnostic::error(
-                                    range,
-                                    "illegal-move",
-                                    format!(
-                                        "{label} {} is illegal: {why}; {what}",
-                                        record.movement()
-                                    ),
-                                ));
+                                self.ply_diagnostics.push(MoveProblem::Illegal {
+                                    range: record.from.1.start..record.to.1.end,
+                                    movement: Movement::of(record),
+                                    why,
+                                    made: physical,
+                                });
                             }
                             None => legal = true,
                         }
@@ -1489,7 +1271,7 @@ impl Player<'_> {
                     if fix_text.is_empty() {
                         fix_text.push('-');
                     }
-                    self.ply_diagnostics.push(
+                    self.ply_diagnostics.push(MoveProblem::said(
                         Diagnostic::warning(
                             record.kind.1.clone(),
                             "move-type-mismatch",
@@ -1504,18 +1286,19 @@ impl Player<'_> {
                             title: format!("Write `{}`", actual.symbol()),
                             edits: vec![(record.kind.1.clone(), actual.symbol().to_string())],
                         }),
-                    );
+                    ));
                 }
             }
             // Captures as written against the engine's.
             if playable {
                 self.check_captures(record, &outcome, &label);
             } else if !record.captures.is_empty() {
-                self.ply_diagnostics.push(Diagnostic::warning(
-                    record.captures_range.clone(),
-                    "capture-not-made",
-                    format!("{label} could not be made, so it captures nothing"),
-                ));
+                self.ply_diagnostics
+                    .push(MoveProblem::said(Diagnostic::warning(
+                        record.captures_range.clone(),
+                        "capture-not-made",
+                        format!("{label} could not be made, so it captures nothing"),
+                    )));
             }
         }
         let next_berserker = if playable {
@@ -1539,19 +1322,19 @@ impl Player<'_> {
             None => census_before,
         };
         let mut verdict = if playable {
-            engine::verdict(
+            engine::verdict_hinted(
                 rules,
                 &after,
-                census,
+                (census, had_king),
                 mover_side,
-                had_king,
                 next_berserker.is_some(),
+                &mut self.verdict_hints,
             )
         } else {
             None
         };
         let hash = position_hash(&after, next_side, next_berserker);
-        let seen = repetitions.reach(hash, &line.plies);
+        let seen = repetitions.reach(hash, line.plies.len(), &line.plies);
         if verdict.is_none() && seen >= 3 && next_berserker.is_none() {
             verdict = match rules.threefold {
                 super::rules::Threefold::Ignore => None,
@@ -1571,30 +1354,30 @@ impl Player<'_> {
                 self.check_info(*info, range.clone(), &after, verdict, mover_side, next_side);
             }
         }
-        let captures: Vec<(u16, Man)> = outcome
-            .captures
-            .iter()
-            .map(|(index, man)| (*index as u16, *man))
-            .collect();
         if shift != 0 {
-            for diagnostic in &mut self.ply_diagnostics[own_diagnostics..] {
-                diagnostic.shift(shift);
+            for problem in &mut self.ply_diagnostics[own_diagnostics..] {
+                problem.shift(shift);
             }
         }
         line.push(
-            Ply {
-                address,
-                range: shift_range(word_range, shift),
-                comment,
-                moved,
-                captures: 0..0,
-                next_side,
-                berserker: next_berserker,
-                verdict,
+            (
+                Ply {
+                    address,
+                    range: shift_range(word_range, shift),
+                    comment,
+                    moved,
+                    captures: 0..0,
+                    next_side,
+                    berserker: next_berserker,
+                    verdict,
+                },
                 hash,
-            },
-            &captures,
-            self.ply_diagnostics.drain(..),
+            ),
+            outcome
+                .captures
+                .iter()
+                .map(|(index, man)| (*index as u16, *man)),
+            &mut self.ply_diagnostics,
             after,
         );
         line.last_census = CensusCache(Some(census));
@@ -1628,7 +1411,7 @@ impl Player<'_> {
                     } else {
                         record.captures[position - 1].range.end..written.range.end
                     };
-                    self.ply_diagnostics.push(
+                    self.ply_diagnostics.push(MoveProblem::said(
                         Diagnostic::error(
                             written.range.clone(),
                             "capture-not-made",
@@ -1642,13 +1425,13 @@ impl Player<'_> {
                             title: format!("Remove the capture on {}", written.square.name()),
                             edits: vec![(removed, String::new())],
                         }),
-                    )
+                    ))
                 }
                 Some((_, man)) => {
                     if let Some(letter) = written.man {
                         if letter != *man {
                             let letter_range = written.range.start..written.range.start + 1;
-                            self.ply_diagnostics.push(
+                            self.ply_diagnostics.push(MoveProblem::said(
                                 Diagnostic::warning(
                                     written.range.clone(),
                                     "capture-mismatch",
@@ -1664,7 +1447,7 @@ impl Player<'_> {
                                     title: format!("Write `{}`", man_letter(*man)),
                                     edits: vec![(letter_range, man_letter(*man))],
                                 }),
-                            );
+                            ));
                         }
                     }
                 }
@@ -1689,7 +1472,7 @@ impl Player<'_> {
         } else {
             capture_record(&missing).replacen('x', "/", 1)
         };
-        self.ply_diagnostics.push(
+        self.ply_diagnostics.push(MoveProblem::said(
             Diagnostic::warning(
                 record.range.clone(),
                 "missing-capture",
@@ -1703,7 +1486,7 @@ impl Player<'_> {
                 title: format!("Write the capture: {addition}"),
                 edits: vec![(insert_at..insert_at, addition)],
             }),
-        );
+        ));
     }
 
     fn check_info(
@@ -1732,7 +1515,7 @@ impl Player<'_> {
             Info::EscapeRoute => engine::king_can_escape(rules, after),
         };
         if !holds {
-            self.ply_diagnostics.push(
+            self.ply_diagnostics.push(MoveProblem::said(
                 Diagnostic::warning(
                     range.clone(),
                     "info-mismatch",
@@ -1746,7 +1529,7 @@ impl Player<'_> {
                     title: format!("Remove `{}`", info.symbol()),
                     edits: vec![(range, String::new())],
                 }),
-            );
+            ));
         }
     }
 
@@ -1875,4 +1658,4 @@ pub fn board_of(rules: &Rules) -> Board {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

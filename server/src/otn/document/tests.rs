@@ -716,6 +716,7 @@ fn an_update_keeps_the_old_states_only_with_the_same_history() {
         let fresh = OtnDocument::new(new_text);
         assert_eq!(updated.diagnostics, fresh.diagnostics, "{from} → {to}");
         assert_eq!(updated.replay, fresh.replay, "{from} → {to}");
+        crate::otn::replay::tests::assert_positions_answer(&updated);
         // And back.
         let undo = TextEdit {
             start: at,
@@ -725,6 +726,7 @@ fn an_update_keeps_the_old_states_only_with_the_same_history() {
         let undone = updated.updated(text.clone(), &undo);
         assert_eq!(undone.diagnostics, base.diagnostics, "{to} → {from}");
         assert_eq!(undone.replay, base.replay, "{to} → {from}");
+        crate::otn::replay::tests::assert_positions_answer(&undone);
     }
     let other_way = text.replacen(
         "a4-a3 d3-c3\n2. a3-a2 c3-b3",

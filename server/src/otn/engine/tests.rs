@@ -35,6 +35,7 @@ impl Game {
 
     fn check(&self, from: &str, to: &str) -> Result<bool, String> {
         check_move(&self.rules, &self.cells, self.index(from), self.index(to))
+            .map_err(|why| why.describe(&self.rules))
     }
 
     /// Plays a legal move and returns the captured squares.
@@ -43,7 +44,7 @@ impl Game {
         let (from, to) = (self.index(from), self.index(to));
         let mover = man_at(&self.cells, from).unwrap_or_else(|| panic!("{movement}: no man"));
         if let Err(why) = check_move(&self.rules, &self.cells, from, to) {
-            panic!("{movement}: {why}");
+            panic!("{movement}: {}", why.describe(&self.rules));
         }
         let outcome = apply(&self.rules, &mut self.cells, from, to);
         self.side = mover.side;
@@ -539,4 +540,30 @@ fn forts_restrict_entry() {
         Ok(false),
         "moving within the fort is fine"
     );
+}
+
+#[test]
+fn reasons_written_piece_by_piece_read_as_described() {
+    let game = Game::new(
+        "dim:11 spd:2 start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+    );
+    for (from, to, expected) in [
+        ("e1", "e1", "a move goes somewhere else"),
+        ("e3", "e4", "there is no man on e3"),
+        ("a4", "b5", "a4-b5 is not along a rank or a file"),
+        ("a6", "c6", "a6-c6 passes through b6"),
+        ("b6", "k6", "k6 is occupied"),
+        (
+            "k4",
+            "k1",
+            "k4-k1 goes 3 squares; taflmen move at most 2 (spd)",
+        ),
+    ] {
+        let why = check_move(&game.rules, &game.cells, game.index(from), game.index(to))
+            .expect_err("an illegal move");
+        let mut written = String::new();
+        why.push_description(&game.rules, &mut written);
+        assert_eq!(written, expected, "{from}-{to}");
+        assert_eq!(why.describe(&game.rules), expected, "{from}-{to}");
+    }
 }

@@ -8,8 +8,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::{remake_move, Ply};
-use crate::diagnostic::Diagnostic;
+use super::{remake_move, MoveProblem, Ply};
 use crate::otn::board::Man;
 
 /// How many states a chunk holds; a chunk keeps the board of its first state, the boards
@@ -25,10 +24,13 @@ struct Chunk {
     /// The board of the chunk's first state.
     board: Vec<u8>,
     plies: Vec<Ply>,
+    /// The hashes of the chunk's positions, apart from the states: looked through in
+    /// runs, for repetitions.
+    hashes: Vec<u64>,
     /// The captures of the chunk's states; a state's `captures` range is into this list.
     captures: Vec<(u16, Man)>,
     /// What is wrong with the chunk's moves, with the index of each move's state, in order.
-    diagnostics: Vec<(usize, Diagnostic)>,
+    problems: Vec<(usize, MoveProblem)>,
     /// Which of the chunk's states reached a verdict, one bit each.
     verdicts: u32,
 }
@@ -103,9 +105,14 @@ impl Plies {
         let skip = range.start % CHUNK;
         self.all_chunks()
             .skip(first_chunk)
-            .flat_map(|(_, chunk)| chunk.plies.iter().map(|ply| ply.hash))
+            .flat_map(|(_, chunk)| chunk.hashes.iter().copied())
             .skip(skip)
             .take(range.len())
+    }
+
+    /// The position hash of state `index`.
+    pub fn hash(&self, index: usize) -> u64 {
+        self.chunk(index / CHUNK).1.hashes[index % CHUNK]
     }
 
     /// The squares captured by state `index`'s move and the man each held.
@@ -122,14 +129,22 @@ impl Plies {
             .collect()
     }
 
-    /// What is wrong with the moves, by state index, in order.
-    pub fn diagnostics(&self) -> impl Iterator<Item = (usize, Diagnostic)> + '_ {
+    /// What is wrong with the moves, by state index, in order, each with how far its text
+    /// has moved since it was found.
+    pub fn problems(&self) -> impl Iterator<Item = (usize, &MoveProblem, isize)> + '_ {
         self.all_chunks().flat_map(|(shift, chunk)| {
             chunk
-                .diagnostics
+                .problems
                 .iter()
-                .map(move |(index, diagnostic)| (*index, diagnostic.shifted(shift)))
+                .map(move |(index, problem)| (*index, problem, shift))
         })
+    }
+
+    /// How many problems the moves have.
+    pub fn problem_count(&self) -> usize {
+        self.all_chunks()
+            .map(|(_, chunk)| chunk.problems.len())
+            .sum()
     }
 
     /// How many of the states after state 0 have their move start before `offset` (the
@@ -194,13 +209,13 @@ impl Plies {
         board
     }
 
-    /// Appends a state: its move's captures and diagnostics (`ply.captures` is set here),
-    /// and the board it reached.
+    /// Appends a state and its position's hash: its move's captures and problems
+    /// (`ply.captures` is set here), and the board it reached.
     pub fn push(
         &mut self,
-        mut ply: Ply,
-        captures: &[(u16, Man)],
-        diagnostics: impl Iterator<Item = Diagnostic>,
+        (mut ply, hash): (Ply, u64),
+        captures: impl IntoIterator<Item = (u16, Man)>,
+        problems: &mut Vec<MoveProblem>,
         board: &[u8],
     ) {
         let index = self.len;
@@ -210,6 +225,7 @@ impl Plies {
                 Chunk {
                     board: board.to_vec(),
                     plies: Vec::with_capacity(CHUNK),
+                    hashes: Vec::with_capacity(CHUNK),
                     ..Chunk::default()
                 },
             );
@@ -217,16 +233,26 @@ impl Plies {
         let (shift, chunk) = &mut self.open;
         let shift = *shift;
         let start = chunk.captures.len() as u32;
-        chunk.captures.extend_from_slice(captures);
+        chunk.captures.extend(captures);
         ply.captures = start..chunk.captures.len() as u32;
         if ply.verdict.is_some() {
             chunk.verdicts |= 1 << (index % CHUNK);
         }
-        chunk.plies.push(ply.shifted(-shift));
-        chunk.diagnostics.extend(diagnostics.map(|mut diagnostic| {
-            diagnostic.shift(-shift);
-            (index, diagnostic)
-        }));
+        if shift != 0 {
+            ply.shift(-shift);
+        }
+        chunk.plies.push(ply);
+        chunk.hashes.push(hash);
+        if !problems.is_empty() {
+            if chunk.problems.is_empty() {
+                // Moves that have one often come in runs: room for one a state.
+                chunk.problems.reserve(CHUNK);
+            }
+            for mut problem in problems.drain(..) {
+                problem.shift(-shift);
+                chunk.problems.push((index, problem));
+            }
+        }
         self.len += 1;
         if self.len.is_multiple_of(CHUNK) {
             let (shift, full) = std::mem::take(&mut self.open);
@@ -252,10 +278,11 @@ impl Plies {
                 Chunk {
                     board: chunk.board.clone(),
                     plies: chunk.plies[..rest].to_vec(),
+                    hashes: chunk.hashes[..rest].to_vec(),
                     captures: chunk.captures[..captures_end].to_vec(),
                     verdicts: chunk.verdicts & ((1 << rest) - 1),
-                    diagnostics: chunk
-                        .diagnostics
+                    problems: chunk
+                        .problems
                         .iter()
                         .filter(|(index, _)| *index < len)
                         .cloned()
@@ -274,16 +301,17 @@ impl Plies {
             let index = self.len;
             let (ply, shift) = old.as_read(index);
             let (_, chunk) = old.chunk(index / CHUNK);
-            let diagnostics = chunk
-                .diagnostics
+            let mut problems = chunk
+                .problems
                 .iter()
                 .filter(|(at, _)| *at == index)
-                .map(|(_, diagnostic)| diagnostic.shifted(shift + delta));
+                .map(|(_, problem)| problem.shifted(shift + delta))
+                .collect();
             // Not a chunk's first state: the board is not kept.
             self.push(
-                ply.shifted(shift + delta),
-                old.captures(index),
-                diagnostics,
+                (ply.shifted(shift + delta), chunk.hashes[index % CHUNK]),
+                old.captures(index).iter().copied(),
+                &mut problems,
                 &[],
             );
         }
@@ -303,8 +331,14 @@ impl PartialEq for Plies {
     fn eq(&self, other: &Plies) -> bool {
         self.len == other.len
             && self.iter().eq(other.iter())
+            && self.hashes(0..self.len).eq(other.hashes(0..other.len))
             && (0..self.len).all(|index| self.captures(index) == other.captures(index))
-            && self.diagnostics().eq(other.diagnostics())
+            && self
+                .problems()
+                .map(|(index, problem, shift)| (index, problem.shifted(shift)))
+                .eq(other
+                    .problems()
+                    .map(|(index, problem, shift)| (index, problem.shifted(shift))))
             && self
                 .all_chunks()
                 .zip(other.all_chunks())

@@ -1,6 +1,8 @@
 //! The round-trip property: random legal games played by the engine, written out as OTN
 //! records and read back, give the same states, with no diagnostic.
 
+use std::collections::HashMap;
+
 use proptest::prelude::*;
 
 use super::*;
@@ -223,11 +225,31 @@ fn edit(base: &OtnDocument, at: usize, replaced: usize, insert: &str) -> (OtnDoc
     );
     assert_eq!(updated.replay, fresh.replay, "at {at}: {insert:?}");
     assert_eq!(updated.file, fresh.file, "at {at}: {insert:?}");
+    assert_positions_answer(&updated);
     assert_eq!(
         updated.line_index.line_count(),
         fresh.line_index.line_count()
     );
     (updated, played)
+}
+
+/// The main line's positions tell, for each state, how many states before it hold its
+/// position (up to two): the line's repetitions, whatever revisions its layers come from.
+pub(crate) fn assert_positions_answer(document: &OtnDocument) {
+    let Some(line) = document.replay.lines.first() else {
+        return;
+    };
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    for index in 0..line.plies.len() {
+        let hash = line.plies.hash(index);
+        let before = seen.entry(hash).or_default();
+        assert_eq!(
+            line.positions.earlier(hash, index, &line.plies),
+            (*before).min(2),
+            "state {index}"
+        );
+        *before += 1;
+    }
 }
 
 #[test]
