@@ -9,5 +9,6 @@ pub mod format;
 pub mod games;
 pub mod line_index;
 pub mod piece;
+pub mod prefetch;
 pub mod scene;
 pub mod suggest;

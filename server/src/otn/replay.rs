@@ -5,6 +5,8 @@
 
 use std::ops::Range;
 
+use crate::model::prefetch::prefetch;
+
 use super::board::{
     parse_position, side_name, Board, Census, Man, Square, TaflSide, MAX_DIM, MIN_DIM,
 };
@@ -880,6 +882,7 @@ impl Player<'_> {
             // A turn is read where it was first read, `shift` bytes off, rather than copied
             // moved along: only the moves played are moved, one at a time.
             let (turn, shift) = self.file.turns.as_read(turn_index);
+            self.prefetch_turns_after(&turns, turn_position);
             let shifted = |range: &Range<usize>| shift_range(range, shift);
             let written = turn.address.turn;
             // Turn numbers: one after the other.
@@ -1078,6 +1081,23 @@ impl Player<'_> {
             );
         }
         line
+    }
+
+    /// Asks for the memory of the turns after `turns[position]` ahead of their replay: the
+    /// record of the one after next, and the moves and commentary of the next one.
+    fn prefetch_turns_after(&self, turns: &[usize], position: usize) {
+        if let Some(&after_next) = turns.get(position + 2) {
+            prefetch(self.file.turns.as_read(after_next).0);
+        }
+        if let Some(&next) = turns.get(position + 1) {
+            let (next, _) = self.file.turns.as_read(next);
+            for word in next.moves.iter().take(2) {
+                prefetch(word);
+            }
+            if let Some(part) = next.commentary.as_ref().and_then(|c| c.parts.first()) {
+                prefetch(part);
+            }
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
