@@ -1242,10 +1242,9 @@ fn to_lsp_diagnostics(
     encoding: PositionEncoding,
 ) -> Vec<lsp::Diagnostic> {
     let convert = Converter::new(&*analysis.document, encoding);
-    let (shown, note) = shown_in_editor(analysis.document.diagnostics(), MOST_DIAGNOSTICS_SHOWN);
-    shown
-        .into_iter()
-        .chain(note.as_ref())
+    let shown = analysis.document.diagnostics_shown(MOST_DIAGNOSTICS_SHOWN);
+    (shown.diagnostics.iter())
+        .chain(shown.note.as_ref())
         .map(|diagnostic| to_lsp_diagnostic(uri, &convert, diagnostic))
         .collect()
 }
@@ -1256,38 +1255,6 @@ fn to_lsp_diagnostics(
 /// about 10 µs between the server and the editor (JSON built, written, read), so that a
 /// thousand took longer than replaying a 10,000-move record after the edit that broke it.
 pub const MOST_DIAGNOSTICS_SHOWN: usize = 100;
-
-/// The diagnostics the editor is sent, in document order: all of them up to `most`, else
-/// the first `most` taken errors first, then warnings, then notes, and a note where the
-/// first one left out lies, saying how many were left out.
-fn shown_in_editor(
-    diagnostics: &[Diagnostic],
-    most: usize,
-) -> (Vec<&Diagnostic>, Option<Diagnostic>) {
-    if diagnostics.len() <= most {
-        return (diagnostics.iter().collect(), None);
-    }
-    let mut by_severity: Vec<usize> = (0..diagnostics.len()).collect();
-    by_severity.sort_by_key(|&index| diagnostics[index].severity);
-    let (kept, left_out) = by_severity.split_at_mut(most);
-    kept.sort_unstable();
-    let first_left_out = left_out.iter().copied().min().unwrap_or_default();
-    let note = Diagnostic::new(
-        diagnostics[first_left_out].range.clone(),
-        Severity::Information,
-        "too-many-diagnostics",
-        format!(
-            "{most} of the document's {} problems are listed (errors first); the {} others \
-             start here. `ppn-ls --check` lists them all",
-            diagnostics.len(),
-            left_out.len()
-        ),
-    );
-    (
-        kept.iter().map(|&index| &diagnostics[index]).collect(),
-        Some(note),
-    )
-}
 
 fn to_lsp_diagnostic(uri: &Uri, convert: &Converter, diagnostic: &Diagnostic) -> lsp::Diagnostic {
     let range = |range: &std::ops::Range<usize>| convert.range(range);
@@ -1321,30 +1288,6 @@ fn to_lsp_diagnostic(uri: &Uri, convert: &Converter, diagnostic: &Diagnostic) ->
 mod tests {
     use super::*;
     use crate::ide::analysis::DocumentAnalysis;
-
-    #[test]
-    fn an_editor_is_shown_the_first_diagnostics_errors_first_and_told_of_the_others() {
-        let at = |start: usize| start..start + 1;
-        let few = vec![Diagnostic::warning(at(0), "w", "w")];
-        assert_eq!(shown_in_editor(&few, 1), (vec![&few[0]], None));
-
-        let many: Vec<Diagnostic> = (0..5)
-            .map(|i| Diagnostic::warning(at(i), "w", "w"))
-            .chain((5..8).map(|i| Diagnostic::error(at(i), "e", "e")))
-            .collect();
-        let (shown, note) = shown_in_editor(&many, 4);
-        let places: Vec<usize> = shown.iter().map(|d| d.range.start).collect();
-        assert_eq!(places, [0, 5, 6, 7]);
-        let note = note.expect("a note on the others");
-        assert_eq!(note.range, at(1));
-        assert_eq!(note.severity, Severity::Information);
-        assert!(
-            note.message.starts_with("4 of the document's 8 problems"),
-            "{}",
-            note.message
-        );
-        assert!(note.message.contains("the 4 others"), "{}", note.message);
-    }
 
     fn tokens(lengths: &[u32]) -> Vec<SemanticToken> {
         lengths

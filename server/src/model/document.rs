@@ -17,6 +17,7 @@ use super::features::{Completion, Fold, InlayHint, SemanticToken, Symbol};
 use super::format::Format;
 use super::line_index::LineIndex;
 use super::scene::Scene;
+use super::shown::Shown;
 use crate::diagnostic::Diagnostic;
 
 /// One board state of a document: a game, and a notation-defined index of a state in it
@@ -150,6 +151,13 @@ pub trait NotationDocument: Send + Sync + fmt::Debug {
 
     /// Every diagnostic, sorted by position.
     fn diagnostics(&self) -> &[Diagnostic];
+
+    /// What an editor is sent of the diagnostics: `most` at most (see [`Shown`]). A
+    /// notation whose records can make thousands answers without putting them all in
+    /// words ([`Shown::of_outlines`]).
+    fn diagnostics_shown(&self, most: usize) -> Shown {
+        Shown::of(self.diagnostics(), most)
+    }
 
     /// The games, in document order.
     fn games(&self) -> Vec<GameSummary>;

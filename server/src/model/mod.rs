@@ -11,4 +11,5 @@ pub mod line_index;
 pub mod piece;
 pub mod prefetch;
 pub mod scene;
+pub mod shown;
 pub mod suggest;

@@ -4,11 +4,13 @@
 use std::collections::HashMap;
 use std::io;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use serde_json::json;
 
 use super::board::{Man, Square};
-use super::replay::{replay, Line, Replay, Reuse};
+use super::replay::{replay, Line, MoveProblem, Replay, Reuse};
+use super::rules::Rules;
 use super::rules::Space;
 use super::syntax::{parse_file, parse_record_until, FileKind, OtnFile, ParseState, Turns};
 use crate::diagnostic::Diagnostic;
@@ -23,6 +25,7 @@ use crate::model::format::Format;
 use crate::model::games::{tafl_board, tafl_man};
 use crate::model::line_index::LineIndex;
 use crate::model::scene::{Scene, SquareMark, SquareRole};
+use crate::model::shown::{Outline, Shown};
 
 /// An analysed OTN file.
 #[derive(Debug)]
@@ -31,7 +34,7 @@ pub struct OtnDocument {
     pub line_index: LineIndex,
     pub file: OtnFile,
     pub replay: Replay,
-    pub diagnostics: Vec<Diagnostic>,
+    diagnostics: OnceLock<Vec<Diagnostic>>,
 }
 
 impl OtnDocument {
@@ -47,32 +50,85 @@ impl OtnDocument {
         file: OtnFile,
         replay: Replay,
     ) -> OtnDocument {
-        let moves_problems: usize = replay
-            .lines
-            .iter()
-            .map(|line| line.plies.problem_count())
-            .sum();
-        let mut diagnostics: Vec<Diagnostic> =
-            Vec::with_capacity(file.diagnostics.len() + replay.diagnostics.len() + moves_problems);
-        diagnostics.extend(
-            file.diagnostics
-                .iter()
-                .chain(replay.diagnostics.iter())
-                .cloned(),
-        );
-        // Lines are played only under rules.
-        if let Some(parsed) = &replay.rules {
-            for line in &replay.lines {
-                diagnostics.extend(line.diagnostics(&parsed.rules));
-            }
-        }
-        Diagnostic::sort_and_dedup(&mut diagnostics);
         OtnDocument {
             line_index,
             text,
             file,
             replay,
-            diagnostics,
+            diagnostics: OnceLock::new(),
+        }
+    }
+
+    /// Every diagnostic, sorted by position: put in words when first asked for (an editor
+    /// is sent a few of them: see [`OtnDocument::shown`]).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        self.diagnostics.get_or_init(|| {
+            let mut diagnostics: Vec<Diagnostic> = self.said().cloned().collect();
+            diagnostics.reserve(self.problems().count());
+            diagnostics.extend(self.problems().map(|(line, index, problem, shift)| {
+                line.problem_diagnostic(index, problem, shift, self.rules())
+            }));
+            Diagnostic::sort_and_dedup(&mut diagnostics);
+            diagnostics
+        })
+    }
+
+    /// What an editor is sent of the diagnostics: the problems of the moves are put in
+    /// words only when shown (a broken move halfway into a long record makes tens of
+    /// thousands of them).
+    fn shown(&self, most: usize) -> Shown {
+        let said: Vec<&Diagnostic> = self.said().collect();
+        let problems: Vec<_> = self.problems().collect();
+        let outlines = (said.iter().map(|diagnostic| {
+            (
+                diagnostic.range.clone(),
+                diagnostic.severity,
+                diagnostic.code,
+            )
+        }))
+        .chain((problems.iter()).map(|(_, _, problem, shift)| problem.outline(*shift)))
+        .enumerate()
+        .map(|(source, (range, severity, code))| Outline {
+            range,
+            severity,
+            code,
+            source,
+        })
+        .collect();
+        Shown::of_outlines(outlines, most, |source| {
+            match source.checked_sub(said.len()) {
+                None => said[source].clone(),
+                Some(problem) => {
+                    let (line, index, problem, shift) = problems[problem];
+                    line.problem_diagnostic(index, problem, shift, self.rules())
+                }
+            }
+        })
+    }
+
+    /// The diagnostics put in words as they were found: those of the file and the replay's.
+    fn said(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.file
+            .diagnostics
+            .iter()
+            .chain(self.replay.diagnostics.iter())
+    }
+
+    /// The problems of the lines' moves (lines are played only under rules): each with its
+    /// line, the index of its state there, and how far its move now lies from where it was read.
+    fn problems(&self) -> impl Iterator<Item = (&Line, usize, &MoveProblem, isize)> + '_ {
+        (self.replay.rules.iter())
+            .flat_map(|_| self.replay.lines.iter())
+            .flat_map(|line| {
+                (line.plies.problems())
+                    .map(move |(index, problem, shift)| (line, index, problem, shift))
+            })
+    }
+
+    fn rules(&self) -> &Rules {
+        match &self.replay.rules {
+            Some(parsed) => &parsed.rules,
+            None => unreachable!("problems are found only under rules"),
         }
     }
 
@@ -468,7 +524,11 @@ impl NotationDocument for OtnDocument {
     }
 
     fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
+        OtnDocument::diagnostics(self)
+    }
+
+    fn diagnostics_shown(&self, most: usize) -> Shown {
+        self.shown(most)
     }
 
     fn games(&self) -> Vec<GameSummary> {

@@ -163,15 +163,20 @@ impl Line {
         )
     }
 
-    /// What is wrong with the line's moves, in words, under `rules`.
-    pub fn diagnostics<'a>(&'a self, rules: &'a Rules) -> impl Iterator<Item = Diagnostic> + 'a {
-        self.plies.problems().map(move |(index, problem, shift)| {
-            let label = MoveLabel {
-                path: &self.path,
-                address: self.plies.as_read(index).0.address,
-            };
-            problem.diagnostic(&label, rules, shift)
-        })
+    /// The diagnostic of `problem`, a problem of the move of state `index` read `shift`
+    /// bytes from where it now lies, under `rules`.
+    pub fn problem_diagnostic(
+        &self,
+        index: usize,
+        problem: &MoveProblem,
+        shift: isize,
+        rules: &Rules,
+    ) -> Diagnostic {
+        let label = MoveLabel {
+            path: &self.path,
+            address: self.plies.as_read(index).0.address,
+        };
+        problem.diagnostic(&label, rules, shift)
     }
 
     /// The verdict the last ply reached, if it reached one, with its index.

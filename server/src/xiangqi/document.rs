@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::io;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::json;
 
@@ -22,6 +22,7 @@ use crate::model::format::Format;
 use crate::model::games::{xiangqi_board, xiangqi_piece};
 use crate::model::line_index::LineIndex;
 use crate::model::scene::{Annotation, Scene};
+use crate::model::shown::{Outline, Shown};
 
 use super::annofen::{read_annofen, read_fen};
 use super::annotation::Code;
@@ -43,7 +44,27 @@ pub struct XiangqiDocument {
     pub(crate) start: Arc<Board>,
     pub(crate) first: Side,
     pub(crate) played: ChunkedVec<Played>,
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: OnceLock<Vec<Diagnostic>>,
+}
+
+/// A problem of a move, found but not put in words: a diagnostic's place, severity and code.
+#[derive(Debug)]
+struct MoveProblem {
+    index: usize,
+    range: Range<usize>,
+    severity: Severity,
+    code: &'static str,
+    kind: MoveProblemKind,
+}
+
+#[derive(Debug)]
+enum MoveProblemKind {
+    /// What playing it gave.
+    Outcome,
+    /// Written in the case of that side's moves, when the other side is to move.
+    WrongCase(Side),
+    /// Numbered so.
+    WrongNumber(u32),
 }
 
 fn read(format: Format, text: &str) -> Parsed {
@@ -75,30 +96,74 @@ impl XiangqiDocument {
         first: Side,
         played: ChunkedVec<Played>,
     ) -> XiangqiDocument {
-        let mut document = XiangqiDocument {
+        XiangqiDocument {
             line_index,
             text,
             parsed,
             start,
             first,
             played,
-            diagnostics: Vec::new(),
-        };
-        document.diagnostics = document.collect_diagnostics();
-        document
-    }
-
-    fn collect_diagnostics(&self) -> Vec<Diagnostic> {
-        let mut out = self.parsed.diagnostics.clone();
-        if self.parsed.position_range.is_some() {
-            out.extend(check_position(&self.parsed.start));
+            diagnostics: OnceLock::new(),
         }
-        self.move_diagnostics(&mut out);
-        Diagnostic::sort_and_dedup(&mut out);
-        out
     }
 
-    fn move_diagnostics(&self, out: &mut Vec<Diagnostic>) {
+    /// Every diagnostic, sorted by position: put in words when first asked for (an editor
+    /// is sent a few of them: see [`XiangqiDocument::shown`]).
+    fn all_diagnostics(&self) -> &[Diagnostic] {
+        self.diagnostics.get_or_init(|| {
+            let mut out = self.said();
+            self.find_move_problems(|found| out.push(self.word(&found)));
+            Diagnostic::sort_and_dedup(&mut out);
+            out
+        })
+    }
+
+    /// What an editor is sent of the diagnostics: the problems of the moves are put in
+    /// words only when shown (a move broken early in a long record makes thousands).
+    fn shown(&self, most: usize) -> Shown {
+        let said = self.said();
+        let mut found = Vec::new();
+        self.find_move_problems(|problem| found.push(problem));
+        let outlines = (said.iter())
+            .map(|diagnostic| {
+                (
+                    diagnostic.range.clone(),
+                    diagnostic.severity,
+                    diagnostic.code,
+                )
+            })
+            .chain(
+                found
+                    .iter()
+                    .map(|problem| (problem.range.clone(), problem.severity, problem.code)),
+            )
+            .enumerate()
+            .map(|(source, (range, severity, code))| Outline {
+                range,
+                severity,
+                code,
+                source,
+            })
+            .collect();
+        Shown::of_outlines(outlines, most, |source| {
+            match source.checked_sub(said.len()) {
+                None => said[source].clone(),
+                Some(problem) => self.word(&found[problem]),
+            }
+        })
+    }
+
+    /// The diagnostics put in words as they were found: the reading's and the position's.
+    fn said(&self) -> Vec<Diagnostic> {
+        let mut said = self.parsed.diagnostics.clone();
+        if self.parsed.position_range.is_some() {
+            said.extend(check_position(&self.parsed.start));
+        }
+        said
+    }
+
+    /// Finds what is wrong with each move, in order, without putting it in words.
+    fn find_move_problems(&self, mut found: impl FnMut(MoveProblem)) {
         let moves = &self.parsed.moves;
         // Some software writes every move in upper case; lower case for Black's moves is
         // then a sign of the other convention, under which case must follow the side.
@@ -111,7 +176,6 @@ impl XiangqiDocument {
             (moves.iter().zip(played)).map(move |(as_read, played)| ((as_read, shift), played))
         });
         for (index, ((as_read, shift), played)) in moves_played.enumerate() {
-            let who = played.side.name();
             // The side whose case the letter is in, when that is not the side to move.
             let wrong_case = as_read.parsed.and_then(|parsed| {
                 let letter_side = if parsed.lower_case {
@@ -122,7 +186,7 @@ impl XiangqiDocument {
                 let wrong = parsed.kind.is_some()
                     && letter_side != played.side
                     && (parsed.lower_case || case_follows_side);
-                wrong.then_some((letter_side, parsed.lower_case))
+                wrong.then_some(letter_side)
             });
             let expected = move_number(self.first, index);
             let red_opens = played.side == Side::Red || index == 0;
@@ -137,27 +201,77 @@ impl XiangqiDocument {
             }
             let written = as_read.shifted(shift);
             let range = written.range.clone();
-            let text = written.text(&self.text);
             match &played.outcome {
                 Outcome::Legal | Outcome::Unreadable => {}
-                Outcome::LooseTandem => out.push(Diagnostic::warning(
-                    range.clone(),
-                    "wxf-tandem",
-                    format!(
-                        "`{text}`: `{}` names the front or rear one of two pieces on one file, but no file holds two; read as the {} one, as xiangqi-setup does",
-                        if written.parsed.is_some_and(|p| p.which == Which::Front) { "+" } else { "-" },
-                        if written.parsed.is_some_and(|p| p.which == Which::Front) { "most advanced" } else { "least advanced" },
-                    ),
-                )),
-                Outcome::Illegal(error) | Outcome::Unresolved(error) => {
-                    let code = match &**error {
+                Outcome::LooseTandem => found(MoveProblem {
+                    index,
+                    range: range.clone(),
+                    severity: Severity::Warning,
+                    code: "wxf-tandem",
+                    kind: MoveProblemKind::Outcome,
+                }),
+                Outcome::Illegal(error) | Outcome::Unresolved(error) => found(MoveProblem {
+                    index,
+                    range: range.clone(),
+                    severity: Severity::Error,
+                    code: match &**error {
                         ResolveError::NoPiece(_) => "wxf-no-piece",
                         ResolveError::Ambiguous(..) => "wxf-ambiguous-move",
-                        ResolveError::Illegal { reason, .. } if reason.is_about_check() => "wxf-leaves-check",
+                        ResolveError::Illegal { reason, .. } if reason.is_about_check() => {
+                            "wxf-leaves-check"
+                        }
                         _ => "wxf-illegal-move",
-                    };
-                    // Written at once into a string long enough: a long record may report
-                    // thousands of moves.
+                    },
+                    kind: MoveProblemKind::Outcome,
+                }),
+            }
+            if let Some(letter_side) = wrong_case {
+                found(MoveProblem {
+                    index,
+                    range: range.start..range.start + 1,
+                    severity: Severity::Warning,
+                    code: "wxf-side-to-move",
+                    kind: MoveProblemKind::WrongCase(letter_side),
+                });
+            }
+            if let (Some((number, _)), Some((_, number_range))) = (wrong_number, &written.number) {
+                found(MoveProblem {
+                    index,
+                    range: number_range.clone(),
+                    severity: Severity::Warning,
+                    code: "wxf-move-number",
+                    kind: MoveProblemKind::WrongNumber(*number),
+                });
+            }
+        }
+    }
+
+    /// The diagnostic of a problem found in a move.
+    fn word(&self, problem: &MoveProblem) -> Diagnostic {
+        let index = problem.index;
+        let played = &self.played[index];
+        let who = played.side.name();
+        let written = self.parsed.moves.get(index).unwrap_or(WrittenMove {
+            range: problem.range.clone(),
+            parsed: None,
+            number: None,
+        });
+        let text = written.text(&self.text);
+        let range = problem.range.clone();
+        let (severity, code) = (problem.severity, problem.code);
+        let message = match problem.kind {
+            MoveProblemKind::Outcome => match &played.outcome {
+                Outcome::Legal | Outcome::Unreadable => String::new(),
+                Outcome::LooseTandem => {
+                    let front = written.parsed.is_some_and(|p| p.which == Which::Front);
+                    format!(
+                        "`{text}`: `{}` names the front or rear one of two pieces on one file, but no file holds two; read as the {} one, as xiangqi-setup does",
+                        if front { "+" } else { "-" },
+                        if front { "most advanced" } else { "least advanced" },
+                    )
+                }
+                Outcome::Illegal(error) | Outcome::Unresolved(error) => {
+                    // Written at once into a string long enough.
                     let mut message = String::with_capacity(text.len() + 192);
                     let _ = write!(message, "`{text}` ({who}): {error}");
                     if let ResolveError::Illegal { from, to, .. } = &**error {
@@ -166,28 +280,20 @@ impl XiangqiDocument {
                     if let Outcome::Unresolved(_) = played.outcome {
                         message.push_str("; the move is skipped");
                     }
-                    out.push(Diagnostic::error(range.clone(), code, message));
+                    message
                 }
-            }
-            if let Some((letter_side, lower_case)) = wrong_case {
-                out.push(Diagnostic::warning(
-                    range.start..range.start + 1,
-                    "wxf-side-to-move",
-                    format!(
-                        "it is {who}'s turn (moves alternate), but `{text}` is written in {} case, as {}'s moves are",
-                        if lower_case { "lower" } else { "upper" },
-                        letter_side.name()
-                    ),
-                ));
-            }
-            if let (Some((number, _)), Some((_, number_range))) = (wrong_number, &written.number) {
-                out.push(Diagnostic::warning(
-                    number_range.clone(),
-                    "wxf-move-number",
-                    format!("this is move {expected} (moves are counted in pairs, Red's then Black's), not {number}"),
-                ));
-            }
-        }
+            },
+            MoveProblemKind::WrongCase(letter_side) => format!(
+                "it is {who}'s turn (moves alternate), but `{text}` is written in {} case, as {}'s moves are",
+                if letter_side == Side::Black { "lower" } else { "upper" },
+                letter_side.name()
+            ),
+            MoveProblemKind::WrongNumber(number) => format!(
+                "this is move {} (moves are counted in pairs, Red's then Black's), not {number}",
+                move_number(self.first, index)
+            ),
+        };
+        Diagnostic::new(range, severity, code, message)
     }
 
     /// The analysis of `text`, made from this one's by `edit`. An edit among a record's
@@ -474,7 +580,11 @@ impl NotationDocument for XiangqiDocument {
     }
 
     fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
+        self.all_diagnostics()
+    }
+
+    fn diagnostics_shown(&self, most: usize) -> Shown {
+        self.shown(most)
     }
 
     fn games(&self) -> Vec<GameSummary> {
@@ -734,7 +844,7 @@ impl NotationDocument for XiangqiDocument {
 
 impl XiangqiDocument {
     pub fn has_errors(&self) -> bool {
-        self.diagnostics
+        self.all_diagnostics()
             .iter()
             .any(|d| d.severity == Severity::Error)
     }

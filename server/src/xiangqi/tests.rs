@@ -29,6 +29,15 @@ fn assert_same_analysis(
 ) {
     assert_eq!(updated.format(), fresh.format(), "{context}");
     assert_eq!(updated.diagnostics(), fresh.diagnostics(), "{context}");
+    // What an editor is shown, found without putting every diagnostic in words, is what
+    // it would be shown of them all in words.
+    for most in [0, 2, 100] {
+        assert_eq!(
+            updated.diagnostics_shown(most),
+            crate::model::shown::Shown::of(fresh.diagnostics(), most),
+            "{context}: {most} at most"
+        );
+    }
     assert_eq!(updated.main_line(0), fresh.main_line(0), "{context}");
     assert_same_boards(updated, fresh, context);
     let whole = 0..fresh.text().len();
@@ -541,6 +550,25 @@ fn quiet_game(moves: usize) -> String {
     }
     out.push_str("\n}END\n");
     out
+}
+
+#[test]
+fn a_move_broken_early_shows_the_editor_its_first_problems_put_in_words_alone() {
+    // A wrong move number and a mistyped first move: the moves after it fail.
+    let text = quiet_game(600).replacen("  1. ", "  7. ", 1);
+    let first_move = text.find("  7. ").unwrap() + 5;
+    let broken = format!("{}x{}", &text[..first_move + 1], &text[first_move + 1..]);
+    let document = open("g.wxf", &broken);
+    let diagnostics = document.diagnostics();
+    assert!(diagnostics.len() > 100, "{}", diagnostics.len());
+    assert!(diagnostics.iter().any(|d| d.code == "wxf-move-number"));
+    for most in [0, 1, 100] {
+        assert_eq!(
+            document.diagnostics_shown(most),
+            crate::model::shown::Shown::of(diagnostics, most),
+            "{most} at most"
+        );
+    }
 }
 
 #[test]

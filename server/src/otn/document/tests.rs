@@ -16,7 +16,7 @@ fn document(text: &str) -> OtnDocument {
 
 fn codes(document: &OtnDocument) -> Vec<(&'static str, String)> {
     document
-        .diagnostics
+        .diagnostics()
         .iter()
         .map(|d| (d.code, document.text[d.range.clone()].to_string()))
         .collect()
@@ -25,7 +25,7 @@ fn codes(document: &OtnDocument) -> Vec<(&'static str, String)> {
 #[test]
 fn a_clean_record_has_no_diagnostics_and_labels_its_states() {
     let doc = document(&record("1. d2-e2 d3-d2\n[first|second]\n2. a4-a3 c4-c6\n"));
-    assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+    assert!(doc.diagnostics().is_empty(), "{:?}", doc.diagnostics());
     let labels: Vec<String> = doc.main_line(0).into_iter().map(|s| s.label).collect();
     assert_eq!(labels, ["start", "1a", "1b", "2a", "2b"]);
     let states = doc.main_line(0);
@@ -43,7 +43,11 @@ fn illegal_moves_say_why_and_replay_goes_on() {
         found.contains(&("illegal-move", "d1-d3".to_string())),
         "{found:?}"
     );
-    let messages: Vec<&str> = doc.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    let messages: Vec<&str> = doc
+        .diagnostics()
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
     let expected = [
         "2a d1-d3 is illegal: d1-d3 passes through d2; it is made all the same",
         "2b Kd4-d5 is illegal: d5 is occupied; it is skipped",
@@ -63,7 +67,11 @@ fn a_move_made_by_the_side_not_to_move_still_is_its_side_s_move() {
     // A defender moves in the attackers' place: the defenders move next all the same, as
     // the record has it.
     let doc = document(&record("1. d2-e2 d3-d2\n2. c4-c5 e4-e5\n3. e2-e1 c5-c6\n"));
-    let messages: Vec<&str> = doc.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    let messages: Vec<&str> = doc
+        .diagnostics()
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
     assert_eq!(
         messages,
         ["2a c4-c5 is illegal: the attackers are to move; it is made all the same"]
@@ -89,7 +97,7 @@ fn a_move_being_typed_takes_its_place_in_the_turn() {
             ("move-syntax", "j".to_string())
         ],
         "{:?}",
-        doc.diagnostics
+        doc.diagnostics()
     );
     let labels: Vec<String> = doc.main_line(0).into_iter().map(|s| s.label).collect();
     assert_eq!(labels, ["start", "1a", "1b", "2a", "2b", "3a", "3b"]);
@@ -99,7 +107,11 @@ fn a_move_being_typed_takes_its_place_in_the_turn() {
 #[test]
 fn the_throne_is_the_king_s() {
     let doc = document(&record("1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 c4-d4\n"));
-    let messages: Vec<&str> = doc.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    let messages: Vec<&str> = doc
+        .diagnostics()
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
     assert_eq!(
         messages,
         ["3b c4-d4 is illegal: only the king may stop on the throne (cens: K); it is made all the same"]
@@ -122,16 +134,19 @@ fn captures_against_the_record() {
     // A capture the engine makes and the record leaves out: a warning with a fix.
     let text = record("1. g4-g3 d5-f5\n2. g3-e3 f5-f6\n3. b4-b3 f6-f5\n4. b3-c3 f5-f6\n");
     let doc = document(&text);
-    let missing = doc.diagnostics.iter().find(|d| d.code == "missing-capture");
+    let missing = doc
+        .diagnostics()
+        .iter()
+        .find(|d| d.code == "missing-capture");
     let Some(missing) = missing else {
-        panic!("{:?}", doc.diagnostics);
+        panic!("{:?}", doc.diagnostics());
     };
     assert_eq!(missing.severity, Severity::Warning);
     let fix = &missing.fixes[0];
     let mut fixed = text.clone();
     let (range, insert) = &fix.edits[0];
     fixed.replace_range(range.clone(), insert);
-    assert!(OtnDocument::new(fixed).diagnostics.is_empty());
+    assert!(OtnDocument::new(fixed).diagnostics().is_empty());
     assert_eq!(quick_fixes(&doc, missing.range.clone()).len(), 1);
     // The inlay hint shows the capture where it is missing.
     let hints = doc.inlay_hints(0..text.len());
@@ -170,7 +185,7 @@ fn turn_numbers_missing_and_repeated() {
     // The moves after the gap are replayed all the same.
     assert_eq!(doc.main_line(0).len(), 7);
     let message = doc
-        .diagnostics
+        .diagnostics()
         .iter()
         .find(|d| d.code == "missing-turn")
         .unwrap();
@@ -185,9 +200,9 @@ fn turn_numbers_missing_and_repeated() {
 fn a_short_turn_is_reported() {
     let doc = document(&record("1. d2-e2\n2. d3-d2 a4-a3\n"));
     assert!(
-        doc.diagnostics.iter().any(|d| d.code == "turn-length"),
+        doc.diagnostics().iter().any(|d| d.code == "turn-length"),
         "{:?}",
-        doc.diagnostics
+        doc.diagnostics()
     );
 }
 
@@ -230,15 +245,18 @@ fn result_tag_and_puzzle_addresses_against_the_replay() {
     let text = "[result:1]\n[rules:dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 Kd3-g3--\n";
     let doc = document(text);
     assert!(
-        !doc.diagnostics.iter().any(|d| d.code == "illegal-move"),
+        !doc.diagnostics().iter().any(|d| d.code == "illegal-move"),
         "{:?}",
-        doc.diagnostics
+        doc.diagnostics()
     );
-    let mismatch = doc.diagnostics.iter().find(|d| d.code == "result-mismatch");
+    let mismatch = doc
+        .diagnostics()
+        .iter()
+        .find(|d| d.code == "result-mismatch");
     assert!(
         mismatch.is_some_and(|d| d.message.contains("defenders win: the king escapes")),
         "{:?}",
-        doc.diagnostics
+        doc.diagnostics()
     );
 }
 
@@ -247,11 +265,11 @@ fn moves_after_the_end_are_flagged_once() {
     let text = "[rules:dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 Kd3-g3\n4. a2-b2 d2-d3\n";
     let doc = document(text);
     let after: Vec<_> = doc
-        .diagnostics
+        .diagnostics()
         .iter()
         .filter(|d| d.code == "move-after-end")
         .collect();
-    assert_eq!(after.len(), 1, "{:?}", doc.diagnostics);
+    assert_eq!(after.len(), 1, "{:?}", doc.diagnostics());
     assert_eq!(&text[after[0].range.clone()], "a2-b2");
     assert_eq!(
         doc.main_line(0).len(),
@@ -465,7 +483,7 @@ fn replay_json_is_the_otn_schema() {
 #[test]
 fn rules_and_position_files_show_their_board() {
     let doc = document(&format!("{BRANDUBH}\n"));
-    assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+    assert!(doc.diagnostics().is_empty(), "{:?}", doc.diagnostics());
     assert_eq!(doc.main_line(0).len(), 1);
     assert_eq!(
         doc.scene(StateRef { game: 0, index: 0 })
@@ -507,7 +525,8 @@ fn updates_equal_fresh_analyses() {
             let updated = base.updated(new_text.clone(), &edit);
             let fresh = OtnDocument::new(new_text);
             assert_eq!(
-                updated.diagnostics, fresh.diagnostics,
+                updated.diagnostics(),
+                fresh.diagnostics(),
                 "{from} → {to} at {at}"
             );
             assert_eq!(updated.replay, fresh.replay, "{from} → {to} at {at}");
@@ -555,7 +574,7 @@ fn hostile_input_is_reported_not_fatal() {
         let _ = doc.semantic_tokens(0..text.len());
         let _ = doc.inlay_hints(0..text.len());
         let _ = (doc.symbols(), doc.folds());
-        assert!(!doc.diagnostics.is_empty(), "{text}");
+        assert!(!doc.diagnostics().is_empty(), "{text}");
     }
 }
 
@@ -583,7 +602,7 @@ mod properties {
             let edit = TextEdit { start, old_end: end, new_end: start + insert.len() };
             let updated = base.updated(new_text.clone(), &edit);
             let fresh = OtnDocument::new(new_text);
-            prop_assert_eq!(&updated.diagnostics, &fresh.diagnostics);
+            prop_assert_eq!(&updated.diagnostics(), &fresh.diagnostics());
             prop_assert_eq!(&updated.replay, &fresh.replay);
             prop_assert_eq!(&updated.file.turns, &fresh.file.turns);
         }
@@ -593,7 +612,7 @@ mod properties {
 /// Applies every diagnostic's first fix, from the end of the text backwards.
 fn apply_fixes(text: &str, document: &OtnDocument) -> String {
     let mut edits: Vec<(Range<usize>, String)> = document
-        .diagnostics
+        .diagnostics()
         .iter()
         .filter_map(|d| d.fixes.first())
         .flat_map(|fix| fix.edits.clone())
@@ -613,26 +632,26 @@ fn quick_fixes_repair_what_the_record_gets_wrong() {
     let text =
         record("1. Kg4-g3 d5-f5xd1\n2. g3-e3 f5-f6-\n3. b4-b3 f6-f5\n4. b3-c3xc1/d3 f5-f6\n");
     let doc = document(&text);
-    let found: Vec<&str> = doc.diagnostics.iter().map(|d| d.code).collect();
+    let found: Vec<&str> = doc.diagnostics().iter().map(|d| d.code).collect();
     for code in ["mover-mismatch", "capture-not-made", "info-mismatch"] {
         assert!(found.contains(&code), "{code}: {found:?}");
     }
     assert!(
-        doc.diagnostics.iter().all(|d| !d.fixes.is_empty()),
+        doc.diagnostics().iter().all(|d| !d.fixes.is_empty()),
         "{:?}",
-        doc.diagnostics
+        doc.diagnostics()
     );
     let fixed = apply_fixes(&text, &doc);
     assert_eq!(
         fixed,
         record("1. g4-g3 d5-f5\n2. g3-e3 f5-f6\n3. b4-b3 f6-f5\n4. b3-c3xd3 f5-f6\n")
     );
-    assert!(document(&fixed).diagnostics.is_empty());
+    assert!(document(&fixed).diagnostics().is_empty());
     // A captured man named with the wrong letter.
     let text = record("1. g4-g3 d5-f5\n2. g3-e3 f5-f6\n3. b4-b3 f6-f5\n4. b3-c3xKd3 f5-f6\n");
     let doc = document(&text);
-    assert_eq!(doc.diagnostics[0].code, "capture-mismatch");
-    assert!(document(&apply_fixes(&text, &doc)).diagnostics.is_empty());
+    assert_eq!(doc.diagnostics()[0].code, "capture-mismatch");
+    assert!(document(&apply_fixes(&text, &doc)).diagnostics().is_empty());
 }
 
 #[test]
@@ -666,7 +685,7 @@ fn threefold_repetition_follows_tfr() {
         let text =
             format!("[rules:dim:7 tfr:{tfr} start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n{moves}");
         let doc = document(&text);
-        assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+        assert!(doc.diagnostics().is_empty(), "{:?}", doc.diagnostics());
         let line = &doc.replay.lines[0];
         line.verdict_at(line.plies.len() - 1)
     };
@@ -714,7 +733,7 @@ fn an_update_keeps_the_old_states_only_with_the_same_history() {
         };
         let updated = base.updated(new_text.clone(), &edit);
         let fresh = OtnDocument::new(new_text);
-        assert_eq!(updated.diagnostics, fresh.diagnostics, "{from} → {to}");
+        assert_eq!(updated.diagnostics(), fresh.diagnostics(), "{from} → {to}");
         assert_eq!(updated.replay, fresh.replay, "{from} → {to}");
         crate::otn::replay::tests::assert_positions_answer(&updated);
         // And back.
@@ -724,7 +743,7 @@ fn an_update_keeps_the_old_states_only_with_the_same_history() {
             new_end: at + from.len(),
         };
         let undone = updated.updated(text.clone(), &undo);
-        assert_eq!(undone.diagnostics, base.diagnostics, "{to} → {from}");
+        assert_eq!(undone.diagnostics(), base.diagnostics(), "{to} → {from}");
         assert_eq!(undone.replay, base.replay, "{to} → {from}");
         crate::otn::replay::tests::assert_positions_answer(&undone);
     }
@@ -734,7 +753,7 @@ fn an_update_keeps_the_old_states_only_with_the_same_history() {
         1,
     );
     let line = &document(&other_way).replay.lines[0];
-    assert!(document(&other_way).diagnostics.is_empty());
+    assert!(document(&other_way).diagnostics().is_empty());
     assert_eq!(line.verdict_at(line.plies.len() - 1), None);
 }
 
@@ -758,11 +777,11 @@ fn an_update_after_several_verdicts_flags_the_moves_after_the_end_once() {
         },
     );
     let after_end = |doc: &OtnDocument| {
-        doc.diagnostics
+        doc.diagnostics()
             .iter()
             .filter(|d| d.code == "move-after-end")
             .count()
     };
-    assert_eq!(after_end(&updated), 1, "{:?}", updated.diagnostics);
-    assert_eq!(updated.diagnostics, document(&new_text).diagnostics);
+    assert_eq!(after_end(&updated), 1, "{:?}", updated.diagnostics());
+    assert_eq!(updated.diagnostics(), document(&new_text).diagnostics());
 }

@@ -11,7 +11,9 @@ use super::super::engine::MoveError;
 use super::super::moves::{shift_range, MoveRecord, MoveType};
 use super::super::rules::Rules;
 use super::MoveLabel;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
+
+const ILLEGAL_MOVE: &str = "illegal-move";
 
 /// A move as written, without captures or info symbol: `e5-e8`, `Ke1-a1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +102,21 @@ impl MoveProblem {
         shifted
     }
 
+    /// Where this problem's diagnostic lies, `delta` bytes further on, its severity and its
+    /// code: what orders it among the others, without its words.
+    pub fn outline(&self, delta: isize) -> (Range<usize>, Severity, &'static str) {
+        match self {
+            MoveProblem::Said(diagnostic) => (
+                shift_range(&diagnostic.range, delta),
+                diagnostic.severity,
+                diagnostic.code,
+            ),
+            MoveProblem::NoMan { range, .. } | MoveProblem::Illegal { range, .. } => {
+                (shift_range(range, delta), Severity::Error, ILLEGAL_MOVE)
+            }
+        }
+    }
+
     /// The diagnostic of this problem of the move `label`, under `rules`, `delta` bytes
     /// further on in the text.
     pub fn diagnostic(&self, label: &MoveLabel<'_>, rules: &Rules, delta: isize) -> Diagnostic {
@@ -116,7 +133,7 @@ impl MoveProblem {
                 movement.push_name(&mut message);
                 message.push_str(": there is no man on ");
                 movement.from.push_name(&mut message);
-                Diagnostic::error(range(at), "illegal-move", message)
+                Diagnostic::error(range(at), ILLEGAL_MOVE, message)
             }
             MoveProblem::Illegal {
                 range: at,
@@ -153,7 +170,7 @@ impl MoveProblem {
                 } else {
                     "; it is skipped"
                 });
-                Diagnostic::error(range(at), "illegal-move", message)
+                Diagnostic::error(range(at), ILLEGAL_MOVE, message)
             }
         }
     }

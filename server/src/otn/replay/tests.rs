@@ -152,7 +152,7 @@ proptest! {
         let played = play(RULES[rules], &choices);
         let document = OtnDocument::new(played.record.clone());
         let problems: Vec<String> = document
-            .diagnostics
+            .diagnostics()
             .iter()
             .map(|d| format!("{} {}: {}", d.code, &played.record[d.range.clone()], d.message))
             .collect();
@@ -171,9 +171,9 @@ fn a_long_random_game_reads_back_the_same() {
         let played = play(rules, &choices);
         let document = OtnDocument::new(played.record.clone());
         assert!(
-            document.diagnostics.is_empty(),
+            document.diagnostics().is_empty(),
             "{:?}\n{}",
-            document.diagnostics,
+            document.diagnostics(),
             played.record
         );
         let read: Vec<String> = (0..document.replay.lines[0].plies.len())
@@ -182,6 +182,34 @@ fn a_long_random_game_reads_back_the_same() {
         assert_eq!(read, played.positions);
         assert!(played.positions.len() > 2, "{rules}");
     }
+}
+
+/// What an editor is shown of `document`'s diagnostics is what it would be shown of all
+/// of them put in words.
+fn assert_shown_as_worded(document: &OtnDocument) {
+    use crate::model::document::NotationDocument;
+    use crate::model::shown::Shown;
+    for most in [0, 3, 100] {
+        assert_eq!(
+            document.diagnostics_shown(most),
+            Shown::of(document.diagnostics(), most),
+            "{most} at most"
+        );
+    }
+}
+
+#[test]
+fn a_move_broken_early_shows_the_editor_its_first_problems_put_in_words_alone() {
+    let text = long_record();
+    let first_move = text.find("\n1. ").unwrap() + 4;
+    let broken = format!("{}x{}", &text[..first_move + 1], &text[first_move + 1..]);
+    let document = OtnDocument::new(broken);
+    assert!(
+        document.diagnostics().len() > 100,
+        "{}",
+        document.diagnostics().len()
+    );
+    assert_shown_as_worded(&document);
 }
 
 /// A long Copenhagen game with a commentary after every fifth turn.
@@ -220,11 +248,13 @@ fn edit(base: &OtnDocument, at: usize, replaced: usize, insert: &str) -> (OtnDoc
     let played = MOVES_PLAYED.with(std::cell::Cell::get);
     let fresh = OtnDocument::new(new_text);
     assert_eq!(
-        updated.diagnostics, fresh.diagnostics,
+        updated.diagnostics(),
+        fresh.diagnostics(),
         "at {at}: {insert:?}"
     );
     assert_eq!(updated.replay, fresh.replay, "at {at}: {insert:?}");
     assert_eq!(updated.file, fresh.file, "at {at}: {insert:?}");
+    assert_shown_as_worded(&updated);
     assert_positions_answer(&updated);
     assert_eq!(
         updated.line_index.line_count(),
@@ -287,9 +317,9 @@ fn a_letter_typed_before_a_turn_number_keeps_the_turn_in_its_place() {
     let at = at + text[at..].find(|c: char| c.is_ascii_digit()).unwrap();
     let (updated, played) = edit(&base, at, 0, "x");
     let new_problems: Vec<_> = updated
-        .diagnostics
+        .diagnostics()
         .iter()
-        .filter(|d| !base.diagnostics.contains(d))
+        .filter(|d| !base.diagnostics().contains(d))
         .map(|d| (d.code, &updated.text[d.range.clone()]))
         .collect();
     let number = &text[at..at + text[at..].find(' ').unwrap()];
@@ -413,7 +443,7 @@ fn variations_of_a_long_record_follow_its_edits() {
     insert_after(&mut text, late, &late_variation);
     insert_after(&mut text, early, &early_variation);
     let base = OtnDocument::new(text.clone());
-    assert!(base.replay.lines.len() >= 3, "{:?}", base.diagnostics);
+    assert!(base.replay.lines.len() >= 3, "{:?}", base.diagnostics());
     for (at, insert) in [
         (early + 3, "+"),
         (late + 2, "x"),
@@ -532,11 +562,11 @@ fn boards_that_agree_again_after_other_positions_keep_the_rest_of_the_line() {
                  5. f4-f3 e5-f5\n6. d6-e6 c4-c5\n7. d7-d6 c5-c6\n8. a3-a2 b2-c2\n";
     let text = format!("[rules:{}]\n\n{turns}", RULES[1]);
     let base = OtnDocument::new(text.clone());
-    assert!(base.diagnostics.is_empty(), "{:?}", base.diagnostics);
+    assert!(base.diagnostics().is_empty(), "{:?}", base.diagnostics());
     let at = text.find("1. d2").unwrap() + 4;
     let (updated, played) = edit(&base, at, 0, "x");
     let found: Vec<&str> = updated
-        .diagnostics
+        .diagnostics()
         .iter()
         .map(|d| d.message.as_str())
         .collect();

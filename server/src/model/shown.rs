@@ -1,0 +1,271 @@
+//! The diagnostics an editor is shown of a document's: all of them up to a number, else
+//! that many taken errors first, then warnings, then notes, in document order, and a note
+//! where the first one left out lies, saying how many were left out. A long record whose
+//! boards went astray has tens of thousands: a notation may first give each by its place
+//! and kind (an [`Outline`]) and put in words only those shown, which picks the same ones
+//! as putting all of them in words and sorting them would.
+
+use std::ops::Range;
+
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// What an editor is sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// In document order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Where the first one left out lies and how many were, when some were.
+    pub note: Option<Diagnostic>,
+}
+
+/// A diagnostic known by what [`Diagnostic::sort_and_dedup`] orders first, and by
+/// `source`, the notation's own way of finding it to put it in words.
+#[derive(Clone, Debug)]
+pub struct Outline {
+    pub range: Range<usize>,
+    pub severity: Severity,
+    pub code: &'static str,
+    pub source: usize,
+}
+
+/// A diagnostic to show: put in words already, or by its outline.
+enum Entry {
+    Worded(Diagnostic),
+    Outlined(Outline),
+}
+
+impl Entry {
+    fn severity(&self) -> Severity {
+        match self {
+            Entry::Worded(diagnostic) => diagnostic.severity,
+            Entry::Outlined(outline) => outline.severity,
+        }
+    }
+
+    fn range(&self) -> &Range<usize> {
+        match self {
+            Entry::Worded(diagnostic) => &diagnostic.range,
+            Entry::Outlined(outline) => &outline.range,
+        }
+    }
+}
+
+impl Shown {
+    /// Of a document's diagnostics, sorted and without repeats.
+    pub fn of(diagnostics: &[Diagnostic], most: usize) -> Shown {
+        let (kept, note) = pick(
+            diagnostics,
+            most,
+            |diagnostic| diagnostic.severity,
+            |d| &d.range,
+        );
+        Shown {
+            diagnostics: kept.into_iter().cloned().collect(),
+            note,
+        }
+    }
+
+    /// Of the diagnostics `outlines` stand for, in the order they were found, each put in
+    /// words by `word` from its source: the same as [`Shown::of`] their words sorted and
+    /// without repeats, putting in words only those shown and those that only their
+    /// messages can order or tell apart (the same place, severity and code).
+    pub fn of_outlines(
+        mut outlines: Vec<Outline>,
+        most: usize,
+        word: impl Fn(usize) -> Diagnostic,
+    ) -> Shown {
+        let key = |outline: &Outline| {
+            (
+                outline.range.start,
+                outline.range.end,
+                outline.severity,
+                outline.code,
+            )
+        };
+        // Stable, as the sort of the words is: equal words keep the order found.
+        outlines.sort_by(|a, b| key(a).cmp(&key(b)));
+        let mut entries: Vec<Entry> = Vec::with_capacity(outlines.len());
+        let mut rest = outlines.into_iter().peekable();
+        while let Some(outline) = rest.next() {
+            if rest.peek().is_none_or(|next| key(next) != key(&outline)) {
+                entries.push(Entry::Outlined(outline));
+                continue;
+            }
+            let mut same = vec![word(outline.source)];
+            while let Some(next) = rest.next_if(|next| key(next) == key(&outline)) {
+                same.push(word(next.source));
+            }
+            same.sort_by(|a, b| a.message.cmp(&b.message));
+            same.dedup();
+            entries.extend(same.into_iter().map(Entry::Worded));
+        }
+        let (kept, note) = pick(&entries, most, Entry::severity, Entry::range);
+        let diagnostics = kept
+            .into_iter()
+            .map(|entry| match entry {
+                Entry::Worded(diagnostic) => diagnostic.clone(),
+                Entry::Outlined(outline) => word(outline.source),
+            })
+            .collect();
+        Shown { diagnostics, note }
+    }
+}
+
+/// The entries shown of `entries` (in document order), and the note, if any.
+fn pick<T>(
+    entries: &[T],
+    most: usize,
+    severity: impl Fn(&T) -> Severity,
+    range: impl Fn(&T) -> &Range<usize>,
+) -> (Vec<&T>, Option<Diagnostic>) {
+    if entries.len() <= most {
+        return (entries.iter().collect(), None);
+    }
+    let mut by_severity: Vec<usize> = (0..entries.len()).collect();
+    by_severity.sort_by_key(|&index| severity(&entries[index]));
+    let (kept, left_out) = by_severity.split_at_mut(most);
+    kept.sort_unstable();
+    let first_left_out = left_out.iter().copied().min().unwrap_or_default();
+    let note = Diagnostic::new(
+        range(&entries[first_left_out]).clone(),
+        Severity::Information,
+        "too-many-diagnostics",
+        format!(
+            "{most} of the document's {} problems are listed (errors first); the {} others \
+             start here. `ppn-ls --check` lists them all",
+            entries.len(),
+            left_out.len()
+        ),
+    );
+    (
+        kept.iter().map(|&index| &entries[index]).collect(),
+        Some(note),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Related;
+
+    fn diagnostic(
+        start: usize,
+        severity: Severity,
+        code: &'static str,
+        message: &str,
+    ) -> Diagnostic {
+        Diagnostic::new(start..start + 2, severity, code, message.to_string())
+    }
+
+    #[test]
+    fn all_are_shown_up_to_the_most_else_errors_first_and_a_note_where_the_rest_start() {
+        let few = vec![diagnostic(0, Severity::Warning, "w", "a")];
+        assert_eq!(Shown::of(&few, 1).diagnostics, few);
+        assert_eq!(Shown::of(&few, 1).note, None);
+        let many: Vec<Diagnostic> = (0..10)
+            .map(|at| {
+                let severity = if at % 3 == 0 {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                };
+                diagnostic(at * 10, severity, "c", "m")
+            })
+            .collect();
+        let shown = Shown::of(&many, 4);
+        let starts: Vec<usize> = shown.diagnostics.iter().map(|d| d.range.start).collect();
+        // The four errors (0, 30, 60, 90), in document order.
+        assert_eq!(starts, [0, 30, 60, 90]);
+        let note = shown.note.expect("a note");
+        assert_eq!(note.range.start, 10);
+        assert!(
+            note.message.contains("4 of the document's 10"),
+            "{}",
+            note.message
+        );
+        assert!(note.message.contains("the 6 others"), "{}", note.message);
+    }
+
+    #[test]
+    fn outlines_pick_what_the_sorted_words_pick() {
+        // Words found in no order, some at the same place, severity and code (ordered by
+        // their messages only), some repeated (dropped), some told apart only by what
+        // they relate to (kept both).
+        let severities = [Severity::Error, Severity::Warning, Severity::Information];
+        let codes = ["a", "b"];
+        let mut seed = 0x2545_f491_u64;
+        let mut next = |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below) as usize
+        };
+        for round in 0..300 {
+            let count = next(40);
+            let found: Vec<Diagnostic> = (0..count)
+                .map(|_| {
+                    let mut found = diagnostic(
+                        next(12),
+                        severities[next(3)],
+                        codes[next(2)],
+                        ["x", "y", "z"][next(3)],
+                    );
+                    if next(4) == 0 {
+                        found.related.push(Related {
+                            range: 0..1,
+                            message: "r".to_string(),
+                        });
+                    }
+                    found
+                })
+                .collect();
+            let mut sorted = found.clone();
+            Diagnostic::sort_and_dedup(&mut sorted);
+            let outlines: Vec<Outline> = found
+                .iter()
+                .enumerate()
+                .map(|(source, d)| Outline {
+                    range: d.range.clone(),
+                    severity: d.severity,
+                    code: d.code,
+                    source,
+                })
+                .collect();
+            for most in [0, 1, 3, 10, 100] {
+                let shown =
+                    Shown::of_outlines(outlines.clone(), most, |source| found[source].clone());
+                assert_eq!(
+                    shown,
+                    Shown::of(&sorted, most),
+                    "round {round}, most {most}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_diagnostics_shown_and_those_only_words_can_order_are_put_in_words() {
+        let found: Vec<Diagnostic> = (0..1_000)
+            .map(|at| diagnostic(at, Severity::Error, "c", "m"))
+            .chain([diagnostic(5, Severity::Error, "c", "n")])
+            .collect();
+        let outlines = found
+            .iter()
+            .enumerate()
+            .map(|(source, d)| Outline {
+                range: d.range.clone(),
+                severity: d.severity,
+                code: d.code,
+                source,
+            })
+            .collect();
+        let worded = std::cell::Cell::new(0);
+        let shown = Shown::of_outlines(outlines, 10, |source| {
+            worded.set(worded.get() + 1);
+            found[source].clone()
+        });
+        assert_eq!(shown.diagnostics.len(), 10);
+        // The two at 5 (to order them), then the eight others shown: none twice.
+        assert_eq!(worded.get(), 10);
+    }
+}
