@@ -121,11 +121,31 @@ fn pick<T>(
     if entries.len() <= most {
         return (entries.iter().collect(), None);
     }
-    let mut by_severity: Vec<usize> = (0..entries.len()).collect();
-    by_severity.sort_by_key(|&index| severity(&entries[index]));
-    let (kept, left_out) = by_severity.split_at_mut(most);
-    kept.sort_unstable();
-    let first_left_out = left_out.iter().copied().min().unwrap_or_default();
+    // The most severe first: every entry less severe than the last kind taken whole, then
+    // the first ones of that kind (one pass each, where a sort of them all took as long as
+    // finding them).
+    let mut counts = [0usize; 3];
+    for entry in entries {
+        counts[severity(entry) as usize] += 1;
+    }
+    let mut room = most;
+    let mut taken_of = [0usize; 3];
+    for (taken, count) in taken_of.iter_mut().zip(counts) {
+        *taken = count.min(room);
+        room -= *taken;
+    }
+    let mut kept = Vec::with_capacity(most);
+    let mut first_left_out = None;
+    for (index, entry) in entries.iter().enumerate() {
+        let taken = &mut taken_of[severity(entry) as usize];
+        if *taken > 0 {
+            *taken -= 1;
+            kept.push(entry);
+        } else if first_left_out.is_none() {
+            first_left_out = Some(index);
+        }
+    }
+    let first_left_out = first_left_out.unwrap_or_default();
     let note = Diagnostic::new(
         range(&entries[first_left_out]).clone(),
         Severity::Information,
@@ -134,13 +154,10 @@ fn pick<T>(
             "{most} of the document's {} problems are listed (errors first); the {} others \
              start here. `ppn-ls --check` lists them all",
             entries.len(),
-            left_out.len()
+            entries.len() - most
         ),
     );
-    (
-        kept.iter().map(|&index| &entries[index]).collect(),
-        Some(note),
-    )
+    (kept, Some(note))
 }
 
 #[cfg(test)]
@@ -232,6 +249,20 @@ mod tests {
                 })
                 .collect();
             for most in [0, 1, 3, 10, 100] {
+                // The most severe first, each kind in document order.
+                let mut by_severity: Vec<usize> = (0..sorted.len()).collect();
+                by_severity.sort_by_key(|&index| sorted[index].severity);
+                by_severity.truncate(most);
+                by_severity.sort_unstable();
+                let expected: Vec<Diagnostic> = by_severity
+                    .iter()
+                    .map(|&index| sorted[index].clone())
+                    .collect();
+                assert_eq!(
+                    Shown::of(&sorted, most).diagnostics,
+                    expected,
+                    "round {round}"
+                );
                 let shown =
                     Shown::of_outlines(outlines.clone(), most, |source| found[source].clone());
                 assert_eq!(

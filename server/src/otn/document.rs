@@ -78,23 +78,27 @@ impl OtnDocument {
     /// thousands of them).
     fn shown(&self, most: usize) -> Shown {
         let said: Vec<&Diagnostic> = self.said().collect();
-        let problems: Vec<_> = self.problems().collect();
-        let outlines = (said.iter().map(|diagnostic| {
-            (
-                diagnostic.range.clone(),
-                diagnostic.severity,
-                diagnostic.code,
-            )
-        }))
-        .chain((problems.iter()).map(|(_, _, problem, shift)| problem.outline(*shift)))
-        .enumerate()
-        .map(|(source, (range, severity, code))| Outline {
-            range,
-            severity,
-            code,
-            source,
-        })
-        .collect();
+        let mut outlines: Vec<Outline> = (said.iter().enumerate())
+            .map(|(source, diagnostic)| Outline {
+                range: diagnostic.range.clone(),
+                severity: diagnostic.severity,
+                code: diagnostic.code,
+                source,
+            })
+            .collect();
+        let mut problems = Vec::new();
+        for line in self.replay.rules.iter().flat_map(|_| &self.replay.lines) {
+            line.plies.each_problem(|index, problem, shift| {
+                let (range, severity, code) = problem.outline(shift);
+                outlines.push(Outline {
+                    range,
+                    severity,
+                    code,
+                    source: said.len() + problems.len(),
+                });
+                problems.push((line, index, problem, shift));
+            });
+        }
         Shown::of_outlines(outlines, most, |source| {
             match source.checked_sub(said.len()) {
                 None => said[source].clone(),

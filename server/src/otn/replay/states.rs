@@ -140,6 +140,16 @@ impl Plies {
         })
     }
 
+    /// Calls `found` with each problem of the moves, as [`Plies::problems`] gives them: a
+    /// loop for the passes over tens of thousands of them.
+    pub fn each_problem<'a>(&'a self, mut found: impl FnMut(usize, &'a MoveProblem, isize)) {
+        for (shift, chunk) in self.all_chunks() {
+            for (index, problem) in &chunk.problems {
+                found(*index, problem, shift);
+            }
+        }
+    }
+
     /// How many problems the moves have.
     pub fn problem_count(&self) -> usize {
         self.all_chunks()
