@@ -28,7 +28,7 @@ use super::annofen::{read_annofen, read_fen};
 use super::annotation::Code;
 use super::board::{Board, Side};
 use super::notation::{ResolveError, Which};
-use super::parsed::{Parsed, WrittenMove, WrittenMoves};
+use super::parsed::{ChunkMarks, ChunkNumbers, Parsed, WrittenMove, WrittenMoves};
 use super::placement::check_position;
 use super::position::{AtomKind, Position};
 use super::replay::{board_after, move_number, play, side_of, Divergence, Outcome, Played, Player};
@@ -112,7 +112,7 @@ impl XiangqiDocument {
     fn all_diagnostics(&self) -> &[Diagnostic] {
         self.diagnostics.get_or_init(|| {
             let mut out = self.said();
-            self.find_move_problems(|found| out.push(self.word(&found)));
+            self.find_move_problems(true, |found| out.push(self.word(&found)));
             Diagnostic::sort_and_dedup(&mut out);
             out
         })
@@ -123,7 +123,7 @@ impl XiangqiDocument {
     fn shown(&self, most: usize) -> Shown {
         let said = self.said();
         let mut found = Vec::new();
-        self.find_move_problems(|problem| found.push(problem));
+        self.find_move_problems(false, |problem| found.push(problem));
         let outlines = (said.iter())
             .map(|diagnostic| {
                 (
@@ -162,87 +162,139 @@ impl XiangqiDocument {
         said
     }
 
-    /// Finds what is wrong with each move, in order, without putting it in words.
-    fn find_move_problems(&self, mut found: impl FnMut(MoveProblem)) {
+    /// Finds what is wrong with the moves, in order, without putting it in words. With
+    /// `every_move`, each move is looked at; without, a full chunk whose marks show that
+    /// its moves' case and numbers are right where it lies is looked at only in its moves
+    /// that failed (a pass over every move of a long record read megabytes).
+    fn find_move_problems(&self, every_move: bool, mut found: impl FnMut(MoveProblem)) {
         let moves = &self.parsed.moves;
         // Some software writes every move in upper case; lower case for Black's moves is
         // then a sign of the other convention, under which case must follow the side.
         let case_follows_side = moves
-            .chunks_as_read()
-            .any(|(chunk, _)| chunk.iter().any(|m| m.parsed.is_some_and(|p| p.lower_case)));
-        // A chunk of moves and the chunk of their outcomes at a time.
-        let chunks = moves.chunks_as_read().zip(self.played.chunks());
-        let moves_played = chunks.flat_map(|((moves, shift), played)| {
-            (moves.iter().zip(played)).map(move |(as_read, played)| ((as_read, shift), played))
-        });
-        for (index, ((as_read, shift), played)) in moves_played.enumerate() {
-            // The side whose case the letter is in, when that is not the side to move.
-            let wrong_case = as_read.parsed.and_then(|parsed| {
-                let letter_side = if parsed.lower_case {
-                    Side::Black
-                } else {
-                    Side::Red
-                };
-                let wrong = parsed.kind.is_some()
-                    && letter_side != played.side
-                    && (parsed.lower_case || case_follows_side);
-                wrong.then_some(letter_side)
+            .marked_chunks_as_read()
+            .any(|(chunk, _, marks)| match marks.filter(|_| !every_move) {
+                Some(marks) => marks.lower_case != 0,
+                None => chunk.iter().any(|m| m.parsed.is_some_and(|p| p.lower_case)),
             });
-            let expected = move_number(self.first, index);
-            let red_opens = played.side == Side::Red || index == 0;
-            let wrong_number = as_read
-                .number
-                .as_ref()
-                .filter(|(number, _)| *number as usize != expected && red_opens);
-            let failed = !matches!(played.outcome, Outcome::Legal | Outcome::Unreadable);
-            // Most moves have nothing to say: only those that do are moved to where they lie.
-            if !failed && wrong_case.is_none() && wrong_number.is_none() {
-                continue;
+        let chunks = moves.marked_chunks_as_read().zip(self.played.chunks());
+        let mut start = 0;
+        for ((chunk, shift, marks), played) in chunks {
+            let right_where_it_lies = !every_move
+                && marks.is_some_and(|marks| self.right_at(marks, start, case_follows_side));
+            for (offset, (as_read, played)) in chunk.iter().zip(played).enumerate() {
+                let failed = !matches!(played.outcome, Outcome::Legal | Outcome::Unreadable);
+                if failed || !right_where_it_lies {
+                    let index = start + offset;
+                    self.move_problems(
+                        index,
+                        (as_read, shift),
+                        played,
+                        case_follows_side,
+                        &mut found,
+                    );
+                }
             }
-            let written = as_read.shifted(shift);
-            let range = written.range.clone();
-            match &played.outcome {
-                Outcome::Legal | Outcome::Unreadable => {}
-                Outcome::LooseTandem => found(MoveProblem {
-                    index,
-                    range: range.clone(),
-                    severity: Severity::Warning,
-                    code: "wxf-tandem",
-                    kind: MoveProblemKind::Outcome,
-                }),
-                Outcome::Illegal(error) | Outcome::Unresolved(error) => found(MoveProblem {
-                    index,
-                    range: range.clone(),
-                    severity: Severity::Error,
-                    code: match &**error {
-                        ResolveError::NoPiece(_) => "wxf-no-piece",
-                        ResolveError::Ambiguous(..) => "wxf-ambiguous-move",
-                        ResolveError::Illegal { reason, .. } if reason.is_about_check() => {
-                            "wxf-leaves-check"
-                        }
-                        _ => "wxf-illegal-move",
-                    },
-                    kind: MoveProblemKind::Outcome,
-                }),
+            start += chunk.len();
+        }
+    }
+
+    /// Whether a full chunk with `marks`, starting at move `start`, has its moves' case
+    /// and numbers right.
+    fn right_at(&self, marks: ChunkMarks, start: usize, case_follows_side: bool) -> bool {
+        // The moves of the chunk that are Black's.
+        let blacks = match side_of(self.first, start) {
+            Side::Red => 0xaaaa_aaaa_aaaa_aaaa_u64,
+            Side::Black => 0x5555_5555_5555_5555_u64,
+        };
+        let in_the_other_case = marks.lettered & (marks.lower_case ^ blacks);
+        let case_right = in_the_other_case
+            & (marks.lower_case | if case_follows_side { u64::MAX } else { 0 })
+            == 0;
+        let numbers_right = match marks.numbers {
+            ChunkNumbers::None => true,
+            ChunkNumbers::RightFrom(right) => {
+                self.first == Side::Red && i64::try_from(start).is_ok_and(|start| start == right)
             }
-            if let Some(letter_side) = wrong_case {
-                found(MoveProblem {
-                    index,
-                    range: range.start..range.start + 1,
-                    severity: Severity::Warning,
-                    code: "wxf-side-to-move",
-                    kind: MoveProblemKind::WrongCase(letter_side),
-                });
-            }
-            if let (Some((number, _)), Some((_, number_range))) = (wrong_number, &written.number) {
-                found(MoveProblem {
-                    index,
-                    range: number_range.clone(),
-                    severity: Severity::Warning,
-                    code: "wxf-move-number",
-                    kind: MoveProblemKind::WrongNumber(*number),
-                });
-            }
+            ChunkNumbers::Mixed => false,
+        };
+        case_right && numbers_right
+    }
+
+    /// Finds what is wrong with move `index`, `as_read` `shift` bytes from where it lies.
+    fn move_problems(
+        &self,
+        index: usize,
+        (as_read, shift): (&WrittenMove, isize),
+        played: &Played,
+        case_follows_side: bool,
+        found: &mut impl FnMut(MoveProblem),
+    ) {
+        // The side whose case the letter is in, when that is not the side to move.
+        let wrong_case = as_read.parsed.and_then(|parsed| {
+            let letter_side = if parsed.lower_case {
+                Side::Black
+            } else {
+                Side::Red
+            };
+            let wrong = parsed.kind.is_some()
+                && letter_side != played.side
+                && (parsed.lower_case || case_follows_side);
+            wrong.then_some(letter_side)
+        });
+        let expected = move_number(self.first, index);
+        let red_opens = played.side == Side::Red || index == 0;
+        let wrong_number = as_read
+            .number
+            .as_ref()
+            .filter(|(number, _)| *number as usize != expected && red_opens);
+        let failed = !matches!(played.outcome, Outcome::Legal | Outcome::Unreadable);
+        // Most moves have nothing to say: only those that do are moved to where they lie.
+        if !failed && wrong_case.is_none() && wrong_number.is_none() {
+            return;
+        }
+        let written = as_read.shifted(shift);
+        let range = written.range.clone();
+        match &played.outcome {
+            Outcome::Legal | Outcome::Unreadable => {}
+            Outcome::LooseTandem => found(MoveProblem {
+                index,
+                range: range.clone(),
+                severity: Severity::Warning,
+                code: "wxf-tandem",
+                kind: MoveProblemKind::Outcome,
+            }),
+            Outcome::Illegal(error) | Outcome::Unresolved(error) => found(MoveProblem {
+                index,
+                range: range.clone(),
+                severity: Severity::Error,
+                code: match &**error {
+                    ResolveError::NoPiece(_) => "wxf-no-piece",
+                    ResolveError::Ambiguous(..) => "wxf-ambiguous-move",
+                    ResolveError::Illegal { reason, .. } if reason.is_about_check() => {
+                        "wxf-leaves-check"
+                    }
+                    _ => "wxf-illegal-move",
+                },
+                kind: MoveProblemKind::Outcome,
+            }),
+        }
+        if let Some(letter_side) = wrong_case {
+            found(MoveProblem {
+                index,
+                range: range.start..range.start + 1,
+                severity: Severity::Warning,
+                code: "wxf-side-to-move",
+                kind: MoveProblemKind::WrongCase(letter_side),
+            });
+        }
+        if let (Some((number, _)), Some((_, number_range))) = (wrong_number, &written.number) {
+            found(MoveProblem {
+                index,
+                range: number_range.clone(),
+                severity: Severity::Warning,
+                code: "wxf-move-number",
+                kind: MoveProblemKind::WrongNumber(*number),
+            });
         }
     }
 

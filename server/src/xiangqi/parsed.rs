@@ -75,6 +75,71 @@ impl WrittenMove {
     }
 }
 
+/// A full chunk of moves, with what a pass looking for the moves' problems needs to know of
+/// them without reading each (see [`ChunkMarks`]).
+pub struct MovesChunk {
+    moves: Vec<WrittenMove>,
+    marks: ChunkMarks,
+}
+
+impl std::ops::Deref for MovesChunk {
+    type Target = [WrittenMove];
+
+    fn deref(&self) -> &[WrittenMove] {
+        &self.moves
+    }
+}
+
+/// Of a full chunk's moves: which are written in lower case and which name a piece's kind
+/// (bit `i` for move `i`), and where the chunk must start for the move numbers written in
+/// it to be right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkMarks {
+    pub lower_case: u64,
+    pub lettered: u64,
+    pub numbers: ChunkNumbers,
+}
+
+/// Where a chunk of moves must start, in a record Red opens, for every move number written
+/// in it to be right: a number `n` on the chunk's move `i` is right when that move is move
+/// `2n - 2` of the record (Red's move of pair `n`), or when it is a Black move (whose number
+/// is not checked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChunkNumbers {
+    /// No move of the chunk is numbered.
+    None,
+    /// Every number is right when the chunk starts at this move of the record (which may
+    /// be before the first one).
+    RightFrom(i64),
+    /// The numbers call for different starts: at most one of them can be right.
+    Mixed,
+}
+
+impl ChunkMarks {
+    fn of(moves: &[WrittenMove]) -> ChunkMarks {
+        let mut marks = ChunkMarks {
+            lower_case: 0,
+            lettered: 0,
+            numbers: ChunkNumbers::None,
+        };
+        for (index, written) in moves.iter().enumerate() {
+            if let Some(parsed) = written.parsed {
+                marks.lower_case |= u64::from(parsed.lower_case) << index;
+                marks.lettered |= u64::from(parsed.kind.is_some()) << index;
+            }
+            if let Some((number, _)) = written.number {
+                let start = 2 * i64::from(number) - 2 - index as i64;
+                marks.numbers = match marks.numbers {
+                    ChunkNumbers::None => ChunkNumbers::RightFrom(start),
+                    ChunkNumbers::RightFrom(known) if known == start => marks.numbers,
+                    _ => ChunkNumbers::Mixed,
+                };
+            }
+        }
+        marks
+    }
+}
+
 /// The moves of a WXF record, in chunks of [`CHUNK`] behind `Arc`s that the readings of
 /// later revisions share: an edit among the moves makes new chunks only from the moves it
 /// changed, and takes over the full chunks after them with how far it moved their moves
@@ -83,7 +148,7 @@ impl WrittenMove {
 pub struct WrittenMoves {
     /// Full chunks, never changed, each with how far its moves now lie from where they
     /// were read.
-    full: Vec<(Arc<Vec<WrittenMove>>, isize)>,
+    full: Vec<(Arc<MovesChunk>, isize)>,
     /// The moves after them, fewer than [`CHUNK`], owned.
     tail: Vec<WrittenMove>,
 }
@@ -132,11 +197,20 @@ impl WrittenMoves {
     /// The moves as read, a chunk at a time (every chunk but the last holds [`CHUNK`]), each
     /// with how far its moves now lie from there.
     pub fn chunks_as_read(&self) -> impl Iterator<Item = (&[WrittenMove], isize)> + '_ {
+        self.marked_chunks_as_read()
+            .map(|(moves, shift, _)| (moves, shift))
+    }
+
+    /// [`WrittenMoves::chunks_as_read`], with the marks of each full chunk (none for the
+    /// last one when it is not full).
+    pub fn marked_chunks_as_read(
+        &self,
+    ) -> impl Iterator<Item = (&[WrittenMove], isize, Option<ChunkMarks>)> + '_ {
         (self
             .full
             .iter()
-            .map(|(chunk, shift)| (chunk.as_slice(), *shift)))
-        .chain(Some((self.tail.as_slice(), 0)).filter(|(tail, _)| !tail.is_empty()))
+            .map(|(chunk, shift)| (&chunk.moves[..], *shift, Some(chunk.marks))))
+        .chain(Some((self.tail.as_slice(), 0, None)).filter(|(tail, _, _)| !tail.is_empty()))
     }
 
     /// [`WrittenMoves::iter_as_read`] from move `start` on.
@@ -180,8 +254,9 @@ impl WrittenMoves {
         }
         self.tail.push(written);
         if self.tail.len() == CHUNK {
-            let chunk = std::mem::replace(&mut self.tail, Vec::with_capacity(CHUNK));
-            self.full.push((Arc::new(chunk), 0));
+            let moves = std::mem::replace(&mut self.tail, Vec::with_capacity(CHUNK));
+            let marks = ChunkMarks::of(&moves);
+            self.full.push((Arc::new(MovesChunk { moves, marks }), 0));
         }
     }
 

@@ -31,7 +31,7 @@ fn assert_same_analysis(
     assert_eq!(updated.diagnostics(), fresh.diagnostics(), "{context}");
     // What an editor is shown, found without putting every diagnostic in words, is what
     // it would be shown of them all in words.
-    for most in [0, 2, 100] {
+    for most in [0, 2, 100, usize::MAX] {
         assert_eq!(
             updated.diagnostics_shown(most),
             crate::model::shown::Shown::of(fresh.diagnostics(), most),
@@ -562,12 +562,58 @@ fn a_move_broken_early_shows_the_editor_its_first_problems_put_in_words_alone() 
     let diagnostics = document.diagnostics();
     assert!(diagnostics.len() > 100, "{}", diagnostics.len());
     assert!(diagnostics.iter().any(|d| d.code == "wxf-move-number"));
-    for most in [0, 1, 100] {
+    for most in [0, 1, 100, usize::MAX] {
         assert_eq!(
             document.diagnostics_shown(most),
             crate::model::shown::Shown::of(diagnostics, most),
             "{most} at most"
         );
+    }
+}
+
+#[test]
+fn the_chunks_of_moves_passed_over_for_their_problems_hide_none() {
+    // A long record in lower case for Black (or all in upper case), with a wrong number,
+    // a move in the other side's case, a move taken out or put in (every later number and
+    // case then wrong), Black opening: what the editor is shown is every diagnostic.
+    let text = quiet_game(700);
+    let upper = text.to_uppercase();
+    let numbered = |text: &str, n: usize| text.find(&format!("{n:>3}. ")).unwrap() + 5;
+    let mut cases = vec![text.clone(), upper.clone()];
+    let at = numbered(&text, 100);
+    cases.push(text.replacen("\n100. ", "\n101. ", 1));
+    cases.push(format!(
+        "{}{}{}",
+        &text[..at],
+        text[at..at + 1].to_lowercase(),
+        &text[at + 1..]
+    ));
+    cases.push(format!(
+        "{}{}{}",
+        &upper[..at],
+        upper[at..at + 1].to_lowercase(),
+        &upper[at + 1..]
+    ));
+    let second = numbered(&text, 40);
+    let word_end = second + text[second..].find(' ').unwrap();
+    cases.push(format!("{}{}", &text[..second], &text[word_end + 1..]));
+    cases.push(format!("{}H2+3 {}", &text[..second], &text[second..]));
+    cases.push(text.replacen("START{\n", "START{\n  1. ... ", 1));
+    for (number, case) in cases.iter().enumerate() {
+        for name in ["g.wxf"] {
+            let document = open(name, case);
+            let diagnostics = document.diagnostics();
+            for most in [0, 3, 100, usize::MAX] {
+                assert_eq!(
+                    document.diagnostics_shown(most),
+                    crate::model::shown::Shown::of(diagnostics, most),
+                    "case {number}, {most} at most"
+                );
+            }
+            if number >= 2 {
+                assert!(!diagnostics.is_empty(), "case {number}");
+            }
+        }
     }
 }
 
