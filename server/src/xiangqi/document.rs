@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::json;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::model::chunked::ChunkedVec;
+use crate::model::chunked::{ChunkedVec, CHUNK};
 use crate::model::document::{
     ConvertError, GameSummary, HoverBoard, LineState, MoveAt, NotationDocument, NotationHover,
     StateRef, Target,
@@ -462,9 +462,20 @@ fn unchanged_ends(
         a.zip(b)
             .is_some_and(|(a, b)| a.text(old_text) == b.text(new_text))
     };
-    let first = (0..old.len().min(new.len()))
-        .take_while(|&index| same(old.get(index), new.get(index)))
-        .count();
+    // A chunk both share holds the same moves, moved along the text with it: one look
+    // for its 64 moves (an edit outside the moves shares them all).
+    let shortest = old.len().min(new.len());
+    let mut first = 0;
+    while first < shortest {
+        if first.is_multiple_of(CHUNK) && new.shares_chunk(old, first / CHUNK) {
+            first += CHUNK;
+        } else if same(old.get(first), new.get(first)) {
+            first += 1;
+        } else {
+            break;
+        }
+    }
+    let first = first.min(shortest);
     let common_end = (1..=(old.len() - first).min(new.len() - first))
         .take_while(|&back| same(old.get(old.len() - back), new.get(new.len() - back)))
         .count();

@@ -85,6 +85,7 @@ pub struct MovesChunk {
 impl std::ops::Deref for MovesChunk {
     type Target = [WrittenMove];
 
+    #[inline]
     fn deref(&self) -> &[WrittenMove] {
         &self.moves
     }
@@ -167,6 +168,7 @@ impl WrittenMoves {
     }
 
     /// Move `index`, where it now lies.
+    #[inline]
     pub fn get(&self, index: usize) -> Option<WrittenMove> {
         match self.full.get(index / CHUNK) {
             Some((chunk, shift)) => chunk.get(index % CHUNK).map(|m| m.shifted(*shift)),
@@ -232,6 +234,13 @@ impl WrittenMoves {
                     .iter()
                     .map(|m| (m, 0)),
             )
+    }
+
+    /// Whether the `chunk`th chunk of moves is one this list shares with `other` (where
+    /// both have it full): the same moves, read once, wherever each list has them lie.
+    pub fn shares_chunk(&self, other: &WrittenMoves, chunk: usize) -> bool {
+        (self.full.get(chunk).zip(other.full.get(chunk)))
+            .is_some_and(|((mine, _), (theirs, _))| Arc::ptr_eq(mine, theirs))
     }
 
     /// The number of moves before the first one for which `before` is false, `before`

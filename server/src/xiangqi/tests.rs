@@ -572,6 +572,45 @@ fn a_move_broken_early_shows_the_editor_its_first_problems_put_in_words_alone() 
 }
 
 #[test]
+fn edits_outside_the_moves_of_a_long_record_give_what_a_fresh_analysis_gives() {
+    use crate::model::format::Format;
+    use crate::xiangqi::document::XiangqiDocument;
+    let clean = quiet_game(700);
+    // The same record with a move broken early: later moves fail.
+    let at = clean.find("  1. ").unwrap() + 6;
+    let broken = format!("{}x{}", &clean[..at], &clean[at..]);
+    for text in [clean, broken] {
+        let base = XiangqiDocument::new(Format::Wxf, text.clone());
+        let after_format = text.find('\n').unwrap() + 1;
+        // From `START{` into the first move, which changes: the block is read again.
+        let block = text.find("START{").unwrap();
+        let first_letter = text.find("  1. ").unwrap() + 5;
+        let letter = if &text[first_letter..first_letter + 1] == "H" {
+            "C"
+        } else {
+            "H"
+        };
+        let other_piece = format!("{}{letter}", &text[block..first_letter]);
+        let edits = [
+            (block, first_letter + 1 - block, other_piece.as_str()),
+            (after_format, 0, "GAME a game\n"),
+            (after_format, 0, "RED someone\n"),
+            (text.len(), 0, "\n"),
+            (2, 0, "x"),
+            (text.find("START{").unwrap(), 0, "\n"),
+        ];
+        for (at, removed, inserted) in edits {
+            let mut edited = text.clone();
+            edited.replace_range(at..at + removed, inserted);
+            let edit = edit_between(&text, &edited);
+            let updated = base.updated(edited.clone(), &edit);
+            let fresh = XiangqiDocument::new(Format::Wxf, edited.clone());
+            assert_same_analysis(&updated, &fresh, &format!("{inserted:?} at {at}"));
+        }
+    }
+}
+
+#[test]
 fn the_chunks_of_moves_passed_over_for_their_problems_hide_none() {
     // A long record in lower case for Black (or all in upper case), with a wrong number,
     // a move in the other side's case, a move taken out or put in (every later number and
