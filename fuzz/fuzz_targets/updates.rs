@@ -10,6 +10,7 @@ use common::notation_and_rest;
 use ppn_ls::ide::document::analyze_as;
 use ppn_ls::model::document::NotationDocument;
 use ppn_ls::model::edit::TextEdit;
+use ppn_ls::model::shown::Shown;
 
 /// What the edits type: the characters each notation gives meaning to.
 const TYPED: &[&str] = &[
@@ -19,6 +20,14 @@ const TYPED: &[&str] = &[
 
 fn same(updated: &dyn NotationDocument, fresh: &dyn NotationDocument, context: &str) {
     assert_eq!(updated.diagnostics(), fresh.diagnostics(), "{context}");
+    // What an editor is shown, however a notation finds it, is picked from all of them.
+    for most in [0, 3, usize::MAX] {
+        assert_eq!(
+            updated.diagnostics_shown(most),
+            Shown::of(fresh.diagnostics(), most),
+            "{context}: {most} at most"
+        );
+    }
     let games = fresh.games();
     assert_eq!(updated.games(), games, "{context}");
     for game in 0..games.len() {
