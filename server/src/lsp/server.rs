@@ -361,11 +361,14 @@ impl State {
                         .map(|mut document| document.store_analysis(analysis.clone()));
                     if let Some(replaced) = stored {
                         self.notify_progress();
-                        // Freeing a long game's states takes a while: not on an async thread.
+                        self.publish(&uri, &analysis, revision).await;
+                        // Freeing a long game's states takes a while: not on an async thread,
+                        // and once the diagnostics are out (freed beside their publishing,
+                        // a 100,000-move record's took a fifth longer to reach the editor
+                        // in one run of three).
                         if let Some(replaced) = replaced {
                             tokio::task::spawn_blocking(move || drop(replaced));
                         }
-                        self.publish(&uri, &analysis, revision).await;
                     }
                 }
                 Err(err) => {
