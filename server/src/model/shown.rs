@@ -28,9 +28,10 @@ pub struct Outline {
     pub source: usize,
 }
 
-/// A diagnostic to show: put in words already, or by its outline.
+/// A diagnostic to show: put in words already (rare: boxed, so that the many outlines stay
+/// small), or by its outline.
 enum Entry {
-    Worded(Diagnostic),
+    Worded(Box<Diagnostic>),
     Outlined(Outline),
 }
 
@@ -82,8 +83,23 @@ impl Shown {
                 outline.code,
             )
         };
-        // Stable, as the sort of the words is: equal words keep the order found.
-        outlines.sort_by(|a, b| key(a).cmp(&key(b)));
+        // Stable, as the sort of the words is: equal words keep the order found. (Found in
+        // order, as one line's problems are, they need no sort.)
+        if !outlines.is_sorted_by(|a, b| key(a) <= key(b)) {
+            outlines.sort_by(|a, b| key(a).cmp(&key(b)));
+        }
+        // Most lists have no two at the same place, severity and code: picked as they are.
+        if outlines
+            .windows(2)
+            .all(|pair| key(&pair[0]) != key(&pair[1]))
+        {
+            let (kept, note) = pick(&outlines, most, |o| o.severity, |o| &o.range);
+            let diagnostics = kept
+                .into_iter()
+                .map(|outline| word(outline.source))
+                .collect();
+            return Shown { diagnostics, note };
+        }
         let mut entries: Vec<Entry> = Vec::with_capacity(outlines.len());
         let mut rest = outlines.into_iter().peekable();
         while let Some(outline) = rest.next() {
@@ -97,13 +113,16 @@ impl Shown {
             }
             same.sort_by(|a, b| a.message.cmp(&b.message));
             same.dedup();
-            entries.extend(same.into_iter().map(Entry::Worded));
+            entries.extend(
+                same.into_iter()
+                    .map(|diagnostic| Entry::Worded(Box::new(diagnostic))),
+            );
         }
         let (kept, note) = pick(&entries, most, Entry::severity, Entry::range);
         let diagnostics = kept
             .into_iter()
             .map(|entry| match entry {
-                Entry::Worded(diagnostic) => diagnostic.clone(),
+                Entry::Worded(diagnostic) => Diagnostic::clone(diagnostic),
                 Entry::Outlined(outline) => word(outline.source),
             })
             .collect();
