@@ -28,6 +28,18 @@ pub struct Outline {
     pub source: usize,
 }
 
+impl Outline {
+    /// The outline of a diagnostic put in words already.
+    pub fn of(diagnostic: &Diagnostic, source: usize) -> Outline {
+        Outline {
+            range: diagnostic.range.clone(),
+            severity: diagnostic.severity,
+            code: diagnostic.code,
+            source,
+        }
+    }
+}
+
 /// A diagnostic to show: put in words already (rare: boxed, so that the many outlines stay
 /// small), or by its outline.
 enum Entry {
@@ -260,12 +272,7 @@ mod tests {
             let outlines: Vec<Outline> = found
                 .iter()
                 .enumerate()
-                .map(|(source, d)| Outline {
-                    range: d.range.clone(),
-                    severity: d.severity,
-                    code: d.code,
-                    source,
-                })
+                .map(|(source, d)| Outline::of(d, source))
                 .collect();
             for most in [0, 1, 3, 10, 100] {
                 // The most severe first, each kind in document order.
@@ -302,12 +309,7 @@ mod tests {
         let outlines = found
             .iter()
             .enumerate()
-            .map(|(source, d)| Outline {
-                range: d.range.clone(),
-                severity: d.severity,
-                code: d.code,
-                source,
-            })
+            .map(|(source, d)| Outline::of(d, source))
             .collect();
         let worded = std::cell::Cell::new(0);
         let shown = Shown::of_outlines(outlines, 10, |source| {

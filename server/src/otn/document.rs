@@ -37,6 +37,22 @@ pub struct OtnDocument {
     diagnostics: OnceLock<Vec<Diagnostic>>,
 }
 
+/// A problem of a line's move with what putting it in words needs: the rules, its line,
+/// the index of its state there, and how far its move now lies from where it was read.
+struct ProblemAt<'a> {
+    rules: &'a Rules,
+    line: &'a Line,
+    index: usize,
+    problem: &'a MoveProblem,
+    shift: isize,
+}
+
+impl ProblemAt<'_> {
+    fn diagnostic(&self) -> Diagnostic {
+        (self.line).problem_diagnostic(self.index, self.problem, self.shift, self.rules)
+    }
+}
+
 impl OtnDocument {
     pub fn new(text: String) -> OtnDocument {
         let file = parse_file(&text);
@@ -63,11 +79,10 @@ impl OtnDocument {
     /// is sent a few of them: see [`OtnDocument::shown`]).
     pub fn diagnostics(&self) -> &[Diagnostic] {
         self.diagnostics.get_or_init(|| {
+            let problems = self.move_problems();
             let mut diagnostics: Vec<Diagnostic> = self.said().cloned().collect();
-            diagnostics.reserve(self.problems().count());
-            diagnostics.extend(self.problems().map(|(line, index, problem, shift)| {
-                line.problem_diagnostic(index, problem, shift, self.rules())
-            }));
+            diagnostics.reserve(problems.len());
+            diagnostics.extend(problems.iter().map(ProblemAt::diagnostic));
             Diagnostic::sort_and_dedup(&mut diagnostics);
             diagnostics
         })
@@ -78,34 +93,28 @@ impl OtnDocument {
     /// thousands of them).
     fn shown(&self, most: usize) -> Shown {
         let said: Vec<&Diagnostic> = self.said().collect();
-        let mut outlines: Vec<Outline> = (said.iter().enumerate())
-            .map(|(source, diagnostic)| Outline {
-                range: diagnostic.range.clone(),
-                severity: diagnostic.severity,
-                code: diagnostic.code,
+        let problems = self.move_problems();
+        let outlines = (said.iter())
+            .map(|diagnostic| {
+                (
+                    diagnostic.range.clone(),
+                    diagnostic.severity,
+                    diagnostic.code,
+                )
+            })
+            .chain(problems.iter().map(|at| at.problem.outline(at.shift)))
+            .enumerate()
+            .map(|(source, (range, severity, code))| Outline {
+                range,
+                severity,
+                code,
                 source,
             })
             .collect();
-        let mut problems = Vec::new();
-        for line in self.replay.rules.iter().flat_map(|_| &self.replay.lines) {
-            line.plies.each_problem(|index, problem, shift| {
-                let (range, severity, code) = problem.outline(shift);
-                outlines.push(Outline {
-                    range,
-                    severity,
-                    code,
-                    source: said.len() + problems.len(),
-                });
-                problems.push((line, index, problem, shift));
-            });
-        }
         Shown::of_outlines(outlines, most, |source| {
             match source.checked_sub(said.len()) {
                 None => said[source].clone(),
-                Some(problem) => {
-                    let (line, index, problem, shift) = problems[problem];
-                    line.problem_diagnostic(index, problem, shift, self.rules())
-                }
+                Some(problem) => problems[problem].diagnostic(),
             }
         })
     }
@@ -118,22 +127,24 @@ impl OtnDocument {
             .chain(self.replay.diagnostics.iter())
     }
 
-    /// The problems of the lines' moves (lines are played only under rules): each with its
-    /// line, the index of its state there, and how far its move now lies from where it was read.
-    fn problems(&self) -> impl Iterator<Item = (&Line, usize, &MoveProblem, isize)> + '_ {
-        (self.replay.rules.iter())
-            .flat_map(|_| self.replay.lines.iter())
-            .flat_map(|line| {
-                (line.plies.problems())
-                    .map(move |(index, problem, shift)| (line, index, problem, shift))
-            })
-    }
-
-    fn rules(&self) -> &Rules {
-        match &self.replay.rules {
-            Some(parsed) => &parsed.rules,
-            None => unreachable!("problems are found only under rules"),
+    /// The problems of the lines' moves, in the order found (lines are played only under
+    /// rules).
+    fn move_problems(&self) -> Vec<ProblemAt<'_>> {
+        let mut problems = Vec::new();
+        if let Some(parsed) = &self.replay.rules {
+            for line in &self.replay.lines {
+                line.plies.each_problem(|index, problem, shift| {
+                    problems.push(ProblemAt {
+                        rules: &parsed.rules,
+                        line,
+                        index,
+                        problem,
+                        shift,
+                    });
+                });
+            }
         }
+        problems
     }
 
     /// The analysis of `text`, made from this one's by `edit`: the turns are read again

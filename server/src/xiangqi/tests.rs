@@ -20,6 +20,22 @@ fn assert_same_boards(updated: &dyn NotationDocument, fresh: &dyn NotationDocume
     }
 }
 
+/// What an editor is shown of `document`'s diagnostics, found without putting every one in
+/// words, is what it would be shown of `worded`, all of them in words.
+fn assert_shown_as_worded(
+    document: &dyn NotationDocument,
+    worded: &[crate::diagnostic::Diagnostic],
+    context: &str,
+) {
+    for most in [0, 1, 2, 3, 100, usize::MAX] {
+        assert_eq!(
+            document.diagnostics_shown(most),
+            crate::model::shown::Shown::of(worded, most),
+            "{context}: {most} at most"
+        );
+    }
+}
+
 /// `updated` answers as `fresh` does: diagnostics, states and boards, highlighting, folds
 /// and outline.
 fn assert_same_analysis(
@@ -29,15 +45,7 @@ fn assert_same_analysis(
 ) {
     assert_eq!(updated.format(), fresh.format(), "{context}");
     assert_eq!(updated.diagnostics(), fresh.diagnostics(), "{context}");
-    // What an editor is shown, found without putting every diagnostic in words, is what
-    // it would be shown of them all in words.
-    for most in [0, 2, 100, usize::MAX] {
-        assert_eq!(
-            updated.diagnostics_shown(most),
-            crate::model::shown::Shown::of(fresh.diagnostics(), most),
-            "{context}: {most} at most"
-        );
-    }
+    assert_shown_as_worded(updated, fresh.diagnostics(), context);
     assert_eq!(updated.main_line(0), fresh.main_line(0), "{context}");
     assert_same_boards(updated, fresh, context);
     let whole = 0..fresh.text().len();
@@ -562,13 +570,7 @@ fn a_move_broken_early_shows_the_editor_its_first_problems_put_in_words_alone() 
     let diagnostics = document.diagnostics();
     assert!(diagnostics.len() > 100, "{}", diagnostics.len());
     assert!(diagnostics.iter().any(|d| d.code == "wxf-move-number"));
-    for most in [0, 1, 100, usize::MAX] {
-        assert_eq!(
-            document.diagnostics_shown(most),
-            crate::model::shown::Shown::of(diagnostics, most),
-            "{most} at most"
-        );
-    }
+    assert_shown_as_worded(&*document, diagnostics, "a move broken early");
 }
 
 #[test]
@@ -639,19 +641,11 @@ fn the_chunks_of_moves_passed_over_for_their_problems_hide_none() {
     cases.push(format!("{}H2+3 {}", &text[..second], &text[second..]));
     cases.push(text.replacen("START{\n", "START{\n  1. ... ", 1));
     for (number, case) in cases.iter().enumerate() {
-        for name in ["g.wxf"] {
-            let document = open(name, case);
-            let diagnostics = document.diagnostics();
-            for most in [0, 3, 100, usize::MAX] {
-                assert_eq!(
-                    document.diagnostics_shown(most),
-                    crate::model::shown::Shown::of(diagnostics, most),
-                    "case {number}, {most} at most"
-                );
-            }
-            if number >= 2 {
-                assert!(!diagnostics.is_empty(), "case {number}");
-            }
+        let document = open("g.wxf", case);
+        let diagnostics = document.diagnostics();
+        assert_shown_as_worded(&*document, diagnostics, &format!("case {number}"));
+        if number >= 2 {
+            assert!(!diagnostics.is_empty(), "case {number}");
         }
     }
 }

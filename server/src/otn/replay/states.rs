@@ -131,7 +131,7 @@ impl Plies {
 
     /// What is wrong with the moves, by state index, in order, each with how far its text
     /// has moved since it was found.
-    pub fn problems(&self) -> impl Iterator<Item = (usize, &MoveProblem, isize)> + '_ {
+    fn problems(&self) -> impl Iterator<Item = (usize, &MoveProblem, isize)> + '_ {
         self.all_chunks().flat_map(|(shift, chunk)| {
             chunk
                 .problems
@@ -148,13 +148,6 @@ impl Plies {
                 found(*index, problem, shift);
             }
         }
-    }
-
-    /// How many problems the moves have.
-    pub fn problem_count(&self) -> usize {
-        self.all_chunks()
-            .map(|(_, chunk)| chunk.problems.len())
-            .sum()
     }
 
     /// How many of the states after state 0 have their move start before `offset` (the
