@@ -85,18 +85,18 @@ fn remake_move(cells: &mut [u8], ply: &Ply, captures: &[(u16, Man)]) {
     }
 }
 
-/// The census of a line's last board, kept by the move that made it for the next one. A
-/// cache: lines are the same whatever it holds.
+/// The census and the hash of a line's last board, kept by the move that made it for the
+/// next one. A cache: lines are the same whatever it holds.
 #[derive(Clone, Copy, Debug, Default)]
-struct CensusCache(Option<Census>);
+struct LastBoardFacts(Option<(Census, u64)>);
 
-impl PartialEq for CensusCache {
-    fn eq(&self, _: &CensusCache) -> bool {
+impl PartialEq for LastBoardFacts {
+    fn eq(&self, _: &LastBoardFacts) -> bool {
         true
     }
 }
 
-impl Eq for CensusCache {}
+impl Eq for LastBoardFacts {}
 
 /// A line of play: the main line or a variation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,8 +113,8 @@ pub struct Line {
     pub plies: Plies,
     /// The board of the last state.
     last_board: Vec<u8>,
-    /// Its census, when the last move made it (one is taken once per move otherwise).
-    last_census: CensusCache,
+    /// Its census and hash, when the last move made it (they are taken anew otherwise).
+    last_facts: LastBoardFacts,
     /// Which states hold each position, for repetitions (the main line's only).
     pub positions: Positions,
     /// The turn lines of the file this line is made of.
@@ -144,7 +144,7 @@ impl Line {
     ) {
         self.plies.push((ply, hash), captures, problems, &board);
         self.last_board = board;
-        self.last_census = CensusCache(None);
+        self.last_facts = LastBoardFacts(None);
     }
 
     pub fn ply_captures(&self, index: usize) -> &[(u16, Man)] {
@@ -637,7 +637,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
 fn keep_states(line: &mut Line, old: &Line, keep: usize) {
     line.plies = old.plies.truncated(keep);
     line.last_board = old.board(keep - 1);
-    line.last_census = CensusCache(None);
+    line.last_facts = LastBoardFacts(None);
 }
 
 /// Appends `old`'s states after `line`'s last one (in step with `old`'s), written `delta`
@@ -646,7 +646,7 @@ fn copy_rest(line: &mut Line, old: &Line, delta: isize) {
     if line.plies.len() < old.plies.len() {
         line.plies.extend_from(&old.plies, delta);
         line.last_board.clone_from(&old.last_board);
-        line.last_census = CensusCache(None);
+        line.last_facts = LastBoardFacts(None);
     }
 }
 
@@ -754,27 +754,75 @@ pub fn takes_a_move(position: usize, word: &MoveWord) -> bool {
     }
 }
 
-/// A fast, deterministic hash of a position and the side to move.
+/// A deterministic hash of a position: the board, the side to move and the man that must
+/// move again.
 pub fn position_hash(cells: &[u8], side: TaflSide, berserker: Option<u16>) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut mix = |word: u64| {
-        hash ^= word;
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
-    };
-    // Whole words read as words (a copy of a length known only at run time is a call).
-    let words = cells.chunks_exact(8);
-    let rest = words.remainder();
-    for word in words {
-        mix(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+    position_hash_of(board_hash(cells), side, berserker)
+}
+
+/// The hash of a board: the exclusive or of its men's keys (Zobrist hashing), so that a
+/// move changes it by the keys of the squares it changes, and the whole board is not read
+/// again at every move.
+pub fn board_hash(cells: &[u8]) -> u64 {
+    cells
+        .iter()
+        .enumerate()
+        .fold(0, |hash, (square, &cell)| hash ^ square_key(square, cell))
+}
+
+/// The hash of `boards.1`, which differs from `boards.0` (whose hash is `before`) only at
+/// `changed` squares (a square named twice counts once).
+fn board_hash_after(
+    before: u64,
+    boards: (&[u8], &[u8]),
+    changed: impl Iterator<Item = usize>,
+) -> u64 {
+    let mut hash = before;
+    let mut done: [usize; 8] = [usize::MAX; 8];
+    let mut count = 0;
+    for square in changed {
+        if done[..count].contains(&square) {
+            continue;
+        }
+        if count < done.len() {
+            done[count] = square;
+        } else {
+            // More squares than a move changes in any rules: read the board again.
+            return board_hash(boards.1);
+        }
+        count += 1;
+        hash ^= square_key(square, boards.0[square]) ^ square_key(square, boards.1[square]);
     }
-    if !rest.is_empty() {
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        mix(u64::from_le_bytes(word));
-    }
-    mix(u64::from(side == TaflSide::Defenders)
-        | (u64::from(berserker.map_or(u16::MAX, |b| b)) << 8));
     hash
+}
+
+/// What a square holding `cell` gives a board's hash: nothing when it is empty.
+fn square_key(square: usize, cell: u8) -> u64 {
+    if cell == 0 {
+        0
+    } else {
+        scramble(((square as u64) << 8) | u64::from(cell))
+    }
+}
+
+/// The hash of a position whose board hashes to `board`.
+fn position_hash_of(board: u64, side: TaflSide, berserker: Option<u16>) -> u64 {
+    // Above every square's key's input: the side's key is no square's.
+    const SIDE_DOMAIN: u64 = 1 << 40;
+    board
+        ^ scramble(
+            SIDE_DOMAIN
+                | u64::from(side == TaflSide::Defenders)
+                | (u64::from(berserker.unwrap_or(u16::MAX)) << 8),
+        )
+}
+
+/// SplitMix64's finaliser: a one-to-one map of 64-bit words whose outputs look random, so
+/// that distinct inputs give distinct keys.
+fn scramble(mut word: u64) -> u64 {
+    word = (word ^ (word >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    word = (word ^ (word >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    word ^ (word >> 31)
 }
 
 impl Player<'_> {
@@ -799,7 +847,7 @@ impl Player<'_> {
             start_ref: start.start_ref,
             plies: Plies::default(),
             last_board: Vec::new(),
-            last_census: CensusCache(None),
+            last_facts: LastBoardFacts(None),
             positions: Positions::default(),
             turns: Vec::new(),
             resigned: None,
@@ -1022,7 +1070,7 @@ impl Player<'_> {
                         let comment = comments
                             .get(real_moves)
                             .map(shifted)
-                            .filter(|c| !self.text[c.clone()].trim().is_empty());
+                            .filter(|c| !c.is_empty());
                         if let Some((at, verdict)) = ended {
                             if !warned_after_end {
                                 warned_after_end = true;
@@ -1132,11 +1180,11 @@ impl Player<'_> {
         let previous = line.plies.len() - 1;
         // The last board becomes this move's board before; the board after it, the last.
         let before = std::mem::take(&mut line.last_board);
-        let census_before = line
-            .last_census
+        let (census_before, board_hash_before) = line
+            .last_facts
             .0
             .take()
-            .unwrap_or_else(|| Census::of(&before));
+            .unwrap_or_else(|| (Census::of(&before), board_hash(&before)));
         let (previous_ply, _) = line.plies.as_read(previous);
         let side = previous_ply.next_side;
         let berserker = previous_ply.berserker;
@@ -1358,7 +1406,17 @@ impl Player<'_> {
         } else {
             None
         };
-        let hash = position_hash(&after, next_side, next_berserker);
+        let board_hash = match moved {
+            Some((_, from, to)) => board_hash_after(
+                board_hash_before,
+                (&before, &after),
+                [usize::from(from), usize::from(to)]
+                    .into_iter()
+                    .chain(outcome.captures.iter().map(|(square, _)| *square)),
+            ),
+            None => board_hash_before,
+        };
+        let hash = position_hash_of(board_hash, next_side, next_berserker);
         let seen = repetitions.reach(hash, line.plies.len(), &line.plies);
         if verdict.is_none() && seen >= 3 && next_berserker.is_none() {
             verdict = match rules.threefold {
@@ -1405,7 +1463,7 @@ impl Player<'_> {
             &mut self.ply_diagnostics,
             after,
         );
-        line.last_census = CensusCache(Some(census));
+        line.last_facts = LastBoardFacts(Some((census, board_hash)));
         self.spare_board = before;
     }
 
