@@ -98,7 +98,8 @@ pub struct Turn {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Commentary {
     pub range: Range<usize>,
-    /// The text of each part (without brackets or bars).
+    /// The text of each part (without brackets, bars or the whitespace around it: a blank
+    /// part is empty).
     pub parts: Vec<Range<usize>>,
     pub bracketed: bool,
 }
@@ -588,12 +589,21 @@ fn split_parts(text: &str, inner: Range<usize>) -> Vec<Range<usize>> {
     let mut start = inner.start;
     for (i, b) in text[inner.clone()].bytes().enumerate() {
         if b == b'|' {
-            parts.push(start..inner.start + i);
+            parts.push(trimmed(text, start..inner.start + i));
             start = inner.start + i + 1;
         }
     }
-    parts.push(start..inner.end);
+    parts.push(trimmed(text, start..inner.end));
     parts
+}
+
+/// `range` of `text` without the whitespace at either end: empty for a blank part, which a
+/// replay then tells without reading the text again.
+fn trimmed(text: &str, range: Range<usize>) -> Range<usize> {
+    let part = &text[range.clone()];
+    let start = range.start + (part.len() - part.trim_start().len());
+    let end = (range.start + part.trim_end().len()).max(start);
+    start..end
 }
 
 fn read_tag(text: &str, range: Range<usize>, inner: Range<usize>, file: &mut OtnFile) {
@@ -818,7 +828,7 @@ pub fn parse_address(word: &str, offset: usize, diagnostics: &mut Vec<Diagnostic
 mod tests {
     use super::*;
 
-    const RECORD: &str = "[date:2016.09.25]\n[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 d3-d2 \n[|]\n\n7a.1.1a. a3-c3 b4-b3xc3 \n[first\n\nsecond|]\n";
+    const RECORD: &str = "[date:2016.09.25]\n[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 d3-d2 \n[ |\t]\n\n7a.1.1a. a3-c3 b4-b3xc3 \n[ first\n\nsecond\n|]\n";
 
     #[test]
     fn tags_turns_and_commentary_with_ranges() {
@@ -838,6 +848,10 @@ mod tests {
         assert_eq!(&RECORD[first.range.clone()], "1. d2-e2 d3-d2");
         let commentary = first.commentary.as_ref().unwrap();
         assert_eq!(commentary.parts.len(), 2);
+        assert!(
+            commentary.parts.iter().all(Range::is_empty),
+            "blank parts are empty"
+        );
         let variation = &file.turns.get(1).unwrap();
         assert_eq!(variation.address.line.prefix(), "7a.1.");
         assert_eq!(variation.address.turn, 1);
