@@ -132,6 +132,13 @@ impl OtnDocument {
     fn move_problems(&self) -> Vec<ProblemAt<'_>> {
         let mut problems = Vec::new();
         if let Some(parsed) = &self.replay.rules {
+            // Counted first: tens of thousands of them grown into place were copied again
+            // and again.
+            problems.reserve(
+                (self.replay.lines.iter())
+                    .map(|line| line.plies.problem_count())
+                    .sum(),
+            );
             for line in &self.replay.lines {
                 line.plies.each_problem(|index, problem, shift| {
                     problems.push(ProblemAt {

@@ -150,6 +150,13 @@ impl Plies {
         }
     }
 
+    /// How many problems the moves of the line have.
+    pub fn problem_count(&self) -> usize {
+        self.all_chunks()
+            .map(|(_, chunk)| chunk.problems.len())
+            .sum()
+    }
+
     /// How many of the states after state 0 have their move start before `offset` (the
     /// states of a line are in the order of their moves in the text).
     pub fn moves_starting_before(&self, offset: usize) -> usize {
