@@ -78,6 +78,32 @@ impl Shown {
         }
     }
 
+    /// As [`Shown::of_outlines`], from outlines that `outlines` gives again on every call,
+    /// in the same order, without keeping them. Outlines that come sorted with no two at
+    /// the same place, severity and code (a long record's problems, found in order) are
+    /// picked in two passes: one counts them, the other stops once the shown ones and the
+    /// first one left out are found. Others are gathered for `of_outlines`.
+    pub fn of_outline_passes<I: Iterator<Item = Outline>>(
+        outlines: impl Fn() -> I,
+        most: usize,
+        word: impl Fn(usize) -> Diagnostic,
+    ) -> Shown {
+        let mut counts = [0usize; 3];
+        let mut last: Option<Outline> = None;
+        for outline in outlines() {
+            if last.as_ref().is_some_and(|last| key(last) >= key(&outline)) {
+                return Shown::of_outlines(outlines().collect(), most, word);
+            }
+            counts[outline.severity as usize] += 1;
+            last = Some(outline);
+        }
+        let (kept, note) = pick_in_passes(&outlines, counts, most, |o| o.severity, |o| &o.range);
+        Shown {
+            diagnostics: kept.into_iter().map(|o| word(o.source)).collect(),
+            note,
+        }
+    }
+
     /// Of the diagnostics `outlines` stand for, in the order they were found, each put in
     /// words by `word` from its source: the same as [`Shown::of`] their words sorted and
     /// without repeats, putting in words only those shown and those that only their
@@ -87,14 +113,6 @@ impl Shown {
         most: usize,
         word: impl Fn(usize) -> Diagnostic,
     ) -> Shown {
-        let key = |outline: &Outline| {
-            (
-                outline.range.start,
-                outline.range.end,
-                outline.severity,
-                outline.code,
-            )
-        };
         // Stable, as the sort of the words is: equal words keep the order found. (Found in
         // order, as one line's problems are, they need no sort.)
         if !outlines.is_sorted_by(|a, b| key(a) <= key(b)) {
@@ -142,6 +160,16 @@ impl Shown {
     }
 }
 
+/// What orders outlines, as [`Diagnostic::sort_and_dedup`] orders diagnostics first.
+fn key(outline: &Outline) -> (usize, usize, Severity, &'static str) {
+    (
+        outline.range.start,
+        outline.range.end,
+        outline.severity,
+        outline.code,
+    )
+}
+
 /// The entries shown of `entries` (in document order), and the note, if any.
 fn pick<T>(
     entries: &[T],
@@ -149,16 +177,35 @@ fn pick<T>(
     severity: impl Fn(&T) -> Severity,
     range: impl Fn(&T) -> &Range<usize>,
 ) -> (Vec<&T>, Option<Diagnostic>) {
-    if entries.len() <= most {
-        return (entries.iter().collect(), None);
-    }
-    // The most severe first: every entry less severe than the last kind taken whole, then
-    // the first ones of that kind (one pass each, where a sort of them all took as long as
-    // finding them).
     let mut counts = [0usize; 3];
     for entry in entries {
         counts[severity(entry) as usize] += 1;
     }
+    pick_in_passes(
+        &|| entries.iter(),
+        counts,
+        most,
+        |entry| severity(entry),
+        |entry| range(entry),
+    )
+}
+
+/// The entries shown of those `entries` gives (in document order, the same on every call),
+/// of which `counts` are of each severity, and the note, if any.
+fn pick_in_passes<T, I: Iterator<Item = T>>(
+    entries: &impl Fn() -> I,
+    counts: [usize; 3],
+    most: usize,
+    severity: impl Fn(&T) -> Severity,
+    range: impl Fn(&T) -> &Range<usize>,
+) -> (Vec<T>, Option<Diagnostic>) {
+    let total: usize = counts.iter().sum();
+    if total <= most {
+        return (entries().collect(), None);
+    }
+    // The most severe first: every entry less severe than the last kind taken whole, then
+    // the first ones of that kind (one pass each, where a sort of them all took as long as
+    // finding them).
     let mut room = most;
     let mut taken_of = [0usize; 3];
     for (taken, count) in taken_of.iter_mut().zip(counts) {
@@ -167,25 +214,26 @@ fn pick<T>(
     }
     let mut kept = Vec::with_capacity(most);
     let mut first_left_out = None;
-    for (index, entry) in entries.iter().enumerate() {
-        let taken = &mut taken_of[severity(entry) as usize];
+    for entry in entries() {
+        let taken = &mut taken_of[severity(&entry) as usize];
         if *taken > 0 {
             *taken -= 1;
             kept.push(entry);
         } else if first_left_out.is_none() {
-            first_left_out = Some(index);
+            first_left_out = Some(range(&entry).clone());
+        }
+        if kept.len() == most && first_left_out.is_some() {
+            break;
         }
     }
-    let first_left_out = first_left_out.unwrap_or_default();
     let note = Diagnostic::new(
-        range(&entries[first_left_out]).clone(),
+        first_left_out.unwrap_or_default(),
         Severity::Information,
         "too-many-diagnostics",
         format!(
-            "{most} of the document's {} problems are listed (errors first); the {} others \
-             start here. `ppn-ls --check` lists them all",
-            entries.len(),
-            entries.len() - most
+            "{most} of the document's {total} problems are listed (errors first); the {} \
+             others start here. `ppn-ls --check` lists them all",
+            total - most
         ),
     );
     (kept, Some(note))
@@ -296,8 +344,49 @@ mod tests {
                     Shown::of(&sorted, most),
                     "round {round}, most {most}"
                 );
+                let passes = Shown::of_outline_passes(
+                    || outlines.iter().cloned(),
+                    most,
+                    |source| found[source].clone(),
+                );
+                assert_eq!(passes, shown, "round {round}, most {most}, in passes");
+                // In order and told apart by place, severity and code: picked in passes.
+                let mut distinct = sorted.clone();
+                distinct.dedup_by_key(|d| (d.range.clone(), d.severity, d.code));
+                let distinct_outlines: Vec<Outline> = (distinct.iter().enumerate())
+                    .map(|(source, d)| Outline::of(d, source))
+                    .collect();
+                let worded = std::cell::Cell::new(0);
+                let passes = Shown::of_outline_passes(
+                    || distinct_outlines.iter().cloned(),
+                    most,
+                    |source| {
+                        worded.set(worded.get() + 1);
+                        distinct[source].clone()
+                    },
+                );
+                assert_eq!(
+                    passes,
+                    Shown::of(&distinct, most),
+                    "round {round}, most {most}"
+                );
+                assert_eq!(worded.get(), passes.diagnostics.len());
             }
         }
+    }
+
+    #[test]
+    fn in_passes_the_note_lies_at_the_first_one_left_out_after_those_shown() {
+        let found: Vec<Diagnostic> = (0..6)
+            .map(|at| diagnostic(at * 10, Severity::Error, "c", "m"))
+            .chain([diagnostic(70, Severity::Warning, "c", "m")])
+            .collect();
+        let outlines: Vec<Outline> = (found.iter().enumerate())
+            .map(|(source, d)| Outline::of(d, source))
+            .collect();
+        let shown = Shown::of_outline_passes(|| outlines.iter().cloned(), 3, |s| found[s].clone());
+        assert_eq!(shown, Shown::of(&found, 3));
+        assert_eq!(shown.note.expect("a note").range, 30..32);
     }
 
     #[test]

@@ -93,29 +93,60 @@ impl OtnDocument {
     /// thousands of them).
     fn shown(&self, most: usize) -> Shown {
         let said: Vec<&Diagnostic> = self.said().collect();
-        let problems = self.move_problems();
-        let outlines = (said.iter())
-            .map(|diagnostic| {
-                (
-                    diagnostic.range.clone(),
-                    diagnostic.severity,
-                    diagnostic.code,
-                )
+        let Some(parsed) = &self.replay.rules else {
+            return Shown::of_outlines(
+                (said.iter().enumerate())
+                    .map(|(source, diagnostic)| Outline::of(diagnostic, source))
+                    .collect(),
+                most,
+                |source| said[source].clone(),
+            );
+        };
+        let lines = &self.replay.lines;
+        let outlines = || {
+            let problems = lines.iter().flat_map(|line| line.plies.problems());
+            (said.iter().enumerate())
+                .map(|(source, diagnostic)| Outline::of(diagnostic, source))
+                .chain(problems.enumerate().map(|(number, (_, problem, shift))| {
+                    let (range, severity, code) = problem.outline(shift);
+                    Outline {
+                        range,
+                        severity,
+                        code,
+                        source: said.len() + number,
+                    }
+                }))
+        };
+        // Where each chunk's problems start among all, once one is put in words.
+        let chunk_starts = std::cell::OnceCell::new();
+        let chunk_starts = || {
+            chunk_starts.get_or_init(|| {
+                let mut starts = Vec::new();
+                let mut number = 0;
+                for (line_number, line) in lines.iter().enumerate() {
+                    for (chunk, count) in line.plies.problem_counts().enumerate() {
+                        if count > 0 {
+                            starts.push((number, line_number, chunk));
+                            number += count;
+                        }
+                    }
+                }
+                starts
             })
-            .chain(problems.iter().map(|at| at.problem.outline(at.shift)))
-            .enumerate()
-            .map(|(source, (range, severity, code))| Outline {
-                range,
-                severity,
-                code,
-                source,
-            })
-            .collect();
-        Shown::of_outlines(outlines, most, |source| {
-            match source.checked_sub(said.len()) {
-                None => said[source].clone(),
-                Some(problem) => problems[problem].diagnostic(),
-            }
+        };
+        Shown::of_outline_passes(outlines, most, |source| {
+            let Some(number) = source.checked_sub(said.len()) else {
+                return said[source].clone();
+            };
+            let starts = chunk_starts();
+            let (first, line, chunk) =
+                starts[starts.partition_point(|(first, _, _)| *first <= number) - 1];
+            let line = &lines[line];
+            let (index, problem, shift) = line
+                .plies
+                .chunk_problem(chunk, number - first)
+                .expect("a problem counted is there");
+            line.problem_diagnostic(index, problem, shift, &parsed.rules)
         })
     }
 

@@ -131,7 +131,7 @@ impl Plies {
 
     /// What is wrong with the moves, by state index, in order, each with how far its text
     /// has moved since it was found.
-    fn problems(&self) -> impl Iterator<Item = (usize, &MoveProblem, isize)> + '_ {
+    pub fn problems(&self) -> impl Iterator<Item = (usize, &MoveProblem, isize)> + '_ {
         self.all_chunks().flat_map(|(shift, chunk)| {
             chunk
                 .problems
@@ -152,9 +152,23 @@ impl Plies {
 
     /// How many problems the moves of the line have.
     pub fn problem_count(&self) -> usize {
-        self.all_chunks()
-            .map(|(_, chunk)| chunk.problems.len())
-            .sum()
+        self.problem_counts().sum()
+    }
+
+    /// How many problems the moves of each chunk have, in order.
+    pub fn problem_counts(&self) -> impl Iterator<Item = usize> + '_ {
+        self.all_chunks().map(|(_, chunk)| chunk.problems.len())
+    }
+
+    /// Problem `at` of chunk `chunk` (counted as [`Plies::problem_counts`] counts them), as
+    /// [`Plies::problems`] gives it.
+    pub fn chunk_problem(&self, chunk: usize, at: usize) -> Option<(usize, &MoveProblem, isize)> {
+        if chunk > self.chunks.len() {
+            return None;
+        }
+        let (shift, chunk) = self.chunk(chunk);
+        let (index, problem) = chunk.problems.get(at)?;
+        Some((*index, problem, shift))
     }
 
     /// How many of the states after state 0 have their move start before `offset` (the
