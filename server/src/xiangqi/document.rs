@@ -124,28 +124,17 @@ impl XiangqiDocument {
         let said = self.said();
         let mut found = Vec::new();
         self.find_move_problems(false, |problem| found.push(problem));
-        let outlines = (said.iter())
-            .map(|diagnostic| {
-                (
-                    diagnostic.range.clone(),
-                    diagnostic.severity,
-                    diagnostic.code,
-                )
-            })
-            .chain(
-                found
-                    .iter()
-                    .map(|problem| (problem.range.clone(), problem.severity, problem.code)),
-            )
-            .enumerate()
-            .map(|(source, (range, severity, code))| Outline {
-                range,
-                severity,
-                code,
-                source,
-            })
-            .collect();
-        Shown::of_outlines(outlines, most, |source| {
+        let outlines = || {
+            (said.iter().enumerate())
+                .map(|(source, diagnostic)| Outline::of(diagnostic, source))
+                .chain(found.iter().enumerate().map(|(number, problem)| Outline {
+                    range: problem.range.clone(),
+                    severity: problem.severity,
+                    code: problem.code,
+                    source: said.len() + number,
+                }))
+        };
+        Shown::of_outline_passes(outlines, most, |source| {
             match source.checked_sub(said.len()) {
                 None => said[source].clone(),
                 Some(problem) => self.word(&found[problem]),
