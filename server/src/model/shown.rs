@@ -79,25 +79,39 @@ impl Shown {
     }
 
     /// As [`Shown::of_outlines`], from outlines that `outlines` gives again on every call,
-    /// in the same order, without keeping them. Outlines that come sorted with no two at
-    /// the same place, severity and code (a long record's problems, found in order) are
-    /// picked in two passes: one counts them, the other stops once the shown ones and the
-    /// first one left out are found. Others are gathered for `of_outlines`.
+    /// in the same order, without keeping them: see [`Shown::of_tallied_outlines`], for
+    /// which one pass tallies them.
     pub fn of_outline_passes<I: Iterator<Item = Outline>>(
         outlines: impl Fn() -> I,
         most: usize,
         word: impl Fn(usize) -> Diagnostic,
     ) -> Shown {
-        let mut counts = [0usize; 3];
-        let mut last: Option<Outline> = None;
+        let mut tally = Tally::default();
         for outline in outlines() {
-            if last.as_ref().is_some_and(|last| key(last) >= key(&outline)) {
-                return Shown::of_outlines(outlines().collect(), most, word);
+            tally.add(&outline);
+            if tally.out_of_order {
+                break;
             }
-            counts[outline.severity as usize] += 1;
-            last = Some(outline);
         }
-        let (kept, note) = pick_in_passes(&outlines, counts, most, |o| o.severity, |o| &o.range);
+        Shown::of_tallied_outlines(outlines, &tally, most, word)
+    }
+
+    /// As [`Shown::of_outlines`], from outlines that `outlines` gives again on every call,
+    /// in the same order, and their `tally`, without keeping them. Outlines in order with no
+    /// two at the same place, severity and code (a long record's problems, found in order)
+    /// are picked in one pass that stops once the shown ones and the first one left out are
+    /// found. Others are gathered for `of_outlines`.
+    pub fn of_tallied_outlines<I: Iterator<Item = Outline>>(
+        outlines: impl Fn() -> I,
+        tally: &Tally,
+        most: usize,
+        word: impl Fn(usize) -> Diagnostic,
+    ) -> Shown {
+        if tally.out_of_order {
+            return Shown::of_outlines(outlines().collect(), most, word);
+        }
+        let (kept, note) =
+            pick_in_passes(&outlines, tally.counts, most, |o| o.severity, |o| &o.range);
         Shown {
             diagnostics: kept.into_iter().map(|o| word(o.source)).collect(),
             note,
@@ -160,14 +174,54 @@ impl Shown {
     }
 }
 
-/// What orders outlines, as [`Diagnostic::sort_and_dedup`] orders diagnostics first.
-fn key(outline: &Outline) -> (usize, usize, Severity, &'static str) {
+/// What orders outlines, as [`Diagnostic::sort_and_dedup`] orders diagnostics first: the
+/// place, the severity and the code.
+pub type OutlineKey = (usize, usize, Severity, &'static str);
+
+fn key(outline: &Outline) -> OutlineKey {
     (
         outline.range.start,
         outline.range.end,
         outline.severity,
         outline.code,
     )
+}
+
+/// How many outlines there are of each severity, and whether they come in order with no
+/// two at the same place, severity and code: counted one at a time, or a run at a time
+/// where a notation kept a run's own tally (a long record's problems come in tens of
+/// thousands, and a pass over them all cost more than replaying a tenth of them).
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    counts: [usize; 3],
+    last: Option<OutlineKey>,
+    out_of_order: bool,
+}
+
+impl Tally {
+    pub fn add(&mut self, outline: &Outline) {
+        let mut counts = [0; 3];
+        counts[outline.severity as usize] = 1;
+        self.add_run(key(outline), key(outline), counts, true);
+    }
+
+    /// Adds a run of outlines, from the one whose key is `first` to the one whose key is
+    /// `last`, of which `counts` are of each severity, `in_order` among themselves or not.
+    pub fn add_run(
+        &mut self,
+        first: OutlineKey,
+        last: OutlineKey,
+        counts: [usize; 3],
+        in_order: bool,
+    ) {
+        if !in_order || self.last.is_some_and(|before| before >= first) {
+            self.out_of_order = true;
+        }
+        self.last = Some(last);
+        for (count, more) in self.counts.iter_mut().zip(counts) {
+            *count += more;
+        }
+    }
 }
 
 /// The entries shown of `entries` (in document order), and the note, if any.
@@ -371,6 +425,28 @@ mod tests {
                     "round {round}, most {most}"
                 );
                 assert_eq!(worded.get(), passes.diagnostics.len());
+                // Tallied a run at a time; a run out of order sends them all to be sorted.
+                for out_of_order in [false, true] {
+                    let mut tally = Tally::default();
+                    let mut rest = &distinct_outlines[..];
+                    while !rest.is_empty() {
+                        let (run, after) = rest.split_at(1 + next(rest.len() as u64));
+                        let mut counts = [0; 3];
+                        for outline in run {
+                            counts[outline.severity as usize] += 1;
+                        }
+                        let ends = (key(&run[0]), key(&run[run.len() - 1]));
+                        tally.add_run(ends.0, ends.1, counts, !out_of_order);
+                        rest = after;
+                    }
+                    let tallied = Shown::of_tallied_outlines(
+                        || distinct_outlines.iter().cloned(),
+                        &tally,
+                        most,
+                        |source| distinct[source].clone(),
+                    );
+                    assert_eq!(tallied, passes, "round {round}, most {most}, tallied");
+                }
             }
         }
     }

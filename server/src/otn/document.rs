@@ -25,7 +25,7 @@ use crate::model::format::Format;
 use crate::model::games::{tafl_board, tafl_man};
 use crate::model::line_index::LineIndex;
 use crate::model::scene::{Scene, SquareMark, SquareRole};
-use crate::model::shown::{Outline, Shown};
+use crate::model::shown::{Outline, Shown, Tally};
 
 /// An analysed OTN file.
 #[derive(Debug)]
@@ -134,7 +134,14 @@ impl OtnDocument {
                 starts
             })
         };
-        Shown::of_outline_passes(outlines, most, |source| {
+        let mut tally = Tally::default();
+        for (source, diagnostic) in said.iter().enumerate() {
+            tally.add(&Outline::of(diagnostic, source));
+        }
+        for line in lines {
+            line.plies.tally_problems(&mut tally);
+        }
+        Shown::of_tallied_outlines(outlines, &tally, most, |source| {
             let Some(number) = source.checked_sub(said.len()) else {
                 return said[source].clone();
             };

@@ -9,6 +9,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::{remake_move, MoveProblem, Ply};
+use crate::model::shown::Tally;
 use crate::otn::board::Man;
 
 /// How many states a chunk holds; a chunk keeps the board of its first state, the boards
@@ -31,8 +32,46 @@ struct Chunk {
     captures: Vec<(u16, Man)>,
     /// What is wrong with the chunk's moves, with the index of each move's state, in order.
     problems: Vec<(usize, MoveProblem)>,
+    /// How many of those are of each severity, and whether their outlines come in order.
+    problem_tally: ProblemTally,
     /// Which of the chunk's states reached a verdict, one bit each.
     verdicts: u32,
+}
+
+/// How many of a chunk's problems are of each severity, and whether their outlines come in
+/// order with no two at the same place, severity and code: kept as they are found, so that
+/// an editor's diagnostics are picked without a pass over every problem.
+#[derive(Clone, Copy, Debug, Default)]
+struct ProblemTally {
+    counts: [usize; 3],
+    out_of_order: bool,
+}
+
+impl ProblemTally {
+    fn of(problems: &[(usize, MoveProblem)]) -> ProblemTally {
+        let mut tally = ProblemTally::default();
+        for (at, (_, problem)) in problems.iter().enumerate() {
+            tally.add(problems[..at].last().map(|(_, before)| before), problem);
+        }
+        tally
+    }
+
+    /// Counts `problem`, found after `before`.
+    fn add(&mut self, before: Option<&MoveProblem>, problem: &MoveProblem) {
+        let (range, severity, code) = problem.outline(0);
+        self.counts[severity as usize] += 1;
+        if let Some((before_range, before_severity, before_code)) = before.map(|b| b.outline(0)) {
+            if (
+                before_range.start,
+                before_range.end,
+                before_severity,
+                before_code,
+            ) >= (range.start, range.end, severity, code)
+            {
+                self.out_of_order = true;
+            }
+        }
+    }
 }
 
 /// The states of a line, state 0 first.
@@ -155,6 +194,27 @@ impl Plies {
         self.problem_counts().sum()
     }
 
+    /// Adds the outlines of the moves' problems to `tally`, a chunk's at a time.
+    pub fn tally_problems(&self, tally: &mut Tally) {
+        for (shift, chunk) in self.all_chunks() {
+            let (Some((_, first)), Some((_, last))) =
+                (chunk.problems.first(), chunk.problems.last())
+            else {
+                continue;
+            };
+            let key = |problem: &MoveProblem| {
+                let (range, severity, code) = problem.outline(shift);
+                (range.start, range.end, severity, code)
+            };
+            tally.add_run(
+                key(first),
+                key(last),
+                chunk.problem_tally.counts,
+                !chunk.problem_tally.out_of_order,
+            );
+        }
+    }
+
     /// How many problems the moves of each chunk have, in order.
     pub fn problem_counts(&self) -> impl Iterator<Item = usize> + '_ {
         self.all_chunks().map(|(_, chunk)| chunk.problems.len())
@@ -274,6 +334,8 @@ impl Plies {
             }
             for mut problem in problems.drain(..) {
                 problem.shift(-shift);
+                let before = chunk.problems.last().map(|(_, before)| before);
+                chunk.problem_tally.add(before, &problem);
                 chunk.problems.push((index, problem));
             }
         }
@@ -305,14 +367,16 @@ impl Plies {
                     hashes: chunk.hashes[..rest].to_vec(),
                     captures: chunk.captures[..captures_end].to_vec(),
                     verdicts: chunk.verdicts & ((1 << rest) - 1),
-                    problems: chunk
-                        .problems
-                        .iter()
-                        .filter(|(index, _)| *index < len)
-                        .cloned()
-                        .collect(),
+                    problems: Vec::new(),
+                    problem_tally: ProblemTally::default(),
                 },
             );
+            let problems: Vec<(usize, MoveProblem)> = (chunk.problems.iter())
+                .filter(|(index, _)| *index < len)
+                .cloned()
+                .collect();
+            kept.open.1.problem_tally = ProblemTally::of(&problems);
+            kept.open.1.problems = problems;
             kept.len = len;
         }
         kept
