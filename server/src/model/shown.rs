@@ -179,12 +179,12 @@ impl Shown {
 pub type OutlineKey = (usize, usize, Severity, &'static str);
 
 fn key(outline: &Outline) -> OutlineKey {
-    (
-        outline.range.start,
-        outline.range.end,
-        outline.severity,
-        outline.code,
-    )
+    outline_key(&outline.range, outline.severity, outline.code)
+}
+
+/// The key of an outline made of these.
+pub fn outline_key(range: &Range<usize>, severity: Severity, code: &'static str) -> OutlineKey {
+    (range.start, range.end, severity, code)
 }
 
 /// How many outlines there are of each severity, and whether they come in order with no

@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::{remake_move, MoveProblem, Ply};
-use crate::model::shown::Tally;
+use crate::model::shown::{outline_key, Tally};
 use crate::otn::board::Man;
 
 /// How many states a chunk holds; a chunk keeps the board of its first state, the boards
@@ -58,18 +58,14 @@ impl ProblemTally {
 
     /// Counts `problem`, found after `before`.
     fn add(&mut self, before: Option<&MoveProblem>, problem: &MoveProblem) {
-        let (range, severity, code) = problem.outline(0);
+        let key = |problem: &MoveProblem| {
+            let (range, severity, code) = problem.outline(0);
+            outline_key(&range, severity, code)
+        };
+        let (_, _, severity, _) = key(problem);
         self.counts[severity as usize] += 1;
-        if let Some((before_range, before_severity, before_code)) = before.map(|b| b.outline(0)) {
-            if (
-                before_range.start,
-                before_range.end,
-                before_severity,
-                before_code,
-            ) >= (range.start, range.end, severity, code)
-            {
-                self.out_of_order = true;
-            }
+        if before.is_some_and(|before| key(before) >= key(problem)) {
+            self.out_of_order = true;
         }
     }
 }
@@ -204,7 +200,7 @@ impl Plies {
             };
             let key = |problem: &MoveProblem| {
                 let (range, severity, code) = problem.outline(shift);
-                (range.start, range.end, severity, code)
+                outline_key(&range, severity, code)
             };
             tally.add_run(
                 key(first),
