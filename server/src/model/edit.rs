@@ -67,3 +67,12 @@ impl TextEdit {
         }
     }
 }
+
+/// `range` of `text` without the whitespace at either end (empty, at the end of the
+/// whitespace, when it is all whitespace).
+pub fn trimmed(text: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let part = &text[range.clone()];
+    let start = range.start + (part.len() - part.trim_start().len());
+    let end = (range.start + part.trim_end().len()).max(start);
+    start..end
+}

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use super::moves::{parse_move_word, shift_range, MoveWord};
 use crate::diagnostic::Diagnostic;
+use crate::model::edit::trimmed;
 use crate::model::prefetch::prefetch_counts;
 
 /// What an OTN file holds.
@@ -595,15 +596,6 @@ fn split_parts(text: &str, inner: Range<usize>) -> Vec<Range<usize>> {
     }
     parts.push(trimmed(text, start..inner.end));
     parts
-}
-
-/// `range` of `text` without the whitespace at either end: empty for a blank part, which a
-/// replay then tells without reading the text again.
-fn trimmed(text: &str, range: Range<usize>) -> Range<usize> {
-    let part = &text[range.clone()];
-    let start = range.start + (part.len() - part.trim_start().len());
-    let end = (range.start + part.trim_end().len()).max(start);
-    start..end
 }
 
 fn read_tag(text: &str, range: Range<usize>, inner: Range<usize>, file: &mut OtnFile) {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_yaml::{Mapping, Value};
 
 use crate::diagnostic::Diagnostic;
+use crate::model::edit::trimmed;
 
 /// The parsed metadata of one game, with where it came from.
 #[derive(Clone, Debug, Default)]
@@ -44,7 +45,7 @@ pub fn parse_metadata(
             Ok(Value::Null) => Mapping::new(),
             Ok(_) => {
                 diagnostics.push(Diagnostic::error(
-                    trimmed(yaml, range.clone()),
+                    trimmed(file_text, range.clone()),
                     "metadata-not-mapping",
                     "metadata must be a YAML mapping of keys to values (e.g. `GameType: Tablut`)",
                 ));
@@ -256,12 +257,6 @@ fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
 
 fn next_char_end(text: &str, at: usize) -> usize {
     text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
-}
-
-fn trimmed(text: &str, range: Range<usize>) -> Range<usize> {
-    let start = range.start + (text.len() - text.trim_start().len());
-    let end = range.start + text.trim_end().len();
-    start..end.max(start)
 }
 
 /// Up to this many keys, a key is looked for by comparing texts: the mapping's own look-up
