@@ -1,9 +1,10 @@
 //! `cargo bench -p ppn-ls --bench replay`: moves replayed per second over the conformance
 //! example and generated games, and the ratio to the reference's ~10 ms per move.
 //!
-//! Four figures, so that each part's share is visible:
+//! Five figures, so that each part's share is visible:
 //! - the whole pipeline (`replay_document`: games, metadata, setups, movetext, moves),
-//!   with the cache of built setups warm;
+//!   with the cache of built setups warm; then for the example games and the generated
+//!   stress games apart;
 //! - the same with the setup cache emptied before every pass;
 //! - the engine alone: the moves applied from tokens split beforehand, each game from
 //!   its starting board;
@@ -120,7 +121,10 @@ fn main() {
     } else {
         &[]
     };
+    // Which texts each folder gave, to measure the folders apart too.
+    let mut folder_texts = Vec::new();
     for folder in folders {
+        let first = texts.len();
         let mut paths: Vec<_> = std::fs::read_dir(root.join(folder))
             .expect("conformance folder")
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -130,12 +134,22 @@ fn main() {
         for path in paths {
             texts.push(std::fs::read_to_string(path).expect("readable game"));
         }
+        folder_texts.push((*folder, first..texts.len()));
     }
 
     let mut games = Vec::new();
     let mut metadata_only = Vec::new();
+    let mut moves_of_text = Vec::new();
     for text in &texts {
-        for game in &replay_document(text).games {
+        let replayed = replay_document(text);
+        moves_of_text.push(
+            replayed
+                .games
+                .iter()
+                .map(|g| g.moves().len())
+                .sum::<usize>(),
+        );
+        for game in &replayed.games {
             games.push(SplitGame {
                 start: game.game_state(0).expect("a starting state"),
                 moves: game
@@ -173,6 +187,20 @@ fn main() {
             moves_per_pass,
             measure(seconds, whole),
         );
+        // The example games are games as people write them; the generated ones are stress
+        // tests that use every form of the notation in every move.
+        for (folder, range) in folder_texts.iter().filter(|_| folder_texts.len() > 1) {
+            let texts = &texts[range.clone()];
+            report_moves(
+                &format!("whole pipeline, `{folder}` alone"),
+                moves_of_text[range.clone()].iter().sum(),
+                measure(seconds, || {
+                    for text in texts {
+                        std::hint::black_box(replay_document(std::hint::black_box(text)));
+                    }
+                }),
+            );
+        }
     }
     if wanted("cold") {
         report_moves(

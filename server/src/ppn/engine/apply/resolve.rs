@@ -65,6 +65,25 @@ fn rounded_distances(board: &Board, (x, y): Point) -> Vec<f64> {
         .collect()
 }
 
+/// The positions of the `count` pieces nearest (by `distances`), as the reference gives
+/// them: the end of the board sorted stably from the farthest piece to the nearest.
+fn nearest(distances: &[f64], count: usize) -> Vec<usize> {
+    // Nearest first, and of two as near the later on the board first: the reverse of the
+    // reference's order, in which the first `count` are the ones kept. Only those need
+    // sorting.
+    let nearer = |a: &usize, b: &usize| distances[*a].total_cmp(&distances[*b]).then(b.cmp(a));
+    let mut order: Vec<usize> = (0..distances.len()).collect();
+    if count == 0 {
+        return Vec::new();
+    }
+    if count < order.len() {
+        order.select_nth_unstable_by(count - 1, nearer);
+        order.truncate(count);
+    }
+    order.sort_unstable_by(|a, b| nearer(b, a));
+    order
+}
+
 /// Whether a piece is exactly at `point`: its squared distance rounds (as in
 /// [`rounded_distances`]) to zero, that is, it is under half of 1e-5.
 fn is_at(piece: &Piece, (x, y): Point) -> bool {
@@ -170,12 +189,8 @@ impl Context<'_> {
             PieceIdKind::Nearest { count, location } => {
                 let point = self.single_point(location, board)?;
                 self.footprint.read_whole_board();
-                let distances = rounded_distances(board, point);
-                let mut order: Vec<usize> = (0..board.pieces.len()).collect();
-                // Farthest first, ties in board order; the last `count` are the nearest.
-                order.sort_by(|a, b| distances[*b].total_cmp(&distances[*a]));
-                let keep = order.len().saturating_sub(*count);
-                Ok(order[keep..].iter().map(|i| board.tags[*i]).collect())
+                let nearest = nearest(&rounded_distances(board, point), *count);
+                Ok(nearest.into_iter().map(|i| board.tags[i]).collect())
             }
             PieceIdKind::Slice {
                 location,
@@ -447,4 +462,33 @@ fn matches<'a>(
                 && stated.angle.is_none_or(|a| turns.equal(p.angle, a))
         })
         .map(|(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nearest;
+    use crate::test_random::Xorshift;
+
+    /// The reference's way: every piece sorted stably from the farthest, the last kept.
+    fn nearest_by_sorting_all(distances: &[f64], count: usize) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..distances.len()).collect();
+        order.sort_by(|a, b| distances[*b].total_cmp(&distances[*a]));
+        order[order.len().saturating_sub(count)..].to_vec()
+    }
+
+    #[test]
+    fn nearest_pieces_come_as_when_the_whole_board_is_sorted() {
+        let mut random = Xorshift::new(0x5eed_4ea7);
+        for _ in 0..2000 {
+            let pieces = random.below(12);
+            // Few distinct distances, so that ties are common.
+            let distances: Vec<f64> = (0..pieces).map(|_| random.below(4) as f64).collect();
+            let count = random.below(pieces + 3);
+            assert_eq!(
+                nearest(&distances, count),
+                nearest_by_sorting_all(&distances, count),
+                "distances {distances:?}, count {count}"
+            );
+        }
+    }
 }
