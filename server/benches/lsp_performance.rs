@@ -16,59 +16,27 @@
 //! how many edits come before the memory is read (1,000). `PPN_BENCH_WRITE=FOLDER` only
 //! writes the generated games there (`generated-N.ppn`), for timing the CLI on them.
 
-use std::alloc::{GlobalAlloc, Layout};
-
-use mimalloc::MiMalloc;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
+use ppn_ls::ide::analysis::DocumentAnalysis;
 use ppn_ls::ppn::engine::replay::replay_document;
 use ppn_ls::ppn::notation::document::split_games;
 use ppn_ls::ppn::syntax::segments::DocumentSyntax;
-use serde_json::{json, Value};
+use serde_json::json;
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-use common::TestClient;
+mod lsp_scenarios;
+use lsp_scenarios::common::TestClient;
+use lsp_scenarios::{
+    heap_of, measure, mebibytes, median, position, report, resident_bytes, targets, type_and_undo,
+    typing_wanted, verdict, Prng, Targets, Typing, ALLOCATED,
+};
 
-/// Counts the bytes currently allocated (tree-sitter's too), to measure what an analysis
-/// keeps alive; allocates with mimalloc, as the `ppn-ls` binary does.
-struct CountingAllocator;
-
-static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded unchanged to the server's allocator.
-        let pointer = unsafe { MiMalloc.alloc(layout) };
-        if !pointer.is_null() {
-            ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
-        }
-        pointer
-    }
-
-    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
-        // SAFETY: `pointer` came from `alloc` above with this layout.
-        unsafe { MiMalloc.dealloc(pointer, layout) };
-        ALLOCATED.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: forwarded unchanged to the server's allocator.
-        let moved = unsafe { MiMalloc.realloc(pointer, layout, new_size) };
-        if !moved.is_null() {
-            ALLOCATED.fetch_sub(layout.size(), Ordering::Relaxed);
-            ALLOCATED.fetch_add(new_size, Ordering::Relaxed);
-        }
-        moved
-    }
-}
-
+// Counts tree-sitter's allocations too (see `tree_sitter_allocations`).
 #[global_allocator]
-static GLOBAL: CountingAllocator = CountingAllocator;
+static GLOBAL: lsp_scenarios::CountingAllocator = lsp_scenarios::CountingAllocator;
 
 /// tree-sitter's C library allocates with `malloc`; these route it through the counting
 /// allocator, with the size kept in a header because `free` is not told it.
@@ -164,23 +132,6 @@ mod tree_sitter_allocations {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so every run benches the same game.
-struct Prng(u64);
-
-impl Prng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        (self.next() % bound as u64) as usize
-    }
-}
-
 const FILES: [char; 8] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 const SUITS: [char; 4] = ['S', 'M', 'C', 'A'];
 
@@ -254,97 +205,16 @@ fn generate_game(moves: usize, seed: u64) -> String {
     text
 }
 
-/// Targets for a game of `moves` moves (the 10k and 100k rows of the performance goals).
-struct Targets {
-    open: Duration,
-    edit_end: Duration,
-    edit_anywhere: Duration,
-    hover: Duration,
-    tokens: Duration,
-    folding: Duration,
-    resident: usize,
-}
-
-fn targets(moves: usize) -> Targets {
-    let ms = Duration::from_millis;
-    if moves <= 10_000 {
-        Targets {
-            open: ms(20),
-            edit_end: ms(1),
-            edit_anywhere: ms(5),
-            hover: Duration::from_micros(300),
-            tokens: ms(5),
-            folding: ms(3),
-            resident: 40 << 20,
-        }
-    } else {
-        Targets {
-            open: ms(200),
-            edit_end: ms(10),
-            edit_anywhere: ms(10),
-            hover: Duration::from_micros(500),
-            tokens: ms(50),
-            folding: ms(30),
-            resident: 150 << 20,
-        }
+/// An `x` typed at `at`; the edits whose name starts with `end` have the target for edits
+/// near the end.
+fn x_typed(name: &'static str, at: usize) -> Typing {
+    Typing {
+        name,
+        at,
+        typed: 'x',
+        replaced: 0,
+        near_end: name.starts_with("end"),
     }
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-/// Runs `work` repeatedly for about a second (at least three times); the median time.
-fn measure(mut work: impl FnMut()) -> Duration {
-    let mut samples = Vec::new();
-    let started = Instant::now();
-    while samples.len() < 3 || (started.elapsed() < Duration::from_secs(1) && samples.len() < 200) {
-        let run = Instant::now();
-        work();
-        samples.push(run.elapsed());
-    }
-    median(samples)
-}
-
-fn verdict(ok: bool) -> &'static str {
-    if ok {
-        "ok"
-    } else {
-        "OVER TARGET"
-    }
-}
-
-fn report(name: &str, took: Duration, target: Option<Duration>) {
-    let milliseconds = |duration: Duration| duration.as_secs_f64() * 1e3;
-    match target {
-        Some(target) => println!(
-            "{name:<44} {:>9.3} ms   (target < {:>6.1} ms) {}",
-            milliseconds(took),
-            milliseconds(target),
-            verdict(took < target)
-        ),
-        None => println!("  {name:<42} {:>9.3} ms", milliseconds(took)),
-    }
-}
-
-fn mebibytes(bytes: usize) -> f64 {
-    bytes as f64 / (1024.0 * 1024.0)
-}
-
-/// The process's resident memory, from `/proc/self/status`.
-fn resident_bytes() -> Option<usize> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
-    let kilobytes: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kilobytes * 1024)
-}
-
-/// A one-character edit: where, what it replaces, what it inserts.
-#[derive(Clone, Copy)]
-struct Typing {
-    name: &'static str,
-    at: usize,
 }
 
 /// Offsets to type at: in a move and in a comment, near the start, the middle and the end.
@@ -361,73 +231,16 @@ fn typing_places(text: &str) -> Vec<Typing> {
     vec![
         // After `1... c`: the coin no longer reads, and the boards differ until it would
         // have left the board.
-        Typing {
-            name: "start, in a move",
-            at: near(0.0, "\n1... ", 7),
-        },
-        Typing {
-            name: "start, in the first MoveNumber",
-            at: near(0.0, "\n1. ", 2),
-        },
+        x_typed("start, in a move", near(0.0, "\n1... ", 7)),
+        x_typed("start, in the first MoveNumber", near(0.0, "\n1. ", 2)),
         // The first tile no longer reads: it is missing from every later board, and every
         // later move is replayed.
-        Typing {
-            name: "start, in the first tile",
-            at: near(0.0, "t@(1.5,1.5)", 1),
-        },
-        Typing {
-            name: "start, in a comment",
-            at: near(0.0, "{rolled}", 1),
-        },
-        Typing {
-            name: "middle, in a move",
-            at: near(0.5, "...", 5),
-        },
-        Typing {
-            name: "middle, in a comment",
-            at: near(0.5, "{rolled}", 1),
-        },
-        Typing {
-            name: "end, in a move",
-            at: near(0.97, "...", 5),
-        },
-        Typing {
-            name: "end, in a comment",
-            at: near(0.97, "{rolled}", 1),
-        },
-    ]
-}
-
-fn position(text: &str, offset: usize) -> Value {
-    let before = &text[..offset];
-    let line = before.matches('\n').count();
-    let column = before.len() - before.rfind('\n').map_or(0, |at| at + 1);
-    json!({ "line": line, "character": column })
-}
-
-/// Inserts `x` at `at`, then takes it out again: two versions, the text as it was.
-fn type_and_undo(at: usize, text: &str) -> [(Value, TextEdit); 2] {
-    let start = position(text, at);
-    let mut edited = text.to_string();
-    edited.insert(at, 'x');
-    let end = position(&edited, at + 1);
-    [
-        (
-            json!([{ "range": { "start": start, "end": start }, "text": "x" }]),
-            TextEdit {
-                start: at,
-                old_end: at,
-                new_end: at + 1,
-            },
-        ),
-        (
-            json!([{ "range": { "start": start, "end": end }, "text": "" }]),
-            TextEdit {
-                start: at,
-                old_end: at + 1,
-                new_end: at,
-            },
-        ),
+        x_typed("start, in the first tile", near(0.0, "t@(1.5,1.5)", 1)),
+        x_typed("start, in a comment", near(0.0, "{rolled}", 1)),
+        x_typed("middle, in a move", near(0.5, "...", 5)),
+        x_typed("middle, in a comment", near(0.5, "{rolled}", 1)),
+        x_typed("end, in a move", near(0.97, "...", 5)),
+        x_typed("end, in a comment", near(0.97, "{rolled}", 1)),
     ]
 }
 
@@ -467,7 +280,7 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
         let mut undone = Vec::new();
         let started = Instant::now();
         while typed.len() < 3 || (started.elapsed() < Duration::from_secs(2) && typed.len() < 50) {
-            for (step, (change, _)) in type_and_undo(typing.at, text).into_iter().enumerate() {
+            for (step, (change, _, _)) in type_and_undo(&typing, text).into_iter().enumerate() {
                 version += 1;
                 let sent = Instant::now();
                 client.change(URI, version, change).await;
@@ -477,13 +290,13 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
             // A letter typed and taken out at the very end, not measured: the server keeps
             // the revision before last for an edit undone, and the next edit typed must not
             // be one.
-            for (change, _) in type_and_undo(text.len(), text) {
+            for (change, _, _) in type_and_undo(&x_typed("", text.len()), text) {
                 version += 1;
                 client.change(URI, version, change).await;
                 client.diagnostics_of_version(URI, version).await;
             }
         }
-        let target = if typing.name.starts_with("end") {
+        let target = if typing.near_end {
             targets.edit_end
         } else {
             targets.edit_anywhere
@@ -624,7 +437,7 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
     let mut samples = Vec::new();
     let started = Instant::now();
     while samples.len() < 6 || (started.elapsed() < Duration::from_secs(2) && samples.len() < 60) {
-        for (change, _) in type_and_undo(middle, text) {
+        for (change, _, _) in type_and_undo(&x_typed("", middle), text) {
             version += 1;
             client.change(URI, version, change).await;
             client.diagnostics_of_version(URI, version).await;
@@ -648,7 +461,7 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
     let places = typing_places(text);
     for round in 0..edits_for_memory / 2 {
         let typing = places[round % places.len()];
-        for (change, _) in type_and_undo(typing.at, text) {
+        for (change, _, _) in type_and_undo(&typing, text) {
             version += 1;
             client.change(URI, version, change).await;
         }
@@ -659,28 +472,13 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let resident = resident_bytes().unwrap_or(0);
     println!(
-        "{:<44} {:>9.1} MiB  (target < {:>6.1} MiB) {}",
+        "{:<48} {:>9.1} MiB  (target < {:>6.1} MiB) {}",
         format!("resident memory after {edits_for_memory} edits"),
         mebibytes(resident),
         mebibytes(targets.resident),
         verdict(resident < targets.resident)
     );
     client.shutdown_and_exit().await;
-}
-
-/// Whether the edit called `name` is measured: all of them, or those whose name holds
-/// `PPN_BENCH_TYPING` (to profile one kind of edit).
-fn typing_wanted(name: &str) -> bool {
-    std::env::var("PPN_BENCH_TYPING").map_or(true, |wanted| name.contains(wanted.as_str()))
-}
-
-/// The bytes `make` leaves allocated while its result lives.
-fn heap_of<T>(make: impl FnOnce() -> Box<T>) -> usize {
-    let before = ALLOCATED.load(Ordering::Relaxed);
-    let made = make();
-    let heap = ALLOCATED.load(Ordering::Relaxed).saturating_sub(before);
-    drop(made);
-    heap
 }
 
 /// The same in the library, without the protocol.
@@ -694,7 +492,7 @@ fn in_the_library(text: &str) {
         &analysis.diagnostics[..analysis.diagnostics.len().min(5)]
     );
     println!(
-        "  {:<42} {:>9.1} MiB",
+        "  {:<46} {:>9.1} MiB",
         "heap of one analysis",
         mebibytes(heap)
     );
@@ -708,7 +506,7 @@ fn in_the_library(text: &str) {
             heap_of(|| Box::new(replay_document(text))),
         ),
     ] {
-        println!("  {name:<42} {:>9.1} MiB", mebibytes(heap));
+        println!("  {name:<46} {:>9.1} MiB", mebibytes(heap));
     }
     let open = measure(|| {
         std::hint::black_box(DocumentAnalysis::new(std::hint::black_box(
@@ -728,9 +526,7 @@ fn in_the_library(text: &str) {
         .into_iter()
         .filter(|typing| typing_wanted(typing.name))
     {
-        let [(_, edit), _] = type_and_undo(typing.at, text);
-        let mut edited = text.to_string();
-        edited.insert(typing.at, 'x');
+        let [(_, edit, edited), _] = type_and_undo(&typing, text);
         let updated = analysis.update(edited.clone(), &edit);
         assert_eq!(
             updated.diagnostics,
@@ -829,9 +625,7 @@ fn other_shapes(game: &str) {
     ] {
         let middle = text.len() / 2;
         let at = middle + text[middle..].find(near).unwrap_or(0) + 1;
-        let [(_, edit), _] = type_and_undo(at, text);
-        let mut edited = text.to_string();
-        edited.insert(at, 'x');
+        let [(_, edit, edited), _] = type_and_undo(&x_typed(name, at), text);
         let analysis = DocumentAnalysis::new(text.to_string());
         assert_eq!(
             analysis.update(edited.clone(), &edit).diagnostics,

@@ -21,7 +21,7 @@ use ppn_ls::model::edit::TextEdit;
 use serde_json::{json, Value};
 
 #[path = "../../tests/common/mod.rs"]
-mod common;
+pub mod common;
 use common::TestClient;
 
 /// Counts the bytes currently allocated, to measure what an analysis keeps alive;
@@ -176,7 +176,7 @@ pub fn measure(mut work: impl FnMut()) -> Duration {
     median(samples)
 }
 
-fn verdict(ok: bool) -> &'static str {
+pub fn verdict(ok: bool) -> &'static str {
     if ok {
         "ok"
     } else {
