@@ -1012,9 +1012,6 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
     let mut label = start.previous_label;
     // A move's words, read into the same buffers for every move.
     let mut words = Words::default();
-    // Labels come in the order of the text, so the tokens holding them are found by one
-    // walk forward through the tokens.
-    let mut next_token = 0;
     split.moves.reserve(raw_moves.len());
     split.resume.reserve(raw_moves.len());
     for raw in raw_moves {
@@ -1037,15 +1034,9 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         let label_glyphs = raw.label.clone().map(|number| &text[number]).unwrap_or(&[]);
         let label_source = source_span(&[label_glyphs], movetext.start);
         let resume = label_source.as_ref().and_then(|label_source| {
-            while tokens
-                .get(next_token)
-                .is_some_and(|token| token.range.start < label_source.start)
-            {
-                next_token += 1;
-            }
-            let token = tokens
-                .get(next_token)
-                .filter(|token| token.range.start == label_source.start)?;
+            let token = &tokens[tokens
+                .binary_search_by_key(&label_source.start, |token| token.range.start)
+                .ok()?];
             let whole_plain_token =
                 token.range == *label_source && !token.expanded && !token.in_comment;
             whole_plain_token.then_some(ResumePoint {

@@ -71,11 +71,11 @@ fn nearest(distances: &[f64], count: usize) -> Vec<usize> {
     // Nearest first, and of two as near the later on the board first: the reverse of the
     // reference's order, in which the first `count` are the ones kept. Only those need
     // sorting.
-    let nearer = |a: &usize, b: &usize| distances[*a].total_cmp(&distances[*b]).then(b.cmp(a));
-    let mut order: Vec<usize> = (0..distances.len()).collect();
     if count == 0 {
         return Vec::new();
     }
+    let nearer = |a: &usize, b: &usize| distances[*a].total_cmp(&distances[*b]).then(b.cmp(a));
+    let mut order: Vec<usize> = (0..distances.len()).collect();
     if count < order.len() {
         order.select_nth_unstable_by(count - 1, nearer);
         order.truncate(count);

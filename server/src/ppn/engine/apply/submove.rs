@@ -327,17 +327,6 @@ fn is_backslash(text: &str, at: usize) -> bool {
     text[at..].starts_with('\\') && char_before(text, at) != Some('/')
 }
 
-/// `text[at..].starts_with(short)`, a byte at a time: a call to `memcmp` costs more than
-/// comparing the one or two bytes of a MoveToken.
-fn starts_with_at(text: &str, at: usize, short: &str) -> bool {
-    let rest = text.as_bytes().get(at..).unwrap_or_default();
-    rest.len() >= short.len()
-        && short
-            .bytes()
-            .zip(rest)
-            .all(|(wanted, &byte)| wanted == byte)
-}
-
 /// The MoveTokens, in the order in which the reference looks for them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum MoveToken {
@@ -414,7 +403,7 @@ impl MoveToken {
             MoveToken::MoveBelow => is_underscore(text, at),
             MoveToken::DropBelowPiece => is_backslash(text, at) && percent_after(),
             MoveToken::DropBelow => is_backslash(text, at),
-            _ => starts_with_at(text, at, self.text()),
+            _ => text[at..].starts_with(self.text()),
         }
     }
 
@@ -440,7 +429,7 @@ impl MoveToken {
             }
             MoveToken::Flip => is_plus(text, at),
             MoveToken::Capture => is_colon(text, at),
-            _ => starts_with_at(text, at, self.text()),
+            _ => text[at..].starts_with(self.text()),
         }
     }
 
