@@ -28,10 +28,9 @@ use ppn_ls::ppn::syntax::segments::DocumentSyntax;
 use serde_json::json;
 
 mod lsp_scenarios;
-use lsp_scenarios::common::TestClient;
 use lsp_scenarios::{
-    heap_of, measure, mebibytes, median, position, report, resident_bytes, targets, type_and_undo,
-    typing_wanted, verdict, Prng, Targets, Typing, ALLOCATED,
+    heap_of, measure, mebibytes, median, report, type_and_undo, typing_wanted, Prng, Scenario,
+    ServerSession, Typing, ALLOCATED,
 };
 
 // Counts tree-sitter's allocations too (see `tree_sitter_allocations`).
@@ -244,75 +243,9 @@ fn typing_places(text: &str) -> Vec<Typing> {
     ]
 }
 
-const URI: &str = "file:///bench/generated.ppn";
-
-/// Everything through the language server, as an editor sees it.
-async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usize) {
-    let (mut client, _) = TestClient::start(
-        None,
-        std::sync::Arc::new(ppn_ls::lsp::IncrementalAnalyzer::default()),
-    )
-    .await;
-    let mut version = 1;
-    let mut opens = Vec::new();
-    for _ in 0..3 {
-        let started = Instant::now();
-        client.open(URI, version, text).await;
-        client.diagnostics_of_version(URI, version).await;
-        opens.push(started.elapsed());
-        client
-            .notify(
-                "textDocument/didClose",
-                json!({ "textDocument": { "uri": URI } }),
-            )
-            .await;
-        client.diagnostics(URI).await;
-    }
-    report("open → diagnostics", median(opens), Some(targets.open));
-    client.open(URI, version, text).await;
-    client.diagnostics_of_version(URI, version).await;
-
-    for typing in typing_places(text)
-        .into_iter()
-        .filter(|typing| typing_wanted(typing.name))
-    {
-        let mut typed = Vec::new();
-        let mut undone = Vec::new();
-        let started = Instant::now();
-        while typed.len() < 3 || (started.elapsed() < Duration::from_secs(2) && typed.len() < 50) {
-            for (step, (change, _, _)) in type_and_undo(&typing, text).into_iter().enumerate() {
-                version += 1;
-                let sent = Instant::now();
-                client.change(URI, version, change).await;
-                client.diagnostics_of_version(URI, version).await;
-                if step == 0 { &mut typed } else { &mut undone }.push(sent.elapsed());
-            }
-            // A letter typed and taken out at the very end, not measured: the server keeps
-            // the revision before last for an edit undone, and the next edit typed must not
-            // be one.
-            for (change, _, _) in type_and_undo(&x_typed("", text.len()), text) {
-                version += 1;
-                client.change(URI, version, change).await;
-                client.diagnostics_of_version(URI, version).await;
-            }
-        }
-        let target = if typing.near_end {
-            targets.edit_end
-        } else {
-            targets.edit_anywhere
-        };
-        // Typing and undoing each within the target.
-        report(
-            &format!("edit {} → diagnostics", typing.name),
-            median(typed.clone()).max(median(undone.clone())),
-            Some(target),
-        );
-        report("typing `x` / undoing it", median(typed), None);
-        report("", median(undone), None);
-    }
-
-    let document = json!({ "textDocument": { "uri": URI } });
-    for (name, at) in [
+/// The generated game as the shared server scenario sees it: its edits and hovers.
+fn scenario(text: String, moves: usize) -> Scenario {
+    let hovers = vec![
         (
             "hover near the start",
             text.find("1. ").map_or(0, |at| at + 4),
@@ -324,82 +257,33 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
                 .map_or(0, |at| at + text.len() / 2 - 1),
         ),
         ("hover near the end", text.len() - 30),
-    ] {
-        let params = json!({ "textDocument": { "uri": URI }, "position": position(text, at) });
-        let mut samples = Vec::new();
-        let started = Instant::now();
-        while samples.len() < 5
-            || (started.elapsed() < Duration::from_secs(1) && samples.len() < 200)
-        {
-            let sent = Instant::now();
-            let response = client.request("textDocument/hover", params.clone()).await;
-            samples.push(sent.elapsed());
-            assert!(response.get("error").is_none(), "{response}");
-        }
-        report(
-            &format!("textDocument/hover, {name}"),
-            median(samples),
-            Some(targets.hover),
-        );
+    ];
+    Scenario {
+        uri: "file:///bench/generated.ppn",
+        typing: typing_places(&text),
+        hovers,
+        moves,
+        text,
     }
-    // Read as an editor with the protocol's types reads it (as a JSON tree, it takes the
-    // client longer than the server: the line after shows it).
-    let mut samples = Vec::new();
-    let started = Instant::now();
-    while samples.len() < 3 || (started.elapsed() < Duration::from_secs(1) && samples.len() < 100) {
-        let sent = Instant::now();
-        let numbers = client.full_semantic_tokens(URI).await;
-        samples.push(sent.elapsed());
-        assert!(!numbers.is_empty() && numbers.len() % 5 == 0);
-    }
-    report("semanticTokens/full", median(samples), Some(targets.tokens));
-    for (name, method, params, target) in [
-        (
-            "  semanticTokens/full, read into a JSON tree",
-            "textDocument/semanticTokens/full",
-            document.clone(),
-            None,
-        ),
-        (
-            "semanticTokens/range (one screen, middle)",
-            "textDocument/semanticTokens/range",
-            {
-                let middle = position(text, text.len() / 2);
-                let line = middle["line"].as_u64().unwrap_or(0);
-                json!({ "textDocument": { "uri": URI }, "range": {
-                    "start": { "line": line, "character": 0 },
-                    "end": { "line": line + 60, "character": 0 } } })
-            },
-            Some(targets.hover * 4),
-        ),
-        (
-            "foldingRange",
-            "textDocument/foldingRange",
-            document.clone(),
-            Some(targets.folding),
-        ),
-        (
-            "documentSymbol",
-            "textDocument/documentSymbol",
-            document.clone(),
-            None,
-        ),
-    ] {
-        let mut samples = Vec::new();
-        let started = Instant::now();
-        while samples.len() < 3
-            || (started.elapsed() < Duration::from_secs(1) && samples.len() < 100)
-        {
-            let sent = Instant::now();
-            let response = client.request(method, params.clone()).await;
-            samples.push(sent.elapsed());
-            assert!(response.get("error").is_none(), "{response}");
-        }
-        report(name, median(samples), target);
-    }
+}
 
-    // The same game with its movetext on one line: every token on it is placed from the
-    // one before, not counted from the line's start.
+/// Everything through the language server, as an editor sees it: the steps every
+/// notation's bench takes, and two of PPN's own.
+async fn through_the_server(scenario: &Scenario, edits_for_memory: usize) {
+    let mut session = ServerSession::open(scenario).await;
+    session.type_and_undo_each().await;
+    session.hover_each().await;
+    session.tokens_and_folding().await;
+    tokens_of_one_line(&mut session).await;
+    tokens_since_the_last_answer(&mut session).await;
+    session.resident_after(edits_for_memory).await;
+}
+
+/// The same game with its movetext on one line: every token on it is placed from the one
+/// before, not counted from the line's start.
+async fn tokens_of_one_line(session: &mut ServerSession<'_>) {
+    let text = &session.scenario.text;
+    let client = &mut session.client;
     let one_line_uri = "file:///bench/one-line.ppn";
     let one_line = match text.find("\n...\n") {
         Some(end) => format!("{}{}", &text[..end + 5], text[end + 5..].replace('\n', " ")),
@@ -407,7 +291,6 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
     };
     client.open(one_line_uri, 1, &one_line).await;
     client.diagnostics_of_version(one_line_uri, 1).await;
-    let one_line_document = json!({ "textDocument": { "uri": one_line_uri } });
     let mut samples = Vec::new();
     let started = Instant::now();
     while samples.len() < 3 || (started.elapsed() < Duration::from_secs(1) && samples.len() < 100) {
@@ -422,28 +305,42 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
         None,
     );
     client
-        .notify("textDocument/didClose", one_line_document.clone())
+        .notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": one_line_uri } }),
+        )
         .await;
+}
 
-    // What an editor asks after each keystroke: the tokens since its last result.
-    let mut result_id = client
-        .request("textDocument/semanticTokens/full", document.clone())
+/// What an editor asks after each keystroke: the tokens since its last result.
+async fn tokens_since_the_last_answer(session: &mut ServerSession<'_>) {
+    let scenario = session.scenario;
+    let document = json!({ "textDocument": { "uri": scenario.uri } });
+    let mut result_id = session
+        .client
+        .request("textDocument/semanticTokens/full", document)
         .await["result"]["resultId"]
         .clone();
-    let middle = typing_places(text)
-        .into_iter()
+    let middle = (scenario.typing.iter())
         .find(|typing| typing.name == "middle, in a move")
-        .map_or(text.len() / 2, |typing| typing.at);
+        .map_or(scenario.text.len() / 2, |typing| typing.at);
     let mut samples = Vec::new();
     let started = Instant::now();
     while samples.len() < 6 || (started.elapsed() < Duration::from_secs(2) && samples.len() < 60) {
-        for (change, _, _) in type_and_undo(&x_typed("", middle), text) {
-            version += 1;
-            client.change(URI, version, change).await;
-            client.diagnostics_of_version(URI, version).await;
-            let params = json!({ "textDocument": { "uri": URI }, "previousResultId": result_id });
+        for (change, _, _) in type_and_undo(&x_typed("", middle), &scenario.text) {
+            session.version += 1;
+            let client = &mut session.client;
+            client.change(scenario.uri, session.version, change).await;
+            client
+                .diagnostics_of_version(scenario.uri, session.version)
+                .await;
+            let params = json!({
+                "textDocument": { "uri": scenario.uri },
+                "previousResultId": result_id
+            });
             let sent = Instant::now();
-            let response = client
+            let response = session
+                .client
                 .request("textDocument/semanticTokens/full/delta", params)
                 .await;
             samples.push(sent.elapsed());
@@ -456,29 +353,6 @@ async fn through_the_server(text: &str, targets: &Targets, edits_for_memory: usi
         median(samples),
         None,
     );
-
-    // Typing goes on: the server keeps the newest analysis, earlier ones are freed.
-    let places = typing_places(text);
-    for round in 0..edits_for_memory / 2 {
-        let typing = places[round % places.len()];
-        for (change, _, _) in type_and_undo(&typing, text) {
-            version += 1;
-            client.change(URI, version, change).await;
-        }
-        client.diagnostics_of_version(URI, version).await;
-    }
-    // As a user would see it a moment after typing: the server returns what its analyses
-    // freed once it has been idle for a second.
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let resident = resident_bytes().unwrap_or(0);
-    println!(
-        "{:<48} {:>9.1} MiB  (target < {:>6.1} MiB) {}",
-        format!("resident memory after {edits_for_memory} edits"),
-        mebibytes(resident),
-        mebibytes(targets.resident),
-        verdict(resident < targets.resident)
-    );
-    client.shutdown_and_exit().await;
 }
 
 /// The same in the library, without the protocol.
@@ -562,16 +436,8 @@ fn main() {
     ppn_ls::memory::keep_to_small_pages();
     ppn_ls::memory::hold_freed_memory_until_idle();
     tree_sitter_allocations::count();
-    let sizes: Vec<usize> = std::env::var("PPN_BENCH_MOVES")
-        .ok()
-        .map(|sizes| {
-            sizes
-                .split(',')
-                .filter_map(|size| size.trim().parse().ok())
-                .collect()
-        })
-        .unwrap_or_else(|| vec![10_000, 100_000]);
-    let runtime = ppn_ls::lsp::server_runtime().expect("a tokio runtime");
+    let sizes = lsp_scenarios::sizes();
+    let runtime = lsp_scenarios::runtime();
     if let Ok(folder) = std::env::var("PPN_BENCH_WRITE") {
         for moves in sizes {
             let path = std::path::Path::new(&folder).join(format!("generated-{moves}.ppn"));
@@ -586,14 +452,13 @@ fn main() {
             "\n== a generated piecepack game of {moves} moves, {} KiB ==",
             text.len() / 1024
         );
-        let targets = targets(moves);
         let part = std::env::var("PPN_BENCH_PART").unwrap_or_default();
         if part != "library" {
             let edits = std::env::var("PPN_BENCH_EDITS")
                 .ok()
                 .and_then(|edits| edits.parse().ok())
                 .unwrap_or(1_000);
-            runtime.block_on(through_the_server(&text, &targets, edits));
+            runtime.block_on(through_the_server(&scenario(text.clone(), moves), edits));
         }
         if part != "server" {
             in_the_library(&text);

@@ -262,178 +262,244 @@ pub fn type_and_undo(typing: &Typing, text: &str) -> [(Value, TextEdit, String);
 
 /// Everything through the language server, as an editor sees it.
 pub async fn through_the_server(scenario: &Scenario, edits_for_memory: usize) {
-    let targets = targets(scenario.moves);
-    let (uri, text) = (scenario.uri, scenario.text.as_str());
-    let (mut client, _) = TestClient::start(
-        None,
-        std::sync::Arc::new(ppn_ls::lsp::IncrementalAnalyzer::default()),
-    )
-    .await;
-    let mut version = 1;
-    let mut opens = Vec::new();
-    for _ in 0..5 {
-        let started = Instant::now();
+    let mut session = ServerSession::open(scenario).await;
+    session.type_and_undo_each().await;
+    session.hover_each().await;
+    session.tokens_and_folding().await;
+    session.resident_after(edits_for_memory).await;
+}
+
+/// A scenario's record open in a server, as an editor has it: each step times one kind of
+/// request. A notation's bench may add steps of its own between them.
+pub struct ServerSession<'a> {
+    pub scenario: &'a Scenario,
+    pub client: TestClient,
+    /// The record's last version sent.
+    pub version: i64,
+    targets: Targets,
+}
+
+impl<'a> ServerSession<'a> {
+    /// Opens the record a few times (each open timed until its diagnostics come), then
+    /// keeps it open; the generated record must have no diagnostics.
+    pub async fn open(scenario: &'a Scenario) -> ServerSession<'a> {
+        let targets = targets(scenario.moves);
+        let (uri, text) = (scenario.uri, scenario.text.as_str());
+        let (mut client, _) = TestClient::start(
+            None,
+            std::sync::Arc::new(ppn_ls::lsp::IncrementalAnalyzer::default()),
+        )
+        .await;
+        let version = 1;
+        let mut opens = Vec::new();
+        for _ in 0..5 {
+            let started = Instant::now();
+            client.open(uri, version, text).await;
+            client.diagnostics_of_version(uri, version).await;
+            opens.push(started.elapsed());
+            client
+                .notify(
+                    "textDocument/didClose",
+                    json!({ "textDocument": { "uri": uri } }),
+                )
+                .await;
+            client.diagnostics(uri).await;
+        }
+        report("open → diagnostics", median(opens), Some(targets.open));
         client.open(uri, version, text).await;
-        client.diagnostics_of_version(uri, version).await;
-        opens.push(started.elapsed());
-        client
-            .notify(
-                "textDocument/didClose",
-                json!({ "textDocument": { "uri": uri } }),
-            )
-            .await;
-        client.diagnostics(uri).await;
-    }
-    report("open → diagnostics", median(opens), Some(targets.open));
-    client.open(uri, version, text).await;
-    let published = client.diagnostics_of_version(uri, version).await;
-    assert_eq!(
-        published["diagnostics"].as_array().map(Vec::len),
-        Some(0),
-        "the generated record must be clean: {}",
-        published["diagnostics"][0]
-    );
-
-    for typing in scenario
-        .typing
-        .iter()
-        .filter(|typing| typing_wanted(typing.name))
-    {
-        let mut typed = Vec::new();
-        let mut undone = Vec::new();
-        let started = Instant::now();
-        while typed.len() < 5 || (started.elapsed() < Duration::from_secs(2) && typed.len() < 60) {
-            for (step, (change, _, _)) in type_and_undo(typing, text).into_iter().enumerate() {
-                version += 1;
-                let sent = Instant::now();
-                client.change(uri, version, change).await;
-                client.diagnostics_of_version(uri, version).await;
-                if step == 0 { &mut typed } else { &mut undone }.push(sent.elapsed());
-            }
-            // A space typed and taken out at the end, not measured: the server keeps the
-            // revision before last for an edit undone, and the next edit typed must not be
-            // one.
-            for (change, _, _) in type_and_undo(&space_at_the_end(text), text) {
-                version += 1;
-                client.change(uri, version, change).await;
-                client.diagnostics_of_version(uri, version).await;
-            }
+        let published = client.diagnostics_of_version(uri, version).await;
+        assert_eq!(
+            published["diagnostics"].as_array().map(Vec::len),
+            Some(0),
+            "the generated record must be clean: {}",
+            published["diagnostics"][0]
+        );
+        ServerSession {
+            scenario,
+            client,
+            version,
+            targets,
         }
-        let target = if typing.near_end {
-            targets.edit_end
-        } else {
-            targets.edit_anywhere
-        };
-        // Typing and undoing each within the target.
-        let slower = median(typed.clone()).max(median(undone.clone()));
-        report(
-            &format!("edit {} → diagnostics", typing.name),
-            slower,
-            Some(target),
-        );
-        report(
-            &format!("typing `{}` / undoing it", typing.typed),
-            median(typed),
-            None,
-        );
-        report("", median(undone), None);
     }
 
-    for (name, at) in &scenario.hovers {
-        let params = json!({ "textDocument": { "uri": uri }, "position": position(text, *at) });
-        let mut samples = Vec::new();
-        let started = Instant::now();
-        while samples.len() < 5
-            || (started.elapsed() < Duration::from_secs(1) && samples.len() < 200)
-        {
+    /// Sends `typing`'s two changes (typed, then undone), each with the time until its
+    /// diagnostics come.
+    pub async fn type_and_undo(&mut self, typing: &Typing) -> [Duration; 2] {
+        let (uri, text) = (self.scenario.uri, self.scenario.text.as_str());
+        let mut took = [Duration::ZERO; 2];
+        for (step, (change, _, _)) in type_and_undo(typing, text).into_iter().enumerate() {
+            self.version += 1;
             let sent = Instant::now();
-            let response = client.request("textDocument/hover", params.clone()).await;
-            samples.push(sent.elapsed());
-            assert!(response.get("error").is_none(), "{response}");
-            assert!(!response["result"].is_null(), "no hover at {at}");
+            self.client.change(uri, self.version, change).await;
+            self.client.diagnostics_of_version(uri, self.version).await;
+            took[step] = sent.elapsed();
         }
-        report(
-            &format!("textDocument/hover, {name}"),
-            median(samples),
-            Some(targets.hover),
-        );
+        took
     }
-    let document = json!({ "textDocument": { "uri": uri } });
-    let middle = position(text, text.len() / 2);
-    let line = middle["line"].as_u64().unwrap_or(0);
-    // Read as an editor with the protocol's types reads it (as a JSON tree, it takes the
-    // client longer than the server: the line after shows it).
-    let mut samples = Vec::new();
-    let started = Instant::now();
-    while samples.len() < 3 || (started.elapsed() < Duration::from_secs(1) && samples.len() < 100) {
-        let sent = Instant::now();
-        let numbers = client.full_semantic_tokens(uri).await;
-        samples.push(sent.elapsed());
-        assert!(!numbers.is_empty() && numbers.len() % 5 == 0);
+
+    /// Each of the scenario's edits, typed and undone many times.
+    pub async fn type_and_undo_each(&mut self) {
+        let scenario = self.scenario;
+        for typing in scenario
+            .typing
+            .iter()
+            .filter(|typing| typing_wanted(typing.name))
+        {
+            let mut typed = Vec::new();
+            let mut undone = Vec::new();
+            let started = Instant::now();
+            while typed.len() < 5
+                || (started.elapsed() < Duration::from_secs(2) && typed.len() < 60)
+            {
+                let [typing_took, undoing_took] = self.type_and_undo(typing).await;
+                typed.push(typing_took);
+                undone.push(undoing_took);
+                // A space typed and taken out at the end, not measured: the server keeps the
+                // revision before last for an edit undone, and the next edit typed must not
+                // be one.
+                self.type_and_undo(&space_at_the_end(&scenario.text)).await;
+            }
+            let target = if typing.near_end {
+                self.targets.edit_end
+            } else {
+                self.targets.edit_anywhere
+            };
+            // Typing and undoing each within the target.
+            let slower = median(typed.clone()).max(median(undone.clone()));
+            report(
+                &format!("edit {} → diagnostics", typing.name),
+                slower,
+                Some(target),
+            );
+            report(
+                &format!("typing `{}` / undoing it", typing.typed),
+                median(typed),
+                None,
+            );
+            report("", median(undone), None);
+        }
     }
-    report("semanticTokens/full", median(samples), Some(targets.tokens));
-    for (name, method, params, target) in [
-        (
-            "  semanticTokens/full, read into a JSON tree",
-            "textDocument/semanticTokens/full",
-            document.clone(),
-            None,
-        ),
-        (
-            "semanticTokens/range (one screen, middle)",
-            "textDocument/semanticTokens/range",
-            json!({ "textDocument": { "uri": uri }, "range": {
-                "start": { "line": line, "character": 0 },
-                "end": { "line": line + 60, "character": 0 } } }),
-            Some(targets.tokens_range),
-        ),
-        (
-            "foldingRange",
-            "textDocument/foldingRange",
-            document.clone(),
-            Some(targets.folding),
-        ),
-        (
-            "documentSymbol",
-            "textDocument/documentSymbol",
-            document.clone(),
-            None,
-        ),
-    ] {
+
+    /// A hover at each of the scenario's places.
+    pub async fn hover_each(&mut self) {
+        let (uri, text) = (self.scenario.uri, self.scenario.text.as_str());
+        for (name, at) in &self.scenario.hovers {
+            let params = json!({ "textDocument": { "uri": uri }, "position": position(text, *at) });
+            let mut samples = Vec::new();
+            let started = Instant::now();
+            while samples.len() < 5
+                || (started.elapsed() < Duration::from_secs(1) && samples.len() < 200)
+            {
+                let sent = Instant::now();
+                let response = self
+                    .client
+                    .request("textDocument/hover", params.clone())
+                    .await;
+                samples.push(sent.elapsed());
+                assert!(response.get("error").is_none(), "{response}");
+                assert!(!response["result"].is_null(), "no hover at {at}");
+            }
+            report(
+                &format!("textDocument/hover, {name}"),
+                median(samples),
+                Some(self.targets.hover),
+            );
+        }
+    }
+
+    /// Semantic tokens (the whole record and one screen), folding and the outline.
+    pub async fn tokens_and_folding(&mut self) {
+        let (uri, text) = (self.scenario.uri, self.scenario.text.as_str());
+        let document = json!({ "textDocument": { "uri": uri } });
+        let middle = position(text, text.len() / 2);
+        let line = middle["line"].as_u64().unwrap_or(0);
+        // Read as an editor with the protocol's types reads it (as a JSON tree, it takes the
+        // client longer than the server: the line after shows it).
         let mut samples = Vec::new();
         let started = Instant::now();
         while samples.len() < 3
             || (started.elapsed() < Duration::from_secs(1) && samples.len() < 100)
         {
             let sent = Instant::now();
-            let response = client.request(method, params.clone()).await;
+            let numbers = self.client.full_semantic_tokens(uri).await;
             samples.push(sent.elapsed());
-            assert!(response.get("error").is_none(), "{response}");
+            assert!(!numbers.is_empty() && numbers.len() % 5 == 0);
         }
-        report(name, median(samples), target);
+        report(
+            "semanticTokens/full",
+            median(samples),
+            Some(self.targets.tokens),
+        );
+        for (name, method, params, target) in [
+            (
+                "  semanticTokens/full, read into a JSON tree",
+                "textDocument/semanticTokens/full",
+                document.clone(),
+                None,
+            ),
+            (
+                "semanticTokens/range (one screen, middle)",
+                "textDocument/semanticTokens/range",
+                json!({ "textDocument": { "uri": uri }, "range": {
+                    "start": { "line": line, "character": 0 },
+                    "end": { "line": line + 60, "character": 0 } } }),
+                Some(self.targets.tokens_range),
+            ),
+            (
+                "foldingRange",
+                "textDocument/foldingRange",
+                document.clone(),
+                Some(self.targets.folding),
+            ),
+            (
+                "documentSymbol",
+                "textDocument/documentSymbol",
+                document.clone(),
+                None,
+            ),
+        ] {
+            let mut samples = Vec::new();
+            let started = Instant::now();
+            while samples.len() < 3
+                || (started.elapsed() < Duration::from_secs(1) && samples.len() < 100)
+            {
+                let sent = Instant::now();
+                let response = self.client.request(method, params.clone()).await;
+                samples.push(sent.elapsed());
+                assert!(response.get("error").is_none(), "{response}");
+            }
+            report(name, median(samples), target);
+        }
     }
 
-    // Typing goes on: the server keeps the newest analysis, earlier ones are freed.
-    for round in 0..edits_for_memory / 2 {
-        let typing = scenario.typing[round % scenario.typing.len()];
-        for (change, _, _) in type_and_undo(&typing, text) {
-            version += 1;
-            client.change(uri, version, change).await;
+    /// Typing goes on (`edits` changes, the scenario's edits in turn); the server keeps the
+    /// newest analysis and frees the earlier ones. Then the process's resident memory, and
+    /// the session ends.
+    pub async fn resident_after(mut self, edits: usize) {
+        let scenario = self.scenario;
+        for round in 0..edits / 2 {
+            let typing = scenario.typing[round % scenario.typing.len()];
+            for (change, _, _) in type_and_undo(&typing, &scenario.text) {
+                self.version += 1;
+                self.client.change(scenario.uri, self.version, change).await;
+            }
+            self.client
+                .diagnostics_of_version(scenario.uri, self.version)
+                .await;
         }
-        client.diagnostics_of_version(uri, version).await;
+        // As a user would see it a moment after typing: the server returns what its
+        // analyses freed once it has been idle for a second.
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let resident = resident_bytes().unwrap_or(0);
+        println!(
+            "{:<48} {:>9.1} MiB  (target < {:>6.1} MiB) {}",
+            format!("resident memory after {edits} edits"),
+            mebibytes(resident),
+            mebibytes(self.targets.resident),
+            verdict(resident < self.targets.resident)
+        );
+        self.client.shutdown_and_exit().await;
     }
-    // As a user would see it a moment after typing: the server returns what its analyses
-    // freed once it has been idle for a second.
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let resident = resident_bytes().unwrap_or(0);
-    println!(
-        "{:<48} {:>9.1} MiB  (target < {:>6.1} MiB) {}",
-        format!("resident memory after {edits_for_memory} edits"),
-        mebibytes(resident),
-        mebibytes(targets.resident),
-        verdict(resident < targets.resident)
-    );
-    client.shutdown_and_exit().await;
 }
 
 /// Whether the edit called `name` is measured: all of them, or those whose name holds
