@@ -328,12 +328,7 @@ async fn tokens_since_the_last_answer(session: &mut ServerSession<'_>) {
     let started = Instant::now();
     while samples.len() < 6 || (started.elapsed() < Duration::from_secs(2) && samples.len() < 60) {
         for (change, _, _) in type_and_undo(&x_typed("", middle), &scenario.text) {
-            session.version += 1;
-            let client = &mut session.client;
-            client.change(scenario.uri, session.version, change).await;
-            client
-                .diagnostics_of_version(scenario.uri, session.version)
-                .await;
+            session.change(change).await;
             let params = json!({
                 "textDocument": { "uri": scenario.uri },
                 "previousResultId": result_id

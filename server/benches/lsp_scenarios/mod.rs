@@ -275,7 +275,7 @@ pub struct ServerSession<'a> {
     pub scenario: &'a Scenario,
     pub client: TestClient,
     /// The record's last version sent.
-    pub version: i64,
+    version: i64,
     targets: Targets,
 }
 
@@ -322,19 +322,21 @@ impl<'a> ServerSession<'a> {
         }
     }
 
+    /// Sends `change` as the record's next version; the time until its diagnostics come.
+    pub async fn change(&mut self, change: Value) -> Duration {
+        let uri = self.scenario.uri;
+        self.version += 1;
+        let sent = Instant::now();
+        self.client.change(uri, self.version, change).await;
+        self.client.diagnostics_of_version(uri, self.version).await;
+        sent.elapsed()
+    }
+
     /// Sends `typing`'s two changes (typed, then undone), each with the time until its
     /// diagnostics come.
     pub async fn type_and_undo(&mut self, typing: &Typing) -> [Duration; 2] {
-        let (uri, text) = (self.scenario.uri, self.scenario.text.as_str());
-        let mut took = [Duration::ZERO; 2];
-        for (step, (change, _, _)) in type_and_undo(typing, text).into_iter().enumerate() {
-            self.version += 1;
-            let sent = Instant::now();
-            self.client.change(uri, self.version, change).await;
-            self.client.diagnostics_of_version(uri, self.version).await;
-            took[step] = sent.elapsed();
-        }
-        took
+        let [(typed, _, _), (undone, _, _)] = type_and_undo(typing, &self.scenario.text);
+        [self.change(typed).await, self.change(undone).await]
     }
 
     /// Each of the scenario's edits, typed and undone many times.

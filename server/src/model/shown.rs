@@ -200,9 +200,24 @@ pub struct Tally {
 
 impl Tally {
     pub fn add(&mut self, outline: &Outline) {
+        self.add_key(key(outline));
+    }
+
+    /// Adds the outline whose key is `key`.
+    pub fn add_key(&mut self, key: OutlineKey) {
         let mut counts = [0; 3];
-        counts[outline.severity as usize] = 1;
-        self.add_run(key(outline), key(outline), counts, true);
+        counts[key.2 as usize] = 1;
+        self.add_run(key, key, counts, true);
+    }
+
+    /// How many outlines there are of each severity.
+    pub fn counts(&self) -> [usize; 3] {
+        self.counts
+    }
+
+    /// Whether they come in order with no two at the same place, severity and code.
+    pub fn in_order(&self) -> bool {
+        !self.out_of_order
     }
 
     /// Adds a run of outlines, from the one whose key is `first` to the one whose key is

@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::{remake_move, MoveProblem, Ply};
-use crate::model::shown::{outline_key, Tally};
+use crate::model::shown::{outline_key, OutlineKey, Tally};
 use crate::otn::board::Man;
 
 /// How many states a chunk holds; a chunk keeps the board of its first state, the boards
@@ -32,42 +32,17 @@ struct Chunk {
     captures: Vec<(u16, Man)>,
     /// What is wrong with the chunk's moves, with the index of each move's state, in order.
     problems: Vec<(usize, MoveProblem)>,
-    /// How many of those are of each severity, and whether their outlines come in order.
-    problem_tally: ProblemTally,
+    /// Their outlines' tally (where they were read), kept as they are found, so that an
+    /// editor's diagnostics are picked without a pass over every problem.
+    problem_tally: Tally,
     /// Which of the chunk's states reached a verdict, one bit each.
     verdicts: u32,
 }
 
-/// How many of a chunk's problems are of each severity, and whether their outlines come in
-/// order with no two at the same place, severity and code: kept as they are found, so that
-/// an editor's diagnostics are picked without a pass over every problem.
-#[derive(Clone, Copy, Debug, Default)]
-struct ProblemTally {
-    counts: [usize; 3],
-    out_of_order: bool,
-}
-
-impl ProblemTally {
-    fn of(problems: &[(usize, MoveProblem)]) -> ProblemTally {
-        let mut tally = ProblemTally::default();
-        for (at, (_, problem)) in problems.iter().enumerate() {
-            tally.add(problems[..at].last().map(|(_, before)| before), problem);
-        }
-        tally
-    }
-
-    /// Counts `problem`, found after `before`.
-    fn add(&mut self, before: Option<&MoveProblem>, problem: &MoveProblem) {
-        let key = |problem: &MoveProblem| {
-            let (range, severity, code) = problem.outline(0);
-            outline_key(&range, severity, code)
-        };
-        let (_, _, severity, _) = key(problem);
-        self.counts[severity as usize] += 1;
-        if before.is_some_and(|before| key(before) >= key(problem)) {
-            self.out_of_order = true;
-        }
-    }
+/// The outline key of a chunk's problem, its move `shift` bytes from where it was read.
+fn problem_key(problem: &MoveProblem, shift: isize) -> OutlineKey {
+    let (range, severity, code) = problem.outline(shift);
+    outline_key(&range, severity, code)
 }
 
 /// The states of a line, state 0 first.
@@ -198,15 +173,11 @@ impl Plies {
             else {
                 continue;
             };
-            let key = |problem: &MoveProblem| {
-                let (range, severity, code) = problem.outline(shift);
-                outline_key(&range, severity, code)
-            };
             tally.add_run(
-                key(first),
-                key(last),
-                chunk.problem_tally.counts,
-                !chunk.problem_tally.out_of_order,
+                problem_key(first, shift),
+                problem_key(last, shift),
+                chunk.problem_tally.counts(),
+                chunk.problem_tally.in_order(),
             );
         }
     }
@@ -330,8 +301,7 @@ impl Plies {
             }
             for mut problem in problems.drain(..) {
                 problem.shift(-shift);
-                let before = chunk.problems.last().map(|(_, before)| before);
-                chunk.problem_tally.add(before, &problem);
+                chunk.problem_tally.add_key(problem_key(&problem, 0));
                 chunk.problems.push((index, problem));
             }
         }
@@ -364,15 +334,14 @@ impl Plies {
                     captures: chunk.captures[..captures_end].to_vec(),
                     verdicts: chunk.verdicts & ((1 << rest) - 1),
                     problems: Vec::new(),
-                    problem_tally: ProblemTally::default(),
+                    problem_tally: Tally::default(),
                 },
             );
-            let problems: Vec<(usize, MoveProblem)> = (chunk.problems.iter())
-                .filter(|(index, _)| *index < len)
-                .cloned()
-                .collect();
-            kept.open.1.problem_tally = ProblemTally::of(&problems);
-            kept.open.1.problems = problems;
+            let open = &mut kept.open.1;
+            for (index, problem) in chunk.problems.iter().filter(|(index, _)| *index < len) {
+                open.problem_tally.add_key(problem_key(problem, 0));
+                open.problems.push((*index, problem.clone()));
+            }
             kept.len = len;
         }
         kept
