@@ -102,24 +102,33 @@ pub fn expand_token_located(token: &str) -> Result<Vec<String>, LocatedBraceErro
 }
 
 /// Whether [`expand_token_located`] gives `token` back as it is, seen without expanding:
-/// a token wrapped in braces is kept whole, and a token without a backslash that lacks
-/// either brace has no group to expand and nothing to unescape. Most movetext tokens are
-/// such, comment words like `{resigns.` included, and expanding one would allocate.
+/// a token wrapped in braces is kept whole, and a token without an escape (`\.`, `\,`,
+/// `\{`, `\}`) that lacks either brace has no group to expand and nothing to unescape.
+/// Most movetext tokens are such, comment words like `{resigns.` and drops below such as
+/// `b4\c5` included, and expanding one would allocate.
 pub fn expands_to_itself(token: &str) -> bool {
     let bytes = token.as_bytes();
     if bytes.first() == Some(&b'{') && bytes.last() == Some(&b'}') {
         return true;
     }
+    if has_escape(bytes) {
+        return false;
+    }
     let (mut open, mut close) = (false, false);
     for &byte in bytes {
         match byte {
-            b'\\' => return false,
             b'{' => open = true,
             b'}' => close = true,
             _ => {}
         }
     }
     !(open && close)
+}
+
+/// Whether `text` holds one of the escapes [`unescape`] replaces.
+fn has_escape(text: &[u8]) -> bool {
+    text.windows(2)
+        .any(|pair| pair[0] == b'\\' && matches!(pair[1], b'.' | b',' | b'{' | b'}'))
 }
 
 /// Expands every top-level brace group of `token` (and the groups inside them),
@@ -657,7 +666,7 @@ fn has_brace_pair(text: &[u8]) -> bool {
 /// Replaces the escapes `\.`, `\,`, `\{`, `\}` one kind after the other (the order
 /// matters for runs of backslashes).
 fn unescape(text: &str) -> String {
-    if !text.contains('\\') {
+    if !has_escape(text.as_bytes()) {
         return text.to_string();
     }
     text.replace("\\.", ".")
@@ -758,14 +767,27 @@ impl RangeValues {
             .collect()
     }
 
-    /// The bytes of all the values together, counted by classes of equal length rather
-    /// than one by one.
+    /// The bytes of all the values together: the usual short range value by value, a
+    /// long one by classes of values of equal length.
     fn bytes(&self) -> u128 {
-        let width = match self.kind {
+        match self.kind {
             // Letter ranges stay within printable ASCII.
-            RangeKind::Letters => return self.count,
-            RangeKind::Numbers { width } => width.unwrap_or(0) as u128,
-        };
+            RangeKind::Letters => self.count,
+            RangeKind::Numbers { width } if self.count <= 64 => {
+                let width = width.unwrap_or(0) as u128;
+                (0..self.count)
+                    .map(|k| {
+                        let value = self.value(k);
+                        let digits = value.unsigned_abs().checked_ilog10().unwrap_or(0) + 1;
+                        (u128::from(digits) + u128::from(value < 0)).max(width)
+                    })
+                    .sum()
+            }
+            RangeKind::Numbers { width } => self.bytes_by_length(width.unwrap_or(0) as u128),
+        }
+    }
+
+    fn bytes_by_length(&self, width: u128) -> u128 {
         let mut total = 0u128;
         let mut power = 1i128;
         for digits in 1..=19u128 {
@@ -997,6 +1019,11 @@ mod tests {
             "‿{ä,ö}",
             "{ä,ö",
             "ö}",
+            "b4\\c5",
+            "\\\\.",
+            "a\\b{c",
+            "b4\\{c5",
+            "x\\%y}",
         ];
         for token in tokens {
             if expands_to_itself(token) {
@@ -1011,6 +1038,9 @@ mod tests {
         assert!(expands_to_itself("{a,b}"));
         assert!(!expands_to_itself("{a,b}1"));
         assert!(!expands_to_itself("a\\,b"));
+        // A backslash that escapes nothing is a drop below.
+        assert!(expands_to_itself("b4\\c5"));
+        assert!(!expands_to_itself("b4\\{c5"));
     }
 
     fn measured(token: &str) -> (u128, u128) {
@@ -1039,6 +1069,25 @@ mod tests {
             "x{1..10000}",
         ] {
             assert_eq!(measured(token), built(token), "{token}");
+        }
+    }
+
+    #[test]
+    fn short_ranges_are_measured_as_by_classes_of_length() {
+        for (from, to, step) in [(0, 9, 1), (-12, 12, 5), (-1, 100, 3), (95, 105, 1)] {
+            for width in [None, Some(3), Some(5)] {
+                let (step, count) = stepped(from, to, step, "").expect("a range");
+                let values = RangeValues {
+                    from,
+                    step,
+                    count,
+                    kind: RangeKind::Numbers { width },
+                };
+                let built: u128 = values.strings().iter().map(|s| s.len() as u128).sum();
+                assert_eq!(values.bytes(), built, "{from}..{to} {width:?}");
+                let by_length = values.bytes_by_length(width.unwrap_or(0) as u128);
+                assert_eq!(by_length, built, "{from}..{to} {width:?}");
+            }
         }
     }
 

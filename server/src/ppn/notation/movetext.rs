@@ -1282,27 +1282,30 @@ fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize, base: usiz
 }
 
 /// `result[i]`: reading from position `i`, a `}` comes before any `{`. This is how the
-/// reference tells that a position is inside a comment.
-fn closes_before_next_open(glyphs: &[Glyph]) -> Vec<bool> {
+/// reference tells that a position is inside a comment. Also whether a `;` is outside
+/// comments (not followed by such a `}`), in the same pass.
+fn closes_before_next_open(glyphs: &[Glyph]) -> (Vec<bool>, bool) {
     let mut result = vec![false; glyphs.len() + 1];
     let mut closes = false;
+    let mut semicolon_outside = false;
     for (glyph, slot) in glyphs.iter().zip(&mut result).rev() {
         match glyph.ch {
             '{' => closes = false,
             '}' => closes = true,
+            // `closes` is still the flag of the position after the `;`.
+            ';' => semicolon_outside |= !closes,
             _ => {}
         }
         *slot = closes;
     }
-    result
+    (result, semicolon_outside)
 }
 
 /// Every `;` outside a comment becomes ` . `; the text, and for each of its positions
 /// whether it is inside a comment ([`closes_before_next_open`]).
 fn semicolons_to_move_numbers(glyphs: Vec<Glyph>) -> (Vec<Glyph>, Vec<bool>) {
-    let in_comment = closes_before_next_open(&glyphs);
-    let replaced = |(i, glyph): (usize, &Glyph)| glyph.ch == ';' && !in_comment[i + 1];
-    if !glyphs.iter().enumerate().any(replaced) {
+    let (in_comment, semicolon_outside) = closes_before_next_open(&glyphs);
+    if !semicolon_outside {
         return (glyphs, in_comment);
     }
     // The new text's positions read as the old ones did: the ` . ` that stands for a `;`
@@ -2107,7 +2110,7 @@ mod comment_tests {
                     origin: Origin::NOWHERE,
                 })
                 .collect();
-            let in_comment = closes_before_next_open(&glyphs);
+            let (in_comment, _) = closes_before_next_open(&glyphs);
             assert_eq!(
                 move_numbers(&glyphs, &in_comment),
                 move_numbers_run_by_run(&glyphs, &in_comment),
@@ -2139,8 +2142,12 @@ mod comment_tests {
                     origin: Origin::NOWHERE,
                 })
                 .collect();
-            let (replaced, in_comment) = semicolons_to_move_numbers(glyphs);
-            assert_eq!(in_comment, closes_before_next_open(&replaced), "{text}");
+            let (flags, semicolon_outside) = closes_before_next_open(&glyphs);
+            let outside = |i: usize| glyphs[i].ch == ';' && !flags[i + 1];
+            assert_eq!(semicolon_outside, (0..glyphs.len()).any(outside), "{text}");
+            let (replaced, in_comment) = semicolons_to_move_numbers(glyphs.clone());
+            assert_eq!(in_comment, closes_before_next_open(&replaced).0, "{text}");
+            assert!(!closes_before_next_open(&replaced).1, "{text}");
         }
     }
 
