@@ -252,25 +252,20 @@ impl Context<'_> {
     ) -> Result<Vec<usize>, Issue> {
         self.footprint
             .read_search(SearchedFeatures::stated(&spec.stated));
-        let search = |turns: AngleMatch| {
-            if greedy {
-                let stated = spec.stated.angle.is_some();
-                Ok((greedy_search(spec, board, turns), stated))
-            } else {
-                self.single_search(spec, board, turns).map_err(|e| Issue {
-                    range: id.range.clone(),
-                    ..e
-                })
-            }
+        let found = if greedy {
+            greedy_search(spec, board)
+        } else {
+            self.single_search(spec, board).map_err(|e| Issue {
+                range: id.range.clone(),
+                ..e
+            })?
         };
-        let (found, compared_angles) = search(AngleMatch::AsStored)?;
-        // A search that compared no angles finds the same pieces either way.
-        if compared_angles
-            && search(AngleMatch::Modulo360)
-                .ok()
-                .map(|(other, _)| other)
-                .as_ref()
-                != Some(&found)
+        // `modulo_360` is only looked for when the search compared angles; without that,
+        // both ways find the same pieces.
+        if found
+            .modulo_360
+            .as_ref()
+            .is_some_and(|modulo_360| *modulo_360 != Some(found.as_stored.clone()))
         {
             self.warnings.borrow_mut().push(Issue::warning(
                 id.range.clone(),
@@ -280,47 +275,98 @@ impl Context<'_> {
                  comparing them modulo 360 would find other pieces",
             ));
         }
-        if found.is_empty() {
+        if found.as_stored.is_empty() {
             return Err(no_piece(
                 id,
                 format!("no piece matches `{}`", self.quote(&id.range)),
             ));
         }
-        Ok(found)
+        Ok(found.as_stored)
     }
 
     /// The three steps of a `?` search: a unique match of the stated features; else the last
-    /// match of the completed spec; else the last match ignoring its angle. Also whether
-    /// angles were compared.
-    fn single_search(
-        &self,
-        spec: &PieceSpec,
-        board: &Board,
-        turns: AngleMatch,
-    ) -> Result<(Vec<usize>, bool), Issue> {
-        // Only whether exactly one piece matches matters here: the search stops at a
-        // second one.
-        let mut matching = matches(spec, board, turns);
-        if let (Some(only), None) = (matching.next(), matching.next()) {
-            return Ok((vec![only], spec.stated.angle.is_some()));
+    /// match of the completed spec; else the last match ignoring its angle. Both ways of
+    /// comparing angles are followed in the same passes over the board.
+    fn single_search(&self, spec: &PieceSpec, board: &Board) -> Result<Searched, Issue> {
+        // Step one: only whether exactly one piece matches matters, so the pass stops once
+        // both ways have seen a second one.
+        let angle = spec.stated.angle;
+        let mut unique = [Unique::None; 2];
+        for (i, piece) in board.pieces.iter().enumerate() {
+            if !stated_features_match(spec, piece) {
+                continue;
+            }
+            let hits = match angle {
+                None => [true, true],
+                Some(a) => [piece.angle == a, same_angle(piece.angle, a)],
+            };
+            for (way, hit) in unique.iter_mut().zip(hits) {
+                if hit {
+                    way.add(i);
+                }
+            }
+            if unique.iter().all(|way| matches!(way, Unique::Several)) {
+                break;
+            }
         }
+        let [stored_unique, modulo_unique] = unique.map(|way| match way {
+            Unique::One(only) => Some(only),
+            _ => None,
+        });
+        if let Some(only) = stored_unique {
+            // Angles were compared only if the spec states one.
+            let modulo_360 = angle.is_some().then(|| match modulo_unique {
+                Some(other) => Some(vec![other]),
+                None => self.completed_search(spec, board).ok().map(|[_, m]| m),
+            });
+            return Ok(Searched {
+                as_stored: vec![only],
+                modulo_360,
+            });
+        }
+        let [as_stored, modulo_360] = self.completed_search(spec, board)?;
+        Ok(Searched {
+            as_stored,
+            modulo_360: Some(Some(match modulo_unique {
+                Some(other) => vec![other],
+                None => modulo_360,
+            })),
+        })
+    }
+
+    /// Steps two and three of a `?` search, compared as stored and modulo 360.
+    fn completed_search(&self, spec: &PieceSpec, board: &Board) -> Result<[Vec<usize>; 2], Issue> {
         let template = spec.complete(self.options, &mut Vec::new())?;
         self.footprint
             .read_search(SearchedFeatures::template(&template));
-        let same = |p: &Piece, with_angle: bool| {
-            p.kind == template.kind
-                && p.side == template.side
-                && p.suit == template.suit
-                && p.rank == template.rank
-                && p.cfg == template.cfg
-                && (!with_angle || turns.close(p.angle, template.angle))
-        };
-        for with_angle in [true, false] {
-            if let Some(last) = board.pieces.iter().rposition(|p| same(p, with_angle)) {
-                return Ok((vec![last], true));
+        // From the top: the last piece like the template with its angle (each way), and the
+        // last one whatever its angle.
+        let mut with_angle = [None; 2];
+        let mut any_angle = None;
+        for (i, piece) in board.pieces.iter().enumerate().rev() {
+            let same = piece.kind == template.kind
+                && piece.side == template.side
+                && piece.suit == template.suit
+                && piece.rank == template.rank
+                && piece.cfg == template.cfg;
+            if !same {
+                continue;
+            }
+            any_angle.get_or_insert(i);
+            let close = [
+                (piece.angle - template.angle).abs() < 1.5e-8,
+                same_angle(piece.angle, template.angle),
+            ];
+            for (way, close) in with_angle.iter_mut().zip(close) {
+                if close {
+                    way.get_or_insert(i);
+                }
+            }
+            if with_angle.iter().all(Option::is_some) {
+                break;
             }
         }
-        Ok((Vec::new(), true))
+        Ok(with_angle.map(|way| way.or(any_angle).into_iter().collect()))
     }
 
     /// Where a PieceId is: for `N Location` that Location, else the last identified piece.
@@ -403,71 +449,172 @@ impl Context<'_> {
     }
 }
 
-/// How a search compares angles. The reference compares them as stored, so after `@>90`
-/// (stored as -90) a piece is not found by `>` (270).
+/// What a search found comparing angles as stored, as the reference does (after `@>90`,
+/// stored as -90, a piece is not found by `>`, 270), and, when it compared angles, what it
+/// would find comparing them modulo 360 (`None` inside: that search fails).
+struct Searched {
+    as_stored: Vec<usize>,
+    modulo_360: Option<Option<Vec<usize>>>,
+}
+
+/// Whether none, one (at which position) or several pieces matched.
 #[derive(Clone, Copy)]
-enum AngleMatch {
-    AsStored,
-    Modulo360,
+enum Unique {
+    None,
+    One(usize),
+    Several,
 }
 
-impl AngleMatch {
-    fn equal(self, a: f64, b: f64) -> bool {
-        match self {
-            AngleMatch::AsStored => a == b,
-            AngleMatch::Modulo360 => same_angle(a, b),
-        }
-    }
-
-    fn close(self, a: f64, b: f64) -> bool {
-        match self {
-            AngleMatch::AsStored => (a - b).abs() < 1.5e-8,
-            AngleMatch::Modulo360 => same_angle(a, b),
-        }
+impl Unique {
+    fn add(&mut self, position: usize) {
+        *self = match self {
+            Unique::None => Unique::One(position),
+            _ => Unique::Several,
+        };
     }
 }
 
-/// Every piece matching what the spec states (the `/` search).
-fn greedy_search(spec: &PieceSpec, board: &Board, turns: AngleMatch) -> Vec<usize> {
-    matches(spec, board, turns).collect()
-}
-
-/// The positions, bottom first, of the pieces matching what the spec states (the `/`
-/// search, and step one of `?`).
-fn matches<'a>(
-    spec: &'a PieceSpec,
-    board: &'a Board,
-    turns: AngleMatch,
-) -> impl Iterator<Item = usize> + 'a {
+/// Whether a piece has every feature the spec states, its angle aside. Each piece is
+/// compared with every stated feature at once, without a branch per feature: boards hold
+/// hundreds of pieces, and most differ in some feature.
+fn stated_features_match(spec: &PieceSpec, piece: &Piece) -> bool {
     let stated = &spec.stated;
-    // Each piece is compared with every stated feature at once, without a branch per
-    // feature: boards hold hundreds of pieces, and most differ in some feature.
-    let (kind, side, suit, rank, cfg) = (
-        stated.kind,
-        stated.side,
-        stated.suit,
-        stated.rank,
-        stated.cfg,
-    );
-    board
+    stated.kind.is_none_or(|k| piece.kind == k)
+        & stated.side.is_none_or(|s| piece.side == s)
+        & stated.suit.is_none_or(|s| piece.suit == s)
+        & stated.rank.is_none_or(|r| piece.rank == r)
+        & stated.cfg.is_none_or(|c| piece.cfg == c)
+}
+
+/// Every piece matching what the spec states (the `/` search), bottom first, both ways.
+fn greedy_search(spec: &PieceSpec, board: &Board) -> Searched {
+    let matching = board
         .pieces
         .iter()
         .enumerate()
-        .filter(move |(_, p)| {
-            (kind.is_none_or(|k| p.kind == k)
-                & side.is_none_or(|s| p.side == s)
-                & suit.is_none_or(|s| p.suit == s)
-                & rank.is_none_or(|r| p.rank == r)
-                & cfg.is_none_or(|c| p.cfg == c))
-                && stated.angle.is_none_or(|a| turns.equal(p.angle, a))
-        })
-        .map(|(i, _)| i)
+        .filter(|(_, piece)| stated_features_match(spec, piece));
+    let Some(angle) = spec.stated.angle else {
+        return Searched {
+            as_stored: matching.map(|(i, _)| i).collect(),
+            modulo_360: None,
+        };
+    };
+    let (mut as_stored, mut modulo_360) = (Vec::new(), Vec::new());
+    for (i, piece) in matching {
+        if piece.angle == angle {
+            as_stored.push(i);
+        }
+        if same_angle(piece.angle, angle) {
+            modulo_360.push(i);
+        }
+    }
+    Searched {
+        as_stored,
+        modulo_360: Some(Some(modulo_360)),
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::nearest;
+    use super::*;
+    use crate::model::piece::{Cfg, PieceKind, Side};
+    use crate::ppn::notation::piece_spec::parse_piece_spec;
     use crate::test_random::Xorshift;
+
+    /// A `?` search one way, as its three steps read: the unique match of the stated
+    /// features; else the last match of the completed spec, with its angle, then without.
+    fn single_search_one_way(
+        spec: &PieceSpec,
+        board: &Board,
+        options: &ParserOptions,
+        as_stored: bool,
+    ) -> Option<(Vec<usize>, bool)> {
+        let equal = |a: f64, b: f64| if as_stored { a == b } else { same_angle(a, b) };
+        let close = |a: f64, b: f64| {
+            if as_stored {
+                (a - b).abs() < 1.5e-8
+            } else {
+                same_angle(a, b)
+            }
+        };
+        let angle = spec.stated.angle;
+        let matching: Vec<usize> = (0..board.pieces.len())
+            .filter(|&i| {
+                let piece = &board.pieces[i];
+                stated_features_match(spec, piece) && angle.is_none_or(|a| equal(piece.angle, a))
+            })
+            .collect();
+        if matching.len() == 1 {
+            return Some((matching, angle.is_some()));
+        }
+        let template = spec.complete(options, &mut Vec::new()).ok()?;
+        for with_angle in [true, false] {
+            let last = board.pieces.iter().rposition(|p| {
+                p.kind == template.kind
+                    && p.side == template.side
+                    && p.suit == template.suit
+                    && p.rank == template.rank
+                    && p.cfg == template.cfg
+                    && (!with_angle || close(p.angle, template.angle))
+            });
+            if let Some(last) = last {
+                return Some((vec![last], true));
+            }
+        }
+        Some((Vec::new(), true))
+    }
+
+    #[test]
+    fn one_pass_searches_find_what_a_search_each_way_finds() {
+        let options = ParserOptions::default();
+        let warnings = std::cell::RefCell::new(Vec::new());
+        let footprint = FootprintRecorder::default();
+        let specs = [
+            "S", "S>", "S<", "Sv", "S,a-90", "pS", "C", "C^", "c", "c>", "2", "2>",
+        ];
+        let angles = [0.0, 90.0, -90.0, 270.0, 180.0, -180.0, 360.0, 1e-9];
+        let mut random = Xorshift::new(0x5ea7_c4e5);
+        for _ in 0..3000 {
+            let pieces = (0..random.below(7))
+                .map(|_| Piece {
+                    kind: [PieceKind::Coin, PieceKind::Pawn][random.below(2)],
+                    side: [Side::Back, Side::Face][random.below(2)],
+                    suit: 1 + random.below(2) as i32,
+                    rank: 1 + random.below(2) as i32,
+                    cfg: Cfg::new("piecepack"),
+                    x: 1.0,
+                    y: 1.0,
+                    angle: angles[random.below(angles.len())],
+                })
+                .collect::<Vec<_>>();
+            let tags = (1..=pieces.len() as u32).map(PieceTag::new).collect();
+            let board = Board { pieces, tags };
+            let spec = parse_piece_spec(specs[random.below(specs.len())], &options);
+            let context = Context {
+                text: "",
+                move_start: &board,
+                active: &[],
+                scale_factor: 1.0,
+                options: &options,
+                warnings: &warnings,
+                footprint: &footprint,
+            };
+            let stored = single_search_one_way(&spec, &board, &options, true);
+            let found = context.single_search(&spec, &board).ok();
+            assert_eq!(
+                found.as_ref().map(|found| &found.as_stored),
+                stored.as_ref().map(|(positions, _)| positions),
+                "{board:?} {spec:?}"
+            );
+            let (Some(found), Some((_, compared))) = (found, stored) else {
+                continue;
+            };
+            let modulo_360 = compared.then(|| {
+                single_search_one_way(&spec, &board, &options, false).map(|(found, _)| found)
+            });
+            assert_eq!(found.modulo_360, modulo_360, "{board:?} {spec:?}");
+        }
+    }
 
     /// The reference's way: every piece sorted stably from the farthest, the last kept.
     fn nearest_by_sorting_all(distances: &[f64], count: usize) -> Vec<usize> {
