@@ -198,6 +198,9 @@ struct Notes {
     /// The filter of points read, at its largest; folded to the size the points read ask
     /// for when the stretch ends.
     points: [AtomicU64; MOST_POINT_BITS / 64],
+    /// Bit `i`: word `i` of `points` may be set. A stretch reads few points, and taking
+    /// its notes then visits only their words, not the whole filter.
+    touched: [AtomicU64; MOST_POINT_BITS / 64 / 64],
     points_read: AtomicUsize,
     searches: Mutex<Vec<SearchedFeatures>>,
     whole_board: AtomicU8,
@@ -210,6 +213,7 @@ impl Default for Notes {
     fn default() -> Self {
         Notes {
             points: std::array::from_fn(|_| AtomicU64::new(0)),
+            touched: std::array::from_fn(|_| AtomicU64::new(0)),
             points_read: AtomicUsize::new(0),
             searches: Mutex::default(),
             whole_board: AtomicU8::new(0),
@@ -242,8 +246,13 @@ impl FootprintRecorder {
             .next_power_of_two()
             .clamp(LEAST_POINT_BITS, MOST_POINT_BITS);
         let mut points = vec![0u64; bits / 64];
-        for (index, word) in notes.points.iter_mut().enumerate() {
-            points[index % (bits / 64)] |= std::mem::take(word.get_mut());
+        for (group, touched) in notes.touched.iter_mut().enumerate() {
+            let mut touched = std::mem::take(touched.get_mut());
+            while touched != 0 {
+                let index = group * 64 + touched.trailing_zeros() as usize;
+                touched &= touched - 1;
+                points[index % (bits / 64)] |= std::mem::take(notes.points[index].get_mut());
+            }
         }
         let taken = Footprint {
             points,
@@ -265,11 +274,14 @@ impl FootprintRecorder {
     pub(crate) fn read_point(&self, (x, y): (f64, f64)) {
         let Some(notes) = &self.0 else { return };
         for bit in hash_bits(cell_hash((cell(x), cell(y))), MOST_POINT_BITS) {
-            let word = &notes.points[bit / 64];
-            word.store(
-                word.load(Ordering::Relaxed) | 1 << (bit % 64),
-                Ordering::Relaxed,
-            );
+            let set = |word: &AtomicU64, bit: usize| {
+                word.store(
+                    word.load(Ordering::Relaxed) | 1 << (bit % 64),
+                    Ordering::Relaxed,
+                );
+            };
+            set(&notes.points[bit / 64], bit);
+            set(&notes.touched[bit / 64 / 64], bit / 64);
         }
         let read = &notes.points_read;
         read.store(read.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
@@ -368,6 +380,33 @@ mod tests {
             }
         }
         assert!(seemingly_read < 16, "{seemingly_read} of 192");
+    }
+
+    #[test]
+    fn taking_the_notes_gathers_every_point_and_leaves_none_behind() {
+        let mut random = Xorshift::new(11);
+        let mut recorder = FootprintRecorder::default();
+        recorder.start();
+        for count in [1, 3, 40, 700] {
+            let points: Vec<(f64, f64)> = (0..count)
+                .map(|_| {
+                    (
+                        random.below(300) as f64 / 7.0,
+                        random.below(300) as f64 / 3.0,
+                    )
+                })
+                .collect();
+            for &point in &points {
+                recorder.read_point(point);
+            }
+            let footprint = recorder.take();
+            for &point in &points {
+                assert!(footprint.may_have_read_near(point), "{point:?} of {count}");
+            }
+            let notes = recorder.0.as_deref().expect("started");
+            let left = |words: &[AtomicU64]| words.iter().any(|w| w.load(Ordering::Relaxed) != 0);
+            assert!(!left(&notes.points) && !left(&notes.touched), "{count}");
+        }
     }
 
     #[test]
