@@ -18,6 +18,8 @@ use std::hash::BuildHasherDefault;
 use std::ops::Range;
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use super::braces::{expand_token_located, expands_to_itself};
 pub use crate::diagnostic::Severity;
 use crate::model::edit::TextEdit;
@@ -68,8 +70,9 @@ struct MoveParts {
     /// The move's end, from its start.
     source_end: u32,
     /// Each token's end in `strings` (tokens are the text's words, one space apart) and
-    /// its place in the file, from the move's start.
-    tokens: Box<[PackedToken]>,
+    /// its place in the file, from the move's start. Most moves have a few tokens: they
+    /// are kept in place, without an allocation of their own.
+    tokens: SmallVec<[PackedToken; 3]>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -1522,8 +1525,15 @@ fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProb
     }
     let needs_map =
         |record: &MoveRecord| !numbered_in_order || numbered_key(record.label()).is_none();
+    // Every label goes into the map when the numbered ones are out of order: room for all
+    // of them spares growing it move by move.
+    let room = if numbered_in_order {
+        0
+    } else {
+        moves.len() + 1
+    };
     let mut seen: HashMap<&str, usize, BuildHasherDefault<LabelHasher>> =
-        HashMap::with_hasher(BuildHasherDefault::default());
+        HashMap::with_capacity_and_hasher(room, BuildHasherDefault::default());
     seen.insert(SETUP_LABEL, usize::MAX);
     for (index, record) in moves
         .iter()
