@@ -18,8 +18,6 @@ use std::hash::BuildHasherDefault;
 use std::ops::Range;
 use std::sync::Arc;
 
-use smallvec::SmallVec;
-
 use super::braces::{expand_token_located, expands_to_itself};
 pub use crate::diagnostic::Severity;
 use crate::model::edit::TextEdit;
@@ -70,9 +68,8 @@ struct MoveParts {
     /// The move's end, from its start.
     source_end: u32,
     /// Each token's end in `strings` (tokens are the text's words, one space apart) and
-    /// its place in the file, from the move's start. Most moves have a few tokens: they
-    /// are kept in place, without an allocation of their own.
-    tokens: SmallVec<[PackedToken; 3]>,
+    /// its place in the file, from the move's start.
+    tokens: Box<[PackedToken]>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
