@@ -131,7 +131,7 @@ impl Context<'_> {
             }
             // A search's positions are already in board order.
             PieceIdKind::Search { spec, greedy } => {
-                return self.search(id, spec, *greedy, board).map(Found::Many);
+                return self.search(id, spec, *greedy, board);
             }
             // The last active pieces are found without copying their list first.
             PieceIdKind::Active if !self.active.is_empty() => {
@@ -237,7 +237,7 @@ impl Context<'_> {
             }
             PieceIdKind::Search { spec, greedy } => {
                 let found = self.search(id, spec, *greedy, board)?;
-                Ok(found.into_iter().map(|i| board.tags[i]).collect())
+                Ok(found.iter().map(|&i| board.tags[i]).collect())
             }
         }
     }
@@ -249,7 +249,7 @@ impl Context<'_> {
         spec: &PieceSpec,
         greedy: bool,
         board: &Board,
-    ) -> Result<Vec<usize>, Issue> {
+    ) -> Result<Found<usize>, Issue> {
         self.footprint
             .read_search(SearchedFeatures::stated(&spec.stated));
         let found = if greedy {
@@ -265,7 +265,7 @@ impl Context<'_> {
         if found
             .modulo_360
             .as_ref()
-            .is_some_and(|modulo_360| *modulo_360 != Some(found.as_stored.clone()))
+            .is_some_and(|modulo_360| modulo_360.as_deref() != Some(&found.as_stored[..]))
         {
             self.warnings.borrow_mut().push(Issue::warning(
                 id.range.clone(),
@@ -316,26 +316,30 @@ impl Context<'_> {
         if let Some(only) = stored_unique {
             // Angles were compared only if the spec states one.
             let modulo_360 = angle.is_some().then(|| match modulo_unique {
-                Some(other) => Some(vec![other]),
-                None => self.completed_search(spec, board).ok().map(|[_, m]| m),
+                Some(other) => Some(Found::One(other)),
+                None => self
+                    .completed_search(spec, board)
+                    .ok()
+                    .map(|[_, m]| found_if(m)),
             });
             return Ok(Searched {
-                as_stored: vec![only],
+                as_stored: Found::One(only),
                 modulo_360,
             });
         }
         let [as_stored, modulo_360] = self.completed_search(spec, board)?;
         Ok(Searched {
-            as_stored,
-            modulo_360: Some(Some(match modulo_unique {
-                Some(other) => vec![other],
-                None => modulo_360,
-            })),
+            as_stored: found_if(as_stored),
+            modulo_360: Some(Some(found_if(modulo_unique.or(modulo_360)))),
         })
     }
 
     /// Steps two and three of a `?` search, compared as stored and modulo 360.
-    fn completed_search(&self, spec: &PieceSpec, board: &Board) -> Result<[Vec<usize>; 2], Issue> {
+    fn completed_search(
+        &self,
+        spec: &PieceSpec,
+        board: &Board,
+    ) -> Result<[Option<usize>; 2], Issue> {
         let template = spec.complete(self.options, &mut Vec::new())?;
         self.footprint
             .read_search(SearchedFeatures::template(&template));
@@ -366,7 +370,7 @@ impl Context<'_> {
                 break;
             }
         }
-        Ok(with_angle.map(|way| way.or(any_angle).into_iter().collect()))
+        Ok(with_angle.map(|way| way.or(any_angle)))
     }
 
     /// Where a PieceId is: for `N Location` that Location, else the last identified piece.
@@ -453,8 +457,16 @@ impl Context<'_> {
 /// stored as -90, a piece is not found by `>`, 270), and, when it compared angles, what it
 /// would find comparing them modulo 360 (`None` inside: that search fails).
 struct Searched {
-    as_stored: Vec<usize>,
-    modulo_360: Option<Option<Vec<usize>>>,
+    as_stored: Found<usize>,
+    modulo_360: Option<Option<Found<usize>>>,
+}
+
+/// The one position found, or none (an empty list, which allocates nothing).
+fn found_if(position: Option<usize>) -> Found<usize> {
+    match position {
+        Some(position) => Found::One(position),
+        None => Found::Many(Vec::new()),
+    }
 }
 
 /// Whether none, one (at which position) or several pieces matched.
@@ -495,7 +507,7 @@ fn greedy_search(spec: &PieceSpec, board: &Board) -> Searched {
         .filter(|(_, piece)| stated_features_match(spec, piece));
     let Some(angle) = spec.stated.angle else {
         return Searched {
-            as_stored: matching.map(|(i, _)| i).collect(),
+            as_stored: Found::Many(matching.map(|(i, _)| i).collect()),
             modulo_360: None,
         };
     };
@@ -509,8 +521,8 @@ fn greedy_search(spec: &PieceSpec, board: &Board) -> Searched {
         }
     }
     Searched {
-        as_stored,
-        modulo_360: Some(Some(modulo_360)),
+        as_stored: Found::Many(as_stored),
+        modulo_360: Some(Some(Found::Many(modulo_360))),
     }
 }
 
@@ -602,8 +614,8 @@ mod tests {
             let stored = single_search_one_way(&spec, &board, &options, true);
             let found = context.single_search(&spec, &board).ok();
             assert_eq!(
-                found.as_ref().map(|found| &found.as_stored),
-                stored.as_ref().map(|(positions, _)| positions),
+                found.as_ref().map(|found| found.as_stored.to_vec()),
+                stored.as_ref().map(|(positions, _)| positions.clone()),
                 "{board:?} {spec:?}"
             );
             let (Some(found), Some((_, compared))) = (found, stored) else {
@@ -612,7 +624,10 @@ mod tests {
             let modulo_360 = compared.then(|| {
                 single_search_one_way(&spec, &board, &options, false).map(|(found, _)| found)
             });
-            assert_eq!(found.modulo_360, modulo_360, "{board:?} {spec:?}");
+            let found_modulo_360 = found
+                .modulo_360
+                .map(|found| found.map(|found| found.to_vec()));
+            assert_eq!(found_modulo_360, modulo_360, "{board:?} {spec:?}");
         }
     }
 
