@@ -199,7 +199,7 @@ fn single_group_expansions(token: &str) -> Option<Vec<String>> {
             values
                 .strings()
                 .iter()
-                .map(|value| unescape(&around(value)))
+                .map(|value| unescape(around(value)))
                 .collect(),
         );
     }
@@ -323,7 +323,7 @@ impl Expansions for Vec<String> {
                 value.push_str(&token[plan.separators[group].clone()]);
             }
             results.push(if plan.unescape {
-                unescape(&value)
+                unescape(value)
             } else {
                 value
             });
@@ -432,7 +432,7 @@ fn walk<V: Expansions>(token: &str) -> Result<V, LocatedBraceError> {
                 let groups = top_level_groups(&bytes[range.clone()]);
                 if groups.is_empty() {
                     // Unescaping here even inside groups is what makes `{a\,b,c}` give `a,b`.
-                    values.push(V::one(unescape(&token[range])));
+                    values.push(V::one(unescape(token[range].to_string())));
                     continue;
                 }
                 let start = range.start;
@@ -665,9 +665,9 @@ fn has_brace_pair(text: &[u8]) -> bool {
 
 /// Replaces the escapes `\.`, `\,`, `\{`, `\}` one kind after the other (the order
 /// matters for runs of backslashes).
-fn unescape(text: &str) -> String {
+fn unescape(text: String) -> String {
     if !has_escape(text.as_bytes()) {
-        return text.to_string();
+        return text;
     }
     text.replace("\\.", ".")
         .replace("\\,", ",")
