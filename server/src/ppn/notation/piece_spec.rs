@@ -1014,6 +1014,22 @@ mod tests {
         );
     }
 
+    #[test]
+    fn colour_letters_and_letters_of_kind_decide_the_assumed_configuration() {
+        for (text, expected) in [
+            ("Rc", s("bit_back", 1, 1, "checkers2", 0.0)),
+            ("Rm", s("bit_back", 1, 1, "meeples", 0.0)),
+            ("Rcm", s("bit_back", 1, 1, "checkers2", 0.0)),
+            ("Ks", s("bit_back", 2, 1, "go", 0.0)),
+            ("Gt", s("tile_back", 3, 1, "dominoes_green", 0.0)),
+            ("Wt", s("tile_back", 6, 1, "dominoes_white", 0.0)),
+            ("ut", s("tile_back", 1, 1, "subpack", 0.0)),
+            ("cu", s("coin_face", 1, 1, "subpack", 0.0)),
+        ] {
+            assert_eq!(summary(text), expected, "{text}");
+        }
+    }
+
     /// [`unknown_ranges`] as first written: every sequence tried at every character, and
     /// the known ASCII characters looked up in their string.
     fn unknown_ranges_by_search(simple: &str) -> Vec<std::ops::Range<usize>> {
