@@ -183,42 +183,51 @@ fn card_suit_rank(c: char) -> Option<(Option<i32>, Option<i32>)> {
         })
 }
 
+const WHITE_CHESS: i32 = 6;
+const BLACK_CHESS: i32 = 2;
+const NEUTRAL_CHESS: i32 = 1;
+
+/// The chess glyphs' sets, each counting down from its pawn: pawn, knight, bishop, rook,
+/// queen, king; with their suit and angle.
+const CHESS_SETS: [(u32, i32, f64); 12] = [
+    (0x2659, WHITE_CHESS, 0.0),
+    (0x265f, BLACK_CHESS, 0.0),
+    (0x1fa05, NEUTRAL_CHESS, 0.0),
+    (0x1fa0e, WHITE_CHESS, 270.0),
+    (0x1fa14, BLACK_CHESS, 270.0),
+    (0x1fa1a, NEUTRAL_CHESS, 270.0),
+    (0x1fa23, WHITE_CHESS, 180.0),
+    (0x1fa29, BLACK_CHESS, 180.0),
+    (0x1fa2f, NEUTRAL_CHESS, 180.0),
+    (0x1fa38, WHITE_CHESS, 90.0),
+    (0x1fa3e, BLACK_CHESS, 90.0),
+    (0x1fa44, NEUTRAL_CHESS, 90.0),
+];
+
+/// Knights turned by odd multiples of 45 degrees, each white, black and neutral.
+const TURNED_KNIGHTS: [(u32, f64); 4] = [
+    (0x1fa06, 315.0),
+    (0x1fa1b, 225.0),
+    (0x1fa30, 135.0),
+    (0x1fa45, 45.0),
+];
+
 /// (suit, rank, angle) of a chess glyph, including the rotated ones of U+1FA00.
 fn chess_glyph(c: char) -> Option<(i32, i32, f64)> {
-    const WHITE: i32 = 6;
-    const BLACK: i32 = 2;
-    const NEUTRAL: i32 = 1;
-    // Each set counts down from its pawn: pawn, knight, bishop, rook, queen, king.
-    const SETS: [(u32, i32, f64); 12] = [
-        (0x2659, WHITE, 0.0),
-        (0x265f, BLACK, 0.0),
-        (0x1fa05, NEUTRAL, 0.0),
-        (0x1fa0e, WHITE, 270.0),
-        (0x1fa14, BLACK, 270.0),
-        (0x1fa1a, NEUTRAL, 270.0),
-        (0x1fa23, WHITE, 180.0),
-        (0x1fa29, BLACK, 180.0),
-        (0x1fa2f, NEUTRAL, 180.0),
-        (0x1fa38, WHITE, 90.0),
-        (0x1fa3e, BLACK, 90.0),
-        (0x1fa44, NEUTRAL, 90.0),
-    ];
-    // Knights turned by odd multiples of 45 degrees: white, black, neutral.
-    const KNIGHTS: [(u32, f64); 4] = [
-        (0x1fa06, 315.0),
-        (0x1fa1b, 225.0),
-        (0x1fa30, 135.0),
-        (0x1fa45, 45.0),
-    ];
     let code = c as u32;
-    for (pawn, suit, angle) in SETS {
+    // Most characters asked about are no chess glyph: the two blocks rule them out.
+    if !matches!(code, 0x2654..=0x265f | 0x1fa00..=0x1fa47) {
+        return None;
+    }
+    // By reference: a loop over the constant by value copies the whole table each call.
+    for &(pawn, suit, angle) in &CHESS_SETS {
         if code <= pawn && code + 5 >= pawn {
             return Some((suit, (pawn - code) as i32 + 1, angle));
         }
     }
-    for (first, angle) in KNIGHTS {
+    for &(first, angle) in &TURNED_KNIGHTS {
         if (first..first + 3).contains(&code) {
-            let suit = [WHITE, BLACK, NEUTRAL][(code - first) as usize];
+            let suit = [WHITE_CHESS, BLACK_CHESS, NEUTRAL_CHESS][(code - first) as usize];
             return Some((suit, 2, angle));
         }
     }
@@ -1012,6 +1021,25 @@ mod tests {
             summary("t,s2,r3,a-90,dominoes_red'"),
             s("tile_face", 3, 4, "dominoes_red", 270.0)
         );
+    }
+
+    #[test]
+    fn every_chess_glyph_lies_in_the_blocks_looked_at() {
+        let glyph = |code: u32| chess_glyph(char::from_u32(code).expect("a character"));
+        for &(pawn, suit, angle) in &CHESS_SETS {
+            for code in pawn - 5..=pawn {
+                let rank = (pawn - code) as i32 + 1;
+                assert_eq!(glyph(code), Some((suit, rank, angle)), "{code:x}");
+            }
+        }
+        for &(first, angle) in &TURNED_KNIGHTS {
+            for code in first..first + 3 {
+                assert_eq!(glyph(code).map(|(_, rank, a)| (rank, a)), Some((2, angle)));
+            }
+        }
+        for code in [0x2653, 0x2660, 0x1f9ff, 0x1fa48, 0x41, 0x265a + 0x10000] {
+            assert_eq!(glyph(code), None, "{code:x}");
+        }
     }
 
     #[test]
