@@ -486,7 +486,11 @@ fn rewrite_aliases(simple_raw: &str) -> String {
     let mut x = String::with_capacity(simple_raw.len() + 8);
     let mut rest = simple_raw;
     while let Some(c) = rest.chars().next() {
-        if let Some((sequence, glyph)) = SEQUENCES.iter().find(|(s, _)| rest.starts_with(s)) {
+        // Every sequence starts with `/`, `[` or `(`: only those need comparing.
+        let sequence = matches!(c, '/' | '[' | '(')
+            .then(|| SEQUENCES.iter().find(|(s, _)| rest.starts_with(s)))
+            .flatten();
+        if let Some((sequence, glyph)) = sequence {
             x.push(*glyph);
             rest = &rest[sequence.len()..];
             continue;

@@ -114,7 +114,8 @@ impl GameState {
             let Some(substituted) = text_of(token_index) else {
                 continue;
             };
-            let mapped = substituted == *token;
+            // Without macros the text is the token itself: no need to compare the bytes.
+            let mapped = std::ptr::eq(substituted, *token) || substituted == *token;
             for part in split_submoves(substituted) {
                 let read = self.read_submove(&part.text);
                 let mut notes = read.notes.clone();
