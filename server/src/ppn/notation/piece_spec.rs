@@ -487,9 +487,11 @@ fn rewrite_aliases(simple_raw: &str) -> String {
     let mut rest = simple_raw;
     while let Some(c) = rest.chars().next() {
         // Every sequence starts with `/`, `[` or `(`: only those need comparing.
-        let sequence = matches!(c, '/' | '[' | '(')
-            .then(|| SEQUENCES.iter().find(|(s, _)| rest.starts_with(s)))
-            .flatten();
+        let sequence = if matches!(c, '/' | '[' | '(') {
+            SEQUENCES.iter().find(|(s, _)| rest.starts_with(s))
+        } else {
+            None
+        };
         if let Some((sequence, glyph)) = sequence {
             x.push(*glyph);
             rest = &rest[sequence.len()..];
