@@ -21,6 +21,9 @@ use std::sync::Arc;
 use super::braces::{expand_token_located, expands_to_itself};
 pub use crate::diagnostic::Severity;
 use crate::model::edit::TextEdit;
+use working_text::{closes_first, NextFound, WorkingText};
+
+mod working_text;
 
 /// The most strings all brace expansions of one game may produce together; past it,
 /// tokens stay unexpanded so a hostile file cannot exhaust memory.
@@ -300,52 +303,6 @@ pub fn is_movetext_whitespace(c: char) -> bool {
     }
 }
 
-/// A character of the working text, with the file bytes it stands for.
-#[derive(Debug, Clone, Copy)]
-struct Glyph {
-    ch: char,
-    origin: Origin,
-}
-
-/// File bytes, counted from the start of the movetext being split (so that a character
-/// takes 12 bytes, not 24); [`Origin::NOWHERE`] for the spaces that join expansions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Origin {
-    start: u32,
-    end: u32,
-}
-
-impl Origin {
-    const NOWHERE: Origin = Origin {
-        start: u32::MAX,
-        end: u32::MAX,
-    };
-
-    /// The bytes `range` of the file, in a movetext starting at `base`. Offsets past 4 GiB
-    /// into one movetext (whose characters would take 48 GB) are cut there.
-    fn of(range: Range<usize>, base: usize) -> Origin {
-        let relative = |at: usize| u32::try_from(at.saturating_sub(base)).unwrap_or(u32::MAX - 1);
-        Origin {
-            start: relative(range.start),
-            end: relative(range.end),
-        }
-    }
-
-    /// The bytes in the file (none for [`Origin::NOWHERE`]), counted from the movetext's
-    /// start: add its `base` for file offsets.
-    fn in_file(self) -> Option<Range<usize>> {
-        (self != Origin::NOWHERE).then_some(self.start as usize..self.end as usize)
-    }
-}
-
-/// The smallest range holding both.
-fn cover(span: Option<Range<usize>>, origin: Range<usize>) -> Range<usize> {
-    match span {
-        None => origin,
-        Some(span) => span.start.min(origin.start)..span.end.max(origin.end),
-    }
-}
-
 #[derive(Debug)]
 struct SourceToken {
     range: Range<usize>,
@@ -465,7 +422,7 @@ fn joined_parts(parts: Vec<SplitPart>, movetext: &Range<usize>) -> ResumableSpli
 }
 
 /// A long movetext is split a window of about this many bytes at a time, so that the
-/// characters being read (twelve bytes each, in a few passes) stay a few hundred kilobytes.
+/// working text and the records being made stay some hundred kilobytes.
 const SPLIT_WINDOW_BYTES: usize = 32 << 10;
 
 /// The split of a long movetext, one window after the other, each window starting at a
@@ -492,7 +449,7 @@ fn split_in_windows(
     let mut parts = Vec::new();
     let mut window_start = 0;
     let mut start = SplitStart::at_movetext_start();
-    let mut braces = NextBrace::default();
+    let mut braces = NextFound::default();
     loop {
         let cut = next_window_cut(
             text,
@@ -543,7 +500,7 @@ fn next_window_cut(
     window_start: usize,
     from: usize,
     last_window: usize,
-    braces: &mut NextBrace,
+    braces: &mut NextFound,
 ) -> Option<Range<usize>> {
     let bytes = text.as_bytes();
     let mut depth = CommentDepth::default();
@@ -568,35 +525,12 @@ fn next_window_cut(
         if digits == 0 || dots == 0 || bytes.get(end) != Some(&b' ') {
             continue;
         }
-        if braces.at_or_after(bytes, line_start) == Some(b'}') {
+        if closes_first(bytes, braces, line_start) {
             continue;
         }
         return Some(line_start..end);
     }
     None
-}
-
-/// The first brace at or after an offset, searched again only past the last one found.
-#[derive(Default)]
-struct NextBrace {
-    /// Where the last search started, and the brace it found (`None`: none to the end).
-    last: Option<(usize, Option<usize>)>,
-}
-
-impl NextBrace {
-    fn at_or_after(&mut self, bytes: &[u8], offset: usize) -> Option<u8> {
-        let found = match self.last {
-            Some((from, found)) if from <= offset && found.is_none_or(|brace| offset <= brace) => {
-                found
-            }
-            _ => {
-                let found = memchr::memchr2(b'{', b'}', &bytes[offset..]).map(|at| offset + at);
-                self.last = Some((offset, found));
-                found
-            }
-        };
-        found.map(|brace| bytes[brace])
-    }
 }
 
 /// How many comments are open, counted as the splitter counts them, over text read a piece
@@ -974,7 +908,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
     };
     check_comment_braces(slice, movetext.start, &mut split.problems);
 
-    let (glyphs, tokens, end_state) =
+    let (mut working, tokens, end_state) =
         expand_tokens(file_text, slice, &movetext, &start, &mut split.problems);
     (split.expanded_strings, split.expanded_bytes, split.over_cap) = end_state;
     if tokens.is_empty() {
@@ -1006,8 +940,9 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         }
     }
 
-    let (text, in_comment) = semicolons_to_move_numbers(glyphs);
-    let raw_moves = cut_at_move_numbers(&text, &in_comment);
+    working.semicolons_to_move_numbers();
+    let text = working.text.as_str();
+    let raw_moves = cut_at_move_numbers(text);
     // Each move's label becomes the previous one of the next: it is made in place.
     let mut label = start.previous_label;
     // A move's words, read into the same buffers for every move.
@@ -1019,11 +954,11 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
             Some(ref number) => {
                 let written = &text[number.clone()];
                 // A lone `.` (or a `;`) continues the label before it.
-                if !matches!(written, [glyph] if glyph.ch == '.') {
-                    label.clear();
-                    label.extend(written.iter().map(|g| g.ch));
-                } else {
+                if written == "." {
                     label.push('.');
+                } else {
+                    label.clear();
+                    label.push_str(written);
                 }
             }
             None => {
@@ -1031,8 +966,8 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
                 label.push_str(BEFORE_FIRST_MOVE_NUMBER_LABEL);
             }
         }
-        let label_glyphs = raw.label.clone().map(|number| &text[number]).unwrap_or(&[]);
-        let label_source = source_span(&[label_glyphs], movetext.start);
+        let label_range = raw.label.clone().unwrap_or(0..0);
+        let label_source = working.span(label_range.clone());
         let resume = label_source.as_ref().and_then(|label_source| {
             let token = &tokens[tokens
                 .binary_search_by_key(&label_source.start, |token| token.range.start)
@@ -1047,9 +982,10 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         });
         let body = &text[raw.body.clone()];
         let comments = comment_spans(body);
-        tokens_outside(body, &comments, movetext.start, &mut words);
+        tokens_outside(body, raw.body.start, &comments, &working, &mut words);
         let comment = comment_text(body, &comments);
-        let source = source_span(&[label_glyphs, body], movetext.start)
+        let source = working
+            .source_span(&[label_range, raw.body])
             .or_else(|| label_source.clone())
             .unwrap_or(movetext.start..movetext.start);
         split.moves.push(MoveRecord::from_words(
@@ -1064,14 +1000,13 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
     split
 }
 
-/// The tokens' texts joined by single spaces.
 /// The comments' texts without their braces, joined by one space, whitespace squished.
-fn comment_text(body: &[Glyph], comments: &[Range<usize>]) -> String {
+fn comment_text(body: &str, comments: &[Range<usize>]) -> String {
     let mut text = String::new();
     let mut space_before = false;
     for range in comments {
-        for glyph in &body[range.clone()] {
-            match glyph.ch {
+        for c in body[range.clone()].chars() {
+            match c {
                 '{' | '}' => {}
                 c if is_movetext_whitespace(c) => space_before = true,
                 c => {
@@ -1088,22 +1023,6 @@ fn comment_text(body: &[Glyph], comments: &[Range<usize>]) -> String {
     text
 }
 
-/// The file bytes that consecutive stretches of the working text stand for. Origins never
-/// go back in the working text (tokens follow each other in the file, and all characters of
-/// an expansion stand for the whole token), so they run from the first origin to the last.
-fn source_span(parts: &[&[Glyph]], base: usize) -> Option<Range<usize>> {
-    let first = parts
-        .iter()
-        .flat_map(|part| part.iter())
-        .find_map(|glyph| glyph.origin.in_file())?;
-    let last = parts
-        .iter()
-        .rev()
-        .flat_map(|part| part.iter().rev())
-        .find_map(|glyph| glyph.origin.in_file())?;
-    Some(base + first.start..base + last.end)
-}
-
 /// Cuts the movetext into tokens, expands each, and joins the expansions with spaces.
 fn expand_tokens(
     file_text: &str,
@@ -1111,7 +1030,7 @@ fn expand_tokens(
     movetext: &Range<usize>,
     start: &SplitStart,
     problems: &mut Vec<MovetextProblem>,
-) -> (Vec<Glyph>, Vec<SourceToken>, (usize, usize, bool)) {
+) -> (WorkingText, Vec<SourceToken>, (usize, usize, bool)) {
     let offset = movetext.start;
     let mut ranges = Vec::new();
     let mut token_start = None;
@@ -1152,7 +1071,7 @@ fn expand_tokens(
         ranges.push((offset + start..offset + slice.len(), in_comment));
     }
 
-    let mut glyphs = Vec::with_capacity(slice.len() + ranges.len());
+    let mut working = WorkingText::with_capacity(slice.len() + ranges.len());
     let mut tokens = Vec::with_capacity(ranges.len());
     let mut first = true;
     let mut expanded_strings = start.expanded_strings;
@@ -1166,8 +1085,8 @@ fn expand_tokens(
         // Only braces expand and only backslashes unescape: most tokens have neither, or
         // not both braces.
         if expands_to_itself(written) {
-            separate(&mut glyphs, &mut first);
-            push_written(&mut glyphs, written, range.start, offset);
+            separate(&mut working, &mut first);
+            working.push_written(written, range.start);
             tokens.push(SourceToken {
                 range,
                 expanded: false,
@@ -1215,16 +1134,14 @@ fn expand_tokens(
             }
         }
         let expanded = !(expansions.len() == 1 && expansions[0] == written);
-        for expansion in &expansions {
-            separate(&mut glyphs, &mut first);
-            if expanded {
-                glyphs.extend(expansion.chars().map(|ch| Glyph {
-                    ch,
-                    origin: Origin::of(range.clone(), offset),
-                }));
-            } else {
-                push_written(&mut glyphs, written, range.start, offset);
+        if expanded {
+            for expansion in &expansions {
+                separate(&mut working, &mut first);
+                working.push_expansion(expansion, range.clone());
             }
+        } else {
+            separate(&mut working, &mut first);
+            working.push_written(written, range.start);
         }
         tokens.push(SourceToken {
             range,
@@ -1235,16 +1152,18 @@ fn expand_tokens(
             over_cap_before,
         });
     }
-    (glyphs, tokens, (expanded_strings, expanded_bytes, over_cap))
+    (
+        working,
+        tokens,
+        (expanded_strings, expanded_bytes, over_cap),
+    )
 }
 
-/// Expansions are joined with single spaces that stand for nothing in the file.
-fn separate(glyphs: &mut Vec<Glyph>, first: &mut bool) {
+/// Expansions are joined with single spaces that stand for nothing in the file (also
+/// around expansions that are empty).
+fn separate(working: &mut WorkingText, first: &mut bool) {
     if !*first {
-        glyphs.push(Glyph {
-            ch: ' ',
-            origin: Origin::NOWHERE,
-        });
+        working.push_separator();
     }
     *first = false;
 }
@@ -1254,84 +1173,31 @@ fn is_utf8_continuation(byte: u8) -> bool {
     byte & 0xC0 == 0x80
 }
 
-/// The characters of a token as written (from byte `start` of the file, in a movetext
-/// starting at `base`), each standing for itself in the file.
-fn push_written(glyphs: &mut Vec<Glyph>, written: &str, start: usize, base: usize) {
-    // The usual ASCII token, well inside 4 GiB of the movetext's start: each byte is a
-    // character, at its offset from the start (`Origin::of` would give the same).
-    let relative = start.saturating_sub(base);
-    let fits = start >= base
-        && relative
-            .checked_add(written.len())
-            .is_some_and(|end| end < u32::MAX as usize - 1);
-    if fits && written.is_ascii() {
-        let relative = relative as u32;
-        glyphs.extend(written.bytes().zip(relative..).map(|(byte, at)| Glyph {
-            ch: char::from(byte),
-            origin: Origin {
-                start: at,
-                end: at + 1,
-            },
-        }));
-        return;
+/// The character starting at byte `at` of `text`, which must be one.
+fn char_at(text: &str, at: usize) -> char {
+    match text.as_bytes()[at] {
+        byte if byte.is_ascii() => char::from(byte),
+        _ => text[at..]
+            .chars()
+            .next()
+            .unwrap_or(char::REPLACEMENT_CHARACTER),
     }
-    glyphs.extend(written.char_indices().map(|(at, ch)| Glyph {
-        ch,
-        origin: Origin::of(start + at..start + at + ch.len_utf8(), base),
-    }));
 }
 
-/// `result[i]`: reading from position `i`, a `}` comes before any `{`. This is how the
-/// reference tells that a position is inside a comment. Also whether a `;` is outside
-/// comments (not followed by such a `}`), in the same pass.
-fn closes_before_next_open(glyphs: &[Glyph]) -> (Vec<bool>, bool) {
-    let mut result = vec![false; glyphs.len() + 1];
-    let mut closes = false;
-    let mut semicolon_outside = false;
-    for (glyph, slot) in glyphs.iter().zip(&mut result).rev() {
-        match glyph.ch {
-            '{' => closes = false,
-            '}' => closes = true,
-            // `closes` is still the flag of the position after the `;`.
-            ';' => semicolon_outside |= !closes,
-            _ => {}
-        }
-        *slot = closes;
+/// The character ending just before byte `at` of `text`, which must be a character's start.
+fn char_before(text: &str, at: usize) -> char {
+    match text.as_bytes()[at - 1] {
+        byte if byte.is_ascii() => char::from(byte),
+        _ => text[..at]
+            .chars()
+            .next_back()
+            .unwrap_or(char::REPLACEMENT_CHARACTER),
     }
-    (result, semicolon_outside)
-}
-
-/// Every `;` outside a comment becomes ` . `; the text, and for each of its positions
-/// whether it is inside a comment ([`closes_before_next_open`]).
-fn semicolons_to_move_numbers(glyphs: Vec<Glyph>) -> (Vec<Glyph>, Vec<bool>) {
-    let (in_comment, semicolon_outside) = closes_before_next_open(&glyphs);
-    if !semicolon_outside {
-        return (glyphs, in_comment);
-    }
-    // The new text's positions read as the old ones did: the ` . ` that stands for a `;`
-    // holds no brace, nor did the `;`, so each of its positions reads as the `;`'s.
-    let mut text = Vec::with_capacity(glyphs.len() + 16);
-    let mut text_in_comment = Vec::with_capacity(glyphs.len() + 17);
-    for (i, glyph) in glyphs.iter().enumerate() {
-        if glyph.ch == ';' && !in_comment[i + 1] {
-            for ch in [' ', '.', ' '] {
-                text.push(Glyph {
-                    ch,
-                    origin: glyph.origin,
-                });
-                text_in_comment.push(in_comment[i]);
-            }
-        } else {
-            text.push(*glyph);
-            text_in_comment.push(in_comment[i]);
-        }
-    }
-    text_in_comment.push(in_comment[glyphs.len()]);
-    (text, text_in_comment)
 }
 
 struct RawMove {
-    /// Glyph range of the MoveNumber; `None` for the text before the first one.
+    /// Where the MoveNumber is in the working text; `None` for the text before the first
+    /// one.
     label: Option<Range<usize>>,
     body: Range<usize>,
 }
@@ -1358,31 +1224,42 @@ fn is_move_number_char(c: char) -> bool {
 
 /// A MoveNumber is a run of letters, digits, `_` and `.` ending in `.`, with neither a
 /// letter, digit nor punctuation mark just before or after it, outside comments.
-fn move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<Range<usize>> {
+fn move_numbers(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut braces = NextFound::default();
     let mut numbers = Vec::new();
     // Only a run of MoveNumber characters that ends in a `.` can be one: the runs are
     // found from their dots, and the text between them is only searched for a `.`.
     let mut from = 0;
-    while let Some(found) = text[from..].iter().position(|glyph| glyph.ch == '.') {
+    while let Some(found) = memchr::memchr(b'.', &bytes[from..]) {
         let dot = from + found;
         // The run holding the dot: `p..q`, each end where MoveNumber characters stop.
         let mut q = dot + 1;
-        while q < text.len() && is_move_number_char(text[q].ch) {
-            q += 1;
-        }
-        if text[q - 1].ch == '.' && !in_comment[q] {
-            let mut p = dot;
-            while p > 0 && is_move_number_char(text[p - 1].ch) {
-                p -= 1;
+        while q < bytes.len() {
+            let c = char_at(text, q);
+            if !is_move_number_char(c) {
+                break;
             }
-            let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
+            q += c.len_utf8();
+        }
+        if bytes[q - 1] == b'.' && !closes_first(bytes, &mut braces, q) {
+            let mut p = dot;
+            while p > 0 {
+                let c = char_before(text, p);
+                if !is_move_number_char(c) {
+                    break;
+                }
+                p -= c.len_utf8();
+            }
+            let free_before =
+                p == 0 || !char_class::is_alphanumeric_or_punctuation(char_before(text, p));
             let free_after =
-                q == text.len() || !char_class::is_alphanumeric_or_punctuation(text[q].ch);
+                q == text.len() || !char_class::is_alphanumeric_or_punctuation(char_at(text, q));
             if free_before && free_after {
                 numbers.push(p..q);
             }
         }
-        // `text[q]` is no MoveNumber character: the next run starts after it.
+        // The character at `q` is no MoveNumber character: the next run starts after it.
         from = q;
     }
     numbers
@@ -1390,29 +1267,33 @@ fn move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<Range<usize>> {
 
 /// Cuts the text at the MoveNumbers, dropping the one separator character on each
 /// side of a MoveNumber as the reference does.
-fn cut_at_move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<RawMove> {
-    let numbers = move_numbers(text, in_comment);
+fn cut_at_move_numbers(text: &str) -> Vec<RawMove> {
+    let numbers = move_numbers(text);
     let Some(first) = numbers.first() else {
         return vec![RawMove {
             label: None,
             body: 0..text.len(),
         }];
     };
+    let separator_before = |at: usize| at - char_before(text, at).len_utf8();
     let mut moves = Vec::with_capacity(numbers.len() + 1);
     if first.start > 0 {
         moves.push(RawMove {
             label: None,
-            body: 0..first.start - 1,
+            body: 0..separator_before(first.start),
         });
     }
     for (k, number) in numbers.iter().enumerate() {
         let end = numbers
             .get(k + 1)
-            .map_or(text.len(), |next| next.start.saturating_sub(1));
-        let start = (number.end + 1).min(end);
+            .map_or(text.len(), |next| separator_before(next.start));
+        let after_separator = match number.end {
+            end if end < text.len() => end + char_at(text, end).len_utf8(),
+            end => end + 1,
+        };
         moves.push(RawMove {
             label: Some(number.clone()),
-            body: start..end,
+            body: after_separator.min(end)..end,
         });
     }
     moves
@@ -1420,95 +1301,119 @@ fn cut_at_move_numbers(text: &[Glyph], in_comment: &[bool]) -> Vec<RawMove> {
 
 /// Comments: `{` to the first `}`, with neither a letter, digit nor punctuation mark
 /// just outside the braces.
-fn comment_spans(body: &[Glyph]) -> Vec<Range<usize>> {
-    if !body.iter().any(|glyph| glyph.ch == '{') {
-        return Vec::new();
-    }
+fn comment_spans(body: &str) -> Vec<Range<usize>> {
+    let bytes = body.as_bytes();
+    let mut spans = Vec::new();
     // The first `}` at or after a position. The positions asked about only grow, so the
     // body is scanned once, forward, whatever its braces.
-    let mut found: Option<usize> = None;
-    let mut scanned = 0;
-    let mut first_close_from = |from: usize| {
-        if found.is_some_and(|close| close >= from) {
-            return found;
-        }
-        let start = from.max(scanned).min(body.len());
-        found = body[start..]
-            .iter()
-            .position(|glyph| glyph.ch == '}')
-            .map(|p| start + p);
-        scanned = found.map_or(body.len(), |close| close + 1);
-        found
-    };
-    let mut spans = Vec::new();
+    let mut closes = NextFound::default();
     let mut i = 0;
-    while i < body.len() {
-        let free_before = i == 0 || !char_class::is_alphanumeric_or_punctuation(body[i - 1].ch);
-        if body[i].ch == '{' && free_before {
-            let Some(close) = first_close_from(i + 1) else {
-                break;
-            };
-            let free_after = close + 1 == body.len()
-                || !char_class::is_alphanumeric_or_punctuation(body[close + 1].ch);
-            if free_after {
-                spans.push(i..close + 1);
-                i = close + 1;
-                continue;
-            }
+    while let Some(found) = memchr::memchr(b'{', &bytes[i..]) {
+        let open = i + found;
+        i = open + 1;
+        if open > 0 && char_class::is_alphanumeric_or_punctuation(char_before(body, open)) {
+            continue;
         }
-        i += 1;
+        let Some(close) = closes.at_or_after(open + 1, |from| {
+            memchr::memchr(b'}', bytes.get(from..)?).map(|at| from + at)
+        }) else {
+            break;
+        };
+        let free_after = close + 1 == body.len()
+            || !char_class::is_alphanumeric_or_punctuation(char_at(body, close + 1));
+        if free_after {
+            spans.push(open..close + 1);
+            i = close + 1;
+        }
     }
     spans
 }
 
-/// Reads the words of `body` outside `comments` into `words` (emptied first).
-fn tokens_outside(body: &[Glyph], comments: &[Range<usize>], base: usize, words: &mut Words) {
+/// Reads the words of `body` (which starts at `body_start` of the working text) outside
+/// `comments` into `words` (emptied first).
+fn tokens_outside(
+    body: &str,
+    body_start: usize,
+    comments: &[Range<usize>],
+    working: &WorkingText,
+    words: &mut Words,
+) {
     words.text.clear();
     words.tokens.clear();
-    // The token being read: where its text starts in `words` and the file bytes it comes
-    // from (see `source_span`).
-    let mut token_start = 0;
-    let mut source: Option<Range<usize>> = None;
-    let flush = |words: &mut Words, token_start: usize, source: &mut Option<Range<usize>>| {
-        if words.text.len() == token_start {
-            return;
-        }
-        words.tokens.push((
-            words.text.len(),
-            source
-                .take()
-                .map_or(0..0, |span| base + span.start..base + span.end),
-        ));
-    };
-    let mut comments = comments.iter().peekable();
-    let mut i = 0;
-    while i < body.len() {
-        if let Some(comment) = comments.peek() {
-            if comment.start == i {
-                // Symbols such as `$` or `~` may touch a comment; the reference then
-                // glues them together when it drops the comment.
-                i = comment.end;
-                comments.next();
-                continue;
+    let mut token = TokenBeingRead::default();
+    let bytes = body.as_bytes();
+    let mut segment_start = 0;
+    // Symbols such as `$` or `~` may touch a comment; the reference then glues them
+    // together when it drops the comment: a token goes on over a comment.
+    let segment_ends = comments
+        .iter()
+        .map(|comment| (comment.start, comment.end))
+        .chain([(body.len(), body.len())]);
+    for (segment_end, next_segment_start) in segment_ends {
+        let mut run_start = None;
+        let mut i = segment_start;
+        while i < segment_end {
+            let (whitespace, width) = match bytes[i] {
+                byte if byte.is_ascii() => (matches!(byte, b'\t' | b'\n' | 0x0C | b'\r' | b' '), 1),
+                _ => {
+                    let c = char_at(body, i);
+                    (is_movetext_whitespace(c), c.len_utf8())
+                }
+            };
+            if whitespace {
+                if let Some(run_start) = run_start.take() {
+                    token.add(&body[run_start..i], body_start + run_start, working, words);
+                }
+                token.finish(words);
+            } else if run_start.is_none() {
+                run_start = Some(i);
             }
+            i += width;
         }
-        let glyph = body[i];
-        if is_movetext_whitespace(glyph.ch) {
-            flush(words, token_start, &mut source);
-            token_start = words.text.len();
-        } else {
-            if words.text.len() == token_start && !words.tokens.is_empty() {
-                words.text.push(' ');
-                token_start = words.text.len();
-            }
-            words.text.push(glyph.ch);
-            if let Some(origin) = glyph.origin.in_file() {
-                source = Some(cover(source.take(), origin));
-            }
+        if let Some(run_start) = run_start {
+            token.add(
+                &body[run_start..segment_end],
+                body_start + run_start,
+                working,
+                words,
+            );
         }
-        i += 1;
+        segment_start = next_segment_start;
     }
-    flush(words, token_start, &mut source);
+    token.finish(words);
+}
+
+/// The token [`tokens_outside`] is reading: where its text starts in the words, and the
+/// file bytes it comes from.
+#[derive(Default)]
+struct TokenBeingRead {
+    text_start: usize,
+    source: Option<Range<usize>>,
+}
+
+impl TokenBeingRead {
+    /// Adds characters that start at `at` of the working text.
+    fn add(&mut self, run: &str, at: usize, working: &WorkingText, words: &mut Words) {
+        if words.text.len() == self.text_start && !words.tokens.is_empty() {
+            words.text.push(' ');
+            self.text_start = words.text.len();
+        }
+        words.text.push_str(run);
+        if let Some(span) = working.span(at..at + run.len()) {
+            self.source = Some(match self.source.take() {
+                None => span,
+                Some(source) => source.start.min(span.start)..source.end.max(span.end),
+            });
+        }
+    }
+
+    fn finish(&mut self, words: &mut Words) {
+        if words.text.len() != self.text_start {
+            let source = self.source.take().unwrap_or(0..0);
+            words.tokens.push((words.text.len(), source));
+        }
+        self.text_start = words.text.len();
+    }
 }
 
 fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProblem>) {
@@ -2030,12 +1935,19 @@ mod record_tests {
 mod comment_tests {
     use super::*;
 
-    /// Comments found with a table of each position's next `}`, the way the splitter
-    /// first found them.
-    fn comment_spans_by_table(body: &[Glyph]) -> Vec<Range<usize>> {
-        let mut next_close = vec![None; body.len() + 1];
-        for i in (0..body.len()).rev() {
-            next_close[i] = if body[i].ch == '}' {
+    /// A text's characters with the byte each starts at.
+    fn characters(text: &str) -> Vec<(usize, char)> {
+        text.char_indices().collect()
+    }
+
+    /// Comments found character by character with a table of each position's next `}`,
+    /// the way the splitter first found them.
+    fn comment_spans_by_table(body: &str) -> Vec<Range<usize>> {
+        let chars = characters(body);
+        let byte = |i: usize| chars.get(i).map_or(body.len(), |(at, _)| *at);
+        let mut next_close = vec![None; chars.len() + 1];
+        for i in (0..chars.len()).rev() {
+            next_close[i] = if chars[i].1 == '}' {
                 Some(i)
             } else {
                 next_close[i + 1]
@@ -2043,16 +1955,16 @@ mod comment_tests {
         }
         let mut spans = Vec::new();
         let mut i = 0;
-        while i < body.len() {
-            let free_before = i == 0 || !char_class::is_alphanumeric_or_punctuation(body[i - 1].ch);
-            if body[i].ch == '{' && free_before {
+        while i < chars.len() {
+            let free_before = i == 0 || !char_class::is_alphanumeric_or_punctuation(chars[i - 1].1);
+            if chars[i].1 == '{' && free_before {
                 let Some(close) = next_close[i + 1] else {
                     break;
                 };
-                let free_after = close + 1 == body.len()
-                    || !char_class::is_alphanumeric_or_punctuation(body[close + 1].ch);
+                let free_after = close + 1 == chars.len()
+                    || !char_class::is_alphanumeric_or_punctuation(chars[close + 1].1);
                 if free_after {
-                    spans.push(i..close + 1);
+                    spans.push(byte(i)..byte(close + 1));
                     i = close + 1;
                     continue;
                 }
@@ -2062,25 +1974,36 @@ mod comment_tests {
         spans
     }
 
-    /// MoveNumbers found by reading every run of MoveNumber characters from its start.
-    fn move_numbers_run_by_run(text: &[Glyph], in_comment: &[bool]) -> Vec<Range<usize>> {
+    /// MoveNumbers found by reading every run of MoveNumber characters from its start,
+    /// character by character, with a table of the positions inside comments.
+    fn move_numbers_run_by_run(text: &str) -> Vec<Range<usize>> {
+        let chars = characters(text);
+        let byte = |i: usize| chars.get(i).map_or(text.len(), |(at, _)| *at);
+        let mut in_comment = vec![false; chars.len() + 1];
+        for i in (0..chars.len()).rev() {
+            in_comment[i] = match chars[i].1 {
+                '{' => false,
+                '}' => true,
+                _ => in_comment[i + 1],
+            };
+        }
         let mut numbers = Vec::new();
         let mut p = 0;
-        while p < text.len() {
-            if !is_move_number_char(text[p].ch) {
+        while p < chars.len() {
+            if !is_move_number_char(chars[p].1) {
                 p += 1;
                 continue;
             }
-            let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(text[p - 1].ch);
+            let free_before = p == 0 || !char_class::is_alphanumeric_or_punctuation(chars[p - 1].1);
             let mut q = p;
-            while q < text.len() && is_move_number_char(text[q].ch) {
+            while q < chars.len() && is_move_number_char(chars[q].1) {
                 q += 1;
             }
-            if free_before && text[q - 1].ch == '.' && !in_comment[q] {
+            if free_before && chars[q - 1].1 == '.' && !in_comment[q] {
                 let free_after =
-                    q == text.len() || !char_class::is_alphanumeric_or_punctuation(text[q].ch);
+                    q == chars.len() || !char_class::is_alphanumeric_or_punctuation(chars[q].1);
                 if free_after {
-                    numbers.push(p..q);
+                    numbers.push(byte(p)..byte(q));
                 }
             }
             p = q;
@@ -2109,53 +2032,38 @@ mod comment_tests {
             "1-0 1.5 2.. ;.",
             "a1-b2. 3.",
             "1.{ x } 2.",
+            "♠1. é. ٣. ‿3.",
+            "x 1.} 2. {3.} 4.",
         ] {
-            let glyphs: Vec<Glyph> = text
-                .chars()
-                .map(|ch| Glyph {
-                    ch,
-                    origin: Origin::NOWHERE,
-                })
-                .collect();
-            let (in_comment, _) = closes_before_next_open(&glyphs);
-            assert_eq!(
-                move_numbers(&glyphs, &in_comment),
-                move_numbers_run_by_run(&glyphs, &in_comment),
-                "{text}"
-            );
+            assert_eq!(move_numbers(text), move_numbers_run_by_run(text), "{text}");
         }
     }
 
     #[test]
-    fn replaced_semicolons_keep_what_is_inside_comments() {
-        for text in [
-            "",
-            ";",
-            "a;b",
-            "{;}",
-            "{a;b} c;d",
-            "1. a; b {x;} ;",
-            "};{",
-            "{;",
-            ";}",
-            "x{y};z}",
-            "{{;}};",
-            "a ; {b ; c} ; d",
-        ] {
-            let glyphs: Vec<Glyph> = text
-                .chars()
-                .map(|ch| Glyph {
-                    ch,
-                    origin: Origin::NOWHERE,
+    fn a_move_number_takes_one_character_on_each_side_with_it() {
+        let cut = |text: &str| -> Vec<(Option<String>, String)> {
+            cut_at_move_numbers(text)
+                .into_iter()
+                .map(|raw| {
+                    (
+                        raw.label.map(|label| text[label].to_string()),
+                        text[raw.body].to_string(),
+                    )
                 })
-                .collect();
-            let (flags, semicolon_outside) = closes_before_next_open(&glyphs);
-            let outside = |i: usize| glyphs[i].ch == ';' && !flags[i + 1];
-            assert_eq!(semicolon_outside, (0..glyphs.len()).any(outside), "{text}");
-            let (replaced, in_comment) = semicolons_to_move_numbers(glyphs.clone());
-            assert_eq!(in_comment, closes_before_next_open(&replaced).0, "{text}");
-            assert!(!closes_before_next_open(&replaced).1, "{text}");
-        }
+                .collect()
+        };
+        let number = |label: &str, body: &str| (Some(label.to_string()), body.to_string());
+        assert_eq!(cut("a 1. b"), [(None, "a".to_string()), number("1.", "b")]);
+        assert_eq!(
+            cut("x♠1.♣y ♣2.\u{3000}z"),
+            [
+                (None, "x".to_string()),
+                number("1.", "y "),
+                number("2.", "z")
+            ]
+        );
+        assert_eq!(cut("1. 2."), [number("1.", ""), number("2.", "")]);
+        assert_eq!(cut("no numbers"), [(None, "no numbers".to_string())]);
     }
 
     #[test]
@@ -2167,30 +2075,6 @@ mod comment_tests {
                 c == '_' || c == '.' || char_class::is_alphanumeric(c),
                 "{c:?}"
             );
-        }
-    }
-
-    #[test]
-    fn written_characters_stand_for_their_bytes_as_origin_of_says() {
-        let huge = u32::MAX as usize;
-        for (written, start, base) in [
-            ("b2-c4", 10, 3),
-            ("", 5, 5),
-            ("{note}", 0, 0),
-            ("♠@a1", 7, 2),
-            ("x‿y", 100, 40),
-            ("a1-b2", huge - 3, 0),
-            ("a1-b2", huge + 9, 10),
-            ("a1", 3, 8),
-        ] {
-            let mut glyphs = Vec::new();
-            push_written(&mut glyphs, written, start, base);
-            let expected: Vec<(char, Origin)> = written
-                .char_indices()
-                .map(|(at, ch)| (ch, Origin::of(start + at..start + at + ch.len_utf8(), base)))
-                .collect();
-            let found: Vec<(char, Origin)> = glyphs.iter().map(|g| (g.ch, g.origin)).collect();
-            assert_eq!(found, expected, "{written} {start} {base}");
         }
     }
 
@@ -2217,21 +2101,44 @@ mod comment_tests {
             "x{ {y} z}",
             "{a}b} {c}",
             "{ ‿} {é}",
+            "é{x}♠{y}‿ {z}é",
         ];
         for body in bodies {
-            let glyphs: Vec<Glyph> = body
-                .chars()
-                .map(|ch| Glyph {
-                    ch,
-                    origin: Origin::NOWHERE,
-                })
-                .collect();
-            assert_eq!(
-                comment_spans(&glyphs),
-                comment_spans_by_table(&glyphs),
-                "{body}"
-            );
+            assert_eq!(comment_spans(body), comment_spans_by_table(body), "{body}");
         }
+    }
+
+    #[test]
+    fn words_outside_comments_keep_the_file_bytes_they_come_from() {
+        let file = "a1-b2 {x} ${note}~ é@c3\u{3000}t@{b,d}2";
+        let mut working = WorkingText::default();
+        working.push_written("a1-b2", 0);
+        for (written, at) in [("{x}", 6), ("${note}~", 10), ("é@c3\u{3000}", 19)] {
+            working.push_separator();
+            working.push_written(written, at);
+            assert_eq!(&file[at..at + written.len()], written);
+        }
+        for expansion in ["t@b2", "t@d2"] {
+            working.push_separator();
+            working.push_expansion(expansion, 27..35);
+        }
+        assert_eq!(&file[27..35], "t@{b,d}2");
+        let body = working.text.clone();
+        let comments = comment_spans(&body);
+        let mut words = Words::default();
+        tokens_outside(&body, 0, &comments, &working, &mut words);
+        assert_eq!(words.text, "a1-b2 $~ é@c3 t@b2 t@d2");
+        assert_eq!(
+            words.tokens,
+            [
+                (5, 0..5),
+                (8, 10..18),
+                (14, 19..24),
+                (19, 27..35),
+                (24, 27..35)
+            ]
+        );
+        assert_eq!(comment_text(&body, &comments), "x note");
     }
 }
 
