@@ -906,8 +906,6 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
     let Some(slice) = file_text.get(movetext.clone()) else {
         return split;
     };
-    check_comment_braces(slice, movetext.start, &mut split.problems);
-
     let (mut working, tokens, end_state) =
         expand_tokens(file_text, slice, &movetext, &start, &mut split.problems);
     (split.expanded_strings, split.expanded_bytes, split.over_cap) = end_state;
@@ -1034,7 +1032,12 @@ fn expand_tokens(
     let offset = movetext.start;
     let mut ranges = Vec::new();
     let mut token_start = None;
+    // Which of `{`, `}` and `\` the token being read holds: most tokens can only expand
+    // to themselves, which these tell without reading the token again.
+    let mut marks = 0u8;
     let mut comment_depth = 0usize;
+    // Where the comment that opened at depth 0 last opened: the one left open at the end.
+    let mut outermost_open = 0;
     // Read byte by byte: whitespace, braces and backslashes are ASCII, and no byte of a
     // character of several bytes is ASCII, so only a character's first byte needs a look
     // (and, when it is not ASCII, the character it starts).
@@ -1053,22 +1056,45 @@ fn expand_tokens(
         };
         if whitespace {
             if let Some((start, in_comment)) = token_start.take() {
-                ranges.push((offset + start..offset + index, in_comment));
+                ranges.push((offset + start..offset + index, in_comment, marks));
             }
-        } else if token_start.is_none() {
-            token_start = Some((index, comment_depth > 0));
+            marks = 0;
+        } else {
+            if token_start.is_none() {
+                token_start = Some((index, comment_depth > 0));
+            }
+            marks |= mark_of(byte);
         }
         if previous != b'\\' {
             match byte {
-                b'{' => comment_depth += 1,
-                b'}' => comment_depth = comment_depth.saturating_sub(1),
+                b'{' => {
+                    if comment_depth == 0 {
+                        outermost_open = index;
+                    }
+                    comment_depth += 1;
+                }
+                b'}' if comment_depth == 0 => problems.push(MovetextProblem {
+                    range: offset + index..offset + index + 1,
+                    code: MovetextProblemCode::UnopenedComment,
+                    severity: Severity::Warning,
+                    message: "`}` without a `{` before it".to_string(),
+                }),
+                b'}' => comment_depth -= 1,
                 _ => {}
             }
         }
         previous = byte;
     }
     if let Some((start, in_comment)) = token_start {
-        ranges.push((offset + start..offset + slice.len(), in_comment));
+        ranges.push((offset + start..offset + slice.len(), in_comment, marks));
+    }
+    if comment_depth > 0 {
+        problems.push(MovetextProblem {
+            range: offset + outermost_open..offset + slice.len(),
+            code: MovetextProblemCode::UnclosedComment,
+            severity: Severity::Error,
+            message: "comment `{` is never closed".to_string(),
+        });
     }
 
     let mut working = WorkingText::with_capacity(slice.len() + ranges.len());
@@ -1077,14 +1103,15 @@ fn expand_tokens(
     let mut expanded_strings = start.expanded_strings;
     let mut expanded_bytes = start.expanded_bytes;
     let mut over_cap = start.over_cap;
-    for (range, in_comment) in ranges {
+    for (range, in_comment, marks) in ranges {
         let expanded_strings_before = expanded_strings;
         let expanded_bytes_before = expanded_bytes;
         let over_cap_before = over_cap;
         let written = &file_text[range.clone()];
         // Only braces expand and only backslashes unescape: most tokens have neither, or
         // not both braces.
-        if expands_to_itself(written) {
+        let plain = marks & BACKSLASH == 0 && marks & (OPEN | CLOSE) != OPEN | CLOSE;
+        if plain || expands_to_itself(written) {
             separate(&mut working, &mut first);
             working.push_written(written, range.start);
             tokens.push(SourceToken {
@@ -1166,6 +1193,20 @@ fn separate(working: &mut WorkingText, first: &mut bool) {
         working.push_separator();
     }
     *first = false;
+}
+
+const OPEN: u8 = 1;
+const CLOSE: u8 = 2;
+const BACKSLASH: u8 = 4;
+
+/// The mark of a byte of a token: whether it is a `{`, a `}` or a `\`.
+fn mark_of(byte: u8) -> u8 {
+    match byte {
+        b'{' => OPEN,
+        b'}' => CLOSE,
+        b'\\' => BACKSLASH,
+        _ => 0,
+    }
 }
 
 /// Whether a byte continues a character of several bytes in UTF-8.
@@ -1510,40 +1551,6 @@ impl std::hash::Hasher for LabelHasher {
 
     fn finish(&self) -> u64 {
         self.0
-    }
-}
-
-/// Reports `{` without `}` and `}` without `{` (escaped braces aside).
-fn check_comment_braces(slice: &str, offset: usize, problems: &mut Vec<MovetextProblem>) {
-    let mut open = Vec::new();
-    // Braces and backslashes are ASCII: a byte equal to one is that character.
-    let mut previous = 0u8;
-    for (index, byte) in slice.bytes().enumerate() {
-        let escaped = previous == b'\\';
-        previous = byte;
-        if escaped {
-            continue;
-        }
-        match byte {
-            b'{' => open.push(offset + index),
-            b'}' if open.pop().is_none() => {
-                problems.push(MovetextProblem {
-                    range: offset + index..offset + index + 1,
-                    code: MovetextProblemCode::UnopenedComment,
-                    severity: Severity::Warning,
-                    message: "`}` without a `{` before it".to_string(),
-                });
-            }
-            _ => {}
-        }
-    }
-    if let Some(&start) = open.first() {
-        problems.push(MovetextProblem {
-            range: start..offset + slice.len(),
-            code: MovetextProblemCode::UnclosedComment,
-            severity: Severity::Error,
-            message: "comment `{` is never closed".to_string(),
-        });
     }
 }
 
@@ -2105,6 +2112,68 @@ mod comment_tests {
         ];
         for body in bodies {
             assert_eq!(comment_spans(body), comment_spans_by_table(body), "{body}");
+        }
+    }
+
+    /// `}` without `{` and the first `{` never closed, found with a stack of open braces.
+    fn unmatched_braces_by_stack(text: &str) -> (Vec<usize>, Option<usize>) {
+        let mut open = Vec::new();
+        let mut unopened = Vec::new();
+        let mut escaped = false;
+        for (at, byte) in text.bytes().enumerate() {
+            if !escaped {
+                match byte {
+                    b'{' => open.push(at),
+                    b'}' if open.pop().is_none() => unopened.push(at),
+                    _ => {}
+                }
+            }
+            escaped = byte == b'\\';
+        }
+        (unopened, open.first().copied())
+    }
+
+    #[test]
+    fn unmatched_comment_braces_are_those_a_stack_finds() {
+        for text in [
+            "",
+            "{",
+            "}",
+            "{}",
+            "a} {b {c} \\} d} e} {f {g",
+            "{a} {b",
+            "}}{{",
+            "{ {x} }} {",
+            "\\{ x}",
+            "é} ‿{ {",
+            "{a}\\}b}",
+            "x {1. y}\n2. {z",
+        ] {
+            let mut problems = Vec::new();
+            expand_tokens(
+                text,
+                text,
+                &(0..text.len()),
+                &SplitStart::at_movetext_start(),
+                &mut problems,
+            );
+            let unopened: Vec<usize> = problems
+                .iter()
+                .filter(|p| p.code == MovetextProblemCode::UnopenedComment)
+                .map(|p| p.range.start)
+                .collect();
+            let unclosed: Vec<Range<usize>> = problems
+                .iter()
+                .filter(|p| p.code == MovetextProblemCode::UnclosedComment)
+                .map(|p| p.range.clone())
+                .collect();
+            let (expected_unopened, expected_unclosed) = unmatched_braces_by_stack(text);
+            assert_eq!(unopened, expected_unopened, "{text}");
+            let expected_unclosed: Vec<Range<usize>> = expected_unclosed
+                .map(|at| at..text.len())
+                .into_iter()
+                .collect();
+            assert_eq!(unclosed, expected_unclosed, "{text}");
         }
     }
 
