@@ -194,3 +194,17 @@ fn games_past_the_budget_are_not_read() {
     assert_eq!(codes, [("too-many-games", 200_001, 1)]);
     assert!(found[0].3.contains("100000 games"), "{found:?}");
 }
+
+#[test]
+fn a_move_number_continued_two_hundred_thousand_times_keeps_labels_short() {
+    // Each `;` continues the label before it by a dot: kept in full, the labels of these
+    // 200 KB would take 20 GB, far past the 1 GiB the check may use.
+    let semicolons = 200_000;
+    let text = format!("---\n...\n1. S@a1{} *z9\n", ";".repeat(semicolons));
+    let found = fails_with("semicolons.ppn", &text);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (_, line, column, message) = &found[0];
+    // At `z9`, after `1. S@a1`, the semicolons and ` *`.
+    let expected_column = "1. S@a1".len() + semicolons + " *".len() + 1;
+    assert_eq!((*line, *column), (3, expected_column as u64), "{message}");
+}

@@ -8,9 +8,11 @@
 //! are comments taken out of each move. Every character keeps track of where it came
 //! from in the file, so tokens and MoveNumbers can be mapped back to their source.
 //!
-//! Two accidents of the reference are not kept: moves in a movetext without any
-//! MoveNumber are labelled `SetupFn..` (the reference leaves them unlabelled), and a
-//! movetext of only whitespace has no moves (the reference records one empty move).
+//! Three accidents of the reference are not kept: moves in a movetext without any
+//! MoveNumber are labelled `SetupFn..` (the reference leaves them unlabelled), a
+//! movetext of only whitespace has no moves (the reference records one empty move), and a
+//! label of over 128 bytes (a MoveNumber continued by over a hundred `;`) is written
+//! short, `1.…(130 dots)` (see `labels`).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -21,8 +23,10 @@ use std::sync::Arc;
 use super::braces::{expand_token_located, expands_to_itself};
 pub use crate::diagnostic::Severity;
 use crate::model::edit::TextEdit;
+use labels::{continue_label, continues, set_written_label};
 use working_text::{closes_first, NextFound, WorkingText};
 
+mod labels;
 mod working_text;
 
 /// The most strings all brace expansions of one game may produce together; past it,
@@ -733,8 +737,7 @@ impl ResumableSplit {
         let old_point = self.resume[cut]?;
         // The label of the move before the cut only names the cut's move when that is
         // written `.` (the label before it, and a dot).
-        let cut_is_numbered =
-            self.moves[cut].label() != format!("{}.", self.moves[cut - 1].label());
+        let cut_is_numbered = !continues(self.moves[cut].label(), self.moves[cut - 1].label());
         let ends_alike = part.moves.last().is_some_and(|record| {
             (cut_is_numbered || record.label() == self.moves[cut - 1].label())
                 && record.source().end <= cut_at
@@ -953,10 +956,9 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
                 let written = &text[number.clone()];
                 // A lone `.` (or a `;`) continues the label before it.
                 if written == "." {
-                    label.push('.');
+                    continue_label(&mut label);
                 } else {
-                    label.clear();
-                    label.push_str(written);
+                    set_written_label(&mut label, written);
                 }
             }
             None => {
@@ -2223,8 +2225,9 @@ mod window_tests {
 
     /// Lines of movetext with what makes windows hard: comments over several lines, a `}`
     /// without a `{`, brace expansions (also in comments, and ones that empty the next
-    /// brace), `;`, escaped braces, MoveNumbers inside comments, CRLF line ends.
-    const LINES: [&str; 16] = [
+    /// brace), `;` (also so many that labels are written short), escaped braces,
+    /// MoveNumbers inside comments, CRLF line ends.
+    const LINES: [&str; 17] = [
         "{N}. S@b2 {N}... *b2",
         "{N}. t@{b,d}{2..8..2} {a note}",
         "{N}. c3-d4 { a comment\n{N}. still in it }",
@@ -2241,6 +2244,8 @@ mod window_tests {
         "{N}. S@x{1..3000}",
         "{N}S. @c3 {1. inside}",
         "{N}. t@{b,d}{2..8..2} }",
+        // Labels past the bound written short (see `labels`).
+        "{N}. x{150 SEMICOLONS}",
     ];
 
     fn movetext(seed: u64, lines: usize, weights: &[usize]) -> String {
@@ -2264,10 +2269,48 @@ mod window_tests {
                     found
                 })
                 .map_or(LINES[0], |(line, _)| line);
+            let line = line.replace("{150 SEMICOLONS}", &";x".repeat(150));
             text.push_str(&line.replace("{N}", &number.to_string()));
             text.push('\n');
         }
         text
+    }
+
+    #[test]
+    fn labels_continued_by_many_semicolons_stay_short() {
+        let semicolons = 100_000;
+        let file_text = format!("1. {}", ";".repeat(semicolons));
+        let split = split_movetext(&file_text, 0..file_text.len());
+        assert_eq!(split.moves.len(), semicolons + 1);
+        let longest = split.moves.iter().map(|m| m.label().len()).max();
+        assert_eq!(longest, Some(labels::MAX_WRITTEN_LABEL_BYTES));
+        // Move `k` continues `1.` with `k` more dots.
+        let bound = labels::MAX_WRITTEN_LABEL_BYTES;
+        assert_eq!(
+            split.moves[bound - 2].label(),
+            format!("1{}", ".".repeat(bound - 1))
+        );
+        assert_eq!(split.moves[bound - 1].label(), format!("1.…({bound} dots)"));
+        assert_eq!(
+            split.moves[semicolons].label(),
+            format!("1.…({} dots)", semicolons + 1)
+        );
+        // Each label is still its own: none is reported twice.
+        assert!(split.problems.is_empty());
+        // A MoveNumber written with as many dots is the same label, used twice.
+        let again = format!("{file_text} 1{}", ".".repeat(200));
+        let split = split_movetext(&again, 0..again.len());
+        assert_eq!(
+            split
+                .problems
+                .iter()
+                .map(|p| (p.code, &again[p.range.clone()]))
+                .collect::<Vec<_>>(),
+            [(
+                MovetextProblemCode::DuplicateMoveNumber,
+                &*format!("1{}", ".".repeat(200))
+            )]
+        );
     }
 
     #[test]

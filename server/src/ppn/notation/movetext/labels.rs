@@ -1,0 +1,147 @@
+//! Move labels: the MoveNumber a move is written with, or the label before it with one
+//! more dot for a `.` or `;` that continues it (`1.`, `1..`, `1...`).
+//!
+//! A label is kept as written up to [`MAX_WRITTEN_LABEL_BYTES`]. Past that it is written
+//! `1.…(130 dots)`: its stem (shortened, with a hash of the whole, past
+//! [`MAX_STEM_BYTES`]) and how many dots end it. Otherwise a MoveNumber followed by
+//! 60,000 `;` (60 KB of text) would give its moves labels of 1.8 GB in all, each a dot
+//! longer than the one before. Two labels are equal in the short form exactly when they
+//! are as written (but for a hash collision of two stems over 40 bytes).
+
+use std::fmt::Write;
+
+/// The longest label kept as written: twice the longest of the reference's examples (68
+/// bytes, a setup of 58 moves chained with `;`).
+pub(super) const MAX_WRITTEN_LABEL_BYTES: usize = 128;
+
+/// The longest stem a short form keeps whole.
+const MAX_STEM_BYTES: usize = 40;
+
+/// What a long stem keeps of its start.
+const KEPT_STEM_BYTES: usize = 24;
+
+const SHORT_FORM_BEFORE_COUNT: &str = ".…(";
+
+/// Sets `label` to the label of a move written with the MoveNumber `written`.
+pub(super) fn set_written_label(label: &mut String, written: &str) {
+    label.clear();
+    if written.len() <= MAX_WRITTEN_LABEL_BYTES {
+        label.push_str(written);
+        return;
+    }
+    let stem = written.trim_end_matches('.');
+    write_short_form(label, stem, written.len() - stem.len());
+}
+
+/// Makes `label` the label of a move that continues it with a `.` or a `;`.
+pub(super) fn continue_label(label: &mut String) {
+    if let Some((stem, dots)) = short_form_parts(label) {
+        let stem = stem.to_string();
+        label.clear();
+        write_short_form(label, &stem, dots.saturating_add(1));
+    } else if label.len() < MAX_WRITTEN_LABEL_BYTES {
+        label.push('.');
+    } else {
+        let stem = label.trim_end_matches('.').to_string();
+        let dots = label.len() - stem.len() + 1;
+        label.clear();
+        write_short_form(label, &stem, dots);
+    }
+}
+
+/// Whether `label` is the label before it continued by a `.` or a `;`.
+pub(super) fn continues(label: &str, before: &str) -> bool {
+    let mut continued = before.to_string();
+    continue_label(&mut continued);
+    label == continued
+}
+
+fn write_short_form(label: &mut String, stem: &str, dots: usize) {
+    if stem.len() > MAX_STEM_BYTES {
+        let mut kept = KEPT_STEM_BYTES;
+        while !stem.is_char_boundary(kept) {
+            kept -= 1;
+        }
+        let _ = write!(label, "{}…{:08x}", &stem[..kept], fnv1a(stem));
+    } else {
+        label.push_str(stem);
+    }
+    let unit = if dots == 1 { "dot" } else { "dots" };
+    let _ = write!(label, "{SHORT_FORM_BEFORE_COUNT}{dots} {unit})");
+}
+
+/// The stem and the count of dots of a label in the short form. No label kept as written
+/// has a space: MoveNumbers are letters, digits, `_` and `.`.
+fn short_form_parts(label: &str) -> Option<(&str, usize)> {
+    let counted = label
+        .strip_suffix(" dots)")
+        .or_else(|| label.strip_suffix(" dot)"))?;
+    let (stem, count) = counted.rsplit_once(SHORT_FORM_BEFORE_COUNT)?;
+    Some((stem, count.parse().ok()?))
+}
+
+/// A hash that is the same in every run, so that labels are too.
+fn fnv1a(text: &str) -> u32 {
+    text.bytes().fold(0x811c_9dc5, |hash, byte| {
+        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(text: &str) -> String {
+        let mut label = String::new();
+        set_written_label(&mut label, text);
+        label
+    }
+
+    #[test]
+    fn labels_are_kept_as_written_up_to_the_bound_then_count_their_dots() {
+        let mut label = written("1.");
+        for dots in 2..200 {
+            continue_label(&mut label);
+            let as_written = format!("1{}", ".".repeat(dots));
+            if as_written.len() <= MAX_WRITTEN_LABEL_BYTES {
+                assert_eq!(label, as_written);
+            } else {
+                assert_eq!(label, format!("1.…({dots} dots)"));
+            }
+            // A MoveNumber written with as many dots has the same label.
+            assert_eq!(written(&as_written), label, "{dots} dots");
+        }
+        assert_eq!(written("12S..."), "12S...");
+    }
+
+    #[test]
+    fn a_long_stem_is_shortened_with_a_hash_of_the_whole() {
+        let stem = "é".repeat(70);
+        let label = written(&format!("{stem}."));
+        let hash = fnv1a(&stem);
+        assert_eq!(label, format!("{}…{hash:08x}.…(1 dot)", "é".repeat(12)));
+        let mut continued = label.clone();
+        continue_label(&mut continued);
+        assert_eq!(
+            continued,
+            format!("{}…{hash:08x}.…(2 dots)", "é".repeat(12))
+        );
+        assert_eq!(written(&format!("{stem}..")), continued);
+        // Another stem of the same start differs.
+        assert_ne!(written(&format!("{}x.", "é".repeat(69))), label);
+        assert!(continues(&continued, &label));
+        assert!(!continues(&label, &continued));
+    }
+
+    #[test]
+    fn a_label_continues_the_one_before_only_with_one_more_dot() {
+        assert!(continues("1..", "1."));
+        assert!(!continues("1...", "1."));
+        assert!(!continues("2.", "1."));
+        let long = format!("1{}", ".".repeat(MAX_WRITTEN_LABEL_BYTES - 1));
+        assert!(continues(
+            &format!("1.…({} dots)", MAX_WRITTEN_LABEL_BYTES),
+            &long
+        ));
+    }
+}
