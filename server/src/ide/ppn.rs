@@ -21,18 +21,23 @@ use crate::model::scene::Scene;
 use crate::ppn::engine::replay::ReplayedGame;
 use crate::ppn::engine::setups::normalize_name;
 use crate::ppn::notation::metadata::scalar_text;
-use crate::ppn::notation::movetext::{BEFORE_FIRST_MOVE_NUMBER_LABEL, SETUP_LABEL};
+use crate::ppn::notation::movetext::{
+    label_of, stem_and_dots, BEFORE_FIRST_MOVE_NUMBER_LABEL, SETUP_LABEL,
+};
 
 /// What users call a state: `start` for the starting board and `setup` for moves written
 /// before the first MoveNumber, instead of the reference's internal `SetupFn.` labels
 /// (which the JSON of `replay` keeps: it is the conformance schema).
 pub fn user_label(label: &str) -> String {
     if label == SETUP_LABEL {
-        "start".to_string()
-    } else if let Some(dots) = label.strip_prefix(BEFORE_FIRST_MOVE_NUMBER_LABEL) {
-        format!("setup{dots}")
-    } else {
-        label.to_string()
+        return "start".to_string();
+    }
+    // `SetupFn..` and dots after it (written in full or short): `setup` and those dots.
+    let (stem, dots) = stem_and_dots(label);
+    let (setup_stem, setup_dots) = stem_and_dots(BEFORE_FIRST_MOVE_NUMBER_LABEL);
+    match dots.checked_sub(setup_dots) {
+        Some(extra) if stem == setup_stem => label_of("setup", extra),
+        _ => label.to_string(),
     }
 }
 
@@ -438,6 +443,17 @@ mod tests {
         let doc = document("---\n...\nS@a1 1. S@b2 1... b2-c3\n");
         let labels: Vec<_> = doc.main_line(0).into_iter().map(|s| s.label).collect();
         assert_eq!(labels, ["start", "setup", "1.", "1..."]);
+    }
+
+    #[test]
+    fn setup_moves_chained_by_semicolons_are_labelled_setup_and_dots() {
+        let doc = document(&format!("---\n...\nS@a1{}\n", ";".repeat(150)));
+        let labels: Vec<_> = doc.main_line(0).into_iter().map(|s| s.label).collect();
+        assert_eq!(&labels[..4], ["start", "setup", "setup.", "setup.."]);
+        assert_eq!(labels[120], format!("setup{}", ".".repeat(119)));
+        // Past 128 bytes, `SetupFn..` and its dots are written short, and so is `setup`.
+        assert_eq!(labels[150], "setup.…(149 dots)");
+        assert_eq!(labels.len(), 152);
     }
 
     #[test]

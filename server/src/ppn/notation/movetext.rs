@@ -27,6 +27,7 @@ use labels::{continue_label, continues, set_written_label};
 use working_text::{closes_first, NextFound, WorkingText};
 
 mod labels;
+pub use labels::{label_of, stem_and_dots};
 mod working_text;
 
 /// The most strings all brace expansions of one game may produce together; past it,

@@ -49,6 +49,28 @@ pub(super) fn continue_label(label: &mut String) {
     }
 }
 
+/// A label's stem (what comes before the dots that end it) and how many dots end it,
+/// whether it is written in full or short.
+pub fn stem_and_dots(label: &str) -> (&str, usize) {
+    short_form_parts(label).unwrap_or_else(|| {
+        let stem = label.trim_end_matches('.');
+        (stem, label.len() - stem.len())
+    })
+}
+
+/// The label of `stem` followed by `dots` dots: written in full up to the bound, short past
+/// it.
+pub fn label_of(stem: &str, dots: usize) -> String {
+    let mut label = String::new();
+    if stem.len().saturating_add(dots) <= MAX_WRITTEN_LABEL_BYTES {
+        label.push_str(stem);
+        label.extend(std::iter::repeat_n('.', dots));
+    } else {
+        write_short_form(&mut label, stem, dots);
+    }
+    label
+}
+
 /// Whether `label` is the label before it continued by a `.` or a `;`.
 pub(super) fn continues(label: &str, before: &str) -> bool {
     let mut continued = before.to_string();
@@ -131,6 +153,21 @@ mod tests {
         assert_ne!(written(&format!("{}x.", "é".repeat(69))), label);
         assert!(continues(&continued, &label));
         assert!(!continues(&label, &continued));
+    }
+
+    #[test]
+    fn a_label_is_its_stem_and_dots_whatever_its_form() {
+        let mut long = written("SetupFn..");
+        for _ in 0..200 {
+            continue_label(&mut long);
+        }
+        assert_eq!(long, "SetupFn.…(202 dots)");
+        for label in ["1.", "12S...", "SetupFn..", long.as_str()] {
+            let (stem, dots) = stem_and_dots(label);
+            assert_eq!(label_of(stem, dots), label);
+        }
+        assert_eq!(stem_and_dots(&long), ("SetupFn", 202));
+        assert_eq!(label_of("setup", 0), "setup");
     }
 
     #[test]
