@@ -25,28 +25,24 @@ const SHORT_FORM_BEFORE_COUNT: &str = ".…(";
 /// Sets `label` to the label of a move written with the MoveNumber `written`.
 pub(super) fn set_written_label(label: &mut String, written: &str) {
     label.clear();
-    if written.len() <= MAX_WRITTEN_LABEL_BYTES {
-        label.push_str(written);
-        return;
+    label.push_str(written);
+    // The usual MoveNumber is its own label: only a long one needs its dots counted.
+    if written.len() > MAX_WRITTEN_LABEL_BYTES {
+        let stem_len = written.trim_end_matches('.').len();
+        finish_label(label, stem_len, written.len() - stem_len);
     }
-    let stem = written.trim_end_matches('.');
-    write_short_form(label, stem, written.len() - stem.len());
 }
 
 /// Makes `label` the label of a move that continues it with a `.` or a `;`.
 pub(super) fn continue_label(label: &mut String) {
-    if let Some((stem, dots)) = short_form_parts(label) {
-        let stem = stem.to_string();
-        label.clear();
-        write_short_form(label, &stem, dots.saturating_add(1));
-    } else if label.len() < MAX_WRITTEN_LABEL_BYTES {
+    // A label written in full below the bound takes one more dot as it is.
+    if label.len() < MAX_WRITTEN_LABEL_BYTES && short_form_parts(label).is_none() {
         label.push('.');
-    } else {
-        let stem = label.trim_end_matches('.').to_string();
-        let dots = label.len() - stem.len() + 1;
-        label.clear();
-        write_short_form(label, &stem, dots);
+        return;
     }
+    let (stem, dots) = stem_and_dots(label);
+    let stem_len = stem.len();
+    finish_label(label, stem_len, dots.saturating_add(1));
 }
 
 /// A label's stem (what comes before the dots that end it) and how many dots end it,
@@ -61,14 +57,32 @@ pub fn stem_and_dots(label: &str) -> (&str, usize) {
 /// The label of `stem` followed by `dots` dots: written in full up to the bound, short past
 /// it.
 pub fn label_of(stem: &str, dots: usize) -> String {
-    let mut label = String::new();
-    if stem.len().saturating_add(dots) <= MAX_WRITTEN_LABEL_BYTES {
-        label.push_str(stem);
-        label.extend(std::iter::repeat_n('.', dots));
-    } else {
-        write_short_form(&mut label, stem, dots);
-    }
+    let mut label = stem.to_string();
+    finish_label(&mut label, stem.len(), dots);
     label
+}
+
+/// Makes `label`, whose first `stem_len` bytes are a stem, that stem followed by `dots`
+/// dots: in full when that fits the bound, else in the short form.
+fn finish_label(label: &mut String, stem_len: usize, dots: usize) {
+    label.truncate(stem_len);
+    // A stem with `…` was shortened (no MoveNumber holds one): its label was over the bound.
+    let shortened = label.contains('…');
+    if !shortened && stem_len.saturating_add(dots) <= MAX_WRITTEN_LABEL_BYTES {
+        label.extend(std::iter::repeat_n('.', dots));
+        return;
+    }
+    if stem_len > MAX_STEM_BYTES {
+        let hash = fnv1a(label);
+        let mut kept = KEPT_STEM_BYTES;
+        while !label.is_char_boundary(kept) {
+            kept -= 1;
+        }
+        label.truncate(kept);
+        let _ = write!(label, "…{hash:08x}");
+    }
+    let unit = if dots == 1 { "dot" } else { "dots" };
+    let _ = write!(label, "{SHORT_FORM_BEFORE_COUNT}{dots} {unit})");
 }
 
 /// Whether `label` is the label before it continued by a `.` or a `;`.
@@ -76,20 +90,6 @@ pub(super) fn continues(label: &str, before: &str) -> bool {
     let mut continued = before.to_string();
     continue_label(&mut continued);
     label == continued
-}
-
-fn write_short_form(label: &mut String, stem: &str, dots: usize) {
-    if stem.len() > MAX_STEM_BYTES {
-        let mut kept = KEPT_STEM_BYTES;
-        while !stem.is_char_boundary(kept) {
-            kept -= 1;
-        }
-        let _ = write!(label, "{}…{:08x}", &stem[..kept], fnv1a(stem));
-    } else {
-        label.push_str(stem);
-    }
-    let unit = if dots == 1 { "dot" } else { "dots" };
-    let _ = write!(label, "{SHORT_FORM_BEFORE_COUNT}{dots} {unit})");
 }
 
 /// The stem and the count of dots of a label in the short form. No label kept as written

@@ -161,13 +161,16 @@ impl WorkingText {
         if outside.is_empty() {
             return;
         }
-        let mut text = String::with_capacity(self.text.len() + 2 * outside.len());
-        let mut stretches = Vec::with_capacity(self.stretches.len() + 2 * outside.len());
+        let mut replaced = WorkingText {
+            text: String::with_capacity(self.text.len() + 2 * outside.len()),
+            stretches: Vec::with_capacity(self.stretches.len() + 2 * outside.len()),
+            ..WorkingText::default()
+        };
         let mut semicolons = outside.iter().copied().peekable();
         let mut copied = 0;
         for stretch in &self.stretches {
             // Between stretches lie only the spaces that join tokens.
-            text.push_str(&self.text[copied..stretch.start]);
+            replaced.text.push_str(&self.text[copied..stretch.start]);
             let mut from = stretch.start;
             let part_origin = |at: usize| match stretch.origin {
                 StretchOrigin::Written { file_start } => StretchOrigin::Written {
@@ -176,12 +179,7 @@ impl WorkingText {
                 whole @ StretchOrigin::Whole { .. } => whole,
             };
             while let Some(at) = semicolons.next_if(|&at| at < stretch.end) {
-                push_stretch(
-                    &mut text,
-                    &mut stretches,
-                    &self.text[from..at],
-                    part_origin(from),
-                );
+                replaced.push(&self.text[from..at], part_origin(from));
                 let origin = match part_origin(at) {
                     StretchOrigin::Written { file_start } => StretchOrigin::Whole {
                         file_start,
@@ -189,40 +187,15 @@ impl WorkingText {
                     },
                     whole => whole,
                 };
-                push_stretch(&mut text, &mut stretches, " . ", origin);
+                replaced.push(" . ", origin);
                 from = at + 1;
             }
-            push_stretch(
-                &mut text,
-                &mut stretches,
-                &self.text[from..stretch.end],
-                part_origin(from),
-            );
+            replaced.push(&self.text[from..stretch.end], part_origin(from));
             copied = stretch.end;
         }
-        text.push_str(&self.text[copied..]);
-        self.text = text;
-        self.stretches = stretches;
-        self.looked_up.set(0);
+        replaced.text.push_str(&self.text[copied..]);
+        *self = replaced;
     }
-}
-
-fn push_stretch(
-    text: &mut String,
-    stretches: &mut Vec<Stretch>,
-    part: &str,
-    origin: StretchOrigin,
-) {
-    if part.is_empty() {
-        return;
-    }
-    let start = text.len();
-    text.push_str(part);
-    stretches.push(Stretch {
-        start,
-        end: text.len(),
-        origin,
-    });
 }
 
 /// Whether, reading from `at`, a `}` comes before any `{`: how the reference tells that
