@@ -151,7 +151,8 @@ pub const MAX_CFG_NAME_LEN: usize = 64;
 
 struct CfgTable {
     names: Vec<&'static str>,
-    ids: std::collections::HashMap<&'static str, u16>,
+    // Names are this program's own or a document's few: no hostile keys to guard against.
+    ids: std::collections::HashMap<&'static str, u16, foldhash::fast::FixedState>,
 }
 
 fn cfg_table() -> &'static std::sync::RwLock<CfgTable> {

@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 
+use super::find_ascii;
 use super::issue::Issue;
 use super::piece_id::{parse_piece_id, PieceId};
 use super::piece_spec::ParserOptions;
@@ -146,8 +147,7 @@ pub fn parse_location(
     } else if let Some(piece) = text.strip_prefix('&') {
         LocationKind::OfPiece(Box::new(parse_piece_id(piece, start + 1, options, notes)?))
     } else if text.starts_with('<') {
-        let close = text
-            .find('>')
+        let close = find_ascii(text, b'>')
             .ok_or_else(|| bad(range.clone(), "a relative offset `<x,y>` needs its `>`"))?;
         let inner = &text[1..close];
         let (x, y) = inner
@@ -212,9 +212,9 @@ pub fn parse_location(
             dy: steps * uy,
             anchor,
         }
-    } else if text.starts_with('(') || text.contains(',') {
+    } else if text.starts_with('(') || find_ascii(text, b',').is_some() {
         let body = text.strip_prefix('(').unwrap_or(text);
-        let (body, closed) = match body.find(')') {
+        let (body, closed) = match find_ascii(body, b')') {
             Some(close) => {
                 if close + 1 < body.len() {
                     return Err(bad(

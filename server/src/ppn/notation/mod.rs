@@ -10,3 +10,34 @@ pub mod metadata;
 pub mod movetext;
 pub mod piece_id;
 pub mod piece_spec;
+
+/// Where the ASCII byte `byte` first occurs in `text`. The parts of a move are a few
+/// bytes long: a plain loop finds the byte sooner than `str::find`, which sets up a
+/// search made for long texts. No byte of a character of several bytes is ASCII, so the
+/// offset is that of the character.
+pub(crate) fn find_ascii(text: &str, byte: u8) -> Option<usize> {
+    debug_assert!(byte.is_ascii());
+    text.bytes().position(|b| b == byte)
+}
+
+/// Where the ASCII byte `byte` last occurs in `text` (see [`find_ascii`]).
+pub(crate) fn rfind_ascii(text: &str, byte: u8) -> Option<usize> {
+    debug_assert!(byte.is_ascii());
+    text.bytes().rposition(|b| b == byte)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ascii_byte_is_found_where_str_finds_its_character() {
+        for text in ["", "b4", "(1,2)", "♠,a90", "µ‿%c,d'", ",,", "a♥,b,♦"] {
+            for byte in [b',', b'%', b'\'', b'a', b'z'] {
+                let c = char::from(byte);
+                assert_eq!(find_ascii(text, byte), text.find(c), "{text:?} {c:?}");
+                assert_eq!(rfind_ascii(text, byte), text.rfind(c), "{text:?} {c:?}");
+            }
+        }
+    }
+}

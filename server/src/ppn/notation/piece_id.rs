@@ -6,6 +6,7 @@ use std::ops::Range;
 use super::issue::Issue;
 use super::location::{parse_location, Location};
 use super::piece_spec::{parse_piece_spec, ParserOptions, PieceSpec};
+use super::rfind_ascii;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PieceId {
@@ -130,7 +131,7 @@ pub fn parse_piece_id(
             spec: Box::new(spec),
             greedy: text.starts_with('/'),
         }
-    } else if let (Some(open), true) = (text.rfind('['), text.ends_with(']')) {
+    } else if let (Some(open), true) = (rfind_ascii(text, b'['), text.ends_with(']')) {
         let location = parse_location(&text[..open], start, options, notes)?;
         let positions = parse_positions(&text[open + 1..text.len() - 1], start + open + 1)?;
         PieceIdKind::Slice {

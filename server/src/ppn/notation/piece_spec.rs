@@ -5,6 +5,7 @@
 //! ([`StatedFeatures`], used by searches and `~`), then every assumption filled in
 //! ([`PieceTemplate`], used by drops and `=`).
 
+use super::find_ascii;
 use super::issue::Issue;
 use crate::model::piece::{Cfg, PieceKind, Side, MAX_CFG_NAME_LEN, MAX_EXTRA_CFGS};
 
@@ -331,7 +332,7 @@ where
 /// ignores it too), so that the board stays the same as the reference's.
 pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
     let mut warnings = Vec::new();
-    let (simple_raw, complex) = match text.find(',') {
+    let (simple_raw, complex) = match find_ascii(text, b',') {
         Some(comma) => (&text[..comma], Some(comma)),
         None => (text, None),
     };
@@ -425,14 +426,13 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
         .all(|byte| byte.is_ascii() && !matches!(byte, b'/' | b'[' | b'('));
     let mut suit_is_glyph_default = false;
     let x = if plain {
-        simple_raw
-            .bytes()
-            .map(|byte| match byte {
-                b'n' => '0',
-                b'a' => '1',
-                byte => char::from(byte),
-            })
-            .collect()
+        let mut x = String::with_capacity(simple_raw.len());
+        x.extend(simple_raw.bytes().map(|byte| match byte {
+            b'n' => '0',
+            b'a' => '1',
+            byte => char::from(byte),
+        }));
+        x
     } else {
         rewrite_glyphs(
             simple_raw,
@@ -535,12 +535,16 @@ fn rewrite_glyphs(
         suit_is_glyph_default,
     } = features;
     let mut x = rewrite_aliases(simple_raw);
+    let kinds = GlyphKinds::of(&x);
 
     // Checkers men, then kings: a colour letter overrides the glyph's own colour.
     for (black, white, replacement) in [
         ('\u{26c2}', '\u{26c0}', "c"),
         ('\u{26c3}', '\u{26c1}', "cf"),
     ] {
+        if !kinds.checkers {
+            break;
+        }
         if x.contains([black, white]) && has_color(&x) {
             x = x.replace([black, white], replacement);
         } else if x.contains(black) {
@@ -550,11 +554,7 @@ fn rewrite_glyphs(
         }
     }
 
-    let go_board = [x.find("[#]"), x.find('\u{25a6}')]
-        .into_iter()
-        .flatten()
-        .min();
-    if go_board.is_some() {
+    if kinds.go_board && (x.contains("[#]") || x.contains('\u{25a6}')) {
         let board = if has_color(&x) {
             BOARD.to_string()
         } else {
@@ -564,7 +564,11 @@ fn rewrite_glyphs(
         *cfg = Some(Cfg::new("go"));
     }
 
-    if let Some((glyph, value)) = replace_first_glyph(&x, die_value) {
+    if let Some((glyph, value)) = kinds
+        .die
+        .then(|| replace_first_glyph(&x, die_value))
+        .flatten()
+    {
         *rank = Some(value + 1);
         if has_color(&x) {
             x = x.replace(glyph, "d");
@@ -574,14 +578,20 @@ fn rewrite_glyphs(
         }
     }
 
-    if let Some((glyph, (card_suit, card_rank))) = replace_first_glyph(&x, card_suit_rank) {
+    if let Some((glyph, (card_suit, card_rank))) = kinds
+        .card
+        .then(|| replace_first_glyph(&x, card_suit_rank))
+        .flatten()
+    {
         *rank = card_rank.map(|r| r + 1);
         *suit = card_suit;
         x = x.replace(glyph, &CARD_BACK.to_string());
     }
 
-    if let Some((glyph, (glyph_suit, glyph_rank, glyph_angle))) =
-        replace_first_glyph(&x, chess_glyph)
+    if let Some((glyph, (glyph_suit, glyph_rank, glyph_angle))) = kinds
+        .chess
+        .then(|| replace_first_glyph(&x, chess_glyph))
+        .flatten()
     {
         *rank = Some(glyph_rank + 1);
         if !has_color(&x) {
@@ -600,7 +610,10 @@ fn rewrite_glyphs(
         x = x.replace(glyph, &bit);
     }
 
-    if let Some((glyph, (tile_rank, tile_suit, tile_angle))) = replace_first_glyph(&x, domino_glyph)
+    if let Some((glyph, (tile_rank, tile_suit, tile_angle))) = kinds
+        .domino
+        .then(|| replace_first_glyph(&x, domino_glyph))
+        .flatten()
     {
         let is_back = tile_rank.is_none();
         x = x.replace(glyph, if is_back { "b" } else { "" });
@@ -621,6 +634,39 @@ fn rewrite_glyphs(
     }
 
     x
+}
+
+/// Which kinds of glyph the simple part of a PieceSpec holds, found in one pass: each
+/// kind's rewriting searches and copies the text, and most specs hold no glyph at all.
+/// The rewriting of one kind writes no glyph of a kind rewritten after it.
+#[derive(Default)]
+struct GlyphKinds {
+    checkers: bool,
+    go_board: bool,
+    die: bool,
+    card: bool,
+    chess: bool,
+    domino: bool,
+}
+
+impl GlyphKinds {
+    fn of(x: &str) -> GlyphKinds {
+        let mut kinds = GlyphKinds::default();
+        for c in x.chars() {
+            match c {
+                '\u{26c0}'..='\u{26c3}' => kinds.checkers = true,
+                // `[#]` holds a `#`, which nothing else in a simple part does.
+                '#' | '\u{25a6}' => kinds.go_board = true,
+                c if c.is_ascii() => {}
+                c if die_value(c).is_some() => kinds.die = true,
+                c if card_suit_rank(c).is_some() => kinds.card = true,
+                c if chess_glyph(c).is_some() => kinds.chess = true,
+                c if domino_glyph(c).is_some() => kinds.domino = true,
+                _ => {}
+            }
+        }
+        kinds
+    }
 }
 
 /// The characters of a normalized PieceSpec that say something, read in one pass: the
@@ -656,105 +702,133 @@ impl Letters {
         letters
     }
 
-    fn has(&self, c: char) -> bool {
-        if c.is_ascii() {
-            self.ascii & (1 << (c as u32)) != 0
-        } else if self.glyphs == 0 {
-            // Most specs are letters alone: no glyph needs looking up.
-            false
-        } else {
-            Letters::GLYPHS
-                .iter()
-                .position(|&g| g == c)
-                .is_some_and(|i| self.glyphs & (1 << i) != 0)
+    fn has(&self, chars: &CharSet) -> bool {
+        self.ascii & chars.ascii != 0 || self.glyphs & chars.glyphs != 0
+    }
+}
+
+/// Characters asked about together, as the masks of [`Letters`]: one test answers whether
+/// a text holds any of them.
+struct CharSet {
+    ascii: u128,
+    glyphs: u16,
+}
+
+impl CharSet {
+    const fn of(chars: &[char]) -> CharSet {
+        let mut set = CharSet {
+            ascii: 0,
+            glyphs: 0,
+        };
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            if c.is_ascii() {
+                set.ascii |= 1 << (c as u32);
+            } else {
+                let mut g = 0;
+                while Letters::GLYPHS[g] != c {
+                    // Past the end, the index panics: a glyph outside the table is a
+                    // mistake in this file, caught when it is compiled.
+                    g += 1;
+                }
+                set.glyphs |= 1 << g;
+            }
+            i += 1;
         }
+        set
     }
 }
 
 fn simple_features(x: &str) -> StatedFeatures {
     let letters = Letters::of(x);
-    let has = |chars: &[char]| chars.iter().any(|&c| letters.has(c));
-    let suit = if has(&['S', '♥', 'R', '♡']) {
+    // Each set of characters is made once, when this file is compiled.
+    macro_rules! has {
+        ($($c:expr),+) => {
+            letters.has(&const { CharSet::of(&[$($c),+]) })
+        };
+    }
+    let suit = if has!('S', '♥', 'R', '♡') {
         Some(1)
-    } else if has(&['M', '♠', 'K', '♤']) {
+    } else if has!('M', '♠', 'K', '♤') {
         Some(2)
-    } else if has(&['C', '♣', 'G', '♧']) {
+    } else if has!('C', '♣', 'G', '♧') {
         Some(3)
-    } else if has(&['A', '♦', 'B', '♢']) {
+    } else if has!('A', '♦', 'B', '♢') {
         Some(4)
-    } else if has(&['Y']) {
+    } else if has!('Y') {
         Some(5)
-    } else if has(&['W']) {
+    } else if has!('W') {
         Some(6)
     } else {
         None
     };
     let rank = letters.first_digit.map(|d| i32::from(d) + 1);
-    let angle = if has(&['^']) {
+    let angle = if has!('^') {
         Some(0.0)
-    } else if has(&['<']) {
+    } else if has!('<') {
         Some(90.0)
-    } else if has(&['v']) {
+    } else if has!('v') {
         Some(180.0)
-    } else if has(&['>']) {
+    } else if has!('>') {
         Some(270.0)
     } else {
         None
     };
-    let colored = has(&COLOR_LETTERS);
-    let kind = if has(&['t']) {
+    let colored = letters.has(&const { CharSet::of(&COLOR_LETTERS) });
+    let kind = if has!('t') {
         Some(PieceKind::Tile)
-    } else if has(&['c']) {
+    } else if has!('c') {
         Some(if colored {
             PieceKind::Bit
         } else {
             PieceKind::Coin
         })
-    } else if has(&['d']) {
+    } else if has!('d') {
         Some(PieceKind::Die)
-    } else if has(&['p']) {
+    } else if has!('p') {
         Some(PieceKind::Pawn)
-    } else if has(&['m']) {
+    } else if has!('m') {
         Some(if colored {
             PieceKind::Bit
         } else {
             PieceKind::Matchstick
         })
-    } else if has(&['s']) {
+    } else if has!('s') {
         Some(if colored {
             PieceKind::Bit
         } else {
             PieceKind::Saucer
         })
-    } else if has(&[CARD_BACK]) {
+    } else if has!(CARD_BACK) {
         Some(PieceKind::Card)
-    } else if has(&[PYRAMID]) {
+    } else if has!(PYRAMID) {
         Some(PieceKind::Pyramid)
-    } else if has(&[BIT]) {
+    } else if has!(BIT) {
         Some(PieceKind::Bit)
-    } else if has(&[BOARD]) {
+    } else if has!(BOARD) {
         Some(PieceKind::Board)
     } else {
         None
     };
-    let side = if has(&['f']) {
+    let side = if has!('f') {
         Some(Side::Face)
-    } else if has(&['b']) {
+    } else if has!('b') {
         Some(Side::Back)
-    } else if has(&['l']) {
+    } else if has!('l') {
         Some(Side::Left)
-    } else if has(&['r']) {
+    } else if has!('r') {
         Some(Side::Right)
-    } else if has(&['x']) {
+    } else if has!('x') {
         Some(Side::Top)
     } else {
         None
     };
-    let cfg = if has(&['♥', '♠', '♣', '♦']) {
+    let cfg = if has!('♥', '♠', '♣', '♦') {
         Some(Cfg::new("playing_cards_expansion"))
-    } else if has(&['♡', '♤', '♧', '♢']) {
+    } else if has!('♡', '♤', '♧', '♢') {
         Some(Cfg::new("dual_piecepacks_expansion"))
-    } else if has(&[HEXPACK]) {
+    } else if has!(HEXPACK) {
         Some(Cfg::new("hexpack"))
     } else {
         None

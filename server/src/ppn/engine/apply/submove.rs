@@ -9,6 +9,7 @@ use crate::ppn::notation::issue::Issue;
 use crate::ppn::notation::location::{parse_location, Location, LocationKind};
 use crate::ppn::notation::piece_id::{parse_piece_id, PieceId};
 use crate::ppn::notation::piece_spec::{parse_piece_spec, ParserOptions, PieceSpec};
+use crate::ppn::notation::{find_ascii, rfind_ascii};
 
 /// One sub-move's text, with the byte in the token's text each of its bytes came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,8 +122,15 @@ impl<'a> Iterator for Submoves<'a> {
         }
         // The part being read: where it starts, and whether a character in it is rewritten.
         let mut current: Option<(usize, bool)> = None;
-        for (offset, c) in text[self.at..].char_indices() {
-            let at = self.at + offset;
+        let bytes = text.as_bytes();
+        let mut at = self.at;
+        while at < bytes.len() {
+            // An ASCII byte is its character; only other characters need decoding.
+            let c = if bytes[at].is_ascii() {
+                char::from(bytes[at])
+            } else {
+                text[at..].chars().next()?
+            };
             let whitespace = c.is_whitespace();
             let starts_part = whitespace
                 || matches!(c, '*' | '!')
@@ -143,6 +151,7 @@ impl<'a> Iterator for Submoves<'a> {
                 }
             }
             self.previous = Some(c);
+            at += c.len_utf8();
         }
         self.at = text.len();
         let (start, rewrite) = current?;
@@ -287,7 +296,7 @@ fn is_hyphen(text: &str, at: usize) -> bool {
 
 /// Whether `text` (just after a `<`) reads as the inside of `<x,y>`.
 fn starts_offset_body(text: &str) -> bool {
-    let Some(close) = text.find('>') else {
+    let Some(close) = find_ascii(text, b'>') else {
         return false;
     };
     text[..close].split_once(',').is_some_and(|(x, y)| {
@@ -316,10 +325,9 @@ fn is_underscore(text: &str, at: usize) -> bool {
     if !text[at..].starts_with('_') {
         return false;
     }
-    let opened = text[..at]
-        .rfind(',')
-        .is_some_and(|comma| !text[comma..at].contains('\''));
-    !(opened && text[at..].contains('\''))
+    let opened = rfind_ascii(&text[..at], b',')
+        .is_some_and(|comma| find_ascii(&text[comma..at], b'\'').is_none());
+    !(opened && find_ascii(&text[at..], b'\'').is_some())
 }
 
 /// `\` that drops, not the right half of the pyramid `/\`.
@@ -557,11 +565,11 @@ impl Reader<'_> {
         &mut self,
         range: Range<usize>,
     ) -> Result<(Location, Option<PieceId>), Issue> {
-        match self.text[range.clone()].find('%') {
+        match find_ascii(&self.text[range.clone()], b'%') {
             Some(p) => {
                 let percent = range.start + p;
                 let after = &self.text[percent + 1..range.end];
-                let order_end = after.find('%').map_or(range.end, |q| percent + 1 + q);
+                let order_end = find_ascii(after, b'%').map_or(range.end, |q| percent + 1 + q);
                 let location = self.location(range.start..percent)?;
                 let order = self.piece_id(percent + 1..order_end)?;
                 Ok((location, Some(order)))
@@ -690,11 +698,11 @@ pub(crate) fn parse_submove(
             let (target, angle) = r.halves(positions, width);
             let target = r.piece_id(target)?;
             let angle_text = &text[angle.clone()];
-            let (degrees, center) = if let Some(p) = angle_text.find('|') {
+            let (degrees, center) = if let Some(p) = find_ascii(angle_text, b'|') {
                 let split = angle.start + p;
                 let degrees = r.degrees(angle.start..split)?;
                 (degrees, Some(r.location(split + 1..angle.end)?))
-            } else if let Some(p) = angle_text.find('$') {
+            } else if let Some(p) = find_ascii(angle_text, b'$') {
                 let split = angle.start + p;
                 let degrees = r.degrees(angle.start..split)?;
                 let anchor = r.piece_id(split + 1..angle.end)?;
