@@ -538,13 +538,11 @@ fn rewrite_glyphs(
     let kinds = GlyphKinds::of(&x);
 
     // Checkers men, then kings: a colour letter overrides the glyph's own colour.
-    for (black, white, replacement) in [
+    let checkers = [
         ('\u{26c2}', '\u{26c0}', "c"),
         ('\u{26c3}', '\u{26c1}', "cf"),
-    ] {
-        if !kinds.checkers {
-            break;
-        }
+    ];
+    for (black, white, replacement) in checkers.into_iter().filter(|_| kinds.checkers) {
         if x.contains([black, white]) && has_color(&x) {
             x = x.replace([black, white], replacement);
         } else if x.contains(black) {
@@ -655,7 +653,7 @@ impl GlyphKinds {
         for c in x.chars() {
             match c {
                 '\u{26c0}'..='\u{26c3}' => kinds.checkers = true,
-                // `[#]` holds a `#`, which nothing else in a simple part does.
+                // `[#]` is looked for only where there is a `#`.
                 '#' | '\u{25a6}' => kinds.go_board = true,
                 c if c.is_ascii() => {}
                 c if die_value(c).is_some() => kinds.die = true,
