@@ -538,17 +538,18 @@ fn rewrite_glyphs(
     let kinds = GlyphKinds::of(&x);
 
     // Checkers men, then kings: a colour letter overrides the glyph's own colour.
-    let checkers = [
-        ('\u{26c2}', '\u{26c0}', "c"),
-        ('\u{26c3}', '\u{26c1}', "cf"),
-    ];
-    for (black, white, replacement) in checkers.into_iter().filter(|_| kinds.checkers) {
-        if x.contains([black, white]) && has_color(&x) {
-            x = x.replace([black, white], replacement);
-        } else if x.contains(black) {
-            x = x.replace(black, &format!("K{replacement}"));
-        } else if x.contains(white) {
-            x = x.replace(white, &format!("W{replacement}"));
+    if kinds.checkers {
+        for (black, white, replacement) in [
+            ('\u{26c2}', '\u{26c0}', "c"),
+            ('\u{26c3}', '\u{26c1}', "cf"),
+        ] {
+            if x.contains([black, white]) && has_color(&x) {
+                x = x.replace([black, white], replacement);
+            } else if x.contains(black) {
+                x = x.replace(black, &format!("K{replacement}"));
+            } else if x.contains(white) {
+                x = x.replace(white, &format!("W{replacement}"));
+            }
         }
     }
 
