@@ -949,6 +949,11 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
     let mut label = start.previous_label;
     // A move's words, read into the same buffers for every move.
     let mut words = Words::default();
+    // Where the search for the token of the next label starts.
+    let mut next_token = 0;
+    // A move's comments and their text, in the same buffers for every move.
+    let mut comments = Vec::new();
+    let mut comment = String::new();
     split.moves.reserve(raw_moves.len());
     split.resume.reserve(raw_moves.len());
     for raw in raw_moves {
@@ -970,9 +975,7 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
         let label_range = raw.label.clone().unwrap_or(0..0);
         let label_source = working.span(label_range.clone());
         let resume = label_source.as_ref().and_then(|label_source| {
-            let token = &tokens[tokens
-                .binary_search_by_key(&label_source.start, |token| token.range.start)
-                .ok()?];
+            let token = token_starting_at(&tokens, &mut next_token, label_source.start)?;
             let whole_plain_token =
                 token.range == *label_source && !token.expanded && !token.in_comment;
             whole_plain_token.then_some(ResumePoint {
@@ -982,9 +985,9 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
             })
         });
         let body = &text[raw.body.clone()];
-        let comments = comment_spans(body);
+        find_comment_spans(body, &mut comments);
         tokens_outside(body, raw.body.start, &comments, &working, &mut words);
-        let comment = comment_text(body, &comments);
+        write_comment_text(body, &comments, &mut comment);
         let source = working
             .source_span(&[label_range, raw.body])
             .or_else(|| label_source.clone())
@@ -1001,9 +1004,34 @@ fn split_part(file_text: &str, movetext: Range<usize>, start: SplitStart) -> Spl
     split
 }
 
-/// The comments' texts without their braces, joined by one space, whitespace squished.
-fn comment_text(body: &str, comments: &[Range<usize>]) -> String {
-    let mut text = String::new();
+/// The token that starts at byte `start` of the file, looked for from `tokens[*from]` on:
+/// labels come in file order, so each token is passed once for all of a split's labels.
+fn token_starting_at<'t>(
+    tokens: &'t [SourceToken],
+    from: &mut usize,
+    start: usize,
+) -> Option<&'t SourceToken> {
+    if *from > 0
+        && tokens
+            .get(*from - 1)
+            .is_some_and(|token| token.range.start >= start)
+    {
+        // A label before the last one asked about: not what labels do, but kept right.
+        *from = tokens.partition_point(|token| token.range.start < start);
+    }
+    while tokens
+        .get(*from)
+        .is_some_and(|token| token.range.start < start)
+    {
+        *from += 1;
+    }
+    tokens.get(*from).filter(|token| token.range.start == start)
+}
+
+/// Writes the comments' texts without their braces, joined by one space, whitespace
+/// squished, into `text` (emptied first).
+fn write_comment_text(body: &str, comments: &[Range<usize>], text: &mut String) {
+    text.clear();
     let mut space_before = false;
     for range in comments {
         for c in body[range.clone()].chars() {
@@ -1021,7 +1049,6 @@ fn comment_text(body: &str, comments: &[Range<usize>]) -> String {
         }
         space_before = true;
     }
-    text
 }
 
 /// Cuts the movetext into tokens, expands each, and joins the expansions with spaces.
@@ -1344,10 +1371,10 @@ fn cut_at_move_numbers(text: &str) -> Vec<RawMove> {
 }
 
 /// Comments: `{` to the first `}`, with neither a letter, digit nor punctuation mark
-/// just outside the braces.
-fn comment_spans(body: &str) -> Vec<Range<usize>> {
+/// just outside the braces; found into `spans` (emptied first).
+fn find_comment_spans(body: &str, spans: &mut Vec<Range<usize>>) {
+    spans.clear();
     let bytes = body.as_bytes();
-    let mut spans = Vec::new();
     // The first `}` at or after a position. The positions asked about only grow, so the
     // body is scanned once, forward, whatever its braces.
     let mut closes = NextFound::default();
@@ -1370,7 +1397,6 @@ fn comment_spans(body: &str) -> Vec<Range<usize>> {
             i = close + 1;
         }
     }
-    spans
 }
 
 /// Reads the words of `body` (which starts at `body_start` of the working text) outside
@@ -1942,6 +1968,41 @@ mod record_tests {
 }
 
 #[cfg(test)]
+mod token_lookup_tests {
+    use super::*;
+
+    fn token_at(start: usize) -> SourceToken {
+        SourceToken {
+            range: start..start + 2,
+            expanded: false,
+            in_comment: false,
+            expanded_strings_before: 0,
+            expanded_bytes_before: 0,
+            over_cap_before: false,
+        }
+    }
+
+    #[test]
+    fn tokens_are_found_from_the_last_one_as_a_binary_search_finds_them() {
+        let tokens: Vec<SourceToken> = [0, 3, 6, 7, 12, 20].into_iter().map(token_at).collect();
+        let by_search = |start: usize| {
+            tokens
+                .binary_search_by_key(&start, |token| token.range.start)
+                .ok()
+                .map(|index| tokens[index].range.clone())
+        };
+        // In order (a start asked twice, as the labels of one expanded token are), then
+        // going back, and past the end.
+        let asked = [0, 3, 3, 5, 6, 12, 4, 7, 6, 20, 25, 0];
+        let mut from = 0;
+        for start in asked {
+            let found = token_starting_at(&tokens, &mut from, start).map(|t| t.range.clone());
+            assert_eq!(found, by_search(start), "token starting at {start}");
+        }
+    }
+}
+
+#[cfg(test)]
 mod comment_tests {
     use super::*;
 
@@ -2113,8 +2174,11 @@ mod comment_tests {
             "{ ‿} {é}",
             "é{x}♠{y}‿ {z}é",
         ];
+        // One list for all: each search empties it first.
+        let mut spans = Vec::new();
         for body in bodies {
-            assert_eq!(comment_spans(body), comment_spans_by_table(body), "{body}");
+            find_comment_spans(body, &mut spans);
+            assert_eq!(spans, comment_spans_by_table(body), "{body}");
         }
     }
 
@@ -2196,7 +2260,8 @@ mod comment_tests {
         }
         assert_eq!(&file[27..35], "t@{b,d}2");
         let body = working.text.clone();
-        let comments = comment_spans(&body);
+        let mut comments = Vec::new();
+        find_comment_spans(&body, &mut comments);
         let mut words = Words::default();
         tokens_outside(&body, 0, &comments, &working, &mut words);
         assert_eq!(words.text, "a1-b2 $~ é@c3 t@b2 t@d2");
@@ -2210,7 +2275,9 @@ mod comment_tests {
                 (24, 27..35)
             ]
         );
-        assert_eq!(comment_text(&body, &comments), "x note");
+        let mut comment = "left from before".to_string();
+        write_comment_text(&body, &comments, &mut comment);
+        assert_eq!(comment, "x note");
     }
 }
 
