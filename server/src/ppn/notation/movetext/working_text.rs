@@ -67,16 +67,20 @@ impl WorkingText {
     }
 
     fn push(&mut self, text: &str, origin: StretchOrigin) {
-        if text.is_empty() {
-            return;
-        }
         let start = self.text.len();
         self.text.push_str(text);
-        self.stretches.push(Stretch {
-            start,
-            end: self.text.len(),
-            origin,
-        });
+        self.add_stretch(start..self.text.len(), origin);
+    }
+
+    /// Notes that the characters at `range` of the text (already there) stand for `origin`.
+    fn add_stretch(&mut self, range: Range<usize>, origin: StretchOrigin) {
+        if !range.is_empty() {
+            self.stretches.push(Stretch {
+                start: range.start,
+                end: range.end,
+                origin,
+            });
+        }
     }
 
     /// The first stretch that ends after byte `at`: its index, or the count of stretches.
@@ -146,6 +150,25 @@ impl WorkingText {
 
     /// The file bytes that the characters of `range` stand for.
     pub(super) fn span(&self, range: Range<usize>) -> Option<Range<usize>> {
+        // Most ranges asked about lie inside one stretch (a word copied as written): one
+        // lookup answers for both ends.
+        if !range.is_empty() {
+            let index = self.first_ending_after(range.start);
+            if let Some(stretch) = self.stretches.get(index) {
+                if stretch.start <= range.start && range.end <= stretch.end {
+                    return Some(match stretch.origin {
+                        StretchOrigin::Written { file_start } => {
+                            file_start + range.start - stretch.start
+                                ..file_start + range.end - stretch.start
+                        }
+                        StretchOrigin::Whole {
+                            file_start,
+                            file_end,
+                        } => file_start..file_end,
+                    });
+                }
+            }
+        }
         self.source_span(std::slice::from_ref(&range))
     }
 
@@ -161,25 +184,41 @@ impl WorkingText {
         if outside.is_empty() {
             return;
         }
+        // The text is copied between the `;`s; stretches without one are moved along by
+        // two bytes for each `;` before them, and only those with one are cut.
+        let mut text = String::with_capacity(self.text.len() + 2 * outside.len());
+        let mut copied = 0;
+        for &at in &outside {
+            text.push_str(&self.text[copied..at]);
+            text.push_str(" . ");
+            copied = at + 1;
+        }
+        text.push_str(&self.text[copied..]);
         let mut replaced = WorkingText {
-            text: String::with_capacity(self.text.len() + 2 * outside.len()),
+            text,
             stretches: Vec::with_capacity(self.stretches.len() + 2 * outside.len()),
             ..WorkingText::default()
         };
         let mut semicolons = outside.iter().copied().peekable();
-        let mut copied = 0;
+        let mut shift = 0;
         for stretch in &self.stretches {
-            // Between stretches lie only the spaces that join tokens.
-            replaced.text.push_str(&self.text[copied..stretch.start]);
-            let mut from = stretch.start;
+            if semicolons.peek().is_none_or(|&at| at >= stretch.end) {
+                replaced.stretches.push(Stretch {
+                    start: stretch.start + shift,
+                    end: stretch.end + shift,
+                    origin: stretch.origin,
+                });
+                continue;
+            }
             let part_origin = |at: usize| match stretch.origin {
                 StretchOrigin::Written { file_start } => StretchOrigin::Written {
                     file_start: file_start + at - stretch.start,
                 },
                 whole @ StretchOrigin::Whole { .. } => whole,
             };
+            let mut from = stretch.start;
             while let Some(at) = semicolons.next_if(|&at| at < stretch.end) {
-                replaced.push(&self.text[from..at], part_origin(from));
+                replaced.add_stretch(from + shift..at + shift, part_origin(from));
                 let origin = match part_origin(at) {
                     StretchOrigin::Written { file_start } => StretchOrigin::Whole {
                         file_start,
@@ -187,13 +226,12 @@ impl WorkingText {
                     },
                     whole => whole,
                 };
-                replaced.push(" . ", origin);
+                replaced.add_stretch(at + shift..at + shift + 3, origin);
+                shift += 2;
                 from = at + 1;
             }
-            replaced.push(&self.text[from..stretch.end], part_origin(from));
-            copied = stretch.end;
+            replaced.add_stretch(from + shift..stretch.end + shift, part_origin(from));
         }
-        replaced.text.push_str(&self.text[copied..]);
         *self = replaced;
     }
 }
@@ -301,6 +339,14 @@ mod tests {
                 assert_eq!(
                     working.last_origin_end(start..end),
                     inside.last().map(|origin| origin.end),
+                    "{start}..{end}"
+                );
+                assert_eq!(
+                    working.span(start..end),
+                    inside
+                        .first()
+                        .zip(inside.last())
+                        .map(|(first, last)| first.start..last.end),
                     "{start}..{end}"
                 );
             }
