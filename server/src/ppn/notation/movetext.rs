@@ -1068,21 +1068,31 @@ fn expand_tokens(
     let mut comment_depth = 0usize;
     // Where the comment that opened at depth 0 last opened: the one left open at the end.
     let mut outermost_open = 0;
-    // Read byte by byte: whitespace, braces and backslashes are ASCII, and no byte of a
-    // character of several bytes is ASCII, so only a character's first byte needs a look
-    // (and, when it is not ASCII, the character it starts).
+    // Whitespace, braces and backslashes are ASCII, and no byte of a character of several
+    // bytes is ASCII: runs of the other bytes are skipped in a tight loop, and only the
+    // bytes that end them (and, when not ASCII, the character they start) need a look.
     let bytes = slice.as_bytes();
     let mut previous = 0u8;
-    for (index, &byte) in bytes.iter().enumerate() {
-        let whitespace = if byte.is_ascii() {
-            matches!(byte, b'\t' | b'\n' | 0x0C | b'\r' | b' ')
-        } else if is_utf8_continuation(byte) {
-            continue;
+    let mut index = 0;
+    while index < bytes.len() {
+        let run_start = index;
+        while index < bytes.len() && !SPLIT_SPECIAL[usize::from(bytes[index])] {
+            index += 1;
+        }
+        if index > run_start {
+            if token_start.is_none() {
+                token_start = Some((run_start, comment_depth > 0));
+            }
+            previous = bytes[index - 1];
+        }
+        let Some(&byte) = bytes.get(index) else {
+            break;
+        };
+        let (whitespace, width) = if byte.is_ascii() {
+            (matches!(byte, b'\t' | b'\n' | 0x0C | b'\r' | b' '), 1)
         } else {
-            slice[index..]
-                .chars()
-                .next()
-                .is_some_and(is_movetext_whitespace)
+            let c = char_at(slice, index);
+            (is_movetext_whitespace(c), c.len_utf8())
         };
         if whitespace {
             if let Some((start, in_comment)) = token_start.take() {
@@ -1114,6 +1124,7 @@ fn expand_tokens(
             }
         }
         previous = byte;
+        index += width;
     }
     if let Some((start, in_comment)) = token_start {
         ranges.push((offset + start..offset + slice.len(), in_comment, marks));
@@ -1229,6 +1240,21 @@ const OPEN: u8 = 1;
 const CLOSE: u8 = 2;
 const BACKSLASH: u8 = 4;
 
+/// The bytes the splitter's first pass looks at: ASCII whitespace, braces, backslashes,
+/// and the first bytes of characters of several bytes (which may be whitespace).
+const SPLIT_SPECIAL: [bool; 256] = {
+    let mut special = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        special[byte] = matches!(
+            byte as u8,
+            b'\t' | b'\n' | 0x0C | b'\r' | b' ' | b'{' | b'}' | b'\\' | 0xC0..=0xFF
+        );
+        byte += 1;
+    }
+    special
+};
+
 /// The mark of a byte of a token: whether it is a `{`, a `}` or a `\`.
 fn mark_of(byte: u8) -> u8 {
     match byte {
@@ -1237,11 +1263,6 @@ fn mark_of(byte: u8) -> u8 {
         b'\\' => BACKSLASH,
         _ => 0,
     }
-}
-
-/// Whether a byte continues a character of several bytes in UTF-8.
-fn is_utf8_continuation(byte: u8) -> bool {
-    byte & 0xC0 == 0x80
 }
 
 /// The character starting at byte `at` of `text`, which must be one.
@@ -1964,6 +1985,74 @@ mod record_tests {
         assert_eq!(moved.shifted(-10), record);
         let other_text = MoveRecord::new("1.", Some(1..3), &[token("S@b3", 4..8)], "", 1..8);
         assert_ne!(record, other_text);
+    }
+}
+
+#[cfg(test)]
+mod first_pass_tests {
+    use super::*;
+
+    /// Tokens and their comment depth at the start, and the `}`s that close nothing,
+    /// found character by character.
+    fn tokens_by_characters(text: &str) -> (Vec<(Range<usize>, bool)>, Vec<usize>) {
+        let mut tokens = Vec::new();
+        let mut unopened = Vec::new();
+        let mut start = None;
+        let mut depth = 0usize;
+        let mut previous = ' ';
+        for (at, c) in text.char_indices() {
+            if is_movetext_whitespace(c) {
+                if let Some((start, in_comment)) = start.take() {
+                    tokens.push((start..at, in_comment));
+                }
+            } else if start.is_none() {
+                start = Some((at, depth > 0));
+            }
+            match c {
+                '{' if previous != '\\' => depth += 1,
+                '}' if previous != '\\' && depth == 0 => unopened.push(at),
+                '}' if previous != '\\' => depth -= 1,
+                _ => {}
+            }
+            previous = c;
+        }
+        if let Some((start, in_comment)) = start {
+            tokens.push((start..text.len(), in_comment));
+        }
+        (tokens, unopened)
+    }
+
+    #[test]
+    fn tokens_are_those_read_character_by_character() {
+        let pieces = [
+            "a", "1.", "-", "@", " ", "  ", "\t", "\r\n", "{", "}", "\\", "\\{", "é", "♠",
+            "\u{A0}", "\u{3000}", "\u{2003}", "\u{2028}", "x{1,2}", ";",
+        ];
+        let mut random = crate::test_random::Xorshift::new(21);
+        for _ in 0..3_000 {
+            let length = random.below(24);
+            let text: String = (0..length)
+                .map(|_| pieces[random.below(pieces.len())])
+                .collect();
+            let mut problems = Vec::new();
+            let (_, tokens, _) = expand_tokens(
+                &text,
+                &text,
+                &(0..text.len()),
+                &SplitStart::at_movetext_start(),
+                &mut problems,
+            );
+            let found: Vec<_> = tokens
+                .iter()
+                .map(|token| (token.range.clone(), token.in_comment))
+                .collect();
+            let unopened: Vec<_> = problems
+                .iter()
+                .filter(|p| p.code == MovetextProblemCode::UnopenedComment)
+                .map(|p| p.range.start)
+                .collect();
+            assert_eq!((found, unopened), tokens_by_characters(&text), "{text:?}");
+        }
     }
 }
 
