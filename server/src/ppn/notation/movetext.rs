@@ -1512,16 +1512,15 @@ fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProb
     // the order of numbers then dots, are all different, and differ from every other label:
     // which is what almost every game shows. Only the other labels then need a map (a
     // label being typed, `12S.`, `SetupFn..`).
-    let (numbered_in_order, all_numbered) = numbered_labels_increase(moves);
-    if numbered_in_order && all_numbered {
+    let (numbered_in_order, others) = numbered_labels_increase(moves);
+    if numbered_in_order && others == 0 {
         return;
     }
     let needs_map =
         |record: &MoveRecord| !numbered_in_order || numbered_key(record.label()).is_none();
-    // Every label goes into the map when the numbered ones are out of order: room for all
-    // of them spares growing it move by move.
+    // Room for every label that goes into the map (and the setup's) spares growing it.
     let room = if numbered_in_order {
-        0
+        others + 1
     } else {
         moves.len() + 1
     };
@@ -1566,22 +1565,22 @@ fn numbered_key(label: &str) -> Option<(u64, usize)> {
 }
 
 /// Whether the labels of a number and dots each come after the one before (the others
-/// aside), and whether every label is one. Two labels with the same key are not in order,
-/// even when written differently (`1.`, `01.`).
-fn numbered_labels_increase(moves: &[MoveRecord]) -> (bool, bool) {
+/// aside), and if so how many labels are not one. Two labels with the same key are not in
+/// order, even when written differently (`1.`, `01.`).
+fn numbered_labels_increase(moves: &[MoveRecord]) -> (bool, usize) {
     let mut previous = None;
-    let mut all_numbered = true;
+    let mut others = 0;
     for record in moves {
         let Some(key) = numbered_key(record.label()) else {
-            all_numbered = false;
+            others += 1;
             continue;
         };
         if previous.is_some_and(|previous| previous >= key) {
-            return (false, false);
+            return (false, others);
         }
         previous = Some(key);
     }
-    (true, all_numbered)
+    (true, others)
 }
 
 /// A fast hash for the short labels of one game (`12...`): the map of labels is rebuilt on
