@@ -2,10 +2,10 @@
 
 use std::ops::Range;
 
-use super::find_ascii;
 use super::issue::Issue;
 use super::piece_id::{parse_piece_id, PieceId};
 use super::piece_spec::ParserOptions;
+use super::{find_ascii, split_once_ascii};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Location {
@@ -150,8 +150,7 @@ pub fn parse_location(
         let close = find_ascii(text, b'>')
             .ok_or_else(|| bad(range.clone(), "a relative offset `<x,y>` needs its `>`"))?;
         let inner = &text[1..close];
-        let (x, y) = inner
-            .split_once(',')
+        let (x, y) = split_once_ascii(inner, b',')
             .and_then(|(x, y)| Some((parse_number(x)?, parse_number(y)?)))
             .ok_or_else(|| {
                 bad(
@@ -226,8 +225,7 @@ pub fn parse_location(
             }
             None => (body, false),
         };
-        let (x, y) = body
-            .split_once(',')
+        let (x, y) = split_once_ascii(body, b',')
             .and_then(|(x, y)| Some((parse_number(x)?, parse_number(y)?)))
             .ok_or_else(|| {
                 bad(

@@ -26,6 +26,12 @@ pub(crate) fn rfind_ascii(text: &str, byte: u8) -> Option<usize> {
     text.bytes().rposition(|b| b == byte)
 }
 
+/// `text` cut at the first ASCII byte `byte` (see [`find_ascii`]), without it.
+pub(crate) fn split_once_ascii(text: &str, byte: u8) -> Option<(&str, &str)> {
+    let at = find_ascii(text, byte)?;
+    Some((&text[..at], &text[at + 1..]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,6 +43,11 @@ mod tests {
                 let c = char::from(byte);
                 assert_eq!(find_ascii(text, byte), text.find(c), "{text:?} {c:?}");
                 assert_eq!(rfind_ascii(text, byte), text.rfind(c), "{text:?} {c:?}");
+                assert_eq!(
+                    split_once_ascii(text, byte),
+                    text.split_once(c),
+                    "{text:?} {c:?}"
+                );
             }
         }
     }

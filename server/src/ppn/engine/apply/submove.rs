@@ -9,7 +9,7 @@ use crate::ppn::notation::issue::Issue;
 use crate::ppn::notation::location::{parse_location, Location, LocationKind};
 use crate::ppn::notation::piece_id::{parse_piece_id, PieceId};
 use crate::ppn::notation::piece_spec::{parse_piece_spec, ParserOptions, PieceSpec};
-use crate::ppn::notation::{find_ascii, rfind_ascii};
+use crate::ppn::notation::{find_ascii, rfind_ascii, split_once_ascii};
 
 /// One sub-move's text, with the byte in the token's text each of its bytes came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -299,7 +299,7 @@ fn starts_offset_body(text: &str) -> bool {
     let Some(close) = find_ascii(text, b'>') else {
         return false;
     };
-    text[..close].split_once(',').is_some_and(|(x, y)| {
+    split_once_ascii(&text[..close], b',').is_some_and(|(x, y)| {
         x.parse::<f64>().is_ok() && y.trim_start_matches('+').parse::<f64>().is_ok()
     })
 }
@@ -400,6 +400,16 @@ impl MoveToken {
         }
     }
 
+    /// Whether the MoveToken's characters stand at byte `at`. Compared byte by byte: for
+    /// texts of one or two bytes, `starts_with` calls `memcmp`.
+    fn written_at(self, text: &str, at: usize) -> bool {
+        let bytes = text.as_bytes();
+        self.text()
+            .bytes()
+            .enumerate()
+            .all(|(offset, byte)| bytes.get(at + offset) == Some(&byte))
+    }
+
     /// Whether this MoveToken starts at byte `at`, by the grammar.
     fn is_at(self, text: &str, at: usize) -> bool {
         let percent_after = || text[at + 1..].starts_with('%');
@@ -411,7 +421,7 @@ impl MoveToken {
             MoveToken::MoveBelow => is_underscore(text, at),
             MoveToken::DropBelowPiece => is_backslash(text, at) && percent_after(),
             MoveToken::DropBelow => is_backslash(text, at),
-            _ => text[at..].starts_with(self.text()),
+            _ => self.written_at(text, at),
         }
     }
 
@@ -437,7 +447,7 @@ impl MoveToken {
             }
             MoveToken::Flip => is_plus(text, at),
             MoveToken::Capture => is_colon(text, at),
-            _ => text[at..].starts_with(self.text()),
+            _ => self.written_at(text, at),
         }
     }
 
@@ -868,6 +878,23 @@ mod tests {
                 .find(|token| token.candidates(text).any(|i| is_at(*token, text, i)))
         };
         (find(MoveToken::is_at), find(MoveToken::reference_is_at))
+    }
+
+    #[test]
+    fn a_move_token_is_written_where_the_text_starts_with_it() {
+        for text in [
+            "", "@", "@>", "S@b2", "b2$>90", "b2@%c3", "_%", "\\", "a\\%b", "é@>",
+        ] {
+            for token in MoveToken::ORDER {
+                for at in (0..=text.len()).filter(|&at| text.is_char_boundary(at)) {
+                    assert_eq!(
+                        token.written_at(text, at),
+                        text[at..].starts_with(token.text()),
+                        "{token:?} at {at} of {text}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
