@@ -105,9 +105,9 @@ pub struct PieceSpec {
     /// Set when the suit only comes from a glyph's default colour (a white die for `⚅`), so
     /// that `~⚅` can warn that it also turns the die white.
     pub suit_is_glyph_default: bool,
-    /// The simple part after glyphs and aliases were rewritten to letters: the input of
-    /// the assumptions.
-    normalized: String,
+    /// What the simple part, once glyphs and aliases were rewritten to letters, holds:
+    /// the input of the assumptions.
+    letters: Letters,
     /// Warnings with ranges relative to the PieceSpec text.
     pub warnings: Vec<Issue>,
     len: usize,
@@ -425,16 +425,10 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
         .bytes()
         .all(|byte| byte.is_ascii() && !matches!(byte, b'/' | b'[' | b'('));
     let mut suit_is_glyph_default = false;
-    let x = if plain {
-        let mut x = String::with_capacity(simple_raw.len());
-        x.extend(simple_raw.bytes().map(|byte| match byte {
-            b'n' => '0',
-            b'a' => '1',
-            byte => char::from(byte),
-        }));
-        x
+    let letters = if plain {
+        Letters::of_plain(simple_raw)
     } else {
-        rewrite_glyphs(
+        Letters::of(&rewrite_glyphs(
             simple_raw,
             options,
             GlyphFeatures {
@@ -444,10 +438,10 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
                 cfg: &mut cfg,
                 suit_is_glyph_default: &mut suit_is_glyph_default,
             },
-        )
+        ))
     };
 
-    let mut stated = simple_features(&x);
+    let mut stated = simple_features(&letters);
     if let Some(extra) = angle {
         stated.angle = Some(match stated.angle {
             Some(a) => (a + extra).rem_euclid(360.0),
@@ -466,7 +460,7 @@ pub fn parse_piece_spec(text: &str, options: &ParserOptions) -> PieceSpec {
     PieceSpec {
         stated,
         suit_is_glyph_default: suit_is_glyph_default && suit.is_none(),
-        normalized: x,
+        letters,
         warnings,
         len: text.len(),
     }
@@ -670,11 +664,17 @@ impl GlyphKinds {
 
 /// The characters of a normalized PieceSpec that say something, read in one pass: the
 /// features are then looked up without searching the text again for each one.
+#[derive(Clone, Debug, PartialEq)]
 struct Letters {
     ascii: u128,
     /// Bit `i`: the text holds `GLYPHS[i]`.
     glyphs: u16,
     first_digit: Option<u8>,
+    /// The first of the colour letters (`COLOR_LETTERS`).
+    first_color: Option<u8>,
+    /// The first of `s`, `m` and `c`, which make a coloured bit a stone, a meeple or a
+    /// checker.
+    first_bit_letter: Option<u8>,
 }
 
 impl Letters {
@@ -683,22 +683,52 @@ impl Letters {
     ];
 
     fn of(x: &str) -> Letters {
-        let mut letters = Letters {
-            ascii: 0,
-            glyphs: 0,
-            first_digit: None,
-        };
+        let mut letters = Letters::none();
         for c in x.chars() {
             if c.is_ascii() {
-                letters.ascii |= 1 << (c as u32);
-                if c.is_ascii_digit() && letters.first_digit.is_none() {
-                    letters.first_digit = Some(c as u8 - b'0');
-                }
+                letters.add_ascii(c as u8);
             } else if let Some(i) = Letters::GLYPHS.iter().position(|&g| g == c) {
                 letters.glyphs |= 1 << i;
             }
         }
         letters
+    }
+
+    /// The letters of an ASCII simple part with nothing to rewrite but `n` and `a` (the
+    /// ranks zero and one), read without writing the rewritten text.
+    fn of_plain(simple: &str) -> Letters {
+        let mut letters = Letters::none();
+        for byte in simple.bytes() {
+            letters.add_ascii(match byte {
+                b'n' => b'0',
+                b'a' => b'1',
+                byte => byte,
+            });
+        }
+        letters
+    }
+
+    fn none() -> Letters {
+        Letters {
+            ascii: 0,
+            glyphs: 0,
+            first_digit: None,
+            first_color: None,
+            first_bit_letter: None,
+        }
+    }
+
+    fn add_ascii(&mut self, byte: u8) {
+        self.ascii |= 1 << byte;
+        if byte.is_ascii_digit() && self.first_digit.is_none() {
+            self.first_digit = Some(byte - b'0');
+        }
+        if matches!(byte, b'R' | b'K' | b'G' | b'B' | b'Y' | b'W') && self.first_color.is_none() {
+            self.first_color = Some(byte);
+        }
+        if matches!(byte, b's' | b'm' | b'c') && self.first_bit_letter.is_none() {
+            self.first_bit_letter = Some(byte);
+        }
     }
 
     fn has(&self, chars: &CharSet) -> bool {
@@ -739,8 +769,7 @@ impl CharSet {
     }
 }
 
-fn simple_features(x: &str) -> StatedFeatures {
-    let letters = Letters::of(x);
+fn simple_features(letters: &Letters) -> StatedFeatures {
     // Each set of characters is made once, when this file is compiled.
     macro_rules! has {
         ($($c:expr),+) => {
@@ -853,8 +882,8 @@ impl PieceSpec {
     ) -> Result<PieceTemplate, Issue> {
         let whole = 0..self.len;
         let stated = &self.stated;
-        let x = self.normalized.as_str();
-        let colored = has_color(x);
+        let letters = &self.letters;
+        let colored = letters.first_color.is_some();
         let kind = match stated.kind {
             Some(kind) => kind,
             None if matches!(stated.side, Some(Side::Left | Side::Right | Side::Top)) => {
@@ -867,9 +896,9 @@ impl PieceSpec {
         let cfg: Cfg = match &stated.cfg {
             Some(cfg) => *cfg,
             None if colored => match kind {
-                PieceKind::Bit => match x.chars().find(|c| matches!(c, 's' | 'm' | 'c')) {
-                    Some('s') => Cfg::new("go"),
-                    Some('c') => options.default_checker_cfg,
+                PieceKind::Bit => match letters.first_bit_letter {
+                    Some(b's') => Cfg::new("go"),
+                    Some(b'c') => options.default_checker_cfg,
                     Some(_) => Cfg::new("meeples"),
                     None => match &options.default_colored_bit_cfg {
                         Some(cfg) => *cfg,
@@ -887,7 +916,7 @@ impl PieceSpec {
                 PieceKind::Die => Cfg::new("dice"),
                 PieceKind::Pyramid => Cfg::new("icehouse_pieces"),
                 PieceKind::Tile => {
-                    let color = x.chars().find(|c| COLOR_LETTERS.contains(c)).unwrap_or('W');
+                    let color = letters.first_color.map_or('W', char::from);
                     Cfg::new(&format!("dominoes_{}", color_name(color)))
                 }
                 PieceKind::Board => {
@@ -926,7 +955,7 @@ impl PieceSpec {
                 _ => Cfg::piecepack(),
             },
         };
-        let cfg: Cfg = if x.contains('u') {
+        let cfg: Cfg = if letters.has(&const { CharSet::of(&['u']) }) {
             match &*cfg {
                 "chess1" | "chess2" => Cfg::new("chess1"),
                 "checkers1" | "checkers2" => Cfg::new("checkers1"),
@@ -1127,6 +1156,8 @@ mod tests {
             ("Rc", s("bit_back", 1, 1, "checkers2", 0.0)),
             ("Rm", s("bit_back", 1, 1, "meeples", 0.0)),
             ("Rcm", s("bit_back", 1, 1, "checkers2", 0.0)),
+            ("Rmc", s("bit_back", 1, 1, "meeples", 0.0)),
+            ("GKt", s("tile_back", 2, 1, "dominoes_green", 0.0)),
             ("Ks", s("bit_back", 2, 1, "go", 0.0)),
             ("Gt", s("tile_back", 3, 1, "dominoes_green", 0.0)),
             ("Wt", s("tile_back", 6, 1, "dominoes_white", 0.0)),
