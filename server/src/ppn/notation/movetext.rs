@@ -1508,30 +1508,13 @@ impl TokenBeingRead {
 }
 
 fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProblem>) {
-    // Labels of a number and dots (`12.`, `12...`) that each come after the one before, in
-    // the order of numbers then dots, are all different, and differ from every other label:
-    // which is what almost every game shows. Only the other labels then need a map (a
-    // label being typed, `12S.`, `SetupFn..`).
-    let (numbered_in_order, others) = numbered_labels_increase(moves);
-    if numbered_in_order && others == 0 {
+    if labels_increase_by_family(moves) {
         return;
     }
-    let needs_map =
-        |record: &MoveRecord| !numbered_in_order || numbered_key(record.label()).is_none();
-    // Room for every label that goes into the map (and the setup's) spares growing it.
-    let room = if numbered_in_order {
-        others + 1
-    } else {
-        moves.len() + 1
-    };
     let mut seen: HashMap<&str, usize, BuildHasherDefault<LabelHasher>> =
-        HashMap::with_capacity_and_hasher(room, BuildHasherDefault::default());
+        HashMap::with_capacity_and_hasher(moves.len() + 1, BuildHasherDefault::default());
     seen.insert(SETUP_LABEL, usize::MAX);
-    for (index, record) in moves
-        .iter()
-        .enumerate()
-        .filter(|(_, record)| needs_map(record))
-    {
+    for (index, record) in moves.iter().enumerate() {
         if let Some(&earlier) = seen.get(record.label()) {
             let message = if earlier == usize::MAX {
                 format!("MoveNumber `{}` is the label of the setup", record.label())
@@ -1550,37 +1533,57 @@ fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProb
     }
 }
 
-/// A label's number and count of dots when it is only digits and dots (`12...`).
-fn numbered_key(label: &str) -> Option<(u64, usize)> {
+/// A label read as a family and a place in it: the label without its number and its
+/// final dots (hashed), and that number and the count of those dots. `12...` is `12`
+/// and three dots in the family of `.`-only labels, `3B.` the third in the family `B`,
+/// `Round2..` the second of `Round`, `Setup..` has no number. The same label always gives
+/// the same family and place; two labels may share both and still differ (`1.`, `01.`).
+fn label_family_and_place(label: &str) -> (u64, (u64, usize)) {
     let label = label.as_bytes();
-    let digits = label.iter().take_while(|b| b.is_ascii_digit()).count();
-    let dots = label.len() - digits;
-    if digits == 0 || digits > 18 || dots == 0 || label[digits..].iter().any(|&b| b != b'.') {
-        return None;
-    }
-    let number = label[..digits]
+    let body = label.len() - label.iter().rev().take_while(|&&b| b == b'.').count();
+    let dots = label.len() - body;
+    let body = &label[..body];
+    let digits_start = body
+        .iter()
+        .position(u8::is_ascii_digit)
+        .unwrap_or(body.len());
+    let digits = body[digits_start..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count()
+        .min(18);
+    let number = body[digits_start..digits_start + digits]
         .iter()
         .fold(0, |number, digit| number * 10 + u64::from(digit - b'0'));
-    Some((number, dots))
+    let mut family = LabelHasher::default();
+    std::hash::Hasher::write(&mut family, &body[..digits_start]);
+    std::hash::Hasher::write_u8(&mut family, 0xFF);
+    std::hash::Hasher::write(&mut family, &body[digits_start + digits..]);
+    (std::hash::Hasher::finish(&family), (number, dots))
 }
 
-/// Whether the labels of a number and dots each come after the one before (the others
-/// aside), and if so how many labels are not one. Two labels with the same key are not in
-/// order, even when written differently (`1.`, `01.`).
-fn numbered_labels_increase(moves: &[MoveRecord]) -> (bool, usize) {
-    let mut previous = None;
-    let mut others = 0;
+/// Whether, in each family of labels ([`label_family_and_place`]), every label comes after
+/// the one before (and after the setup's `SetupFn.`): then no two labels are the same,
+/// which is what almost every game shows. The families are few (`1W.` and `1B.`, or
+/// `1S.`, `1M.`, `1C.`, `1A.`); past sixteen, the answer is no.
+fn labels_increase_by_family(moves: &[MoveRecord]) -> bool {
+    const MOST_FAMILIES: usize = 16;
+    let mut families = [(0u64, (0u64, 0usize)); MOST_FAMILIES];
+    families[0] = label_family_and_place(SETUP_LABEL);
+    let mut count = 1;
     for record in moves {
-        let Some(key) = numbered_key(record.label()) else {
-            others += 1;
-            continue;
-        };
-        if previous.is_some_and(|previous| previous >= key) {
-            return (false, others);
+        let (family, place) = label_family_and_place(record.label());
+        match families[..count].iter_mut().find(|(f, _)| *f == family) {
+            Some((_, last)) if *last >= place => return false,
+            Some((_, last)) => *last = place,
+            None if count == MOST_FAMILIES => return false,
+            None => {
+                families[count] = (family, place);
+                count += 1;
+            }
         }
-        previous = Some(key);
     }
-    (true, others)
+    true
 }
 
 /// A fast hash for the short labels of one game (`12...`): the map of labels is rebuilt on
@@ -2051,6 +2054,60 @@ mod first_pass_tests {
                 .map(|p| p.range.start)
                 .collect();
             assert_eq!((found, unopened), tokens_by_characters(&text), "{text:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod duplicate_label_tests {
+    use super::*;
+
+    /// The places of the labels used before, found with a set of every label.
+    fn duplicates_by_set(labels: &[String]) -> Vec<usize> {
+        let mut seen = std::collections::HashSet::from([SETUP_LABEL.to_string()]);
+        (0..labels.len())
+            .filter(|&i| !seen.insert(labels[i].clone()))
+            .collect()
+    }
+
+    #[test]
+    fn labels_used_twice_are_those_a_set_of_every_label_finds() {
+        let stems = ["", "S", "M", "B", "Round", "SetupFn", "Setup_", "x."];
+        let mut random = crate::test_random::Xorshift::new(7);
+        for case in 0..4_000 {
+            let count = random.below(12);
+            let mut number = 0;
+            let labels: Vec<String> = (0..count)
+                .map(|_| {
+                    // Mostly in order, as games are; sometimes back, or with a leading zero.
+                    number = match random.below(8) {
+                        0 => random.below(4),
+                        _ => number + random.below(2),
+                    };
+                    let stem = stems[random.below(stems.len())];
+                    let digits = match random.below(6) {
+                        0 => String::new(),
+                        1 => format!("0{number}"),
+                        _ => number.to_string(),
+                    };
+                    let dots = ".".repeat(1 + random.below(3));
+                    match random.below(2) {
+                        0 => format!("{stem}{digits}{dots}"),
+                        _ => format!("{digits}{stem}{dots}"),
+                    }
+                })
+                .collect();
+            let moves: Vec<MoveRecord> = labels
+                .iter()
+                .enumerate()
+                .map(|(i, label)| {
+                    MoveRecord::new(label, Some(i * 10..i * 10 + 1), &[], "", i * 10..i * 10 + 5)
+                })
+                .collect();
+            let mut problems = Vec::new();
+            report_duplicate_labels(&moves, &mut problems);
+            let found: Vec<usize> = problems.iter().map(|p| p.range.start / 10).collect();
+            assert_eq!(found, duplicates_by_set(&labels), "case {case}: {labels:?}");
         }
     }
 }
