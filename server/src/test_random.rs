@@ -18,4 +18,12 @@ impl Xorshift {
         *seed ^= *seed << 17;
         (*seed % bound as u64) as usize
     }
+
+    /// A text of fewer than `most` pieces, each picked from `pieces`.
+    pub(crate) fn text_of(&mut self, pieces: &[&str], most: usize) -> String {
+        let count = self.below(most);
+        (0..count)
+            .map(|_| pieces[self.below(pieces.len())])
+            .collect()
+    }
 }

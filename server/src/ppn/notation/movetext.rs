@@ -2032,10 +2032,7 @@ mod first_pass_tests {
         ];
         let mut random = crate::test_random::Xorshift::new(21);
         for _ in 0..3_000 {
-            let length = random.below(24);
-            let text: String = (0..length)
-                .map(|_| pieces[random.below(pieces.len())])
-                .collect();
+            let text = random.text_of(&pieces, 24);
             let mut problems = Vec::new();
             let (_, tokens, _) = expand_tokens(
                 &text,

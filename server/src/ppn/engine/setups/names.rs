@@ -222,10 +222,7 @@ mod tests {
         ];
         let mut random = crate::test_random::Xorshift::new(12);
         for _ in 0..20_000 {
-            let length = random.below(8);
-            let name: String = (0..length)
-                .map(|_| pieces[random.below(pieces.len())])
-                .collect();
+            let name = random.text_of(&pieces, 8);
             assert_eq!(
                 normalize_name(&name),
                 normalize_name_step_by_step(&name),
