@@ -29,6 +29,21 @@ struct Stretch {
     origin: StretchOrigin,
 }
 
+impl Stretch {
+    /// The file bytes that the characters at `range` (inside the stretch) stand for.
+    fn file_bytes(&self, range: Range<usize>) -> Range<usize> {
+        match self.origin {
+            StretchOrigin::Written { file_start } => {
+                file_start + range.start - self.start..file_start + range.end - self.start
+            }
+            StretchOrigin::Whole {
+                file_start,
+                file_end,
+            } => file_start..file_end,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum StretchOrigin {
     /// Copied as written from this file offset on: each character stands for its own bytes.
@@ -102,11 +117,10 @@ impl WorkingText {
             return None;
         }
         let stretch = self.stretches.get(self.first_ending_after(range.start))?;
-        (stretch.start < range.end).then(|| match stretch.origin {
-            StretchOrigin::Written { file_start } => {
-                file_start + range.start.max(stretch.start) - stretch.start
-            }
-            StretchOrigin::Whole { file_start, .. } => file_start,
+        (stretch.start < range.end).then(|| {
+            stretch
+                .file_bytes(range.start.max(stretch.start)..stretch.end)
+                .start
         })
     }
 
@@ -125,11 +139,10 @@ impl WorkingText {
             index = index.checked_sub(1)?;
         }
         let stretch = self.stretches[index];
-        (stretch.end > range.start).then(|| match stretch.origin {
-            StretchOrigin::Written { file_start } => {
-                file_start + range.end.min(stretch.end) - stretch.start
-            }
-            StretchOrigin::Whole { file_end, .. } => file_end,
+        (stretch.end > range.start).then(|| {
+            stretch
+                .file_bytes(stretch.start..range.end.min(stretch.end))
+                .end
         })
     }
 
@@ -156,16 +169,7 @@ impl WorkingText {
             let index = self.first_ending_after(range.start);
             if let Some(stretch) = self.stretches.get(index) {
                 if stretch.start <= range.start && range.end <= stretch.end {
-                    return Some(match stretch.origin {
-                        StretchOrigin::Written { file_start } => {
-                            file_start + range.start - stretch.start
-                                ..file_start + range.end - stretch.start
-                        }
-                        StretchOrigin::Whole {
-                            file_start,
-                            file_end,
-                        } => file_start..file_end,
-                    });
+                    return Some(stretch.file_bytes(range));
                 }
             }
         }
