@@ -130,17 +130,19 @@ pub fn ranks_start_at_one(cfg: &str) -> bool {
     )
 }
 
-const COLOR_LETTERS: [char; 6] = ['R', 'K', 'G', 'B', 'Y', 'W'];
 const PYRAMID: char = '\u{25b2}';
 const CARD_BACK: char = '\u{1f0a0}';
 const BIT: char = '\u{25cf}';
 const BOARD: char = '\u{25a0}';
 const HEXPACK: char = '\u{2b22}';
 
+/// Whether a byte is a colour letter. They are ASCII: a byte equal to one is that letter.
+fn is_color_letter(byte: u8) -> bool {
+    matches!(byte, b'R' | b'K' | b'G' | b'B' | b'Y' | b'W')
+}
+
 fn has_color(text: &str) -> bool {
-    // The colour letters are ASCII: a byte equal to one is that letter.
-    text.bytes()
-        .any(|byte| matches!(byte, b'R' | b'K' | b'G' | b'B' | b'Y' | b'W'))
+    text.bytes().any(is_color_letter)
 }
 
 fn color_name(letter: char) -> &'static str {
@@ -616,7 +618,11 @@ fn rewrite_glyphs(
             Some(a) => (a + tile_angle).rem_euclid(360.0),
             None => tile_angle,
         });
-        if let Some(color) = x.chars().find(|c| COLOR_LETTERS.contains(c)) {
+        if let Some(color) = x
+            .bytes()
+            .find(|&byte| is_color_letter(byte))
+            .map(char::from)
+        {
             x = x.replace(color, "");
             if cfg.is_none() {
                 *cfg = Some(Cfg::new(&format!("dominoes_{}", color_name(color))));
@@ -670,7 +676,7 @@ struct Letters {
     /// Bit `i`: the text holds `GLYPHS[i]`.
     glyphs: u16,
     first_digit: Option<u8>,
-    /// The first of the colour letters (`COLOR_LETTERS`).
+    /// The first of the colour letters ([`is_color_letter`]).
     first_color: Option<u8>,
     /// The first of `s`, `m` and `c`, which make a coloured bit a stone, a meeple or a
     /// checker.
@@ -723,7 +729,7 @@ impl Letters {
         if byte.is_ascii_digit() && self.first_digit.is_none() {
             self.first_digit = Some(byte - b'0');
         }
-        if matches!(byte, b'R' | b'K' | b'G' | b'B' | b'Y' | b'W') && self.first_color.is_none() {
+        if is_color_letter(byte) && self.first_color.is_none() {
             self.first_color = Some(byte);
         }
         if matches!(byte, b's' | b'm' | b'c') && self.first_bit_letter.is_none() {
@@ -803,7 +809,7 @@ fn simple_features(letters: &Letters) -> StatedFeatures {
     } else {
         None
     };
-    let colored = letters.has(&const { CharSet::of(&COLOR_LETTERS) });
+    let colored = letters.first_color.is_some();
     let kind = if has!('t') {
         Some(PieceKind::Tile)
     } else if has!('c') {
