@@ -1534,14 +1534,15 @@ fn report_duplicate_labels(moves: &[MoveRecord], problems: &mut Vec<MovetextProb
 }
 
 /// A label read as a family and a place in it: the label without its number and its
-/// final dots (hashed), and that number and the count of those dots ([`stem_and_dots`]:
-/// written in full or short). `12...` is `12`
+/// final dots (hashed), and that number and the count of those dots. `12...` is `12`
 /// and three dots in the family of `.`-only labels, `3B.` the third in the family `B`,
 /// `Round2..` the second of `Round`, `Setup..` has no number. The same label always gives
 /// the same family and place; two labels may share both and still differ (`1.`, `01.`).
 fn label_family_and_place(label: &str) -> (u64, (u64, usize)) {
-    let (stem, dots) = stem_and_dots(label);
-    let body = stem.as_bytes();
+    let label = label.as_bytes();
+    let body = label.len() - label.iter().rev().take_while(|&&b| b == b'.').count();
+    let dots = label.len() - body;
+    let body = &label[..body];
     let digits_start = body
         .iter()
         .position(u8::is_ascii_digit)
