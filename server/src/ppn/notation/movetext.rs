@@ -1089,7 +1089,7 @@ fn expand_tokens(
             break;
         };
         let (whitespace, width) = if byte.is_ascii() {
-            (matches!(byte, b'\t' | b'\n' | 0x0C | b'\r' | b' '), 1)
+            (is_movetext_whitespace(char::from(byte)), 1)
         } else {
             let c = char_at(slice, index);
             (is_movetext_whitespace(c), c.len_utf8())
@@ -1445,7 +1445,7 @@ fn tokens_outside(
         let mut i = segment_start;
         while i < segment_end {
             let (whitespace, width) = match bytes[i] {
-                byte if byte.is_ascii() => (matches!(byte, b'\t' | b'\n' | 0x0C | b'\r' | b' '), 1),
+                byte if byte.is_ascii() => (is_movetext_whitespace(char::from(byte)), 1),
                 _ => {
                     let c = char_at(body, i);
                     (is_movetext_whitespace(c), c.len_utf8())
