@@ -84,12 +84,15 @@ impl Board {
 
     /// Positions (in board order) of the pieces with these identities.
     pub(crate) fn positions_of(&self, tags: &[PieceTag]) -> Vec<usize> {
-        self.tags
+        // The pieces asked for are most often the last ones moved, which lie on top: each
+        // is looked for from the top down, which stops long before the bottom.
+        let mut positions: Vec<usize> = tags
             .iter()
-            .enumerate()
-            .filter(|(_, tag)| tags.contains(tag))
-            .map(|(i, _)| i)
-            .collect()
+            .filter_map(|tag| self.tags.iter().rposition(|t| t == tag))
+            .collect();
+        positions.sort_unstable();
+        positions.dedup();
+        positions
     }
 }
 
@@ -251,4 +254,45 @@ pub fn piece_from_json(value: &serde_json::Value) -> Option<Piece> {
         y: float("y")?,
         angle: float("angle")?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_random::Xorshift;
+
+    #[test]
+    fn positions_of_finds_each_piece_asked_for_once_in_board_order() {
+        let mut random = Xorshift::new(12);
+        for _ in 0..2_000 {
+            let count = random.below(40);
+            // Unique identities, in any order, as a board has them after moves.
+            let mut tags: Vec<PieceTag> = (1..=count as u32)
+                .map(|serial| match random.below(3) {
+                    0 => PieceTag::new(serial),
+                    1 => PieceTag::new(serial).after_flip(),
+                    _ => PieceTag::new(serial).after_replace(),
+                })
+                .collect();
+            for i in (1..tags.len()).rev() {
+                tags.swap(i, random.below(i + 1));
+            }
+            let board = Board {
+                pieces: Vec::new(),
+                tags: tags.clone(),
+            };
+            // Some on the board (some twice), some gone or changed since.
+            let asked: Vec<PieceTag> = (0..random.below(6))
+                .map(|_| match (random.below(4), tags.is_empty()) {
+                    (0, _) | (_, true) => PieceTag::new(count as u32 + 1 + random.below(3) as u32),
+                    (1, false) => tags[random.below(tags.len())].after_flip(),
+                    _ => tags[random.below(tags.len())],
+                })
+                .collect();
+            let by_scan: Vec<usize> = (0..count)
+                .filter(|&i| asked.contains(&board.tags[i]))
+                .collect();
+            assert_eq!(board.positions_of(&asked), by_scan, "{tags:?} {asked:?}");
+        }
+    }
 }
