@@ -82,7 +82,8 @@ impl Board {
         }
     }
 
-    /// Positions (in board order) of the pieces with these identities.
+    /// Positions (in board order) of the pieces with these identities, each once. An
+    /// identity is on a board at most once (see [`PieceTag`]).
     pub(crate) fn positions_of(&self, tags: &[PieceTag]) -> Vec<usize> {
         // The pieces asked for are most often the last ones moved, which lie on top: each
         // is looked for from the top down, which stops long before the bottom.
