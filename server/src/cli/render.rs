@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::output::display_path;
 use super::{print_out, read_input, report_error, EXIT_USAGE};
-use crate::ide::document::analyze;
+use crate::ide::document::analyze_boards;
 use crate::model::document::{LineState, NotationDocument};
 use crate::model::line_index::{ColumnUnit, LineCol};
 use crate::render::raster;
@@ -83,7 +83,7 @@ fn render(args: &RenderRequest) -> Result<(), String> {
     let file = &args.file;
     let text = read_input(file).map_err(|err| super::output::io_message(&err))?;
     let path = (file.as_os_str() != "-").then_some(file.as_path());
-    let document = analyze(path, text);
+    let document = analyze_boards(path, text);
     let games = document.games();
     if games.is_empty() {
         return Err("no game to draw".to_string());

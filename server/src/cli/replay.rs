@@ -8,7 +8,7 @@ use super::output::{display_path, io_message};
 use super::paths;
 use super::{read_input, report_error, report_warning, ReplayFormat, EXIT_USAGE};
 use crate::ide::board::{describe_piece, location_name};
-use crate::ide::document::analyze;
+use crate::ide::document::analyze_boards;
 use crate::model::document::{LineState, NotationDocument};
 use crate::model::scene::Scene;
 use crate::render::text::{diagram, TextOptions};
@@ -81,7 +81,7 @@ fn replay_file(
         }
     };
     let path = (file.as_os_str() != "-").then_some(file);
-    let document = analyze(path, text);
+    let document = analyze_boards(path, text);
     let games = document.games();
     if let Some(n) = game {
         if n == 0 || n > games.len() {

@@ -37,6 +37,17 @@ impl DocumentAnalysis {
         DocumentAnalysis::from_parts(text, line_index, games, syntax, replay)
     }
 
+    /// The analysis of `text` for tools that show boards and nothing else (`replay`,
+    /// `render`): the syntax is not read, since on a long game it holds megabytes that such
+    /// a tool never looks at. Its syntax errors, comments and token kinds are therefore
+    /// empty; it is not for an editor, nor to be updated.
+    pub fn boards_only(text: String) -> DocumentAnalysis {
+        let (games, problems) = split_games_checked(&text);
+        let replay = replay_games(&text, games.clone(), problems);
+        let line_index = LineIndex::new(&text);
+        DocumentAnalysis::from_parts(text, line_index, games, DocumentSyntax::unread(), replay)
+    }
+
     /// The analysis of `text`, which `edit` made from this analysis's text.
     pub fn update(&self, text: String, edit: &TextEdit) -> DocumentAnalysis {
         let edit = &edit.checked(&self.text, &text);

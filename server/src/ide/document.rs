@@ -33,6 +33,16 @@ pub fn analyze_as(format: Format, text: String) -> Box<dyn NotationDocument> {
     }
 }
 
+/// The boards of `text` read as `format`, for tools that show them and nothing else
+/// (`replay`, `render`): a PPN document's syntax is not read (see
+/// [`DocumentAnalysis::boards_only`]); the other notations need theirs to replay.
+pub fn analyze_boards(path: Option<&Path>, text: String) -> Box<dyn NotationDocument> {
+    match Format::detect(path, &text) {
+        Format::Ppn => Box::new(DocumentAnalysis::boards_only(text)),
+        format => analyze_as(format, text),
+    }
+}
+
 /// The diagnostics of `text` read as `format`, for tools that need nothing else
 /// (`--check`): a long PPN file is checked a batch of games at a time, so its memory is
 /// that of one batch.
@@ -252,5 +262,53 @@ mod tests {
             .contains("<title>null of Suns coin, back up</title>"));
         let before_any_move = render_at(&*document, 0, &SvgOptions::default()).unwrap();
         assert_eq!(before_any_move.label, "start");
+    }
+
+    #[test]
+    fn the_boards_alone_are_those_of_the_whole_analysis_without_the_syntax() {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance");
+        let mut texts = vec![
+            TIC_TAC_TOE.to_string(),
+            // Games the reference cannot read, a broken move and an open comment.
+            "---\nGameType: NoSuchGame\n...\n1. S@b2 {open\n\n---\n...\n1. S@@ 2. t@a1\n"
+                .to_string(),
+        ];
+        for group in ["examples", "reference-quirks"] {
+            let mut paths: Vec<_> = std::fs::read_dir(folder.join(group))
+                .unwrap()
+                .map(|entry| entry.unwrap().path())
+                .filter(|path| path.extension().is_some_and(|x| x == "ppn"))
+                .collect();
+            paths.sort();
+            texts.extend(
+                paths
+                    .iter()
+                    .map(|path| std::fs::read_to_string(path).unwrap()),
+            );
+        }
+        assert!(texts.len() > 15);
+        let replay_json = |document: &dyn NotationDocument| {
+            let mut out = Vec::new();
+            document.write_replay_json("f.ppn", None, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        for text in texts {
+            let whole = analyze(None, text.clone());
+            let boards = analyze_boards(None, text.clone());
+            assert_eq!(replay_json(&*boards), replay_json(&*whole), "{text}");
+            let games = whole.games();
+            assert_eq!(boards.games(), games, "{text}");
+            for game in 0..games.len() {
+                assert_eq!(boards.main_line(game), whole.main_line(game), "{text}");
+                assert_eq!(boards.game_error(game), whole.game_error(game), "{text}");
+            }
+            assert_eq!(
+                DocumentAnalysis::boards_only(text.clone())
+                    .syntax
+                    .segment_count(),
+                0
+            );
+            assert!(DocumentAnalysis::new(text).syntax.segment_count() > 0);
+        }
     }
 }

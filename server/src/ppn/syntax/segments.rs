@@ -93,6 +93,15 @@ impl DocumentSyntax {
         DocumentSyntax::reusing(text, cuts, &CUT_LIMITS, |_| None)
     }
 
+    /// The syntax of a text that was not read: no segments, so no errors, comments or
+    /// token kinds.
+    pub fn unread() -> DocumentSyntax {
+        DocumentSyntax {
+            segments: Vec::new(),
+            limits: CUT_LIMITS,
+        }
+    }
+
     /// The syntax of `new_text`, which replaced `old_text[old_range]` of this syntax's text
     /// by `new_text[old_range.start..new_end]`: segments the edit left alone are reused.
     pub fn update(
