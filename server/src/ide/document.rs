@@ -299,8 +299,13 @@ mod tests {
             let games = whole.games();
             assert_eq!(boards.games(), games, "{text}");
             for game in 0..games.len() {
-                assert_eq!(boards.main_line(game), whole.main_line(game), "{text}");
+                let line = whole.main_line(game);
+                assert_eq!(boards.main_line(game), line, "{text}");
                 assert_eq!(boards.game_error(game), whole.game_error(game), "{text}");
+                // What `render` draws.
+                for state in &line {
+                    assert_eq!(boards.scene(state.state), whole.scene(state.state));
+                }
             }
             assert_eq!(
                 DocumentAnalysis::boards_only(text.clone())
