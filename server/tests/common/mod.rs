@@ -31,6 +31,16 @@ pub struct TestClient {
 impl TestClient {
     /// Start a server, `initialize` it (offering `encodings` if given) and send `initialized`.
     pub async fn start(encodings: Option<&[&str]>, analyzer: Analyzer) -> (TestClient, Value) {
+        let capabilities = match encodings {
+            Some(encodings) => json!({ "general": { "positionEncodings": encodings } }),
+            None => json!({}),
+        };
+        TestClient::start_with(capabilities, analyzer).await
+    }
+
+    /// Start a server, `initialize` it with the client's `capabilities` and send
+    /// `initialized`.
+    pub async fn start_with(capabilities: Value, analyzer: Analyzer) -> (TestClient, Value) {
         let (client_io, server_io) = tokio::io::duplex(1 << 16);
         let (server_in, server_out) = tokio::io::split(server_io);
         let server = tokio::spawn(serve(server_in, server_out, analyzer));
@@ -52,10 +62,6 @@ impl TestClient {
             held: VecDeque::new(),
             next_id: 1,
             server,
-        };
-        let capabilities = match encodings {
-            Some(encodings) => json!({ "general": { "positionEncodings": encodings } }),
-            None => json!({}),
         };
         let response = client
             .request(
