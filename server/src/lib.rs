@@ -4,6 +4,7 @@
 //! `cli` / `lsp` → `ide` → `engine` → `notation` → `syntax`.
 
 pub mod cli;
+pub mod config;
 pub mod diagnostic;
 pub mod ide;
 pub mod lsp;
