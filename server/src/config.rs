@@ -179,6 +179,8 @@ impl Config {
 /// the editor's settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Place {
+    // The browser reads no ppn-ls.toml.
+    #[cfg_attr(not(feature = "native"), allow(dead_code))]
     Text(Range<usize>),
     Key(String),
 }
@@ -459,14 +461,27 @@ fn read_globs(node: &Node<'_>, problems: &mut Problems) -> Option<Vec<String>> {
     let mut globs = Vec::new();
     for item in items {
         match &item.value {
-            Value::String(glob) => match globset::Glob::new(glob) {
-                Ok(_) => globs.push(glob.to_string()),
-                Err(err) => problems.bad_value(item, format!("not a glob: {}", err.kind())),
+            Value::String(glob) => match check_glob(glob) {
+                Ok(()) => globs.push(glob.to_string()),
+                Err(why) => problems.bad_value(item, format!("not a glob: {why}")),
             },
             other => problems.bad_value(item, format!("expected a glob, not {}", kind_name(other))),
         }
     }
     Some(globs)
+}
+
+#[cfg(feature = "native")]
+fn check_glob(glob: &str) -> Result<(), String> {
+    globset::Glob::new(glob)
+        .map(|_| ())
+        .map_err(|err| err.kind().to_string())
+}
+
+/// Without files to leave out (the browser), globs are only kept.
+#[cfg(not(feature = "native"))]
+fn check_glob(_glob: &str) -> Result<(), String> {
+    Ok(())
 }
 
 /// A `ppn-ls.toml` as read: its settings and what is wrong in it.
@@ -477,6 +492,7 @@ pub struct ConfigFile {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+#[cfg(feature = "native")]
 impl ConfigFile {
     /// Reads the text of a `ppn-ls.toml`.
     pub fn parse(text: &str) -> ConfigFile {
@@ -511,10 +527,12 @@ impl ConfigFile {
     }
 }
 
+#[cfg(feature = "native")]
 fn first_line(message: &str) -> String {
     message.lines().next().unwrap_or("").trim().to_string()
 }
 
+#[cfg(feature = "native")]
 fn toml_table<'a>(table: &'a toml::de::DeTable<'_>) -> Value<'a> {
     Value::Table(
         table
@@ -532,6 +550,7 @@ fn toml_table<'a>(table: &'a toml::de::DeTable<'_>) -> Value<'a> {
     )
 }
 
+#[cfg(feature = "native")]
 fn toml_node<'a>(value: &'a toml::Spanned<toml::de::DeValue<'_>>) -> Node<'a> {
     use toml::de::DeValue;
     let node_value = match value.get_ref() {
@@ -614,11 +633,13 @@ fn json_node(value: &serde_json::Value, key: String) -> Node<'_> {
 
 /// Globs of `check.exclude`, matched against paths relative to the folder of the
 /// `ppn-ls.toml` that lists them.
+#[cfg(feature = "native")]
 #[derive(Clone, Debug)]
 pub struct Exclude {
     globs: globset::GlobSet,
 }
 
+#[cfg(feature = "native")]
 impl Exclude {
     /// The globs of a configuration (each was checked when it was read).
     pub fn new(globs: &[String]) -> Exclude {
@@ -652,8 +673,10 @@ impl Exclude {
     }
 }
 
+#[cfg(feature = "native")]
 mod files;
+#[cfg(feature = "native")]
 pub use files::{is_config_file, ConfigFiles, Found};
 
-#[cfg(test)]
+#[cfg(all(test, feature = "native"))]
 mod tests;
