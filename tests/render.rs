@@ -196,7 +196,7 @@ fn wrong_requests_are_explained() {
     let odd = ppn_ls(&["render", file, "-o", "board.bmp"]);
     assert_eq!(odd.status.code(), Some(2));
     assert!(
-        stderr(&odd).contains(".svg, .png, .gif or .txt"),
+        stderr(&odd).contains(".svg, .png, .gif, .html or .txt"),
         "{}",
         stderr(&odd)
     );

@@ -16,3 +16,4 @@ pub mod navigation;
 pub mod ppn;
 pub mod semantic_tokens;
 pub mod symbols;
+pub mod viewer;

@@ -1,0 +1,333 @@
+//! ppn-ls in the browser: the web page's worker holds one [`Session`] (the document being
+//! edited) and asks it for diagnostics, the games' states, pictures and highlighting. A
+//! thin edge over the `ppn_ls` core built without its `native` feature: everything it
+//! answers is what the command line and the language server answer for the same text.
+//!
+//! Offsets cross the boundary in UTF-16 code units, as the page's editor counts them; the
+//! core counts bytes ([`Utf16Offsets`] converts). Answers with structure are JSON text.
+
+use std::ops::Range;
+use std::path::Path;
+
+use ppn_ls::diagnostic::{Diagnostic, Severity};
+use ppn_ls::ide::document::{analyze, hover, reanalyze};
+use ppn_ls::ide::viewer::{line_picture, viewer_games};
+use ppn_ls::model::document::NotationDocument;
+use ppn_ls::model::edit::TextEdit;
+use ppn_ls::model::features::TokenKind;
+use ppn_ls::render::raster;
+use ppn_ls::render::svg::{still_frames, Frame, SvgOptions};
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+mod offsets;
+
+/// The most diagnostics the page lists for a document.
+const MOST_DIAGNOSTICS_SHOWN: usize = 500;
+
+pub use offsets::Utf16Offsets;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Tells the page's worker what a panic said before the instance stops (a panic in
+    /// WebAssembly is a trap: the message would be lost).
+    #[wasm_bindgen(js_namespace = globalThis, js_name = ppnPanicked)]
+    fn report_panic(message: &str);
+}
+
+/// Sends a panic's message to the worker, which shows it and starts a fresh instance.
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        #[cfg(target_family = "wasm")]
+        report_panic(&message);
+        #[cfg(not(target_family = "wasm"))]
+        eprintln!("{message}");
+    }));
+}
+
+/// The document being edited.
+#[wasm_bindgen]
+pub struct Session {
+    name: String,
+    document: Box<dyn NotationDocument>,
+    offsets: Utf16Offsets,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+#[wasm_bindgen]
+impl Session {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Session {
+        Session {
+            name: String::new(),
+            document: analyze(None, String::new()),
+            offsets: Utf16Offsets::new(""),
+        }
+    }
+
+    /// Reads `text` as the file `name` (its extension, then its content, picks the
+    /// notation, as the command line does). Answers as [`Session::summary`].
+    pub fn open(&mut self, name: &str, text: String) -> String {
+        self.name = name.to_string();
+        self.offsets = Utf16Offsets::new(&text);
+        self.document = analyze(self.path(), text);
+        self.summary(true)
+    }
+
+    /// The text changed: `inserted` replaces UTF-16 units `from..to`. The analysis is
+    /// derived from the one before, as the language server's is. Answers as
+    /// [`Session::summary`], with the games only if `with_games`.
+    pub fn edit(&mut self, from: u32, to: u32, inserted: &str, with_games: bool) -> String {
+        let old = self.document.text();
+        let start = self.offsets.byte(old, from as usize);
+        let end = self.offsets.byte(old, to as usize).max(start);
+        let mut text = String::with_capacity(old.len() - (end - start) + inserted.len());
+        text.push_str(&old[..start]);
+        text.push_str(inserted);
+        text.push_str(&old[end..]);
+        let edit = TextEdit {
+            start,
+            old_end: end,
+            new_end: start + inserted.len(),
+        };
+        self.offsets = Utf16Offsets::new(&text);
+        self.document = reanalyze(&*self.document, self.path(), text, &edit);
+        self.summary(with_games)
+    }
+
+    /// The text as the session has it (for checking that the page and the session agree).
+    pub fn text(&self) -> String {
+        self.document.text().to_string()
+    }
+
+    /// `{format, diagnostics: [{from, to, severity, code, message, related}], games}`: the
+    /// diagnostics an editor is sent (at most 500, errors first, with a note on the others),
+    /// the games (if asked) as `[{name, from, to, states: [{label, text, comment, from,
+    /// to}]}]`; offsets in UTF-16 units.
+    pub fn summary(&self, with_games: bool) -> String {
+        let mut answer = json!({
+            "format": self.document.format().name(),
+            "diagnostics": self.diagnostics(),
+        });
+        if with_games {
+            answer["games"] = self.games();
+        }
+        answer.to_string()
+    }
+
+    /// The picture of state `index` of game `game`'s main line, as `ppn-ls render --move`
+    /// draws it; empty if there is no such state.
+    pub fn picture(&self, game: u32, index: u32, flipped: bool) -> String {
+        line_picture(
+            &*self.document,
+            game as usize,
+            index as usize,
+            &picture_options(flipped),
+        )
+        .unwrap_or_default()
+    }
+
+    /// The same picture as PNG.
+    pub fn png(&self, game: u32, index: u32, flipped: bool) -> Result<Vec<u8>, JsError> {
+        let svg = self.picture(game, index, flipped);
+        if svg.is_empty() {
+            return Err(JsError::new("there is no such board"));
+        }
+        raster::png(&svg).map_err(|err| JsError::new(&err.0))
+    }
+
+    /// Every board of game `game`'s main line as an animated GIF, `frame_ms` a board.
+    pub fn gif(&self, game: u32, flipped: bool, frame_ms: u32) -> Result<Vec<u8>, JsError> {
+        let line = self.document.main_line(game as usize);
+        let scenes: Vec<_> = line
+            .iter()
+            .filter_map(|state| Some((state, self.document.scene(state.state)?)))
+            .collect();
+        if scenes.is_empty() {
+            return Err(JsError::new("there is no board to animate"));
+        }
+        let frames: Vec<Frame<'_>> = scenes
+            .iter()
+            .map(|(state, scene)| Frame {
+                scene,
+                caption: Some(ppn_ls::ide::viewer::state_caption(state)),
+            })
+            .collect();
+        let options = picture_options(flipped);
+        let mut out = Vec::new();
+        raster::gif(still_frames(&frames, &options), frame_ms, &mut out)
+            .map_err(|err| JsError::new(&err.0))?;
+        Ok(out)
+    }
+
+    /// The state of the move under (or last before) UTF-16 offset `at`, as
+    /// `{game, index}` (its place in the game's main line), or `null`.
+    pub fn state_at(&self, at: u32) -> String {
+        let offset = self.offsets.byte(self.document.text(), at as usize);
+        let found = self.document.move_at(offset, true).and_then(|found| {
+            let index = self
+                .document
+                .main_line(found.state.game)
+                .iter()
+                .position(|state| state.state == found.state)?;
+            Some(json!({"game": found.state.game, "index": index}))
+        });
+        found.unwrap_or(Value::Null).to_string()
+    }
+
+    /// What a hover at UTF-16 offset `at` shows: `{from, to, markdown}`, or `null`.
+    pub fn hover(&self, at: u32) -> String {
+        let text = self.document.text();
+        let offset = self.offsets.byte(text, at as usize);
+        match hover(&*self.document, offset) {
+            Some(found) => json!({
+                "from": self.offsets.unit(text, found.range.start),
+                "to": self.offsets.unit(text, found.range.end),
+                "markdown": found.markdown,
+            })
+            .to_string(),
+            None => "null".to_string(),
+        }
+    }
+
+    /// The highlighting of UTF-16 units `from..to`: three numbers a token (its start, its
+    /// end, its kind's place in [`token_kinds`]).
+    pub fn tokens(&self, from: u32, to: u32) -> Vec<u32> {
+        let text = self.document.text();
+        let range = self.offsets.byte(text, from as usize)..self.offsets.byte(text, to as usize);
+        let mut numbers = Vec::new();
+        self.document.each_semantic_token(range, &mut |token| {
+            let kind = TokenKind::ALL
+                .iter()
+                .position(|&kind| kind == token.kind)
+                .unwrap_or(0);
+            numbers.extend([
+                self.offsets.unit(text, token.range.start) as u32,
+                self.offsets.unit(text, token.range.end) as u32,
+                kind as u32,
+            ]);
+        });
+        numbers
+    }
+}
+
+impl Session {
+    fn path(&self) -> Option<&Path> {
+        (!self.name.is_empty()).then(|| Path::new(&self.name))
+    }
+
+    fn diagnostics(&self) -> Value {
+        let text = self.document.text();
+        let units = |range: &Range<usize>| {
+            (
+                self.offsets.unit(text, range.start),
+                self.offsets.unit(text, range.end.max(range.start)),
+            )
+        };
+        let diagnostic = |d: &Diagnostic| {
+            let (from, to) = units(&d.range);
+            json!({
+                "from": from,
+                "to": to,
+                "severity": severity_name(d.severity),
+                "code": d.code,
+                "message": d.message,
+                "related": d.related.iter().map(|related| {
+                    let (from, to) = units(&related.range);
+                    json!({"from": from, "to": to, "message": related.message})
+                }).collect::<Vec<_>>(),
+            })
+        };
+        // A broken long record has tens of thousands: the page lists those an editor would
+        // be sent (errors first, and a note on the rest), as many as a person reads.
+        let shown = self.document.diagnostics_shown(MOST_DIAGNOSTICS_SHOWN);
+        Value::Array(
+            shown
+                .diagnostics
+                .iter()
+                .chain(shown.note.as_ref())
+                .map(diagnostic)
+                .collect(),
+        )
+    }
+
+    fn games(&self) -> Value {
+        let text = self.document.text();
+        let games = viewer_games(&*self.document);
+        Value::Array(
+            games
+                .iter()
+                .map(|game| {
+                    json!({
+                        "name": game.name,
+                        "from": self.offsets.unit(text, game.range.start),
+                        "to": self.offsets.unit(text, game.range.end),
+                        "states": game.states.iter().map(|state| {
+                            let (from, to) = match &state.range {
+                                Some(range) => (
+                                    Some(self.offsets.unit(text, range.start)),
+                                    Some(self.offsets.unit(text, range.end)),
+                                ),
+                                None => (None, None),
+                            };
+                            json!({
+                                "label": state.label,
+                                "text": state.text,
+                                "comment": state.comment,
+                                "from": from,
+                                "to": to,
+                            })
+                        }).collect::<Vec<_>>(),
+                    })
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Panics, so that a test can check that a panic in the core reaches the page as an error
+/// with its message and that the page starts over with its text.
+#[wasm_bindgen]
+pub fn fail_for_test() {
+    panic!("a panic asked for by a test");
+}
+
+/// The names of the highlighting's kinds, in the order [`Session::tokens`] numbers them.
+#[wasm_bindgen]
+pub fn token_kinds() -> Vec<String> {
+    TokenKind::LEGEND
+        .iter()
+        .map(|kind| kind.to_string())
+        .collect()
+}
+
+/// The notation a file of this name and text is read as (`ppn`, `otn`, `annofen`, ...).
+#[wasm_bindgen]
+pub fn format_of(name: &str, text: &str) -> String {
+    let path = (!name.is_empty()).then(|| Path::new(name));
+    ppn_ls::model::format::Format::detect(path, text)
+        .name()
+        .to_string()
+}
+
+fn picture_options(flipped: bool) -> SvgOptions {
+    SvgOptions {
+        flip: flipped,
+        ..SvgOptions::default()
+    }
+}
+
+/// As the command line writes it (`error`, `warning`, `info`, `hint`).
+fn severity_name(severity: Severity) -> &'static str {
+    severity.name()
+}
+
+#[cfg(test)]
+mod tests;
