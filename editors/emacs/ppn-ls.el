@@ -54,24 +54,50 @@
 ;; A file is a list of games, each opened by a `---' line (the first may leave it out).
 ;; A game's YAML metadata runs to a `...' line, or else to a blank line; the movetext
 ;; follows.  Highlighting of the movetext and its comments needs to know where a game's
-;; metadata ends, which `ppn-ls--movetext-start' finds and keeps per game until the next
-;; edit.
+;; metadata ends: the games' starts are found once per edit, and each game's movetext
+;; start when first asked for, so that a long file is not searched again for each word.
 
 (defconst ppn-ls--game-separator-re "^---"
   "A line that starts a game.")
 
-(defvar-local ppn-ls--movetext-cache nil
-  "(TICK . ALIST): movetext starts by game start, as of buffer modification TICK.")
+(defvar-local ppn-ls--games nil
+  "What `ppn-ls--games' found, as of a buffer modification tick.")
 
-(defun ppn-ls--game-start (pos)
-  "Start of the game holding POS: its `---' line, or the start of the buffer."
-  (save-excursion
-    (goto-char pos)
-    (beginning-of-line)
-    (if (or (looking-at ppn-ls--game-separator-re)
-            (re-search-backward ppn-ls--game-separator-re nil t))
-        (point)
-      (point-min))))
+(cl-defstruct (ppn-ls--games (:constructor ppn-ls--make-games) (:copier nil))
+  "The games of a PPN buffer: STARTS, the `---' lines in order; MOVETEXTS, where
+each game's movetext starts (nil until asked for; the last slot is the first
+game's when it has no `---')."
+  tick starts movetexts)
+
+(defun ppn-ls--games ()
+  "The games of the buffer as it is."
+  (let ((tick (buffer-chars-modified-tick)))
+    (unless (and ppn-ls--games (eq (ppn-ls--games-tick ppn-ls--games) tick))
+      (let ((starts nil))
+        (save-excursion
+          (save-match-data
+            (goto-char (point-min))
+            (while (re-search-forward ppn-ls--game-separator-re nil t)
+              (push (match-beginning 0) starts))))
+        (setq starts (vconcat (nreverse starts)))
+        (setq ppn-ls--games
+              (ppn-ls--make-games :tick tick :starts starts
+                                  :movetexts (make-vector (1+ (length starts)) nil)))))
+    ppn-ls--games))
+
+(defun ppn-ls--game-index (games pos)
+  "Index in GAMES of the game holding POS: its `---' line, or -1 before the first."
+  (let ((starts (ppn-ls--games-starts games))
+        (low 0)
+        (high nil))
+    (setq high (length starts))
+    ;; The number of starts at or before POS.
+    (while (< low high)
+      (let ((middle (/ (+ low high) 2)))
+        (if (<= (aref starts middle) pos)
+            (setq low (1+ middle))
+          (setq high middle))))
+    (1- low)))
 
 (defun ppn-ls--movetext-start-uncached (start)
   "Where the movetext of the game starting at START begins."
@@ -103,16 +129,14 @@
 
 (defun ppn-ls--movetext-start (pos)
   "Where the movetext of the game holding POS begins."
-  (let ((tick (buffer-chars-modified-tick)))
-    (unless (eq (car ppn-ls--movetext-cache) tick)
-      (setq ppn-ls--movetext-cache (list tick)))
-    (let* ((start (ppn-ls--game-start pos))
-           (known (assq start (cdr ppn-ls--movetext-cache))))
-      (if known
-          (cdr known)
-        (let ((movetext (ppn-ls--movetext-start-uncached start)))
-          (push (cons start movetext) (cdr ppn-ls--movetext-cache))
-          movetext)))))
+  (let* ((games (ppn-ls--games))
+         (index (ppn-ls--game-index games pos))
+         (movetexts (ppn-ls--games-movetexts games))
+         (slot (if (< index 0) (1- (length movetexts)) index)))
+    (or (aref movetexts slot)
+        (aset movetexts slot
+              (ppn-ls--movetext-start-uncached
+               (if (< index 0) (point-min) (aref (ppn-ls--games-starts games) index)))))))
 
 (defun ppn-ls--in-movetext-p (pos)
   "Non-nil when POS is in a game's movetext (not its metadata)."
