@@ -211,15 +211,22 @@ fn select_states(
             .move_at(offset, true)
             .ok_or_else(|| format!("--at {at}: no game there"))?;
         let line = document.main_line(found.state.game);
-        let index = line
-            .iter()
-            .position(|state| state.state == found.state)
-            .ok_or_else(|| format!("--at {at}: that move is not on the game's main line"))?;
-        return Ok(if args.animate {
-            line
-        } else {
-            vec![line[index].clone()]
-        });
+        if args.animate {
+            return Ok(line);
+        }
+        // A move of a variation is drawn too (an animation is of the main line).
+        let state = line
+            .into_iter()
+            .find(|state| state.state == found.state)
+            .or_else(|| {
+                document
+                    .variations(found.state.game)
+                    .into_iter()
+                    .flat_map(|variation| variation.states)
+                    .find(|state| state.state == found.state)
+            })
+            .ok_or_else(|| format!("--at {at}: that move has no board"))?;
+        return Ok(vec![state]);
     }
     let game = args.game.unwrap_or(1);
     if game == 0 || game > game_count {
@@ -230,12 +237,21 @@ fn select_states(
         return Ok(line);
     }
     match &args.move_label {
-        Some(label) => line
-            .iter()
-            .find(|state| &state.label == label || &state.text == label)
-            .cloned()
-            .map(|state| vec![state])
-            .ok_or_else(|| format!("--move {label}: no move of game {game} has that label")),
+        Some(label) => {
+            let named = |state: &LineState| &state.label == label || &state.text == label;
+            line.iter()
+                .find(|state| named(state))
+                .cloned()
+                .or_else(|| {
+                    document
+                        .variations(game - 1)
+                        .into_iter()
+                        .flat_map(|variation| variation.states)
+                        .find(|state| named(state))
+                })
+                .map(|state| vec![state])
+                .ok_or_else(|| format!("--move {label}: no move of game {game} has that label"))
+        }
         None => Ok(line.last().cloned().into_iter().collect()),
     }
 }
