@@ -140,7 +140,7 @@ const editor = new EditorView({
 
 const viewer = new PpnViewer($('viewer'), { games: [], picture: () => '' }, {
   keys: document,
-  onStep: (game, index) => moveCursorTo(game, index),
+  onStep: (game, state) => moveCursorTo(game, state),
 });
 
 // ---------------------------------------------------------------------------------------
@@ -167,7 +167,10 @@ async function analyze() {
     } else if (page.unsent) {
       const edit = oneEdit(page.unsent, editor.state.doc);
       page.unsent = null;
-      answer = await engine.request('edit', [edit.from, edit.to, edit.text, true]);
+      // A long text's states are listed again once typing pauses; its diagnostics at once.
+      const withGames = editor.state.doc.length < LONG_TEXT;
+      answer = await engine.request('edit', [edit.from, edit.to, edit.text, withGames]);
+      if (!withGames) scheduleGames();
     } else {
       page.busy = false;
       return;
@@ -188,6 +191,30 @@ async function analyze() {
     return;
   }
   show(JSON.parse(answer));
+}
+
+/** A text this long (in UTF-16 units) gets its states listed once typing pauses. */
+const LONG_TEXT = 200000;
+
+let gamesTimer = null;
+function scheduleGames() {
+  clearTimeout(gamesTimer);
+  gamesTimer = setTimeout(refreshGames, 300);
+}
+
+async function refreshGames() {
+  if (page.busy || page.unsent || !page.synced) {
+    if (page.synced) scheduleGames();
+    return;
+  }
+  const version = page.version;
+  let answer;
+  try {
+    answer = await engine.request('summary', [true]);
+  } catch {
+    return;
+  }
+  if (version === page.version) show(JSON.parse(answer));
 }
 
 /** The changes since the last analysis as one replacement of the old text. */
@@ -226,17 +253,17 @@ function show(summary) {
   scheduleHighlights(0);
   if (page.pendingPosition && page.games.length) {
     // Opened from a shared link: its move.
-    const { game, index } = page.pendingPosition;
+    const { game, ref } = page.pendingPosition;
     page.pendingPosition = null;
-    viewer.show(game, index);
-    moveCursorTo(game, index);
+    viewer.showRef(game, ref);
+    moveCursorTo(game, viewer.current);
   } else {
     scheduleFollow(0);
   }
 }
 
-function picture(game, index, flipped) {
-  return engine.request('picture', [game, index, flipped]);
+function picture(game, ref, flipped) {
+  return engine.request('picture', [game, ref, flipped]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -290,13 +317,12 @@ async function follow() {
     return;
   }
   if (found && version === page.version) {
-    viewer.show(found.game, found.index);
+    viewer.showRef(found.game, found.ref);
   }
 }
 
-function moveCursorTo(game, index) {
-  const state = page.games[game] && page.games[game].states[index];
-  if (!state) return;
+function moveCursorTo(game, state) {
+  if (!state || !page.games[game]) return;
   const at = state.from === null ? page.games[game].from : state.from;
   if (at === null || at === undefined || at > editor.state.doc.length) return;
   editor.dispatch({ selection: { anchor: at }, effects: EditorView.scrollIntoView(at, { y: 'nearest' }) });
@@ -424,7 +450,7 @@ $('share').addEventListener('click', async () => {
     name: page.name,
     text: editor.state.doc.toString(),
     game: viewer.game,
-    index: viewer.index,
+    ref: viewer.current ? viewer.current.ref : 0,
   });
   const link = location.href.split('#')[0] + '#' + fragment;
   const output = $('share-link');
@@ -442,8 +468,8 @@ $('share').addEventListener('click', async () => {
 
 function download(bytes, type, suffix) {
   const base = page.name.replace(/\.[^.]*$/, '') || 'game';
-  const state = page.games[viewer.game] && page.games[viewer.game].states[viewer.index];
-  const label = suffix === 'gif' ? '' : '-' + (state ? state.label : String(viewer.index)).replace(/[^\w.-]+/g, '_');
+  const state = viewer.current;
+  const label = suffix === 'gif' ? '' : '-' + (state ? state.label : 'board').replace(/[^\w.-]+/g, '_');
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([bytes], { type }));
   link.download = `${base}${label}.${suffix}`;
@@ -465,10 +491,10 @@ async function downloading(button, make) {
 }
 
 $('download-svg').addEventListener('click', (event) => downloading(event.currentTarget, async () => {
-  download(await picture(viewer.game, viewer.index, viewer.flipped), 'image/svg+xml', 'svg');
+  download(await picture(viewer.game, viewer.current.ref, viewer.flipped), 'image/svg+xml', 'svg');
 }));
 $('download-png').addEventListener('click', (event) => downloading(event.currentTarget, async () => {
-  download(await engine.request('png', [viewer.game, viewer.index, viewer.flipped]), 'image/png', 'png');
+  download(await engine.request('png', [viewer.game, viewer.current.ref, viewer.flipped]), 'image/png', 'png');
 }));
 $('download-gif').addEventListener('click', (event) => downloading(event.currentTarget, async () => {
   download(await engine.request('gif', [viewer.game, viewer.flipped, 1000], 120000), 'image/gif', 'gif');
@@ -486,7 +512,7 @@ async function start() {
   }
   const shared = location.hash.length > 1 ? await decodeShared(location.hash.slice(1)).catch(() => null) : null;
   if (shared) {
-    open(shared.name, shared.text, { game: shared.game, index: shared.index });
+    open(shared.name, shared.text, { game: shared.game, ref: shared.ref });
   } else {
     open(examples[0].name, examples[0].text);
   }

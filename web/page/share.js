@@ -1,6 +1,6 @@
 // A game in a link: the document, compressed (deflate), in the address's fragment, which
 // browsers never send to a server; with the game and move shown.
-//   #v=1&f=NAME&g=GAME&m=INDEX&d=BASE64URL
+//   #v=1&f=NAME&g=GAME&m=STATE&d=BASE64URL   (STATE: the `ref` of the state shown)
 function toBase64Url(bytes) {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) {
@@ -19,9 +19,9 @@ async function through(bytes, stream) {
   return new Uint8Array(await new Response(piped).arrayBuffer());
 }
 
-export async function encodeShared({ name, text, game, index }) {
+export async function encodeShared({ name, text, game, ref }) {
   const packed = await through(new TextEncoder().encode(text), new CompressionStream('deflate-raw'));
-  const fields = new URLSearchParams({ v: '1', f: name, g: String(game), m: String(index) });
+  const fields = new URLSearchParams({ v: '1', f: name, g: String(game), m: String(ref) });
   return fields.toString() + '&d=' + toBase64Url(packed);
 }
 
@@ -34,6 +34,6 @@ export async function decodeShared(fragment) {
     name: fields.get('f') || 'game.ppn',
     text: new TextDecoder().decode(bytes),
     game: Number(fields.get('g')) || 0,
-    index: Number(fields.get('m')) || 0,
+    ref: Number(fields.get('m')) || 0,
   };
 }

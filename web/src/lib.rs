@@ -11,8 +11,8 @@ use std::path::Path;
 
 use ppn_ls::diagnostic::{Diagnostic, Severity};
 use ppn_ls::ide::document::{analyze, hover, reanalyze};
-use ppn_ls::ide::viewer::{line_picture, viewer_games};
-use ppn_ls::model::document::NotationDocument;
+use ppn_ls::ide::viewer::{state_picture, viewer_games, ViewerGame};
+use ppn_ls::model::document::{LineState, NotationDocument, StateRef};
 use ppn_ls::model::edit::TextEdit;
 use ppn_ls::model::features::TokenKind;
 use ppn_ls::render::raster;
@@ -53,6 +53,8 @@ pub struct Session {
     name: String,
     document: Box<dyn NotationDocument>,
     offsets: Utf16Offsets,
+    /// The games' states, made once per revision (pictures are asked for by state).
+    games: std::cell::OnceCell<Vec<ViewerGame>>,
 }
 
 impl Default for Session {
@@ -69,6 +71,7 @@ impl Session {
             name: String::new(),
             document: analyze(None, String::new()),
             offsets: Utf16Offsets::new(""),
+            games: std::cell::OnceCell::new(),
         }
     }
 
@@ -78,6 +81,7 @@ impl Session {
         self.name = name.to_string();
         self.offsets = Utf16Offsets::new(&text);
         self.document = analyze(self.path(), text);
+        self.games = std::cell::OnceCell::new();
         self.summary(true)
     }
 
@@ -99,6 +103,7 @@ impl Session {
         };
         self.offsets = Utf16Offsets::new(&text);
         self.document = reanalyze(&*self.document, self.path(), text, &edit);
+        self.games = std::cell::OnceCell::new();
         self.summary(with_games)
     }
 
@@ -109,34 +114,35 @@ impl Session {
 
     /// `{format, diagnostics: [{from, to, severity, code, message, related}], games}`: the
     /// diagnostics an editor is sent (at most 500, errors first, with a note on the others),
-    /// the games (if asked) as `[{name, from, to, states: [{label, text, comment, from,
-    /// to}]}]`; offsets in UTF-16 units.
+    /// the games (if asked) as `[{name, from, to, states, variations: [{name, from,
+    /// states}]}]`, each state as `{label, text, comment, from, to, ref}` (`ref` names it
+    /// for [`Session::picture`]; a variation's `from` is the `ref` it branches from);
+    /// offsets in UTF-16 units.
     pub fn summary(&self, with_games: bool) -> String {
-        let mut answer = json!({
-            "format": self.document.format().name(),
-            "diagnostics": self.diagnostics(),
-        });
+        let mut answer = format!(
+            "{{\"format\":\"{}\",\"diagnostics\":{}",
+            self.document.format().name(),
+            self.diagnostics()
+        );
         if with_games {
-            answer["games"] = self.games();
+            answer.push_str(",\"games\":");
+            answer.push_str(&self.games_json());
         }
-        answer.to_string()
+        answer.push('}');
+        answer
     }
 
-    /// The picture of state `index` of game `game`'s main line, as `ppn-ls render --move`
+    /// The picture of state `state` (a `ref`) of game `game`, as `ppn-ls render --move`
     /// draws it; empty if there is no such state.
-    pub fn picture(&self, game: u32, index: u32, flipped: bool) -> String {
-        line_picture(
-            &*self.document,
-            game as usize,
-            index as usize,
-            &picture_options(flipped),
-        )
-        .unwrap_or_default()
+    pub fn picture(&self, game: u32, state: u32, flipped: bool) -> String {
+        self.line_state(game, state)
+            .and_then(|found| state_picture(&*self.document, found, &picture_options(flipped)))
+            .unwrap_or_default()
     }
 
     /// The same picture as PNG.
-    pub fn png(&self, game: u32, index: u32, flipped: bool) -> Result<Vec<u8>, JsError> {
-        let svg = self.picture(game, index, flipped);
+    pub fn png(&self, game: u32, state: u32, flipped: bool) -> Result<Vec<u8>, JsError> {
+        let svg = self.picture(game, state, flipped);
         if svg.is_empty() {
             return Err(JsError::new("there is no such board"));
         }
@@ -168,18 +174,13 @@ impl Session {
     }
 
     /// The state of the move under (or last before) UTF-16 offset `at`, as
-    /// `{game, index}` (its place in the game's main line), or `null`.
+    /// `{game, ref}`, or `null`.
     pub fn state_at(&self, at: u32) -> String {
         let offset = self.offsets.byte(self.document.text(), at as usize);
-        let found = self.document.move_at(offset, true).and_then(|found| {
-            let index = self
-                .document
-                .main_line(found.state.game)
-                .iter()
-                .position(|state| state.state == found.state)?;
-            Some(json!({"game": found.state.game, "index": index}))
-        });
-        found.unwrap_or(Value::Null).to_string()
+        match self.document.move_at(offset, true) {
+            Some(found) => json!({"game": found.state.game, "ref": found.state.index}).to_string(),
+            None => "null".to_string(),
+        }
     }
 
     /// What a hover at UTF-16 offset `at` shows: `{from, to, markdown}`, or `null`.
@@ -219,6 +220,17 @@ impl Session {
 }
 
 impl Session {
+    fn viewer_games(&self) -> &[ViewerGame] {
+        self.games.get_or_init(|| viewer_games(&*self.document))
+    }
+
+    fn line_state(&self, game: u32, state: u32) -> Option<&LineState> {
+        self.viewer_games().get(game as usize)?.state(StateRef {
+            game: game as usize,
+            index: state as usize,
+        })
+    }
+
     fn path(&self) -> Option<&Path> {
         (!self.name.is_empty()).then(|| Path::new(&self.name))
     }
@@ -258,38 +270,70 @@ impl Session {
         )
     }
 
-    fn games(&self) -> Value {
+    /// The games as JSON text, written straight from the states (a 10,000-move game's
+    /// states as a tree of JSON values took several times as long).
+    fn games_json(&self) -> String {
         let text = self.document.text();
-        let games = viewer_games(&*self.document);
-        Value::Array(
-            games
-                .iter()
-                .map(|game| {
-                    json!({
-                        "name": game.name,
-                        "from": self.offsets.unit(text, game.range.start),
-                        "to": self.offsets.unit(text, game.range.end),
-                        "states": game.states.iter().map(|state| {
-                            let (from, to) = match &state.range {
-                                Some(range) => (
-                                    Some(self.offsets.unit(text, range.start)),
-                                    Some(self.offsets.unit(text, range.end)),
-                                ),
-                                None => (None, None),
-                            };
-                            json!({
-                                "label": state.label,
-                                "text": state.text,
-                                "comment": state.comment,
-                                "from": from,
-                                "to": to,
-                            })
-                        }).collect::<Vec<_>>(),
+        let unit = |offset: usize| self.offsets.unit(text, offset);
+        fn state_json<'a>(state: &'a LineState, unit: &dyn Fn(usize) -> usize) -> StateJson<'a> {
+            StateJson {
+                label: &state.label,
+                text: &state.text,
+                comment: &state.comment,
+                from: state.range.as_ref().map(|range| unit(range.start)),
+                to: state.range.as_ref().map(|range| unit(range.end)),
+                reference: state.state.index,
+            }
+        }
+        let state = |line_state| state_json(line_state, &unit);
+        let games: Vec<GameJson<'_>> = self
+            .viewer_games()
+            .iter()
+            .map(|game| GameJson {
+                name: &game.name,
+                from: unit(game.range.start),
+                to: unit(game.range.end),
+                states: game.states.iter().map(state).collect(),
+                variations: game
+                    .variations
+                    .iter()
+                    .map(|variation| VariationJson {
+                        name: &variation.name,
+                        from: variation.from.index,
+                        states: variation.states.iter().map(state).collect(),
                     })
-                })
-                .collect(),
-        )
+                    .collect(),
+            })
+            .collect();
+        serde_json::to_string(&games).unwrap_or_else(|_| "[]".to_string())
     }
+}
+
+#[derive(serde::Serialize)]
+struct GameJson<'a> {
+    name: &'a str,
+    from: usize,
+    to: usize,
+    states: Vec<StateJson<'a>>,
+    variations: Vec<VariationJson<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct VariationJson<'a> {
+    name: &'a str,
+    from: usize,
+    states: Vec<StateJson<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct StateJson<'a> {
+    label: &'a str,
+    text: &'a str,
+    comment: &'a str,
+    from: Option<usize>,
+    to: Option<usize>,
+    #[serde(rename = "ref")]
+    reference: usize,
 }
 
 /// Panics, so that a test can check that a panic in the core reaches the page as an error

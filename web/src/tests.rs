@@ -47,7 +47,7 @@ fn a_session_answers_what_the_command_line_answers() {
     assert!(picture.contains("The board after 1... M@a2"));
     assert_eq!(session.picture(0, 99, false), "");
     let at: Value = serde_json::from_str(&session.state_at(from as u32 + 6)).unwrap();
-    assert_eq!(at, json!({"game": 0, "index": 2}));
+    assert_eq!(at, json!({"game": 0, "ref": 2}));
 }
 
 #[test]

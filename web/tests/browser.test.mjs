@@ -302,7 +302,7 @@ test('a panic in the core is shown, the text is kept and the next edit is analys
   assert.match(await page.textContent('[data-testid="problem"]'), /Your text is kept/);
   assert.equal(await page.evaluate(() => window.ppnPage.editor.state.doc.toString()), '---\n...\n1. S@a1 ]\n');
   // An edit starts a fresh worker with the whole text.
-  await page.evaluate(() => window.ppnPage.editor.dispatch({ changes: { from: 14, to: 16, insert: '' } }));
+  await page.evaluate(() => window.ppnPage.editor.dispatch({ changes: { from: 15, to: 17, insert: '' } }));
   await waitForAnalysis(page);
   assert.equal(await page.isVisible('[data-testid="problem"]'), false);
   assert.equal(await page.evaluate(() => window.ppnPage.page.diagnostics.length), 0);
@@ -348,5 +348,63 @@ test('ppn-ls render --format html writes a viewer that works from disk, with no 
   });
   assert.deepEqual(errors, []);
   assert.deepEqual(requests.filter((url) => !url.startsWith('file://') && !url.startsWith('data:')), []);
+  await page.close();
+});
+
+test('an OpenTafl record lists its variations, and a click on one steps through it', async () => {
+  const page = await openPage();
+  const file = join(root, 'tests/otn/opentafl/Ard-Ri-Escape-Puzzle.otg');
+  await setText(page, 'Ard-Ri-Escape-Puzzle.otg', readFileSync(file, 'utf8'));
+  await screenshotOnFailure(page, 'variations', async () => {
+    const variations = await page.$$eval('[data-testid="move-list"] .ppn-line', (lines) => lines.map((l) => l.dataset.variation));
+    assert.ok(variations.includes('7a.1.'), JSON.stringify(variations));
+    await page.click('[data-testid="move-list"] .ppn-line[data-variation="7a.1."] .ppn-move');
+    await page.waitForFunction(() => document.querySelector('[data-testid="board"]').dataset.label === '7a.1.1a');
+    const index = Number(await page.$eval('[data-testid="board"]', (board) => board.dataset.index));
+    assert.equal(await boardAt(page, index), await cliPicture(page, file, '7a.1.1a'));
+    // Next stays in the variation.
+    await page.click('[data-testid="next"]');
+    await boardAt(page, index + 1);
+    assert.equal(await page.$eval('[data-testid="board"]', (board) => board.dataset.label), '7a.1.1b');
+    assert.equal(await boardAt(page, index + 1), await cliPicture(page, file, '7a.1.1b'));
+    // Back before the variation: the moves it follows.
+    await page.click('[data-testid="prev"]');
+    await page.click('[data-testid="prev"]');
+    await boardAt(page, index - 1);
+    assert.equal(await page.$eval('[data-testid="board"]', (board) => board.dataset.label), '6b');
+    // The cursor on a variation's move shows its board.
+    const text = await page.evaluate(() => window.ppnPage.editor.state.doc.toString());
+    await page.evaluate((at) => window.ppnPage.editor.dispatch({ selection: { anchor: at } }), text.indexOf('d7-e7 Ke3-e5') + 2);
+    await page.waitForFunction(() => document.querySelector('[data-testid="board"]').dataset.label === '7a.1.2a');
+  });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the board downloads as SVG and PNG, and the game as a GIF', async () => {
+  const page = await openPage();
+  await page.selectOption('[data-testid="examples"]', 'tablut-short.ppn');
+  await waitForAnalysis(page);
+  const file = join(root, 'examples', 'tablut-short.ppn');
+  await page.click('[data-testid="next"]');
+  await boardAt(page, 1);
+  const fetched = async (testId) => {
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.click(`[data-testid="${testId}"]`)]);
+    const path = await download.path();
+    return { name: download.suggestedFilename(), bytes: readFileSync(path) };
+  };
+  const svg = await fetched('download-svg');
+  assert.equal(svg.name, 'tablut-short-1..svg');
+  assert.equal(svg.bytes.toString('utf8'), cli(['render', file, '--move', '1.', '--format', 'svg']));
+  const png = await fetched('download-png');
+  assert.equal(png.name, 'tablut-short-1..png');
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const cliPng = execFileSync(ppnLs, ['render', file, '--move', '1.', '--format', 'png']);
+  assert.ok(png.bytes.equals(cliPng), 'the PNG is the one ppn-ls render writes');
+  const gif = await fetched('download-gif');
+  assert.equal(gif.name, 'tablut-short.gif');
+  assert.equal(gif.bytes.subarray(0, 6).toString('latin1'), 'GIF89a');
+  const cliGif = execFileSync(ppnLs, ['render', file, '--animate', '--format', 'gif'], { maxBuffer: 64 << 20 });
+  assert.ok(gif.bytes.equals(cliGif), 'the GIF is the one ppn-ls render --animate writes');
   await page.close();
 });

@@ -26,7 +26,7 @@
     // The pictures were drawn from the side the file opens on, then from the other.
     const viewer = new PpnViewer(main, {
       games: data.games,
-      picture: (game, index, flipped) => data.pictures[game][index][flipped ? 1 : 0],
+      picture: (game, ref, flipped) => data.pictures[game][ref][flipped ? 1 : 0],
     }, { keys: document });
     // `#3` or `#2:3`: a state of the first or of a numbered game (games from 1, states from
     // 0, as the move list counts them); else where the file was made to open.
@@ -34,7 +34,7 @@
     if (wanted) {
       viewer.show(wanted[1] ? Number(wanted[1]) - 1 : 0, Number(wanted[2]));
     } else if (data.start) {
-      viewer.show(data.start.game, data.start.index);
+      viewer.showRef(data.start.game, data.start.ref);
     }
     window.ppnViewer = viewer;
   }, (error) => fail('The game in this file cannot be read: ' + error));

@@ -5,13 +5,16 @@
 // picture. No dependency, no module system: it defines `PpnViewer` on the global object.
 //
 //   const viewer = new PpnViewer(element, {
-//     games: [{ name, states: [{ label, text, comment, depth }] }],
-//     picture: (game, index, flipped) => svgText,  // or a promise of it
-//   }, { onStep: (game, index) => {}, keys: document });
+//     games: [{ name, states: [STATE], variations: [{ name, from: REF, states: [STATE] }] }],
+//     picture: (game, ref, flipped) => svgText,  // or a promise of it
+//   }, { onStep: (game, state) => {}, keys: document });
 //
-// Parts carry `data-testid`s (board, move-list, first, prev, next, last, play, flip, speed,
-// game) for tests and embedding; the board shows the current state's caption in its
-// `title` and `data-label` attributes, as the picture's own title does.
+// A STATE is `{ label, text, comment, ref }`: `ref` names it to `picture` (and a variation
+// branches from the state whose `ref` is its `from`). The viewer steps along a line: the
+// main line, or a variation with the moves before it; a click on a variation's move goes
+// into it. Parts carry `data-testid`s (board, move-list, first, prev, next, last, play,
+// flip, speed, game) for tests and embedding; the board shows the current state's caption
+// in its `title` and `data-label` attributes, as the picture's own title does.
 (function (root) {
   'use strict';
 
@@ -64,10 +67,56 @@
     return state.text ? state.label + ' ' + state.text : state.label;
   }
 
+  /**
+   * A game's lines: the main line, then each variation with the moves before it (those of
+   * the line it branches from, up to where it branches).
+   */
+  function linesOf(game) {
+    const main = game.states || [];
+    const lines = [{ name: '', states: main, depth: 0, parent: -1, branch: -1 }];
+    const where = new Map();
+    main.forEach((state, i) => where.set(state.ref, [0, i]));
+    const pending = (game.variations || []).slice();
+    // A variation of a variation can only be placed once its parent is.
+    for (let placed = true; placed && pending.length;) {
+      placed = false;
+      for (let k = 0; k < pending.length;) {
+        const variation = pending[k];
+        const at = where.get(variation.from);
+        if (!at) {
+          k += 1;
+          continue;
+        }
+        const [parent, branch] = at;
+        const line = lines.length;
+        lines.push({
+          name: variation.name,
+          states: lines[parent].states.slice(0, branch + 1).concat(variation.states),
+          depth: lines[parent].depth + 1,
+          parent,
+          branch,
+        });
+        variation.states.forEach((state, j) => where.set(state.ref, [line, branch + 1 + j]));
+        pending.splice(k, 1);
+        placed = true;
+      }
+    }
+    // Where each line branches off: `line:index` of its parent → the lines.
+    const branches = new Map();
+    lines.forEach((line, i) => {
+      if (i === 0) return;
+      const key = line.parent + ':' + line.branch;
+      if (!branches.has(key)) branches.set(key, []);
+      branches.get(key).push(i);
+    });
+    return { lines, where, branches };
+  }
+
   class PpnViewer {
     constructor(container, source, options) {
       this.options = options || {};
       this.game = 0;
+      this.line = 0;
       this.index = 0;
       this.flipped = false;
       this.timer = null;
@@ -130,30 +179,29 @@
         }
       });
       this.gameChoice.addEventListener('change', () => {
-        this.show(Number(this.gameChoice.value), 0, { announce: true });
+        this.showLine(Number(this.gameChoice.value), 0, 0, { announce: true });
       });
       this.moveList.addEventListener('click', (event) => {
         const item = event.target.closest('[data-index]');
         if (item) {
-          this.show(this.game, Number(item.dataset.index), { announce: true });
+          this.showLine(this.game, Number(item.dataset.line || 0), Number(item.dataset.index), { announce: true });
         }
       });
     }
 
     /** New games (the text changed): the position is kept where it still exists. */
-    setSource(source, position) {
+    setSource(source) {
       this.source = source;
-      const games = source.games || [];
+      this.games = (source.games || []).map(linesOf);
       const choices = document.createDocumentFragment();
-      games.forEach((game, i) => {
+      (source.games || []).forEach((game, i) => {
         choices.append(element('option', { value: String(i), text: game.name || 'Game ' + (i + 1) }));
       });
       this.gameChoice.replaceChildren(choices);
-      this.gameChoice.hidden = games.length < 2;
-      const at = position || { game: this.game, index: this.index };
+      this.gameChoice.hidden = this.games.length < 2;
       this.listedGame = -1;
-      this.listed = { start: 0, end: 0 };
-      if (games.length === 0) {
+      this.listed = { line: -1, start: 0, end: 0 };
+      if (this.games.length === 0) {
         this.pause();
         this.picture.replaceChildren();
         this.captionLine.textContent = 'No game to show';
@@ -163,27 +211,56 @@
         this.updateControls();
         return;
       }
-      const game = Math.min(Math.max(at.game, 0), games.length - 1);
-      this.show(game, at.index, { redraw: true });
+      const game = Math.min(Math.max(this.game, 0), this.games.length - 1);
+      const line = this.games[game].lines[this.line] ? this.line : 0;
+      this.showLine(game, line, this.index, { redraw: true });
     }
 
+    /** The states of the line shown. */
     get states() {
-      const game = (this.source.games || [])[this.game];
-      return game ? game.states : [];
+      const game = this.games && this.games[this.game];
+      return game ? game.lines[this.line].states : [];
     }
 
-    /** Shows state `index` of game `game`. */
+    /** The state shown. */
+    get current() {
+      return this.states[this.index];
+    }
+
+    /** Shows state `index` of game `game`'s main line. */
     show(game, index, how) {
+      this.showLine(game, 0, index, how);
+    }
+
+    /** Shows the state `ref` names, on the line shown if it is there. */
+    showRef(game, ref, how) {
+      const lines = this.games[game];
+      if (!lines) return;
+      if (game === this.game) {
+        const here = this.states.findIndex((state) => state.ref === ref);
+        if (here >= 0) {
+          this.showLine(game, this.line, here, how);
+          return;
+        }
+      }
+      const at = lines.where.get(ref);
+      if (at) this.showLine(game, at[0], at[1], how);
+    }
+
+    /** Shows state `index` of a line of a game. */
+    showLine(game, line, index, how) {
       how = how || {};
-      const games = this.source.games || [];
-      if (!games[game]) return;
-      const count = games[game].states.length;
+      const lines = this.games[game];
+      if (!lines || !lines.lines[line]) return;
+      const count = lines.lines[line].states.length;
       if (count === 0) return;
       const clamped = Math.min(Math.max(index, 0), count - 1);
-      const changed = game !== this.game || clamped !== this.index;
+      const changed = game !== this.game || line !== this.line || clamped !== this.index;
       this.game = game;
+      this.line = line;
       this.index = clamped;
-      if (this.listedGame !== game || clamped < this.listed.start || clamped >= this.listed.end) {
+      const mainIndex = this.mainIndex();
+      if (this.listedGame !== game || mainIndex < this.listed.start || mainIndex >= this.listed.end) {
         this.listMoves();
       }
       this.gameChoice.value = String(game);
@@ -192,15 +269,27 @@
       }
       this.updateControls();
       if (how.announce && this.options.onStep) {
-        this.options.onStep(this.game, this.index);
+        this.options.onStep(this.game, this.current);
       }
     }
 
-    /** Moves by `delta` states (±Infinity: to the first or last). */
+    /** Where the state shown is, or branches off, in the main line. */
+    mainIndex() {
+      const lines = this.games[this.game].lines;
+      let line = this.line;
+      let index = this.index;
+      while (line > 0) {
+        index = lines[line].branch;
+        line = lines[line].parent;
+      }
+      return index;
+    }
+
+    /** Moves by `delta` states along the line (±Infinity: to its first or last). */
     step(delta) {
       const last = this.states.length - 1;
       const target = delta === -Infinity ? 0 : delta === Infinity ? last : this.index + delta;
-      this.show(this.game, target, { announce: true });
+      this.showLine(this.game, this.line, target, { announce: true });
     }
 
     flip() {
@@ -216,7 +305,7 @@
     play() {
       if (this.timer !== null) return;
       if (this.index >= this.states.length - 1) {
-        this.show(this.game, 0, { announce: true });
+        this.step(-Infinity);
       }
       this.timer = setInterval(() => {
         if (this.index >= this.states.length - 1) {
@@ -259,56 +348,76 @@
       }
     }
 
+    /** The move list: the main line (around the state shown), each variation after the move it branches from. */
     listMoves() {
       this.listedGame = this.game;
-      const states = this.states;
-      const start = Math.max(0, this.index - LISTED_AROUND);
-      const end = Math.min(states.length, this.index + LISTED_AROUND);
+      const game = this.games[this.game];
+      const main = game.lines[0].states;
+      const around = this.mainIndex();
+      const start = Math.max(0, around - LISTED_AROUND);
+      const end = Math.min(main.length, around + LISTED_AROUND);
       this.listed = { start, end };
       const items = document.createDocumentFragment();
       const more = (count, where) => element('li', {
-        class: 'ppn-more', 'data-index': String(where), role: 'button', tabindex: '-1',
+        class: 'ppn-more', 'data-index': String(where), 'data-line': '0', role: 'button', tabindex: '-1',
         text: '… ' + count + ' more',
       });
-      if (start > 0) items.append(more(start, start - 1));
-      for (let i = start; i < end; i += 1) {
-        const state = states[i];
-        const text = element('span', { class: 'ppn-move-text', text: state.text });
-        const label = element('span', { class: 'ppn-move-label', text: state.label });
+      const move = (line, i, state) => {
         const item = element('li', {
-          'data-index': String(i), class: 'ppn-move', role: 'button', tabindex: '-1',
+          'data-index': String(i), 'data-line': String(line), class: 'ppn-move', role: 'button', tabindex: '-1',
           title: caption(state),
-        }, [label, text]);
-        if (state.depth) {
-          item.classList.add('ppn-variation');
-          item.style.setProperty('--depth', String(state.depth));
+        }, [
+          element('span', { class: 'ppn-move-label', text: state.label }),
+          element('span', { class: 'ppn-move-text', text: state.text }),
+        ]);
+        return item;
+      };
+      // A line's own moves, each followed by the variations that branch off after it.
+      const branchesAfter = (line, i, into) => {
+        for (const variation of game.branches.get(line + ':' + i) || []) {
+          const block = element('li', { class: 'ppn-line', 'data-variation': game.lines[variation].name });
+          block.style.setProperty('--depth', String(game.lines[variation].depth));
+          const moves = element('ol', { class: 'ppn-line-moves' });
+          listLine(variation, game.lines[variation].branch + 1, game.lines[variation].states.length, moves);
+          block.append(moves);
+          into.append(block);
         }
-        items.append(item);
-      }
-      if (end < states.length) items.append(more(states.length - end, end));
+      };
+      const listLine = (line, from, to, into) => {
+        const states = game.lines[line].states;
+        for (let i = from; i < to; i += 1) {
+          into.append(move(line, i, states[i]));
+          branchesAfter(line, i, into);
+        }
+      };
+      if (start > 0) items.append(more(start, start - 1));
+      listLine(0, start, end, items);
+      if (end < main.length) items.append(more(main.length - end, end));
       this.moveList.replaceChildren(items);
     }
 
     draw() {
-      const state = this.states[this.index];
+      const state = this.current;
       if (!state) return;
       const title = caption(state);
       this.board.title = title;
       this.board.dataset.label = state.label;
       this.board.dataset.index = String(this.index);
+      this.board.dataset.line = String(this.line);
       this.captionLine.textContent = title;
       this.comment.textContent = state.comment || '';
       this.comment.hidden = !state.comment;
       const ticket = ++this.drawing;
+      const flipped = this.flipped;
       const shown = (svg) => {
         // A later step may have been drawn first.
         if (ticket !== this.drawing) return;
         this.picture.innerHTML = svg;
-        this.board.dataset.flipped = String(this.flipped);
+        this.board.dataset.flipped = String(flipped);
       };
       let picture;
       try {
-        picture = this.source.picture(this.game, this.index, this.flipped);
+        picture = this.source.picture(this.game, state.ref, flipped);
       } catch (error) {
         picture = Promise.reject(error);
       }
@@ -331,12 +440,21 @@
       this.buttons.play.title = this.playing ? 'Pause (space)' : 'Play (space)';
       this.buttons.play.setAttribute('aria-label', this.buttons.play.title);
       this.buttons.play.setAttribute('aria-pressed', String(this.playing));
-      this.position.textContent = count ? (this.index + ' / ' + (count - 1)) : '';
+      const lineName = count && this.line > 0 ? this.games[this.game].lines[this.line].name + ' · ' : '';
+      this.position.textContent = count ? lineName + this.index + ' / ' + (count - 1) : '';
       for (const current of this.moveList.querySelectorAll('.ppn-current')) {
         current.classList.remove('ppn-current');
         current.removeAttribute('aria-current');
       }
-      const item = this.moveList.querySelector('[data-index="' + this.index + '"].ppn-move');
+      // The state shown is listed under its own line, or, before a variation's own moves,
+      // under the line it comes from.
+      let line = this.line;
+      let index = this.index;
+      const lines = this.games[this.game] ? this.games[this.game].lines : [];
+      while (line > 0 && index <= lines[line].branch) {
+        line = lines[line].parent;
+      }
+      const item = this.moveList.querySelector('.ppn-move[data-line="' + line + '"][data-index="' + index + '"]');
       if (item) {
         item.classList.add('ppn-current');
         item.setAttribute('aria-current', 'step');

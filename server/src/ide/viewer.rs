@@ -8,7 +8,7 @@ use std::io::Write;
 use flate2::write::GzEncoder;
 use serde_json::json;
 
-use crate::model::document::{LineState, NotationDocument, StateRef};
+use crate::model::document::{LineState, NotationDocument, StateRef, Variation};
 use crate::render::svg::{svg, SvgOptions};
 
 /// One game as the viewer lists it.
@@ -17,10 +17,29 @@ pub struct ViewerGame {
     pub name: String,
     /// Everything the game covers in the document.
     pub range: std::ops::Range<usize>,
+    /// The main line.
     pub states: Vec<LineState>,
+    pub variations: Vec<Variation>,
 }
 
-/// Every game of the document with its main line.
+impl ViewerGame {
+    /// Every state of the game: the main line's, then each variation's.
+    pub fn all_states(&self) -> impl Iterator<Item = &LineState> {
+        self.states.iter().chain(
+            self.variations
+                .iter()
+                .flat_map(|variation| &variation.states),
+        )
+    }
+
+    /// The state of the game that `state` names.
+    pub fn state(&self, state: StateRef) -> Option<&LineState> {
+        self.all_states()
+            .find(|line_state| line_state.state == state)
+    }
+}
+
+/// Every game of the document with its main line and variations.
 pub fn viewer_games(document: &dyn NotationDocument) -> Vec<ViewerGame> {
     document
         .games()
@@ -30,6 +49,7 @@ pub fn viewer_games(document: &dyn NotationDocument) -> Vec<ViewerGame> {
             name: game.name,
             range: game.range,
             states: document.main_line(index),
+            variations: document.variations(index),
         })
         .collect()
 }
@@ -116,17 +136,19 @@ pub fn html_page(document: &dyn NotationDocument, page: &HtmlPage) -> Result<Str
         games = vec![games.swap_remove(only)];
         first_game = only;
     }
-    // Where to open: a state of a game kept, by its place in that game's line.
+    // Each state's pictures are at its place among the game's states (main line first):
+    // the viewer asks for them by that number, its `ref`.
+    let place_of = |game: &ViewerGame, state: StateRef| {
+        game.all_states()
+            .position(|line_state| line_state.state == state)
+    };
+    // Where to open: a state of a game kept.
     let start = page.start.and_then(|start| {
         let game = start.game.checked_sub(first_game)?;
-        let index = games
-            .get(game)?
-            .states
-            .iter()
-            .position(|s| s.state == start)?;
-        Some(json!({"game": game, "index": index}))
+        let place = place_of(games.get(game)?, start)?;
+        Some(json!({"game": game, "ref": place}))
     });
-    let total: usize = games.iter().map(|game| game.states.len()).sum();
+    let total: usize = games.iter().map(|game| game.all_states().count()).sum();
     if total == 0 {
         return Err("no game to show".to_string());
     }
@@ -142,8 +164,8 @@ pub fn html_page(document: &dyn NotationDocument, page: &HtmlPage) -> Result<Str
     };
     let mut pictures = Vec::with_capacity(games.len());
     for game in &games {
-        let mut of_game = Vec::with_capacity(game.states.len());
-        for state in &game.states {
+        let mut of_game = Vec::new();
+        for state in game.all_states() {
             let seen = state_picture(document, state, options).unwrap_or_default();
             let other_side = state_picture(document, state, &flipped).unwrap_or_default();
             of_game.push([seen, other_side]);
@@ -154,14 +176,23 @@ pub fn html_page(document: &dyn NotationDocument, page: &HtmlPage) -> Result<Str
         "title": title,
         "start": start,
         "flipped": options.flip,
-        "games": games.iter().map(|game| json!({
-            "name": game.name,
-            "states": game.states.iter().map(|state| json!({
+        "games": games.iter().map(|game| {
+            let state_json = |state: &LineState| json!({
                 "label": state.label,
                 "text": state.text,
                 "comment": state.comment,
-            })).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
+                "ref": place_of(game, state.state),
+            });
+            json!({
+                "name": game.name,
+                "states": game.states.iter().map(state_json).collect::<Vec<_>>(),
+                "variations": game.variations.iter().map(|variation| json!({
+                    "name": variation.name,
+                    "from": place_of(game, variation.from),
+                    "states": variation.states.iter().map(state_json).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+            })
+        }).collect::<Vec<_>>(),
         "pictures": pictures,
     });
     let mut gzip = GzEncoder::new(Vec::new(), flate2::Compression::best());
