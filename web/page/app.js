@@ -63,7 +63,10 @@ const page = {
   /** Edits the worker has not been sent yet. */
   unsent: null,
   version: 0,
+  /** The text's version last sent to the worker; whose diagnostics and games are shown. */
   sentVersion: -1,
+  shownVersion: -1,
+  gamesVersion: -1,
   busy: false,
   games: [],
   format: 'ppn',
@@ -140,7 +143,8 @@ const editor = new EditorView({
 
 const viewer = new PpnViewer($('viewer'), { games: [], picture: () => '' }, {
   keys: document,
-  onStep: (game, state) => moveCursorTo(game, state),
+  // After the board is drawn: the editor's update takes longer than the step.
+  onStep: (game, state) => setTimeout(() => moveCursorTo(game, state), 0),
 });
 
 // ---------------------------------------------------------------------------------------
@@ -190,7 +194,7 @@ async function analyze() {
     scheduleAnalysis();
     return;
   }
-  show(JSON.parse(answer));
+  show(answer);
 }
 
 /** A text this long (in UTF-16 units) gets its states listed once typing pauses. */
@@ -210,11 +214,11 @@ async function refreshGames() {
   const version = page.version;
   let answer;
   try {
-    answer = await engine.request('summary', [true]);
+    answer = await engine.request('games', []);
   } catch {
     return;
   }
-  if (version === page.version) show(JSON.parse(answer));
+  if (version === page.version) showGames(JSON.parse(answer));
 }
 
 /** The changes since the last analysis as one replacement of the old text. */
@@ -232,13 +236,15 @@ function oneEdit(changes, doc) {
   return { from: fromA, to: toA, text: doc.sliceString(fromB, toB) };
 }
 
-function show(summary) {
+/**
+ * An analysis's answer: its diagnostics at once, then (in a task of its own, so that the
+ * diagnostics are on screen first) its games, if it has them.
+ */
+function show(answer) {
+  const summary = JSON.parse(answer.summary);
   page.format = summary.format;
   page.diagnostics = summary.diagnostics;
-  if (summary.games) {
-    page.games = summary.games;
-    viewer.setSource({ games: page.games, picture: picture });
-  }
+  forgetPictures();
   const length = editor.state.doc.length;
   const clamp = (n) => Math.min(Math.max(n, 0), length);
   editor.dispatch(setDiagnostics(editor.state, page.diagnostics.map((d) => ({
@@ -250,7 +256,22 @@ function show(summary) {
   }))));
   listDiagnostics();
   updateStatus();
+  page.shownVersion = page.sentVersion;
   scheduleHighlights(0);
+  if (answer.games !== null && answer.games !== undefined) {
+    const version = page.version;
+    setTimeout(() => {
+      if (version === page.version) showGames(JSON.parse(answer.games));
+    }, 0);
+  }
+}
+
+function showGames(games) {
+  page.games = games;
+  page.gamesVersion = page.sentVersion;
+  forgetPictures();
+  viewer.setSource({ games, picture, prefetch });
+  updateStatus();
   if (page.pendingPosition && page.games.length) {
     // Opened from a shared link: its move.
     const { game, ref } = page.pendingPosition;
@@ -262,8 +283,31 @@ function show(summary) {
   }
 }
 
+// Pictures of the text analysed last, by game, state and side: a step to a picture asked
+// for ahead (the moves before and after the one shown) draws at once.
+const pictures = new Map();
+const MOST_PICTURES_KEPT = 64;
+
+function forgetPictures() {
+  pictures.clear();
+}
+
 function picture(game, ref, flipped) {
-  return engine.request('picture', [game, ref, flipped]);
+  const key = `${game}:${ref}:${flipped}`;
+  const kept = pictures.get(key);
+  if (kept !== undefined) return kept;
+  const asked = engine.request('picture', [game, ref, flipped]);
+  pictures.set(key, asked);
+  asked.then((svg) => {
+    // Resolved: kept as text, so that it is drawn without waiting a turn.
+    if (pictures.get(key) === asked) pictures.set(key, svg);
+  }, () => pictures.delete(key));
+  while (pictures.size > MOST_PICTURES_KEPT) pictures.delete(pictures.keys().next().value);
+  return asked;
+}
+
+function prefetch(game, refs, flipped) {
+  for (const ref of refs) picture(game, ref, flipped);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -43,8 +43,13 @@ const operations = {
     ready = ready || init(source);
     return ready;
   },
-  open: (name, text) => session.open(name, text),
-  edit: (from, to, inserted, withGames) => session.edit(from, to, inserted, withGames),
+  // Diagnostics and games apart: the page shows the diagnostics first.
+  open: (name, text) => ({ summary: session.open_without_games(name, text), games: session.games() }),
+  edit: (from, to, inserted, withGames) => ({
+    summary: session.edit(from, to, inserted, false),
+    games: withGames ? session.games() : null,
+  }),
+  games: () => session.games(),
   summary: (withGames) => session.summary(withGames),
   picture: (game, index, flipped) => session.picture(game, index, flipped),
   png: (game, index, flipped) => session.png(game, index, flipped),

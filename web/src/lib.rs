@@ -78,11 +78,17 @@ impl Session {
     /// Reads `text` as the file `name` (its extension, then its content, picks the
     /// notation, as the command line does). Answers as [`Session::summary`].
     pub fn open(&mut self, name: &str, text: String) -> String {
+        self.open_without_games(name, text);
+        self.summary(true)
+    }
+
+    /// As [`Session::open`], answering without the games ([`Session::games`] has them).
+    pub fn open_without_games(&mut self, name: &str, text: String) -> String {
         self.name = name.to_string();
         self.offsets = Utf16Offsets::new(&text);
         self.document = analyze(self.path(), text);
         self.games = std::cell::OnceCell::new();
-        self.summary(true)
+        self.summary(false)
     }
 
     /// The text changed: `inserted` replaces UTF-16 units `from..to`. The analysis is
@@ -105,6 +111,12 @@ impl Session {
         self.document = reanalyze(&*self.document, self.path(), text, &edit);
         self.games = std::cell::OnceCell::new();
         self.summary(with_games)
+    }
+
+    /// The games alone, as [`Session::summary`] writes them: a long document's are sent
+    /// apart from its diagnostics, for the page to read once they are shown.
+    pub fn games(&self) -> String {
+        self.games_json()
     }
 
     /// The text as the session has it (for checking that the page and the session agree).

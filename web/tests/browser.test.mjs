@@ -52,7 +52,8 @@ async function openPage(hash = '') {
 async function waitForAnalysis(page) {
   await page.waitForFunction(() => {
     const state = window.ppnPage && window.ppnPage.page;
-    return state && state.synced && !state.unsent && !state.busy && state.sentVersion === state.version;
+    return state && state.synced && !state.unsent && !state.busy && state.sentVersion === state.version &&
+      state.gamesVersion === state.version;
   }, null, { timeout: 30000 });
 }
 

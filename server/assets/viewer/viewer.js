@@ -7,6 +7,7 @@
 //   const viewer = new PpnViewer(element, {
 //     games: [{ name, states: [STATE], variations: [{ name, from: REF, states: [STATE] }] }],
 //     picture: (game, ref, flipped) => svgText,  // or a promise of it
+//     prefetch: (game, refs, flipped) => {},      // optional: pictures likely wanted next
 //   }, { onStep: (game, state) => {}, keys: document });
 //
 // A STATE is `{ label, text, comment, ref }`: `ref` names it to `picture` (and a variation
@@ -112,6 +113,17 @@
     return { lines, where, branches };
   }
 
+  /** Whether two revisions of a game list the same moves from `listed.start` to `listed.end`. */
+  function sameListed(before, after, listed) {
+    if (before.lines.length !== 1 || after.lines.length !== 1) return false;
+    const [old, now] = [before.lines[0].states, after.lines[0].states];
+    if (old.length !== now.length) return false;
+    for (let i = listed.start; i < listed.end; i += 1) {
+      if (old[i].label !== now[i].label || old[i].text !== now[i].text) return false;
+    }
+    return true;
+  }
+
   class PpnViewer {
     constructor(container, source, options) {
       this.options = options || {};
@@ -192,6 +204,7 @@
     /** New games (the text changed): the position is kept where it still exists. */
     setSource(source) {
       this.source = source;
+      const before = this.games && this.games[this.game];
       this.games = (source.games || []).map(linesOf);
       const choices = document.createDocumentFragment();
       (source.games || []).forEach((game, i) => {
@@ -199,8 +212,13 @@
       });
       this.gameChoice.replaceChildren(choices);
       this.gameChoice.hidden = this.games.length < 2;
-      this.listedGame = -1;
-      this.listed = { line: -1, start: 0, end: 0 };
+      // The same moves where the list shows them (an edit elsewhere, or of a comment): the
+      // list stays as it is.
+      const after = this.games[this.game];
+      if (!(before && after && this.listedGame === this.game && sameListed(before, after, this.listed))) {
+        this.listedGame = -1;
+        this.listed = { start: 0, end: 0 };
+      }
       if (this.games.length === 0) {
         this.pause();
         this.picture.replaceChildren();
@@ -421,10 +439,19 @@
       } catch (error) {
         picture = Promise.reject(error);
       }
-      Promise.resolve(picture).then(shown, (error) => {
+      const failed = (error) => {
         if (ticket !== this.drawing) return;
         this.picture.replaceChildren(element('p', { class: 'ppn-error', text: 'The board cannot be drawn: ' + error }));
-      });
+      };
+      if (typeof picture === 'string') {
+        shown(picture);
+      } else {
+        Promise.resolve(picture).then(shown, failed);
+      }
+      if (this.source.prefetch) {
+        const near = [this.states[this.index + 1], this.states[this.index - 1]].filter(Boolean);
+        this.source.prefetch(this.game, near.map((near) => near.ref), flipped);
+      }
     }
 
     updateControls() {
