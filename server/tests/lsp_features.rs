@@ -575,7 +575,8 @@ async fn definition_and_references_of_a_metadata_macro() {
 /// The hover on move 3's number from a server started by a client with these
 /// capabilities: its kind and its text.
 async fn move_hover(capabilities: Value) -> (Value, String) {
-    let (mut client, _) = TestClient::start_with(capabilities, analyzer()).await;
+    let params = json!({ "processId": null, "rootUri": null, "capabilities": capabilities });
+    let (mut client, _) = TestClient::start_with(params, analyzer()).await;
     client.open(URI, 1, TEXT).await;
     let hover = result(
         &mut client,

@@ -9,6 +9,7 @@ use crate::diagnostic::{Diagnostic, Fix};
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::check::{check_text_in_batches, CHECK_BATCH_BYTES};
 use crate::ide::plain_text::plain_text;
+use crate::ide::viewer::state_caption;
 use crate::model::document::{HoverBoard, NotationDocument, StateRef};
 use crate::model::format::Format;
 use crate::model::piece::Piece;
@@ -183,12 +184,25 @@ pub struct BoardAt {
 /// The board after the move under (or last before) `offset`; the starting board before
 /// a game's first move; `None` outside every game.
 pub fn board_at(document: &dyn NotationDocument, offset: usize) -> Option<BoardAt> {
+    board_drawn_at(document, offset, BoardStyle::default())
+}
+
+/// [`board_at`], its text drawn in `style`.
+pub fn board_drawn_at(
+    document: &dyn NotationDocument,
+    offset: usize,
+    style: BoardStyle,
+) -> Option<BoardAt> {
     let at = document.move_at(offset, true)?;
     let scene = document.scene(at.state)?;
+    let options = TextOptions {
+        style,
+        ..TextOptions::default()
+    };
     Some(BoardAt {
         label: at.label,
         state: at.state,
-        text: diagram(&scene, &TextOptions::default()),
+        text: diagram(&scene, &options),
         pieces: scene.pieces,
     })
 }
@@ -214,16 +228,7 @@ pub fn render_at(
         .main_line(at.state.game)
         .into_iter()
         .find(|state| state.state == at.state)
-        .map_or_else(
-            || at.label.clone(),
-            |state| {
-                if state.text.is_empty() {
-                    state.label
-                } else {
-                    format!("{} {}", state.label, state.text)
-                }
-            },
-        );
+        .map_or_else(|| at.label.clone(), |state| state_caption(&state));
     let options = SvgOptions {
         caption: Some(caption),
         ..options.clone()

@@ -17,3 +17,4 @@ pub mod plain_text;
 pub mod ppn;
 pub mod semantic_tokens;
 pub mod symbols;
+pub mod viewer;

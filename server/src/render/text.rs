@@ -38,22 +38,10 @@ pub enum BoardStyle {
 
 impl BoardStyle {
     /// The names users write (`--board-style`, the `hover.board` setting).
-    pub const NAMES: [&'static str; 2] = ["plain", "reference"];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            BoardStyle::Plain => "plain",
-            BoardStyle::Reference => "reference",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<BoardStyle> {
-        match name {
-            "plain" => Some(BoardStyle::Plain),
-            "reference" => Some(BoardStyle::Reference),
-            _ => None,
-        }
-    }
+    pub const NAMES: [(&'static str, BoardStyle); 2] = [
+        ("plain", BoardStyle::Plain),
+        ("reference", BoardStyle::Reference),
+    ];
 }
 
 /// How to draw a diagram.
