@@ -72,8 +72,11 @@ fn every_example_becomes_a_diagram_a_png_and_a_gif() {
         let diagram = stdout(&text);
         assert!(diagram.starts_with("--- "), "{name}: {diagram}");
         assert!(diagram.lines().count() > 4, "{name}: {diagram}");
-        // The plain style: ASCII lines, no combining enclosures.
-        assert!(diagram.contains("+-"), "{name}: {diagram}");
+        // The plain style: box-drawing lines, no combining enclosures.
+        assert!(
+            diagram.contains('─') || diagram.contains('━'),
+            "{name}: {diagram}"
+        );
         assert!(!diagram.contains('\u{20dd}'), "{name}: {diagram}");
         let reference = stdout(&ppn_ls(&["render", path, "--board-style", "reference"]));
         assert!(
@@ -221,13 +224,13 @@ fn replay_text_says_start_and_shows_changes_or_ascii() {
     assert_eq!(changes.matches("--- ").count(), boards);
     // After the starting board, each move lists what it changed instead of a board.
     let after_start = &changes[changes.find("\n--- 1.").expect("move 1.")..];
-    assert!(!after_start.contains("+-"), "{after_start}");
+    assert!(!after_start.contains('─'), "{after_start}");
     assert!(after_start.contains("  b2: "), "{after_start}");
     let ascii = stdout(&ppn_ls(&["replay", "--ascii", file]));
     assert!(ascii.is_ascii(), "{ascii}");
     assert!(ascii.contains("+-"), "{ascii}");
     // Plain characters unless the reference's are asked for.
-    assert!(full.contains("+-+") && !full.contains('─'), "{full}");
+    assert!(full.contains('─') && !full.contains('\u{20dd}'), "{full}");
     let reference = stdout(&ppn_ls(&["replay", "--board-style", "reference", file]));
     assert!(
         reference.contains('─') && reference.contains('\u{20dd}'),

@@ -5,9 +5,10 @@
 //!
 //! Three sets of characters draw the same picture ([`BoardStyle`] and `ascii`):
 //! - plain (the default): characters every monospace font has (DejaVu Sans Mono's, from
-//!   which Menlo and most Linux fallbacks derive), each one column wide in every editor and
-//!   terminal, even one that draws East Asian "ambiguous" characters two columns wide: the
-//!   lines are ASCII and no character combines with another;
+//!   which Menlo and most Linux fallbacks derive), each one column wide: box drawing for the
+//!   lines (East Asian "ambiguous" width, drawn two columns wide only by a terminal set to
+//!   draw such characters wide: `--ascii` is for that one), one symbol or letter a piece,
+//!   no character that combines with another;
 //! - reference: the reference's glyphs, box drawing and a suit or rank inside a combining
 //!   enclosure for coins, dice and pawns;
 //! - ASCII, for terminals without Unicode.
@@ -27,8 +28,8 @@ use crate::render::words::{describe_piece, location_name};
 /// The characters a diagram is drawn with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum BoardStyle {
-    /// Characters DejaVu Sans Mono has, each one column wide wherever it is shown: ASCII
-    /// lines, pieces as one symbol or letter each, no combining marks.
+    /// Characters DejaVu Sans Mono has, each one column wide: box-drawing lines, pieces as
+    /// one symbol or letter each, no combining marks.
     #[default]
     Plain,
     /// The reference's glyphs: box drawing, and combining enclosures around coins, dice
@@ -630,8 +631,7 @@ impl Canvas {
                 let cell = self.get(col, row);
                 match glyphs {
                     Glyphs::Ascii => line.push_str(&ascii_cell(cell)),
-                    Glyphs::Plain => line.push_str(plain_line(cell).unwrap_or(cell)),
-                    Glyphs::Reference => line.push_str(cell),
+                    Glyphs::Plain | Glyphs::Reference => line.push_str(cell),
                 }
             }
             rows.push(line.trim_end().to_string());
@@ -687,9 +687,8 @@ fn box_char(bits: [u8; 4]) -> Option<char> {
         .map(|(glyph, _)| *glyph)
 }
 
-/// A line's plain form: box drawing as `+ - |` (every box-drawing character joining lines
-/// is two columns wide where East Asian "ambiguous" characters are), diagonals as `/ \`.
-fn plain_line(cell: &str) -> Option<&'static str> {
+/// A line's ASCII form: box drawing as `+ - |`, diagonals as `/ \`.
+fn ascii_line(cell: &str) -> Option<&'static str> {
     if let Some([top, right, bottom, left]) = box_bits(cell) {
         let vertical = top > 0 || bottom > 0;
         let horizontal = left > 0 || right > 0;
@@ -709,7 +708,7 @@ fn plain_line(cell: &str) -> Option<&'static str> {
 /// The ASCII form of a cell: box drawing as `+ - |`, symbols as letters, combining marks
 /// dropped.
 fn ascii_cell(cell: &str) -> String {
-    if let Some(line) = plain_line(cell) {
+    if let Some(line) = ascii_line(cell) {
         return line.to_string();
     }
     let base = cell.chars().next().unwrap_or(' ');
@@ -1282,7 +1281,7 @@ fn draw_matchstick(
     glyphs: Glyphs,
 ) {
     let angle = octant(exact_angle);
-    // The plain style's lines are ASCII: a stick drawn as one would read as a line.
+    // A stick drawn as a heavy line in the plain style would read as a board's line.
     let (vertical, horizontal) = (glyphs.pick("▮", "┃"), glyphs.pick("▬", "━"));
     // Middle-sized sticks at a third of a turn span one cell: a single slanted stroke.
     let thirds = exact_angle.rem_euclid(180.0);

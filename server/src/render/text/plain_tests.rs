@@ -1,9 +1,10 @@
 //! The plain style, checked against the font it is made for: every character it can write
 //! is one DejaVu Sans Mono has (`dejavu_sans_mono.txt`, the font's code points by class,
 //! written from the font by `scripts/dejavu-sans-mono-coverage.py`), none combines with the
-//! one before it, and those of the drawing itself are one column wide wherever they are
-//! shown (no East Asian wide or "ambiguous" character), so that its columns line up. Every
-//! kind of piece of every system is still told apart.
+//! one before it, and those of the drawing itself are one column wide (no East Asian wide
+//! character, and no "ambiguous" one but box drawing, which the font draws one column
+//! wide), so that its columns line up. Every kind of piece of every system is still told
+//! apart.
 
 use super::*;
 use crate::model::games::{tafl_board, tafl_man, xiangqi_board, TaflSide};
@@ -52,8 +53,8 @@ fn the_list_is_read_as_the_font_has_it() {
     }
 }
 
-/// Characters of `text` outside the font or combining, and (for a drawing) any that is not
-/// one column wide everywhere.
+/// Characters of `text` outside the font or combining, and (for a drawing) any wide one or
+/// ambiguous one other than box drawing.
 fn strays(text: &str, drawing: bool) -> BTreeSet<char> {
     let written: BTreeSet<char> = text.chars().filter(|&c| c != '\n').collect();
     written
@@ -61,9 +62,14 @@ fn strays(text: &str, drawing: bool) -> BTreeSet<char> {
         .filter(|&c| match font_class(c) {
             None | Some('M') => true,
             Some('N') => false,
+            Some('A') if is_box_drawing(c) => false,
             Some(_) => drawing,
         })
         .collect()
+}
+
+fn is_box_drawing(c: char) -> bool {
+    ('\u{2500}'..='\u{257f}').contains(&c)
 }
 
 fn piece(kind: PieceKind, side: Side, suit: i32, rank: i32, angle: f64, cfg: &str) -> Piece {
