@@ -276,8 +276,8 @@ mod tests {
             **Board 2.**\n\n```text\n";
         assert!(shown.markdown.starts_with(expected), "{}", shown.markdown);
         // The tile centred on b2 (back up: a grid), the coins on a2 and c1.
-        assert!(shown.markdown.contains("\n2 ☾-+-+\n"), "{}", shown.markdown);
-        assert!(shown.markdown.contains("\n1 +-+-☀\n"), "{}", shown.markdown);
+        assert!(shown.markdown.contains("\n2 ☾━╋━┥\n"), "{}", shown.markdown);
+        assert!(shown.markdown.contains("\n1 └─┸─☀\n"), "{}", shown.markdown);
         assert!(shown.markdown.ends_with("```"), "{}", shown.markdown);
     }
 
@@ -306,7 +306,7 @@ mod tests {
             "Move 2. b2-c1\n\n\
              - Moved null of Suns coin, back up from b2 to c1\n\n\
              Board 2.\n\n\
-             3 +-+-+\n  | | |\n2 ☾-+-+\n  | | |\n1 +-+-☀\n  a b c\n\
+             3 ┌─┰─┐\n  │ ┃ │\n2 ☾━╋━┥\n  │ ┃ │\n1 └─┸─☀\n  a b c\n\
              Key: ☀ Suns, ☾ Moons, ♛ Crowns, ⚜ Arms; coins show their rank, or their suit \
              when back up"
         );
