@@ -133,8 +133,9 @@ export class FakeVscode {
       onDidChangeTextDocument: this.documentChanged.subscribe,
       onDidChangeConfiguration: this.configurationChanged.subscribe,
       workspaceFolders: undefined,
-      getConfiguration: (section: string) => ({
-        get: <T>(key: string): T | undefined => fake.settings.get(`${section}.${key}`) as T | undefined,
+      getConfiguration: (section?: string) => ({
+        get: <T>(key: string): T | undefined =>
+          fake.settings.get(section === undefined ? key : `${section}.${key}`) as T | undefined,
       }),
     },
   };
