@@ -59,6 +59,7 @@ use super::{uri_path, Analysis, Analyzer, SessionEnd};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ide::board::piece_json;
 use crate::ide::document::{board_at, hover, quick_fixes, render_at};
+use crate::ide::game_line::game_line_at;
 use crate::model::document::NotationDocument;
 use crate::model::features::TokenKind;
 use crate::model::features::{
@@ -73,6 +74,11 @@ pub const BOARD_AT_METHOD: &str = "ppn/boardAt";
 /// parameters (and optionally `flip`, `width`) in, `{label, svg}` out (`null` outside any
 /// game).
 pub const RENDER_METHOD: &str = "ppn/render";
+
+/// The custom request for the main line of the game at a position, for stepping through
+/// it: `{textDocument, position}` in; `{game, name, range, states: [{label, range, cursor}]}`
+/// out, each state with the position where the cursor shows it (`null` outside any game).
+pub const GAME_LINE_METHOD: &str = "ppn/gameLine";
 
 /// `ppn/render`'s parameters.
 #[derive(Debug, serde::Deserialize)]
@@ -115,6 +121,7 @@ where
     })
     .custom_method(BOARD_AT_METHOD, Backend::board_at)
     .custom_method(RENDER_METHOD, Backend::render)
+    .custom_method(GAME_LINE_METHOD, Backend::game_line)
     .finish();
 
     let (to_library, library_input) = tokio::io::duplex(PIPE_BYTES);
@@ -988,6 +995,37 @@ impl Backend {
             Some(board) => json!({ "label": board.label, "svg": board.svg }),
             None => Value::Null,
         })
+    }
+}
+
+impl Backend {
+    /// `ppn/gameLine`: the main line of the game at the position, each state with where the
+    /// cursor shows it.
+    async fn game_line(&self, params: TextDocumentPositionParams) -> Result<Value> {
+        let Some((analysis, offset)) = self.state.analysis_at(&params).await? else {
+            return Ok(Value::Null);
+        };
+        let Some(line) = game_line_at(&*analysis.document, offset) else {
+            return Ok(Value::Null);
+        };
+        let convert = self.state.converter(&*analysis.document);
+        let states: Vec<Value> = line
+            .stops
+            .iter()
+            .map(|stop| {
+                json!({
+                    "label": stop.label,
+                    "range": stop.range.as_ref().map(|range| convert.range(range)),
+                    "cursor": convert.position(stop.cursor),
+                })
+            })
+            .collect();
+        Ok(json!({
+            "game": line.game,
+            "name": line.name,
+            "range": convert.range(&line.range),
+            "states": states,
+        }))
     }
 }
 
