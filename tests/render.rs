@@ -196,7 +196,7 @@ fn wrong_requests_are_explained() {
     let odd = ppn_ls(&["render", file, "-o", "board.bmp"]);
     assert_eq!(odd.status.code(), Some(2));
     assert!(
-        stderr(&odd).contains(".svg, .png, .gif or .txt"),
+        stderr(&odd).contains(".svg, .png, .gif, .html or .txt"),
         "{}",
         stderr(&odd)
     );
@@ -266,4 +266,39 @@ fn one_diagram_per_game_system() {
             diagram(&scene, &TextOptions::default())
         );
     }
+}
+
+#[test]
+fn a_move_of_a_variation_is_drawn_by_its_label_or_its_place() {
+    let file = "tests/otn/opentafl/Ard-Ri-Escape-Puzzle.otg";
+    let variation = ppn_ls(&["render", file, "--move", "7a.1.1a", "--format", "svg"]);
+    assert_eq!(variation.status.code(), Some(0), "{}", stderr(&variation));
+    let drawn = stdout(&variation);
+    assert!(
+        drawn.contains("<title>The board after 7a.1.1a d1-e1</title>"),
+        "{drawn}"
+    );
+    let main = stdout(&ppn_ls(&[
+        "render", file, "--move", "7a", "--format", "svg",
+    ]));
+    assert!(
+        main.contains("<title>The board after 7a c2-e2</title>"),
+        "{main}"
+    );
+    // The same state, found by its place in the file.
+    let text = std::fs::read_to_string(project_root().join(file)).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("7a.1.1a."))
+        .unwrap()
+        + 1;
+    let at = ppn_ls(&[
+        "render",
+        file,
+        "--at",
+        &format!("{line}:10"),
+        "--format",
+        "svg",
+    ]);
+    assert_eq!(stdout(&at), drawn);
 }

@@ -12,8 +12,8 @@
 # (scripts/test passes the one `cargo test` built), else a fresh `cargo build`.
 #
 # Without those system packages, or with another Node.js, the test says it is skipped and
-# why, and exits 0; with PPN_REQUIRE_VSCODE_E2E=1 (as .ci/run sets, after installing them with
-# tests/e2e/vscode/install-debian-packages.sh) that is a failure.
+# why, and exits 0; with PPN_REQUIRE_VSCODE_E2E=1 (as .ci/run sets, after installing them)
+# that is a failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -33,7 +33,7 @@ skip() {
   exit 0
 }
 if [ "${#missing[@]}" -gt 0 ]; then
-  skip "${missing[*]} not found (on Debian: bash tests/e2e/vscode/install-debian-packages.sh)"
+  skip "${missing[*]} not found (on Debian: apt-get install build-essential python3 pkg-config libkrb5-dev ripgrep chromium fonts-dejavu-core)"
 fi
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 if [ "$node_major" != 20 ]; then

@@ -116,11 +116,12 @@ struct ReplayArgs {
 struct RenderArgs {
     /// The file to draw, or `-` for standard input.
     file: PathBuf,
-    /// Where to write: .svg, .png, .txt, or .gif with --animate (default: standard output).
+    /// Where to write: .svg, .png, .txt, .html (every board, with controls to step through
+    /// them), or .gif with --animate (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// What to write (default: from the output's extension; text without one).
-    #[arg(long, value_parser = ["svg", "png", "gif", "text"])]
+    #[arg(long, value_parser = ["svg", "png", "gif", "text", "html"])]
     format: Option<String>,
     /// The game (1-based; default 1).
     #[arg(long)]

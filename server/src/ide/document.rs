@@ -8,6 +8,7 @@ use std::path::Path;
 use crate::diagnostic::{Diagnostic, Fix};
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::check::{check_text_in_batches, CHECK_BATCH_BYTES};
+use crate::ide::viewer::state_caption;
 use crate::model::document::{HoverBoard, NotationDocument, StateRef};
 use crate::model::format::Format;
 use crate::model::piece::Piece;
@@ -171,16 +172,7 @@ pub fn render_at(
         .main_line(at.state.game)
         .into_iter()
         .find(|state| state.state == at.state)
-        .map_or_else(
-            || at.label.clone(),
-            |state| {
-                if state.text.is_empty() {
-                    state.label
-                } else {
-                    format!("{} {}", state.label, state.text)
-                }
-            },
-        );
+        .map_or_else(|| at.label.clone(), |state| state_caption(&state));
     let options = SvgOptions {
         caption: Some(caption),
         ..options.clone()

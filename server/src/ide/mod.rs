@@ -17,3 +17,4 @@ pub mod navigation;
 pub mod ppn;
 pub mod semantic_tokens;
 pub mod symbols;
+pub mod viewer;

@@ -51,12 +51,14 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
+use super::config::{self, uri_file_path};
 use super::document::{Document, Snapshot};
 use super::encoding::{text_offset, PositionCursor, PositionEncoding};
 use super::transport::{check_message, framed, skipped_line, Frame, FrameReader, Verdict};
 use super::written_arrays::{JsonArray, WrittenArrays};
 use super::{uri_path, Analysis, Analyzer, SessionEnd};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::config::{editor_settings, is_config_file, Config, ConfigFiles, Settings};
+use crate::diagnostic::Diagnostic;
 use crate::ide::board::piece_json;
 use crate::ide::document::{board_at, hover, quick_fixes, render_at};
 use crate::ide::game_line::game_line_at;
@@ -117,6 +119,11 @@ where
             publish_gate: tokio::sync::Mutex::new(()),
             progress: watch::channel(0).0,
             shutdown_requested: flag,
+            editor_settings: std::sync::RwLock::new(Settings::default()),
+            configs: ConfigFiles::new(),
+            config_documents: DashMap::new(),
+            pulls_configuration: AtomicBool::new(false),
+            watch_config_files: AtomicBool::new(false),
         }),
     })
     .custom_method(BOARD_AT_METHOD, Backend::board_at)
@@ -322,6 +329,18 @@ struct State {
     /// document closes: what requests waiting for an analysis wait on.
     progress: watch::Sender<u64>,
     shutdown_requested: Arc<AtomicBool>,
+    /// What the editor sets (`ppn-ls` in `initializationOptions` and in
+    /// `workspace/didChangeConfiguration` or `workspace/configuration`).
+    editor_settings: std::sync::RwLock<Settings>,
+    /// The `ppn-ls.toml` files in force, found from each document's folder upwards.
+    configs: ConfigFiles,
+    /// Open `ppn-ls.toml` files, kept as the editor edits them: their text counts instead of
+    /// the disk's, and they get diagnostics of their own.
+    config_documents: DashMap<Uri, Document>,
+    /// Whether the client answers `workspace/configuration`.
+    pulls_configuration: AtomicBool,
+    /// Whether the client watches files for the server (`ppn-ls.toml` changed on disk).
+    watch_config_files: AtomicBool,
 }
 
 /// What the analysis task of a document does next.
@@ -330,7 +349,99 @@ enum Step {
     Stop,
 }
 
+/// Where an editor puts ppn-ls's settings.
+const SETTINGS_SECTION: &str = "ppn-ls";
+
+/// The file of a `ppn-ls.toml` document.
+fn config_path(uri: &Uri) -> Option<std::path::PathBuf> {
+    uri_file_path(uri.as_str()).filter(|path| is_config_file(path))
+}
+
 impl State {
+    /// The configuration in force for a document: the `ppn-ls.toml` nearest its file, and the
+    /// editor's settings.
+    fn config_for(&self, uri: &Uri) -> Config {
+        let found = uri_file_path(uri.as_str()).and_then(|path| self.configs.for_file(&path));
+        let editor = self
+            .editor_settings
+            .read()
+            .unwrap_or_else(|e| e.into_inner());
+        match found {
+            Some(found) => Config::resolve(&found.file.settings, &editor),
+            None => Config::resolve(&Settings::default(), &editor),
+        }
+    }
+
+    /// Reads the editor's settings; what is wrong in them is said once, as a warning.
+    async fn set_editor_settings(&self, value: &Value) {
+        let (settings, problems) = editor_settings(value);
+        *self
+            .editor_settings
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = settings;
+        if !problems.is_empty() {
+            let message = format!(
+                "ppn-ls: the editor's settings have mistakes (their defaults apply): {}",
+                problems.join("; ")
+            );
+            self.client
+                .log_message(MessageType::WARNING, &message)
+                .await;
+            self.client
+                .show_message(MessageType::WARNING, message)
+                .await;
+        }
+    }
+
+    /// Asks a client that answers `workspace/configuration` for the `ppn-ls` settings.
+    async fn pull_editor_settings(&self) {
+        if !self.pulls_configuration.load(Ordering::SeqCst) {
+            return;
+        }
+        let item = lsp::ConfigurationItem {
+            scope_uri: None,
+            section: Some(SETTINGS_SECTION.to_string()),
+        };
+        if let Ok(mut values) = self.client.configuration(vec![item]).await {
+            if let Some(value) = values.pop() {
+                self.set_editor_settings(&value).await;
+            }
+        }
+    }
+
+    /// An open `ppn-ls.toml` changed: its diagnostics, and every document it may govern.
+    async fn config_text_changed(&self, uri: &Uri, path: &std::path::Path) {
+        let Some(text) = self
+            .config_documents
+            .get(uri)
+            .map(|document| document.text.to_string())
+        else {
+            return;
+        };
+        let diagnostics = config::config_file_diagnostics(&text, self.encoding());
+        let version = self.config_documents.get(uri).map(|d| d.version);
+        self.configs.set_open_text(path, Some(text));
+        self.client
+            .publish_diagnostics(uri.clone(), diagnostics, version)
+            .await;
+        self.republish_all().await;
+    }
+
+    /// Publishes every analysed document's diagnostics again (the configuration changed).
+    async fn republish_all(&self) {
+        let analysed: Vec<(Uri, Arc<Analysis>, u64)> = self
+            .documents
+            .iter()
+            .filter_map(|entry| {
+                let analysis = entry.analysis.clone()?;
+                Some((entry.key().clone(), analysis, entry.revision))
+            })
+            .collect();
+        for (uri, analysis, revision) in analysed {
+            self.publish(&uri, &analysis, revision).await;
+        }
+    }
+
     fn encoding(&self) -> PositionEncoding {
         self.encoding.get().copied().unwrap_or_default()
     }
@@ -487,7 +598,8 @@ impl State {
     }
 
     async fn publish(&self, uri: &Uri, analysis: &Analysis, revision: u64) {
-        let diagnostics = to_lsp_diagnostics(uri, analysis, self.encoding());
+        let config = self.config_for(uri);
+        let diagnostics = to_lsp_diagnostics(uri, analysis, self.encoding(), &config);
         let _gate = self.publish_gate.lock().await;
         if self.is_current(uri, revision) {
             self.client
@@ -568,6 +680,23 @@ impl LanguageServer for Backend {
             .state
             .encoding
             .get_or_init(|| PositionEncoding::negotiate(offered));
+        let workspace = params.capabilities.workspace.as_ref();
+        self.state.pulls_configuration.store(
+            workspace.and_then(|w| w.configuration).unwrap_or(false),
+            Ordering::SeqCst,
+        );
+        let watches_files = workspace
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|w| w.dynamic_registration)
+            .unwrap_or(false);
+        self.state
+            .watch_config_files
+            .store(watches_files, Ordering::SeqCst);
+        if let Some(options) = params.initialization_options.as_ref() {
+            self.state
+                .set_editor_settings(options.get(SETTINGS_SECTION).unwrap_or(&Value::Null))
+                .await;
+        }
         Ok(InitializeResult {
             capabilities: ServerCapabilities {
                 position_encoding: Some(encoding.kind()),
@@ -616,7 +745,59 @@ impl LanguageServer for Backend {
         })
     }
 
-    async fn initialized(&self, _: InitializedParams) {}
+    async fn initialized(&self, _: InitializedParams) {
+        if self.state.watch_config_files.load(Ordering::SeqCst) {
+            let watch = lsp::DidChangeWatchedFilesRegistrationOptions {
+                watchers: vec![lsp::FileSystemWatcher {
+                    glob_pattern: lsp::GlobPattern::String(format!(
+                        "**/{}",
+                        crate::config::FILE_NAME
+                    )),
+                    kind: None,
+                }],
+            };
+            let registration = lsp::Registration {
+                id: "ppn-ls-configuration-files".to_string(),
+                method: "workspace/didChangeWatchedFiles".to_string(),
+                register_options: serde_json::to_value(watch).ok(),
+            };
+            if let Err(err) = self
+                .state
+                .client
+                .register_capability(vec![registration])
+                .await
+            {
+                self.state
+                    .client
+                    .log_message(
+                        MessageType::WARNING,
+                        format!("ppn-ls: the client did not watch ppn-ls.toml files: {err}"),
+                    )
+                    .await;
+            }
+        }
+        self.state.pull_editor_settings().await;
+    }
+
+    async fn did_change_configuration(&self, params: lsp::DidChangeConfigurationParams) {
+        match params.settings.get(SETTINGS_SECTION) {
+            Some(settings) => self.state.set_editor_settings(settings).await,
+            // Sent as a signal only: the settings are asked for.
+            None => self.state.pull_editor_settings().await,
+        }
+        self.state.republish_all().await;
+    }
+
+    async fn did_change_watched_files(&self, params: lsp::DidChangeWatchedFilesParams) {
+        let configuration_changed = params
+            .changes
+            .iter()
+            .any(|change| uri_file_path(change.uri.as_str()).is_some_and(|p| is_config_file(&p)));
+        if configuration_changed {
+            self.state.configs.forget();
+            self.state.republish_all().await;
+        }
+    }
 
     async fn shutdown(&self) -> Result<()> {
         self.state.shutdown_requested.store(true, Ordering::SeqCst);
@@ -625,6 +806,14 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let item = params.text_document;
+        if let Some(path) = config_path(&item.uri) {
+            let document = Document::new(&item.text, item.version, self.state.new_revision());
+            self.state
+                .config_documents
+                .insert(item.uri.clone(), document);
+            self.state.config_text_changed(&item.uri, &path).await;
+            return;
+        }
         let document = Document::new(&item.text, item.version, self.state.new_revision());
         // Start the analysis only once the document is there for it to find.
         let mut entry = self
@@ -637,6 +826,18 @@ impl LanguageServer for Backend {
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let uri = params.text_document.uri;
+        if let Some(path) = config_path(&uri) {
+            if let Some(mut document) = self.state.config_documents.get_mut(&uri) {
+                document.apply_changes(
+                    &params.content_changes,
+                    self.state.encoding(),
+                    params.text_document.version,
+                    self.state.new_revision(),
+                );
+            }
+            self.state.config_text_changed(&uri, &path).await;
+            return;
+        }
         let applied = self.state.documents.get_mut(&uri).map(|mut document| {
             document.apply_changes(
                 &params.content_changes,
@@ -677,6 +878,16 @@ impl LanguageServer for Backend {
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
+        if let Some(path) = config_path(&uri) {
+            self.state.config_documents.remove(&uri);
+            self.state.configs.set_open_text(&path, None);
+            self.state
+                .client
+                .publish_diagnostics(uri, Vec::new(), None)
+                .await;
+            self.state.republish_all().await;
+            return;
+        }
         self.state.documents.remove(&uri);
         self.state.sent_tokens.remove(&uri);
         self.state.notify_progress();
@@ -1281,21 +1492,23 @@ fn to_lsp_diagnostics(
     uri: &Uri,
     analysis: &Analysis,
     encoding: PositionEncoding,
+    config: &Config,
 ) -> Vec<lsp::Diagnostic> {
     let convert = Converter::new(&*analysis.document, encoding);
-    let shown = analysis.document.diagnostics_shown(MOST_DIAGNOSTICS_SHOWN);
+    let shown = config::shown(&*analysis.document, config);
     (shown.diagnostics.iter())
         .chain(shown.note.as_ref())
         .map(|diagnostic| to_lsp_diagnostic(uri, &convert, diagnostic))
         .collect()
 }
 
-/// The most diagnostics published for one document. A move broken early in a long game can
-/// make every later move fail: thousands of diagnostics that cost the editor far more to
-/// receive and list than they tell (the first ones say what went wrong). Each one sent costs
-/// about 10 µs between the server and the editor (JSON built, written, read), so that a
+/// The most diagnostics published for one document unless configured otherwise
+/// (`diagnostics.max-per-document`). A move broken early in a long game can make every
+/// later move fail: thousands of diagnostics that cost the editor far more to receive and
+/// list than they tell (the first ones say what went wrong). Each one sent costs about
+/// 10 µs between the server and the editor (JSON built, written, read), so that a
 /// thousand took longer than replaying a 10,000-move record after the edit that broke it.
-pub const MOST_DIAGNOSTICS_SHOWN: usize = 100;
+pub const MOST_DIAGNOSTICS_SHOWN: usize = crate::config::DEFAULT_MAX_PER_DOCUMENT;
 
 fn to_lsp_diagnostic(uri: &Uri, convert: &Converter, diagnostic: &Diagnostic) -> lsp::Diagnostic {
     let range = |range: &std::ops::Range<usize>| convert.range(range);
@@ -1313,11 +1526,7 @@ fn to_lsp_diagnostic(uri: &Uri, convert: &Converter, diagnostic: &Diagnostic) ->
     lsp::Diagnostic {
         range: range(&diagnostic.range),
         related_information: (!related.is_empty()).then_some(related),
-        severity: Some(match diagnostic.severity {
-            Severity::Error => lsp::DiagnosticSeverity::ERROR,
-            Severity::Warning => lsp::DiagnosticSeverity::WARNING,
-            Severity::Information => lsp::DiagnosticSeverity::INFORMATION,
-        }),
+        severity: Some(config::severity(diagnostic)),
         code: Some(NumberOrString::String(diagnostic.code.to_string())),
         source: Some("ppn-ls".to_string()),
         message: diagnostic.message.clone(),
