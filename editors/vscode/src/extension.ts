@@ -14,7 +14,7 @@ import {
 } from 'vscode-languageclient/node';
 import { BoardPanel } from './boardPanel';
 import { SERVED_LANGUAGES } from './languages';
-import { SERVER_SETTINGS_SECTION, serverSettings } from './settings';
+import { CONFIG_FILE_NAME, SERVER_SETTINGS_SECTION, serverSettings } from './settings';
 import { ServerExit, serverFailureMessage } from './serverFailure';
 import {
   ResolvedServer,
@@ -60,10 +60,15 @@ class ServerSession {
     this.exited = new Promise((resolve) => (this.markExited = resolve));
     const serverOptions: ServerOptions = () => this.spawn(args);
     const clientOptions: LanguageClientOptions = {
-      documentSelector: SERVED_LANGUAGES.flatMap((language) => [
-        { scheme: 'file', language },
-        { scheme: 'untitled', language },
-      ]),
+      documentSelector: [
+        ...SERVED_LANGUAGES.flatMap((language) => [
+          { scheme: 'file', language },
+          { scheme: 'untitled', language },
+        ]),
+        // The project's configuration: the server reads it as it is typed, and reports
+        // its mistakes in it.
+        { scheme: 'file', pattern: `**/${CONFIG_FILE_NAME}` },
+      ],
       outputChannel: output,
       // The editor's `ppn-ls.*` settings, at start and after each change.
       initializationOptions: () => ({ [SERVER_SETTINGS_SECTION]: serverSettings() }),

@@ -4,6 +4,9 @@
 
 import * as vscode from 'vscode';
 
+/** The project's configuration file, which the server reads beside these settings. */
+export const CONFIG_FILE_NAME = 'ppn-ls.toml';
+
 /** The settings section the server reads, and the key it is sent under. */
 export const SERVER_SETTINGS_SECTION = 'ppn-ls';
 

@@ -690,6 +690,51 @@ async function runChecks({ workspace, crashCount, crashingServer }) {
     const errors = (await notifications()).filter((notification) => notification.severity === 'error');
     assert(errors.length === 0, JSON.stringify(errors));
   });
+
+  const unexpectedBracket = (rows) => rows.find((row) => row.includes('unexpected `]`'));
+
+  await check('a ppn-ls setting changes what is reported', async () => {
+    await writeWorkspaceSettings({ 'ppn-ls.diagnostics.severity': { 'unexpected-token': 'warning' } });
+    await openFile('tablut.ppn');
+    const row = await waitFor('the unexpected `]` as a warning', async () => {
+      const found = unexpectedBracket(await problems());
+      return found?.startsWith('Warning:') ? found : undefined;
+    });
+    await waitFor('a warning squiggle', async () => (await squiggles('warning')) >= 1);
+    return row.slice(0, 60);
+  });
+
+  const configFile = path.join(workspace, 'ppn-ls.toml');
+  await check('a ppn-ls.toml written to disk wins over the setting', async () => {
+    fs.writeFileSync(configFile, '[diagnostics.severity]\nunexpected-token = "off"\n');
+    await waitFor('the unexpected `]` to go', async () => unexpectedBracket(await problems()) === undefined);
+  });
+
+  await check('ppn-ls.toml counts as it is typed, and its mistakes are reported in it', async () => {
+    await openFile('ppn-ls.toml');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('[diagnostics.severity]\nunexpected-token = "error"\nunexpected-tokens = "off"\n');
+    const row = await waitFor('the unexpected `]` as an error again', async () => {
+      const found = unexpectedBracket(await problems());
+      return found?.startsWith('Error:') ? found : undefined;
+    });
+    const mistake = await waitFor('the unknown code reported in ppn-ls.toml', async () =>
+      (await problems()).find((entry) => entry.includes('unexpected-tokens') && entry.includes('at line 3 and character 1')),
+    );
+    assert(mistake.startsWith('Warning:'), mistake);
+    await save();
+    return `${row.slice(0, 40)}; ${mistake.slice(0, 80)}`;
+  });
+
+  await check('ppn-ls.hover.board: reference draws the reference glyphs', async () => {
+    await writeWorkspaceSettings({ 'ppn-ls.hover.board': 'reference' });
+    await openFile('tablut.ppn');
+    await goTo(9, 2);
+    const hover = await hoverAtCursor();
+    const report = await glyphReport(hover);
+    await page.keyboard.press('Escape');
+    assert(report.combining.includes('\u20dd'), `no enclosing circle: ${JSON.stringify(report.text.slice(0, 200))}`);
+  });
 }
 
 main().catch((error) => {
