@@ -665,6 +665,10 @@ async fn the_game_line_at_the_cursor() {
         let labels: Vec<&str> = states.iter().filter_map(|s| s["label"].as_str()).collect();
         assert_eq!(labels, ["start", "1.", "2.", "3."], "{encoding:?}");
         assert_eq!(states[0]["range"], Value::Null);
+        assert_eq!(states[2]["text"], "t@b2 t@d2 🁣@c3");
+        assert_eq!(states[2]["comment"], "a 🂡 long comment");
+        assert_eq!(line["current"], states[2]["ref"]);
+        assert_eq!(line["variations"], json!([]));
         let second = nth("2. t@", 0);
         assert_eq!(states[2]["cursor"], encoding.json_position(TEXT, second));
         assert_eq!(
@@ -679,6 +683,8 @@ async fn the_game_line_at_the_cursor() {
             });
             let board = result(&mut client, "ppn/render", params).await;
             assert_eq!(board["label"], state["label"], "{encoding:?}");
+            assert_eq!(board["state"], state["ref"], "{encoding:?}");
+            assert_eq!(board["game"], 0);
         }
         let unknown = result(
             &mut client,

@@ -152,7 +152,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   outputChannel = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME);
   context.subscriptions.push(
     outputChannel,
-    vscode.commands.registerCommand('ppn.showBoard', () => BoardPanel.show(() => session?.client)),
+    vscode.commands.registerCommand('ppn.showBoard', () =>
+      BoardPanel.show(() => session?.client, context.extensionPath),
+    ),
     vscode.commands.registerCommand('ppn.restartServer', () => restartServer()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('ppn.server')) {

@@ -220,20 +220,30 @@ async function squiggles(kind) {
   return page.locator(`.editor-group-container.active .monaco-editor .squiggly-${kind}`).count();
 }
 
-/** The text of every notification (toasts and the notification centre), with severity. */
+/**
+ * The text of every notification, with severity: those on screen, or, when none is, those
+ * in the notification centre (a toast can go before the test looks).
+ */
 async function notifications() {
-  return page.evaluate(() =>
-    [...document.querySelectorAll('.notification-list-item')].map((item) => {
-      const icon = item.querySelector('.notification-list-item-icon');
-      const severity = icon?.classList.contains('codicon-error')
-        ? 'error'
-        : icon?.classList.contains('codicon-warning')
-          ? 'warning'
-          : 'info';
-      const message = item.querySelector('.notification-list-item-message')?.textContent ?? '';
-      return { severity, message };
-    }),
-  );
+  const read = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('.notification-list-item')].map((item) => {
+        const icon = item.querySelector('.notification-list-item-icon');
+        const severity = icon?.classList.contains('codicon-error')
+          ? 'error'
+          : icon?.classList.contains('codicon-warning')
+            ? 'warning'
+            : 'info';
+        const message = item.querySelector('.notification-list-item-message')?.textContent ?? '';
+        return { severity, message };
+      }),
+    );
+  const shown = await read();
+  if (shown.length > 0) {
+    return shown;
+  }
+  await showNotificationCentre();
+  return read();
 }
 
 async function showNotificationCentre() {
@@ -244,6 +254,7 @@ async function showNotificationCentre() {
 async function clearNotifications() {
   await runCommand('Notifications: Clear All Notifications');
   await waitFor('no notifications', async () => (await notifications()).length === 0);
+  await page.keyboard.press('Escape');
 }
 
 /** The text of the output channel `name`. */
@@ -323,11 +334,11 @@ function assertDrawnInColumns(report) {
   assert(report.misaligned.length === 0, `wider or narrower than a cell in ${report.font}: ${JSON.stringify(report.misaligned)}`);
 }
 
-/** The board panel's frame (the webview's inner document), once it shows a board. */
+/** The board panel's frame (the webview's inner document), once it shows the viewer. */
 async function boardFrame() {
   return waitFor('the board panel', async () => {
     for (const frame of page.frames()) {
-      if (await frame.locator('#board').count().catch(() => 0)) {
+      if (await frame.locator('[data-testid="board"]').count().catch(() => 0)) {
         return frame;
       }
     }
@@ -335,15 +346,30 @@ async function boardFrame() {
   });
 }
 
-async function boardHeading(frame) {
-  return (await frame.locator('#board h2').textContent({ timeout: 1000 }).catch(() => null)) ?? null;
+/** The label of the board the panel shows, once its picture is drawn. */
+async function boardLabel(frame) {
+  const board = frame.locator('[data-testid="board"]');
+  const drawn = await board.locator('img.ppn-board-image').count().catch(() => 0);
+  return drawn ? await board.getAttribute('data-label', { timeout: 1000 }).catch(() => null) : null;
 }
 
-async function waitForBoardHeading(frame, expected) {
-  return waitFor(`the board panel to show "${expected}"`, async () => {
-    const heading = await boardHeading(frame);
-    return heading === expected ? heading : undefined;
-  });
+async function waitForBoard(frame, label) {
+  return waitFor(`the board panel to show ${label}`, async () => ((await boardLabel(frame)) === label ? label : undefined));
+}
+
+/** The cursor's place as the status bar shows it: `Ln 3, Col 1`. */
+async function cursorPlace() {
+  return (await page.locator('.statusbar-item[id="status.editor.selection"]').textContent().catch(() => '')) ?? '';
+}
+
+/** Waits for the editor's cursor to match; the status bar shows it once the editor has the focus. */
+async function waitForCursorPlace(what, pattern) {
+  await runCommand('View: Focus First Editor Group');
+  return waitFor(what, async () => pattern.test(await cursorPlace()));
+}
+
+async function waitForCursor(line, column) {
+  return waitForCursorPlace(`the cursor at ${line}:${column}`, new RegExp(`Ln ${line}, Col ${column}(?!\\d)`));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -575,11 +601,59 @@ async function runChecks({ workspace, crashCount, crashingServer }) {
     await goTo(9, 2);
     await runCommand('PPN: Show Board');
     frame = await boardFrame();
-    await waitForBoardHeading(frame, 'After 3...');
+    await waitForBoard(frame, '3...');
     await page.screenshot({ path: path.join(artifacts, 'board-ppn.png') });
     await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
     await goTo(7, 2);
-    await waitForBoardHeading(frame, 'After 2.');
+    await waitForBoard(frame, '2.');
+  });
+
+  await check("the board panel's controls move the cursor, and the board with it", async () => {
+    frame ??= await boardFrame();
+    await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
+    // The states of a move's sub-moves (`3... e4-e3;*d3`) are steps of their own.
+    await goTo(9, 2);
+    await waitForBoard(frame, '3...');
+    const click = async (control) => frame.locator(`[data-testid="${control}"]`).click();
+    await click('next');
+    await waitForBoard(frame, '3....');
+    await waitForCursorPlace('the cursor on `*d3`', /Ln 9, Col 1[12](?!\d)/);
+    await click('next');
+    await waitForBoard(frame, '4.');
+    await waitForCursor(10, 1);
+    await click('last');
+    await waitForBoard(frame, '5.');
+    await waitForCursor(11, 1);
+    assert(await frame.locator('[data-testid="next"]').isDisabled(), 'next is not disabled at the last move');
+    await click('first');
+    await waitForBoard(frame, 'start');
+    await waitForCursor(1, 1);
+    // The keys of the viewer, in the panel.
+    await frame.locator('[data-testid="board"]').click();
+    await page.keyboard.press('ArrowRight');
+    await waitForBoard(frame, '1.');
+    await waitForCursor(6, 1);
+    await click('prev');
+    await waitForBoard(frame, 'start');
+    // Flipped: the same board, drawn from the other side.
+    const picture = async () => frame.locator('[data-testid="board"] img').getAttribute('src');
+    const upright = await picture();
+    await click('flip');
+    await waitFor('the flipped picture', async () => (await picture()) !== upright);
+    assert((await frame.locator('[data-testid="board"]').getAttribute('data-flipped')) === 'true', 'not flipped');
+    await page.screenshot({ path: path.join(artifacts, 'board-controls.png') });
+    await click('flip');
+    // Play: the cursor walks through the game; the user's own move stops it.
+    await frame.locator('[data-testid="speed"]').selectOption({ label: '4×' });
+    await click('play');
+    await waitForBoard(frame, '2.');
+    await waitForCursorPlace('the cursor on the move played', /Ln (7|8|9|10|11), Col \d+/);
+    await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
+    await goTo(6, 2);
+    await waitForBoard(frame, '1.');
+    await sleep(1500);
+    assert((await boardLabel(frame)) === '1.', `still playing: ${await boardLabel(frame)}`);
+    assert((await cursorPlace()).includes('Ln 6, Col 2'), await cursorPlace());
   });
 
   await check('an OpenTafl record: its illegal move, hover and board', async () => {
@@ -599,7 +673,7 @@ async function runChecks({ workspace, crashCount, crashingServer }) {
     assertDrawnInColumns(report);
     await page.keyboard.press('Escape');
     frame ??= await boardFrame();
-    await waitForBoardHeading(frame, 'After 1a');
+    await waitForBoard(frame, '1a');
   });
 
   await check('a xiangqi WXF record: its illegal move, hover and board', async () => {
@@ -618,7 +692,7 @@ async function runChecks({ workspace, crashCount, crashingServer }) {
     assertDrawnInColumns(report);
     await page.keyboard.press('Escape');
     frame ??= await boardFrame();
-    await waitForBoardHeading(frame, 'After 1.');
+    await waitForBoard(frame, '1.');
   });
 
   await check('no error notification', async () => {
