@@ -72,9 +72,16 @@ fn every_example_becomes_a_diagram_a_png_and_a_gif() {
         let diagram = stdout(&text);
         assert!(diagram.starts_with("--- "), "{name}: {diagram}");
         assert!(diagram.lines().count() > 4, "{name}: {diagram}");
+        // The plain style: box-drawing lines, no combining enclosures.
         assert!(
             diagram.contains('─') || diagram.contains('━'),
             "{name}: {diagram}"
+        );
+        assert!(!diagram.contains('\u{20dd}'), "{name}: {diagram}");
+        let reference = stdout(&ppn_ls(&["render", path, "--board-style", "reference"]));
+        assert!(
+            reference.contains('─') || reference.contains('━'),
+            "{name}: {reference}"
         );
 
         let png_path = dir.join(format!("{name}.png"));
@@ -217,11 +224,20 @@ fn replay_text_says_start_and_shows_changes_or_ascii() {
     assert_eq!(changes.matches("--- ").count(), boards);
     // After the starting board, each move lists what it changed instead of a board.
     let after_start = &changes[changes.find("\n--- 1.").expect("move 1.")..];
-    assert!(!after_start.contains('┌'), "{after_start}");
+    assert!(!after_start.contains('─'), "{after_start}");
     assert!(after_start.contains("  b2: "), "{after_start}");
     let ascii = stdout(&ppn_ls(&["replay", "--ascii", file]));
     assert!(ascii.is_ascii(), "{ascii}");
     assert!(ascii.contains("+-"), "{ascii}");
+    // Plain characters unless the reference's are asked for.
+    assert!(full.contains('─') && !full.contains('\u{20dd}'), "{full}");
+    let reference = stdout(&ppn_ls(&["replay", "--board-style", "reference", file]));
+    assert!(
+        reference.contains('─') && reference.contains('\u{20dd}'),
+        "{reference}"
+    );
+    let unknown = ppn_ls(&["replay", "--board-style", "fancy", file]);
+    assert_eq!(unknown.status.code(), Some(2), "{}", stderr(&unknown));
     // The JSON keeps the reference's labels: it is the conformance schema.
     let json = stdout(&ppn_ls(&["replay", "--format", "json", file]));
     assert!(json.contains("\"move\":\"SetupFn.\""), "{json}");
@@ -232,7 +248,7 @@ fn replay_text_says_start_and_shows_changes_or_ascii() {
 #[test]
 fn one_diagram_per_game_system() {
     use ppn_ls::ide::document::analyze;
-    use ppn_ls::render::text::{diagram, TextOptions};
+    use ppn_ls::render::text::{diagram, BoardStyle, TextOptions};
     let games = [
         ("alquerque", "alquerque", "alquerque"),
         ("checker", "american-checkers", "american_checkers"),
@@ -261,8 +277,14 @@ fn one_diagram_per_game_system() {
             .next()
             .expect("a starting board");
         let scene = document.scene(start.state).expect("a scene");
+        // The reference's glyphs, and the plain style every editor shows.
+        let reference = TextOptions {
+            style: BoardStyle::Reference,
+            ..TextOptions::default()
+        };
+        insta::assert_snapshot!(format!("system-{system}"), diagram(&scene, &reference));
         insta::assert_snapshot!(
-            format!("system-{system}"),
+            format!("system-{system}-plain"),
             diagram(&scene, &TextOptions::default())
         );
     }

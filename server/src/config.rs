@@ -59,22 +59,8 @@ impl Level {
     }
 }
 
-/// How a board is drawn as text in a hover.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum BoardStyle {
-    /// Characters every monospace font has (DejaVu Sans Mono's), no combining marks.
-    #[default]
-    Plain,
-    /// The reference implementation's richer glyphs.
-    Reference,
-}
-
-impl BoardStyle {
-    const NAMES: [(&'static str, BoardStyle); 2] = [
-        ("plain", BoardStyle::Plain),
-        ("reference", BoardStyle::Reference),
-    ];
-}
+/// How a board is drawn as text in a hover (`hover.board`).
+pub use crate::render::text::BoardStyle;
 
 /// The formatter's options as one source sets them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -287,3 +287,51 @@ async fn settings_are_asked_for_from_a_client_that_answers_workspace_configurati
     let published = client.diagnostics(&game).await;
     assert!(codes(&published).contains(&("unexpected-token".to_string(), HINT)));
 }
+
+/// The hover's text and the `ppn/boardAt` board's text at `at`.
+async fn hover_and_board(client: &mut TestClient, at: &Value) -> (String, String) {
+    let hover = client.request("textDocument/hover", at.clone()).await;
+    let board = client.request("ppn/boardAt", at.clone()).await;
+    let text = |value: &Value| value.as_str().unwrap_or_default().to_string();
+    (
+        text(&hover["result"]["contents"]["value"]),
+        text(&board["result"]["text"]),
+    )
+}
+
+#[tokio::test]
+async fn hovers_and_boards_are_drawn_in_the_style_the_settings_name() {
+    let dir = scratch("lsp-config-hover-board");
+    std::fs::write(dir.join("ppn-ls.toml"), "[hover]\nboard = \"reference\"\n").unwrap();
+    let game = uri(&dir.join("game.ppn"));
+    let mut client = start(json!(null), json!({})).await;
+    client.open(&game, 1, GAME).await;
+    let _ = client.diagnostics(&game).await;
+    let at = json!({"textDocument": {"uri": game}, "position": {"line": 3, "character": 0}});
+    // The file names the reference's glyphs: coins in combining circles, box drawing.
+    let (hover, board) = hover_and_board(&mut client, &at).await;
+    assert!(
+        hover.contains("**Board 1.**") && hover.contains('\u{20dd}'),
+        "{hover}"
+    );
+    assert!(board.contains('\u{20dd}') && board.contains('─'), "{board}");
+    // The editor wins for how things are shown.
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": {"ppn-ls": {"hover": {"board": "plain"}}}}),
+        )
+        .await;
+    let _ = client.diagnostics(&game).await;
+    let (hover, board) = hover_and_board(&mut client, &at).await;
+    assert!(
+        hover.contains("**Board 1.**") && hover.contains("+-+"),
+        "{hover}"
+    );
+    for drawn in [&hover, &board] {
+        assert!(
+            !drawn.contains('\u{20dd}') && !drawn.contains('─'),
+            "{drawn}"
+        );
+    }
+}

@@ -107,6 +107,16 @@ const hovers = hoverTooltip(async (view, pos) => {
       const dom = document.createElement('div');
       dom.className = 'hover';
       dom.innerHTML = markdownToHtml(found.markdown);
+      if (found.board) {
+        const title = document.createElement('p');
+        title.className = 'hover-board-label';
+        title.textContent = 'Board ' + found.board.label;
+        // ppn-ls's own picture (an SVG it drew), not text from the document.
+        const board = document.createElement('div');
+        board.className = 'hover-board';
+        board.innerHTML = found.board.svg;
+        dom.append(title, board);
+      }
       return { dom };
     },
   };

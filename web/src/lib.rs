@@ -10,17 +10,20 @@ use std::ops::Range;
 use std::path::Path;
 
 use ppn_ls::diagnostic::{Diagnostic, Severity};
-use ppn_ls::ide::document::{analyze, hover, reanalyze};
+use ppn_ls::ide::document::{analyze, hover_scene, reanalyze};
 use ppn_ls::ide::viewer::{state_picture, viewer_games, ViewerGame};
 use ppn_ls::model::document::{LineState, NotationDocument, StateRef};
 use ppn_ls::model::edit::TextEdit;
 use ppn_ls::model::features::TokenKind;
 use ppn_ls::render::raster;
-use ppn_ls::render::svg::{still_frames, Frame, SvgOptions};
+use ppn_ls::render::svg::{still_frames, svg, Frame, SvgOptions};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 mod offsets;
+
+/// How wide a hover's picture of the board is, in pixels.
+const HOVER_PICTURE_WIDTH: u32 = 320;
 
 /// The most diagnostics the page lists for a document.
 const MOST_DIAGNOSTICS_SHOWN: usize = 500;
@@ -195,19 +198,30 @@ impl Session {
         }
     }
 
-    /// What a hover at UTF-16 offset `at` shows: `{from, to, markdown}`, or `null`.
+    /// What a hover at UTF-16 offset `at` shows: `{from, to, markdown, board}`, or `null`.
+    /// The page shows pictures, so the board (the one an editor's hover draws as text, its
+    /// marked pieces outlined) is `{label, svg}`, a picture, or `null`.
     pub fn hover(&self, at: u32) -> String {
         let text = self.document.text();
         let offset = self.offsets.byte(text, at as usize);
-        match hover(&*self.document, offset) {
-            Some(found) => json!({
-                "from": self.offsets.unit(text, found.range.start),
-                "to": self.offsets.unit(text, found.range.end),
-                "markdown": found.markdown,
-            })
-            .to_string(),
-            None => "null".to_string(),
-        }
+        let Some(found) = self.document.hover(offset) else {
+            return "null".to_string();
+        };
+        let board = found.board.as_ref().and_then(|board| {
+            let scene = hover_scene(&*self.document, board)?;
+            let options = SvgOptions {
+                width: Some(HOVER_PICTURE_WIDTH),
+                ..SvgOptions::default()
+            };
+            Some(json!({"label": board.label, "svg": svg(&scene, &options)}))
+        });
+        json!({
+            "from": self.offsets.unit(text, found.range.start),
+            "to": self.offsets.unit(text, found.range.end),
+            "markdown": found.markdown,
+            "board": board,
+        })
+        .to_string()
     }
 
     /// The highlighting of UTF-16 units `from..to`: three numbers a token (its start, its

@@ -409,3 +409,24 @@ test('the board downloads as SVG and PNG, and the game as a GIF', async () => {
   assert.ok(gif.bytes.equals(cliGif), 'the GIF is the one ppn-ls render --animate writes');
   await page.close();
 });
+
+test('a hover on a move says what ppn-ls says of it, with a picture of the board', async () => {
+  const page = await openPage();
+  await page.selectOption('[data-testid="examples"]', 'tablut-short.ppn');
+  await waitForAnalysis(page);
+  const line = page.locator('.cm-line', { hasText: '2. d1-d3' });
+  const box = await line.boundingBox();
+  // Over `d1-d3`: the move's hover.
+  await page.mouse.move(box.x + 4 + 4 * 7.8, box.y + box.height / 2);
+  const tooltip = page.locator('.cm-tooltip .hover');
+  await tooltip.waitFor({ timeout: 10000 });
+  await screenshotOnFailure(page, 'hover', async () => {
+    const text = await tooltip.textContent();
+    assert.match(text, /Board (before )?2\./);
+    const title = await tooltip.locator('svg title').first().textContent();
+    assert.ok(title.length > 0);
+    assert.equal(await tooltip.locator('.hover-board svg').count(), 1);
+  });
+  await page.screenshot({ path: join(shots, 'hover.png') });
+  await page.close();
+});

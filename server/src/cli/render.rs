@@ -30,6 +30,7 @@ pub struct RenderRequest {
     pub animate: bool,
     pub frame_ms: u32,
     pub ascii: bool,
+    pub board_style: crate::render::text::BoardStyle,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,6 +149,7 @@ fn render(args: &RenderRequest) -> Result<(), String> {
                     changes: !args.no_changes,
                     coordinates: !args.no_coordinates,
                     legend: true,
+                    style: args.board_style,
                 };
                 format!(
                     "--- {}\n{}",

@@ -60,7 +60,7 @@ use super::{uri_path, Analysis, Analyzer, SessionEnd};
 use crate::config::{editor_settings, is_config_file, Config, ConfigFiles, Settings};
 use crate::diagnostic::Diagnostic;
 use crate::ide::board::piece_json;
-use crate::ide::document::{board_at, hover, quick_fixes, render_at};
+use crate::ide::document::{board_drawn_at, hover_with, quick_fixes, render_at, HoverOptions};
 use crate::ide::game_line::{game_line_at, LineStop};
 use crate::model::document::NotationDocument;
 use crate::model::features::TokenKind;
@@ -117,6 +117,7 @@ where
             sent_tokens: DashMap::new(),
             written_arrays: arrays,
             encoding: OnceLock::new(),
+            hover_plain_text: OnceLock::new(),
             next_revision: AtomicU64::new(1),
             publish_gate: tokio::sync::Mutex::new(()),
             progress: watch::channel(0).0,
@@ -323,6 +324,8 @@ struct State {
     /// The numbers of semantic tokens, written as JSON for the answer on its way out.
     written_arrays: Arc<WrittenArrays>,
     encoding: OnceLock<PositionEncoding>,
+    /// The client shows hovers only as plain text (its `contentFormat` has no Markdown).
+    hover_plain_text: OnceLock<bool>,
     next_revision: AtomicU64,
     /// Held from the last staleness check to the end of a publication, so diagnostics of
     /// an older revision can never overtake those of a newer one on the way out.
@@ -682,6 +685,16 @@ impl LanguageServer for Backend {
             .state
             .encoding
             .get_or_init(|| PositionEncoding::negotiate(offered));
+        let hover_formats = params
+            .capabilities
+            .text_document
+            .as_ref()
+            .and_then(|document| document.hover.as_ref())
+            .and_then(|hover| hover.content_format.as_deref());
+        // A client that names no format is sent Markdown, as to one that names it.
+        let plain_text = hover_formats
+            .is_some_and(|formats| !formats.is_empty() && !formats.contains(&MarkupKind::Markdown));
+        self.state.hover_plain_text.get_or_init(|| plain_text);
         let workspace = params.capabilities.workspace.as_ref();
         self.state.pulls_configuration.store(
             workspace.and_then(|w| w.configuration).unwrap_or(false),
@@ -909,13 +922,25 @@ impl LanguageServer for Backend {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
-        Ok(hover(&*analysis.document, offset).map(|found| Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: found.markdown,
+        let plain_text = self.state.hover_plain_text.get().copied().unwrap_or(false);
+        let options = HoverOptions {
+            plain_text,
+            board: self.state.config_for(&at.text_document.uri).hover_board,
+        };
+        let kind = if plain_text {
+            MarkupKind::PlainText
+        } else {
+            MarkupKind::Markdown
+        };
+        Ok(
+            hover_with(&*analysis.document, offset, &options).map(|found| Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind,
+                    value: found.text,
+                }),
+                range: Some(convert.range(&found.range)),
             }),
-            range: Some(convert.range(&found.range)),
-        }))
+        )
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
@@ -1181,7 +1206,8 @@ impl Backend {
         let Some((analysis, offset)) = self.state.analysis_at(&params).await? else {
             return Ok(Value::Null);
         };
-        Ok(match board_at(&*analysis.document, offset) {
+        let style = self.state.config_for(&params.text_document.uri).hover_board;
+        Ok(match board_drawn_at(&*analysis.document, offset, style) {
             Some(board) => json!({
                 "label": board.label,
                 "text": board.text,
