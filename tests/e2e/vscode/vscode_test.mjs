@@ -349,8 +349,11 @@ async function boardFrame() {
 /** The label of the board the panel shows, once its picture is drawn. */
 async function boardLabel(frame) {
   const board = frame.locator('[data-testid="board"]');
-  const drawn = await board.locator('img.ppn-board-image').count().catch(() => 0);
-  return drawn ? await board.getAttribute('data-label', { timeout: 1000 }).catch(() => null) : null;
+  const label = await board.getAttribute('data-label', { timeout: 1000 }).catch(() => null);
+  // The label changes at once; the picture when the server has drawn it (its alt names it).
+  const image = board.locator('img.ppn-board-image');
+  const alt = (await image.count().catch(() => 0)) ? await image.getAttribute('alt', { timeout: 1000 }).catch(() => null) : null;
+  return label !== null && alt === `The board after ${label}` ? label : null;
 }
 
 async function waitForBoard(frame, label) {
@@ -639,8 +642,12 @@ async function runChecks({ workspace, crashCount, crashingServer }) {
     const picture = async () => frame.locator('[data-testid="board"] img').getAttribute('src');
     const upright = await picture();
     await click('flip');
-    await waitFor('the flipped picture', async () => (await picture()) !== upright);
-    assert((await frame.locator('[data-testid="board"]').getAttribute('data-flipped')) === 'true', 'not flipped');
+    await waitFor(
+      'the flipped picture',
+      async () =>
+        (await picture()) !== upright &&
+        (await frame.locator('[data-testid="board"]').getAttribute('data-flipped')) === 'true',
+    );
     await page.screenshot({ path: path.join(artifacts, 'board-controls.png') });
     await click('flip');
     // Play: the cursor walks through the game; the user's own move stops it.
