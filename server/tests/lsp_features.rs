@@ -705,3 +705,48 @@ async fn render_the_board_at_the_cursor() {
         assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
     }
 }
+
+#[tokio::test]
+async fn the_game_line_at_the_cursor() {
+    for encoding in Encoding::BOTH {
+        let mut client = open(encoding).await;
+        let line = result(&mut client, "ppn/gameLine", at(encoding, nth("long", 0))).await;
+        assert_eq!(line["game"], 0, "{encoding:?}");
+        let states = line["states"].as_array().cloned().unwrap_or_default();
+        let labels: Vec<&str> = states.iter().filter_map(|s| s["label"].as_str()).collect();
+        assert_eq!(labels, ["start", "1.", "2.", "3."], "{encoding:?}");
+        assert_eq!(states[0]["range"], Value::Null);
+        assert_eq!(states[2]["text"], "t@b2 t@d2 🁣@c3");
+        assert_eq!(states[2]["comment"], "a 🂡 long comment");
+        assert_eq!(line["current"], states[2]["ref"]);
+        assert_eq!(line["variations"], json!([]));
+        let second = nth("2. t@", 0);
+        assert_eq!(states[2]["cursor"], encoding.json_position(TEXT, second));
+        assert_eq!(
+            states[2]["range"]["start"],
+            encoding.json_position(TEXT, second)
+        );
+        // Each state's cursor shows that state's board, the starting one too.
+        for state in &states {
+            let params = json!({
+                "textDocument": { "uri": URI },
+                "position": state["cursor"].clone(),
+            });
+            let board = result(&mut client, "ppn/render", params).await;
+            assert_eq!(board["label"], state["label"], "{encoding:?}");
+            assert_eq!(board["state"], state["ref"], "{encoding:?}");
+            assert_eq!(board["game"], 0);
+        }
+        let unknown = result(
+            &mut client,
+            "ppn/gameLine",
+            json!({
+                "textDocument": { "uri": "file:///nowhere.ppn" },
+                "position": { "line": 0, "character": 0 }
+            }),
+        )
+        .await;
+        assert_eq!(unknown, Value::Null);
+        assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    }
+}

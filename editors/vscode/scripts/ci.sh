@@ -28,8 +28,9 @@ timeout 600 npx --no-install vscode-tmgrammar-test \
   'test/grammar/*.test.annofen' 'test/grammar/*.test.fen' 'test/grammar/*.test.wxf' 'test/grammar/*.test.xay' \
   'test/grammar/*.test.otg'
 
-step "tsc"
-rm -rf out
+step "tsc (and the game viewer copied in)"
+rm -rf out media
+node scripts/copy-viewer.mjs
 npx --no-install tsc -p .
 
 step "unit tests"
@@ -55,6 +56,8 @@ needed = [
     'extension/language-configuration-otn.json',
     'extension/out/src/extension.js',
     'extension/node_modules/vscode-languageclient/node.js',
+    'extension/media/viewer/viewer.js',
+    'extension/media/viewer/viewer.css',
 ]
 missing = [name for name in needed if name not in names]
 if missing:

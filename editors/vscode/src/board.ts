@@ -1,13 +1,24 @@
-// The `ppn/render` contract and the HTML the board panel shows for it. The server draws
-// the board (the same picture as `ppn-ls render`); this module only checks the answer and
-// puts it on the page. Kept free of the `vscode` module so that it can be unit-tested with
-// plain Node.
+// The board panel's contracts with the server (`ppn/render`, `ppn/gameLine`) and with its
+// page, and the page itself: the game viewer (server/assets/viewer/viewer.js, the one the
+// one-file game and the web page use) with its controls, showing the server's pictures.
+// Kept free of the `vscode` module so that it can be unit-tested with plain Node.
 
 export const RENDER_METHOD = 'ppn/render';
+export const GAME_LINE_METHOD = 'ppn/gameLine';
 
-export interface RenderParams {
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface TextDocumentPosition {
   textDocument: { uri: string };
-  position: { line: number; character: number };
+  position: Position;
+}
+
+export interface RenderParams extends TextDocumentPosition {
+  /** The board seen from the other side of the table. */
+  flip?: boolean;
 }
 
 export interface RenderResult {
@@ -15,19 +26,131 @@ export interface RenderResult {
   label: string;
   /** The picture of the board, a standalone SVG document. */
   svg: string;
+  /** The game, and the board's number in it (a `ref` of `ppn/gameLine`). */
+  game?: number;
+  state?: number;
+}
+
+/** A state of the game as `ppn/gameLine` gives it. */
+export interface LineState {
+  label: string;
+  text: string;
+  comment: string;
+  /** Its number in the game, as `ppn/render` gives it. */
+  ref: number;
+  /** Where the cursor shows it. */
+  cursor: Position;
+}
+
+export interface GameLineResult {
+  game: number;
+  name: string;
+  states: LineState[];
+  variations: { name: string; from: number; states: LineState[] }[];
+  /** The state at the position asked about. */
+  current: number;
+}
+
+/** A game as the viewer takes it. */
+export interface ViewerGame {
+  name: string;
+  states: ViewerState[];
+  variations: { name: string; from: number; states: ViewerState[] }[];
+}
+
+export interface ViewerState {
+  label: string;
+  text: string;
+  comment: string;
+  ref: number;
+}
+
+/** What the extension posts to the page. */
+export type ToPage =
+  | { type: 'message'; text: string }
+  | { type: 'game'; game: ViewerGame; current: number }
+  | { type: 'show'; ref: number }
+  | { type: 'pause' }
+  | { type: 'picture'; id: number; html?: string; error?: string };
+
+/** What the page posts to the extension. */
+export type FromPage =
+  | { type: 'ready' }
+  | { type: 'picture'; id: number; ref: number; flipped: boolean }
+  | { type: 'step'; ref: number }
+  | { type: 'flipped'; flipped: boolean };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 /** Whether an untrusted value from the server has the shape of a RenderResult. */
 export function isRenderResult(value: unknown): value is RenderResult {
-  if (typeof value !== 'object' || value === null) {
-    return false;
-  }
-  const candidate = value as Record<string, unknown>;
   return (
-    typeof candidate.label === 'string' &&
-    typeof candidate.svg === 'string' &&
-    /^\s*<svg[\s>]/.test(candidate.svg)
+    isObject(value) &&
+    typeof value.label === 'string' &&
+    typeof value.svg === 'string' &&
+    /^\s*<svg[\s>]/.test(value.svg) &&
+    (value.state === undefined || typeof value.state === 'number')
   );
+}
+
+function isPosition(value: unknown): value is Position {
+  return isObject(value) && Number.isInteger(value.line) && Number.isInteger(value.character);
+}
+
+function isLineState(value: unknown): value is LineState {
+  return (
+    isObject(value) &&
+    typeof value.label === 'string' &&
+    typeof value.text === 'string' &&
+    typeof value.comment === 'string' &&
+    Number.isInteger(value.ref) &&
+    isPosition(value.cursor)
+  );
+}
+
+/** Whether an untrusted value from the server has the shape of a GameLineResult. */
+export function isGameLine(value: unknown): value is GameLineResult {
+  return (
+    isObject(value) &&
+    Number.isInteger(value.game) &&
+    typeof value.name === 'string' &&
+    Number.isInteger(value.current) &&
+    Array.isArray(value.states) &&
+    value.states.every(isLineState) &&
+    Array.isArray(value.variations) &&
+    value.variations.every(
+      (variation) =>
+        isObject(variation) &&
+        typeof variation.name === 'string' &&
+        Number.isInteger(variation.from) &&
+        Array.isArray(variation.states) &&
+        variation.states.every(isLineState),
+    )
+  );
+}
+
+/** The game as the viewer lists it: the states without their places in the text. */
+export function viewerGame(line: GameLineResult): ViewerGame {
+  const state = ({ label, text, comment, ref }: LineState): ViewerState => ({ label, text, comment, ref });
+  return {
+    name: line.name,
+    states: line.states.map(state),
+    variations: line.variations.map((variation) => ({
+      name: variation.name,
+      from: variation.from,
+      states: variation.states.map(state),
+    })),
+  };
+}
+
+/** Where the cursor shows state `ref` of the game, if the game has it. */
+export function cursorOf(line: GameLineResult, ref: number): Position | undefined {
+  const found =
+    line.states.find((state) => state.ref === ref) ??
+    line.variations.flatMap((variation) => variation.states).find((state) => state.ref === ref);
+  return found?.cursor;
 }
 
 export function escapeHtml(text: string): string {
@@ -41,23 +164,25 @@ export function escapeHtml(text: string): string {
 
 /**
  * The picture as an image: shown through a data: URL, never inserted as markup, so nothing
- * in it can run in the panel.
+ * in it can run in the panel, and the page's content security policy (no inline styles)
+ * does not apply to the picture's own.
  */
-export function renderBoardBody(result: RenderResult | null): string {
-  if (result === null) {
-    return '<p class="note">Put the cursor on a move to see the board after it.</p>';
-  }
+export function pictureHtml(result: RenderResult): string {
   const source = `data:image/svg+xml;base64,${Buffer.from(result.svg, 'utf8').toString('base64')}`;
-  const label = escapeHtml(result.label);
-  return `<h2>After ${label}</h2><img class="board" alt="The board after ${label}" src="${source}">`;
+  return `<img class="ppn-board-image" alt="The board after ${escapeHtml(result.label)}" src="${source}">`;
 }
 
-export function renderMessageBody(message: string): string {
-  return `<p class="note">${escapeHtml(message)}</p>`;
-}
-
-export function renderPanelHtml(options: { cspSource: string; nonce: string; body: string }): string {
-  const { cspSource, nonce, body } = options;
+/** The page: the viewer's script and style inline, each with the nonce the policy allows. */
+export function renderPanelHtml(options: {
+  cspSource: string;
+  nonce: string;
+  viewerScript: string;
+  viewerStyle: string;
+}): string {
+  const { cspSource, nonce, viewerScript, viewerStyle } = options;
+  // `</script>` or `</style>` inside them would end the element early.
+  const script = viewerScript.replace(/<\/script/gi, '<\\/script');
+  const style = viewerStyle.replace(/<\/style/gi, '<\\/style');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -65,24 +190,81 @@ export function renderPanelHtml(options: { cspSource: string; nonce: string; bod
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>PPN board</title>
+<style nonce="${nonce}">${style}</style>
 <style nonce="${nonce}">
-  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 1em; }
-  h2 { font-size: 1.1em; margin-bottom: 0.2em; }
-  .note { opacity: 0.8; margin-top: 0.2em; }
-  img.board { display: block; width: 100%; max-height: 80vh; object-fit: contain; object-position: left top; }
+  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0.5em 1em; }
+  .note { opacity: 0.8; }
+  /* The viewer in the editor's colours. */
+  body .ppn-viewer {
+    --ppn-fg: var(--vscode-foreground);
+    --ppn-muted: var(--vscode-descriptionForeground);
+    --ppn-bg: var(--vscode-editor-background);
+    --ppn-panel: var(--vscode-button-secondaryBackground);
+    --ppn-line: var(--vscode-panel-border, var(--vscode-widget-border));
+    --ppn-accent: var(--vscode-focusBorder);
+    --ppn-current: var(--vscode-list-activeSelectionBackground);
+    font-family: var(--vscode-font-family);
+  }
+  body .ppn-viewer .ppn-button { color: var(--vscode-button-secondaryForeground, var(--vscode-foreground)); }
+  body .ppn-viewer .ppn-picture { background: transparent; }
+  body .ppn-viewer .ppn-picture > img { max-width: 100%; max-height: 100%; }
+  body .ppn-viewer .ppn-moves { font-family: var(--vscode-editor-font-family); }
 </style>
+<script nonce="${nonce}">${script}</script>
 </head>
 <body>
-<div id="board">${body}</div>
+<p id="note" class="note">Loading the board…</p>
+<div id="viewer" hidden></div>
 <script nonce="${nonce}">
-  const board = document.getElementById('board');
+(function () {
+  const vscode = acquireVsCodeApi();
+  const note = document.getElementById('note');
+  const place = document.getElementById('viewer');
+  const waiting = new Map();
+  let nextId = 1;
+  const picture = (game, ref, flipped) => new Promise((resolve, reject) => {
+    const id = nextId++;
+    waiting.set(id, { resolve, reject });
+    vscode.postMessage({ type: 'picture', id, ref, flipped });
+  });
+  const viewer = new PpnViewer(place, { games: [], picture }, {
+    keys: document,
+    // A step in the panel moves the editor's cursor, which brings the board back here.
+    onStep: (game, state) => { if (state) vscode.postMessage({ type: 'step', ref: state.ref }); },
+  });
+  const flip = viewer.flip.bind(viewer);
+  viewer.flip = () => {
+    flip();
+    vscode.postMessage({ type: 'flipped', flipped: viewer.flipped });
+  };
   window.addEventListener('message', (event) => {
-    if (event.data && event.data.type === 'update' && typeof event.data.body === 'string') {
-      board.innerHTML = event.data.body;
+    const message = event.data;
+    if (!message || typeof message.type !== 'string') return;
+    if (message.type === 'message') {
+      viewer.pause();
+      note.textContent = message.text;
+      note.hidden = false;
+      place.hidden = true;
+    } else if (message.type === 'game') {
+      note.hidden = true;
+      place.hidden = false;
+      viewer.setSource({ games: [message.game], picture });
+      viewer.showRef(0, message.current);
+    } else if (message.type === 'show') {
+      viewer.showRef(0, message.ref);
+    } else if (message.type === 'pause') {
+      viewer.pause();
+    } else if (message.type === 'picture') {
+      const request = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (!request) return;
+      if (typeof message.html === 'string') request.resolve(message.html);
+      else request.reject(message.error || 'no picture');
     }
   });
-  // Updates posted before this page was listening are lost; ask for the latest one.
-  acquireVsCodeApi().postMessage({ type: 'ready' });
+  // Messages posted before this page was listening are lost; ask for the latest ones.
+  vscode.postMessage({ type: 'ready' });
+})();
 </script>
 </body>
 </html>`;

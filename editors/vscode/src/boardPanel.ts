@@ -1,26 +1,51 @@
-// The "PPN: Show Board" side panel: asks the server for the picture of the board at the
-// cursor and follows the cursor while the panel is open.
+// The "PPN: Show Board" side panel: the board at the cursor with the game viewer's
+// controls (first, previous, next, last, play, flip, the move list). It follows the cursor,
+// and every step taken in the panel moves the cursor to that move, so that the panel and
+// the cursor never disagree: the board shown is always the board at the cursor.
 
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, ResponseError } from 'vscode-languageclient/node';
 import {
+  FromPage,
+  GAME_LINE_METHOD,
+  GameLineResult,
+  Position,
   RENDER_METHOD,
   RenderParams,
+  ToPage,
+  cursorOf,
+  isGameLine,
   isRenderResult,
-  renderBoardBody,
-  renderMessageBody,
+  pictureHtml,
   renderPanelHtml,
+  viewerGame,
 } from './board';
 import { isServedLanguage } from './languages';
 
 const METHOD_NOT_FOUND = -32601;
 /** Cursor moves closer together than this are answered once. */
 const FOLLOW_DELAY_MS = 120;
+/** Pictures kept for the states around the one shown (a step back is then immediate). */
+const PICTURES_KEPT = 64;
 
 /** The languages whose files the panel follows: every language the server reads. */
 export function isBoardLanguage(languageId: string): boolean {
   return isServedLanguage(languageId);
+}
+
+/** Where the game viewer's files are: copied into the extension by scripts/copy-viewer.mjs. */
+export function viewerDirectory(extensionPath: string): string {
+  return path.join(extensionPath, 'media', 'viewer');
+}
+
+/** The game shown: the document revision it was listed from, and its states. */
+interface ListedGame {
+  uri: string;
+  version: number;
+  line: GameLineResult;
 }
 
 export class BoardPanel implements vscode.Disposable {
@@ -31,10 +56,18 @@ export class BoardPanel implements vscode.Disposable {
   private inFlight: vscode.CancellationTokenSource | undefined;
   private lastEditor: vscode.TextEditor | undefined;
   private disposed = false;
-  private latestBody: string | undefined;
+  private flipped = false;
+  private listed: ListedGame | undefined;
+  /** The last message that set what the page shows (a note, or a game), and the last `show`. */
+  private latestContent: ToPage | undefined;
+  private latestShow: ToPage | undefined;
+  /** Pictures by `uri@version:ref:flipped`, oldest first. */
+  private readonly pictures = new Map<string, string>();
+  /** Where this panel last put the cursor: a selection change there is its own step. */
+  private steppedTo: { uri: string; position: Position } | undefined;
 
   /** Opens the panel beside the editor, or reveals the open one, and shows the board at the cursor. */
-  static show(getClient: () => LanguageClient | undefined): void {
+  static show(getClient: () => LanguageClient | undefined, extensionPath: string): void {
     const editor = vscode.window.activeTextEditor;
     if (BoardPanel.current) {
       BoardPanel.current.panel.reveal(vscode.ViewColumn.Beside, true);
@@ -45,7 +78,7 @@ export class BoardPanel implements vscode.Disposable {
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
         { enableScripts: true, localResourceRoots: [], retainContextWhenHidden: true },
       );
-      BoardPanel.current = new BoardPanel(panel, getClient);
+      BoardPanel.current = new BoardPanel(panel, getClient, extensionPath);
     }
     if (editor && isServedLanguage(editor.document.languageId)) {
       BoardPanel.current.lastEditor = editor;
@@ -60,26 +93,35 @@ export class BoardPanel implements vscode.Disposable {
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     private readonly getClient: () => LanguageClient | undefined,
+    extensionPath: string,
   ) {
-    const nonce = randomBytes(16).toString('base64');
+    const directory = viewerDirectory(extensionPath);
     panel.webview.html = renderPanelHtml({
       cspSource: panel.webview.cspSource,
-      nonce,
-      body: renderMessageBody('Loading the board…'),
+      nonce: randomBytes(16).toString('base64'),
+      viewerScript: fs.readFileSync(path.join(directory, 'viewer.js'), 'utf8'),
+      viewerStyle: fs.readFileSync(path.join(directory, 'viewer.css'), 'utf8'),
     });
     this.subscriptions.push(
       panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((message: unknown) => {
-        const isReady = typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'ready';
-        if (isReady && this.latestBody !== undefined) {
-          this.showBody(this.latestBody);
-        }
-      }),
+      panel.webview.onDidReceiveMessage((message: unknown) => this.onPageMessage(message as FromPage)),
       vscode.window.onDidChangeTextEditorSelection((event) => {
-        if (isServedLanguage(event.textEditor.document.languageId)) {
-          this.lastEditor = event.textEditor;
-          this.scheduleUpdate(FOLLOW_DELAY_MS);
+        if (!isServedLanguage(event.textEditor.document.languageId)) {
+          return;
         }
+        this.lastEditor = event.textEditor;
+        const active = event.textEditor.selection.active;
+        const own =
+          this.steppedTo !== undefined &&
+          this.steppedTo.uri === event.textEditor.document.uri.toString() &&
+          this.steppedTo.position.line === active.line &&
+          this.steppedTo.position.character === active.character;
+        if (!own) {
+          // The user moved the cursor: a game being played stops there.
+          this.steppedTo = undefined;
+          this.post({ type: 'pause' });
+        }
+        this.scheduleUpdate(FOLLOW_DELAY_MS);
       }),
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (editor && isServedLanguage(editor.document.languageId)) {
@@ -95,6 +137,49 @@ export class BoardPanel implements vscode.Disposable {
     );
   }
 
+  private onPageMessage(message: FromPage): void {
+    if (typeof message !== 'object' || message === null) {
+      return;
+    }
+    switch (message.type) {
+      case 'ready':
+        // Posted before the page listened: send what it should show again.
+        if (this.latestContent) {
+          void this.panel.webview.postMessage(this.latestContent);
+        }
+        if (this.latestShow) {
+          void this.panel.webview.postMessage(this.latestShow);
+        }
+        break;
+      case 'picture':
+        void this.answerPicture(message.id, message.ref, message.flipped === true);
+        break;
+      case 'step':
+        this.moveCursorTo(message.ref);
+        break;
+      case 'flipped':
+        this.flipped = message.flipped === true;
+        break;
+    }
+  }
+
+  /** Puts the editor's cursor where it shows state `ref`; the panel follows from there. */
+  private moveCursorTo(ref: number): void {
+    const editor = this.lastEditor;
+    const listed = this.listed;
+    if (!editor || editor.document.isClosed || !listed || listed.uri !== editor.document.uri.toString()) {
+      return;
+    }
+    const cursor = cursorOf(listed.line, ref);
+    if (!cursor) {
+      return;
+    }
+    this.steppedTo = { uri: listed.uri, position: cursor };
+    const position = new vscode.Position(cursor.line, cursor.character);
+    editor.selection = new vscode.Selection(position, position);
+    editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
   private scheduleUpdate(delayMs: number): void {
     if (this.pendingUpdate) {
       clearTimeout(this.pendingUpdate);
@@ -105,45 +190,68 @@ export class BoardPanel implements vscode.Disposable {
     }, delayMs);
   }
 
+  /** The board at the cursor: its picture (kept for the page) and the game it is in. */
   private async update(): Promise<void> {
     const editor = this.lastEditor;
     if (!editor || editor.document.isClosed) {
-      this.showBody(renderMessageBody('Open a .ppn, .otg or xiangqi-setup file and put the cursor on a move.'));
+      this.showNote('Open a .ppn, .otg or xiangqi-setup file and put the cursor on a move.');
       return;
     }
     const client = this.getClient();
     if (!client || !client.isRunning()) {
-      this.showBody(renderMessageBody('The PPN language server is not running.'));
+      this.showNote('The PPN language server is not running.');
       return;
     }
     this.inFlight?.cancel();
     const cancellation = new vscode.CancellationTokenSource();
     this.inFlight = cancellation;
+    const document = editor.document;
+    const uri = client.code2ProtocolConverter.asUri(document.uri);
+    const version = document.version;
     const params: RenderParams = {
-      textDocument: { uri: client.code2ProtocolConverter.asUri(editor.document.uri) },
+      textDocument: { uri },
       position: client.code2ProtocolConverter.asPosition(editor.selection.active),
+      flip: this.flipped,
     };
+    let asking = RENDER_METHOD;
     try {
       const result: unknown = await client.sendRequest(RENDER_METHOD, params, cancellation.token);
       if (cancellation.token.isCancellationRequested) {
         return;
       }
       if (result === null || result === undefined) {
-        this.showBody(renderBoardBody(null));
-      } else if (isRenderResult(result)) {
-        this.showBody(renderBoardBody(result));
-      } else {
-        this.showBody(renderMessageBody(`The server answered ${RENDER_METHOD} with something that is not a board.`));
+        this.listed = undefined;
+        this.showNote('Put the cursor on a move to see the board after it.');
+        return;
       }
+      if (!isRenderResult(result) || result.state === undefined) {
+        this.showNote(`The server answered ${RENDER_METHOD} with something that is not a board.`);
+        return;
+      }
+      this.keepPicture(this.pictureKey(uri, version, result.state, this.flipped), pictureHtml(result));
+      if (!this.listed || this.listed.uri !== uri || this.listed.version !== version || this.listed.line.game !== result.game) {
+        asking = GAME_LINE_METHOD;
+        const line: unknown = await client.sendRequest(GAME_LINE_METHOD, params, cancellation.token);
+        if (cancellation.token.isCancellationRequested) {
+          return;
+        }
+        if (!isGameLine(line)) {
+          this.showNote(`The server answered ${GAME_LINE_METHOD} with something that is not a game.`);
+          return;
+        }
+        this.listed = { uri, version, line };
+        this.post({ type: 'game', game: viewerGame(line), current: result.state });
+      }
+      this.post({ type: 'show', ref: result.state });
     } catch (error) {
       if (cancellation.token.isCancellationRequested) {
         return;
       }
       if (error instanceof ResponseError && error.code === METHOD_NOT_FOUND) {
-        this.showBody(renderMessageBody(`This version of ppn-ls does not answer ${RENDER_METHOD} yet.`));
+        this.showNote(`This version of ppn-ls does not answer ${asking} yet.`);
       } else {
         const message = error instanceof Error ? error.message : String(error);
-        this.showBody(renderMessageBody(`Could not get the board: ${message}`));
+        this.showNote(`Could not get the board: ${message}`);
       }
     } finally {
       if (this.inFlight === cancellation) {
@@ -153,9 +261,66 @@ export class BoardPanel implements vscode.Disposable {
     }
   }
 
-  private showBody(body: string): void {
-    this.latestBody = body;
-    void this.panel.webview.postMessage({ type: 'update', body });
+  /** The picture of state `ref` of the game shown, for the page's viewer. */
+  private async answerPicture(id: number, ref: number, flipped: boolean): Promise<void> {
+    const listed = this.listed;
+    const client = this.getClient();
+    const answer = (reply: { html?: string; error?: string }) => this.post({ type: 'picture', id, ...reply });
+    if (!listed) {
+      answer({ error: 'no game is shown' });
+      return;
+    }
+    const key = this.pictureKey(listed.uri, listed.version, ref, flipped);
+    const kept = this.pictures.get(key);
+    if (kept !== undefined) {
+      answer({ html: kept });
+      return;
+    }
+    const cursor = cursorOf(listed.line, ref);
+    if (!client || !client.isRunning() || !cursor) {
+      answer({ error: 'the board cannot be drawn now' });
+      return;
+    }
+    try {
+      const params: RenderParams = { textDocument: { uri: listed.uri }, position: cursor, flip: flipped };
+      const result: unknown = await client.sendRequest(RENDER_METHOD, params);
+      if (!isRenderResult(result)) {
+        answer({ error: 'the server sent no board' });
+        return;
+      }
+      const html = pictureHtml(result);
+      this.keepPicture(key, html);
+      answer({ html });
+    } catch (error) {
+      answer({ error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private pictureKey(uri: string, version: number, ref: number, flipped: boolean): string {
+    return `${uri}@${version}:${ref}:${flipped}`;
+  }
+
+  private keepPicture(key: string, html: string): void {
+    this.pictures.delete(key);
+    this.pictures.set(key, html);
+    while (this.pictures.size > PICTURES_KEPT) {
+      const oldest = this.pictures.keys().next().value as string;
+      this.pictures.delete(oldest);
+    }
+  }
+
+  private showNote(text: string): void {
+    this.latestShow = undefined;
+    this.post({ type: 'message', text });
+  }
+
+  private post(message: ToPage): void {
+    if (message.type === 'message' || message.type === 'game') {
+      this.latestContent = message;
+    } else if (message.type === 'show') {
+      this.latestShow = message;
+    }
+    void this.panel.webview.postMessage(message);
   }
 
   dispose(): void {

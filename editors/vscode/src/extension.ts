@@ -1,20 +1,160 @@
 // Starts ppn-ls for .ppn, OpenTafl (.otg, .otn) and xiangqi-setup files and registers the
-// PPN commands.
+// PPN commands. A server that cannot start or stops is reported once and left stopped: a
+// missing or broken executable would only fail again, so restarting it in a loop helps
+// nobody.
 
+import { ChildProcess, spawn } from 'node:child_process';
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+} from 'vscode-languageclient/node';
 import { BoardPanel } from './boardPanel';
 import { SERVED_LANGUAGES } from './languages';
-import { isExecutableFile, resolveServerPath, serverNotFoundMessage } from './serverPath';
+import { CONFIG_FILE_NAME, SERVER_SETTINGS_SECTION, serverSettings } from './settings';
+import { ServerExit, serverFailureMessage } from './serverFailure';
+import {
+  ResolvedServer,
+  bundledServerPath,
+  chooseServer,
+  isExecutableFile,
+  serverNotFoundMessage,
+} from './serverPath';
 
-let client: LanguageClient | undefined;
+/** The output channel's name, also named in messages. */
+export const OUTPUT_CHANNEL_NAME = 'PPN Language Server';
+/** How long a stopped server's process is given to exit before it is killed. */
+const EXIT_GRACE_MS = 2000;
+
+/**
+ * The protocol library shows its own notification for every way a server can fail to start
+ * or stop ("couldn't create connection", "connection got closed", ...), some of them
+ * forced. This extension tells the user once itself (see {@link reportFailure}), so those
+ * go to the output channel only.
+ */
+class PpnLanguageClient extends LanguageClient {
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    super.error(message, data, showNotification === 'force' ? false : showNotification);
+  }
+}
+
+/** One start of the server: its client, its process, and whether its end was reported. */
+class ServerSession {
+  readonly client: LanguageClient;
+  process: ChildProcess | undefined;
+  initialized = false;
+  stopping = false;
+  private reported = false;
+  private exitInfo: ServerExit | undefined;
+  private readonly exited: Promise<void>;
+  private markExited!: () => void;
+
+  constructor(
+    readonly server: ResolvedServer,
+    args: string[],
+    output: vscode.OutputChannel,
+  ) {
+    this.exited = new Promise((resolve) => (this.markExited = resolve));
+    const serverOptions: ServerOptions = () => this.spawn(args);
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        ...SERVED_LANGUAGES.flatMap((language) => [
+          { scheme: 'file', language },
+          { scheme: 'untitled', language },
+        ]),
+        // The project's configuration: the server reads it as it is typed, and reports
+        // its mistakes in it.
+        { scheme: 'file', pattern: `**/${CONFIG_FILE_NAME}` },
+      ],
+      outputChannel: output,
+      // The editor's `ppn-ls.*` settings, at start and after each change.
+      initializationOptions: () => ({ [SERVER_SETTINGS_SECTION]: serverSettings() }),
+      synchronize: { configurationSection: SERVER_SETTINGS_SECTION },
+      initializationFailedHandler: () => false,
+      errorHandler: {
+        // Writing to a server that has gone fails; its end is reported once, by `closed`.
+        error: (_error, _message, count) => ({
+          action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown,
+          handled: true,
+        }),
+        closed: () => {
+          if (!this.stopping) {
+            void this.reportFailure();
+          }
+          return { action: CloseAction.DoNotRestart, handled: true };
+        },
+      },
+    };
+    this.client = new PpnLanguageClient('ppn', OUTPUT_CHANNEL_NAME, serverOptions, clientOptions);
+  }
+
+  private spawn(args: string[]): Promise<ChildProcess> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.server.command, args, { cwd: baseDirectory(), stdio: 'pipe' });
+      this.process = child;
+      child.once('spawn', () => resolve(child));
+      child.once('error', (error) => reject(error));
+      child.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        this.markExited();
+      });
+    });
+  }
+
+  /** Tells the user, once, that the server could not start or stopped. */
+  async reportFailure(reason?: string): Promise<void> {
+    if (this.reported || this.stopping) {
+      return;
+    }
+    this.reported = true;
+    // The connection usually closes a moment before the process is seen to exit.
+    if (this.process !== undefined) {
+      await Promise.race([this.exited, delay(1000)]);
+    }
+    const message = serverFailureMessage({
+      command: this.server.command,
+      source: this.server.source,
+      wasRunning: this.initialized,
+      exit: this.exitInfo,
+      reason,
+    });
+    showFailure(message);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    try {
+      if (this.client.needsStop()) {
+        await this.client.stop(EXIT_GRACE_MS);
+      }
+    } catch (error) {
+      outputChannel?.appendLine(`Stopping the language server failed: ${String(error)}`);
+    }
+    const child = this.process;
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) {
+      await Promise.race([this.exited, delay(EXIT_GRACE_MS)]);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill();
+      }
+    }
+  }
+}
+
+let session: ServerSession | undefined;
 let outputChannel: vscode.OutputChannel | undefined;
+let extensionPath: string | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  outputChannel = vscode.window.createOutputChannel('PPN Language Server');
+  extensionPath = context.extensionPath;
+  outputChannel = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME);
   context.subscriptions.push(
     outputChannel,
-    vscode.commands.registerCommand('ppn.showBoard', () => BoardPanel.show(() => client)),
+    vscode.commands.registerCommand('ppn.showBoard', () =>
+      BoardPanel.show(() => session?.client, context.extensionPath),
+    ),
     vscode.commands.registerCommand('ppn.restartServer', () => restartServer()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('ppn.server')) {
@@ -34,59 +174,63 @@ function baseDirectory(): string | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function showFailure(message: string): void {
+  outputChannel?.appendLine(message);
+  void vscode.window.showErrorMessage(message, 'Open Settings', 'Show Output').then((choice) => {
+    if (choice === 'Open Settings') {
+      void vscode.commands.executeCommand('workbench.action.openSettings', 'ppn.server.path');
+    } else if (choice === 'Show Output') {
+      outputChannel?.show(true);
+    }
+  });
+}
+
 async function startServer(): Promise<void> {
   const configuration = vscode.workspace.getConfiguration('ppn.server');
   const configuredPath = configuration.get<string>('path');
   const args = configuration.get<string[]>('args') ?? [];
-  const command = resolveServerPath(configuredPath, {
+  const server = chooseServer(configuredPath, {
     env: process.env,
     platform: process.platform,
     baseDirectory: baseDirectory(),
     isExecutableFile,
+    bundledServer: extensionPath === undefined ? undefined : bundledServerPath(extensionPath, process.platform),
   });
-  if (command === undefined) {
-    const message = serverNotFoundMessage(configuredPath, process.env);
-    outputChannel?.appendLine(message);
-    void vscode.window.showErrorMessage(message, 'Open Settings').then((choice) => {
-      if (choice === 'Open Settings') {
-        void vscode.commands.executeCommand('workbench.action.openSettings', 'ppn.server.path');
-      }
-    });
+  if (server === undefined) {
+    showFailure(serverNotFoundMessage(configuredPath, process.env));
     return;
   }
-
-  const serverOptions: ServerOptions = {
-    run: { command, args, transport: TransportKind.stdio },
-    debug: { command, args, transport: TransportKind.stdio },
-  };
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: SERVED_LANGUAGES.flatMap((language) => [
-      { scheme: 'file', language },
-      { scheme: 'untitled', language },
-    ]),
-    outputChannel,
-  };
-  const newClient = new LanguageClient('ppn', 'PPN Language Server', serverOptions, clientOptions);
-  client = newClient;
+  outputChannel?.appendLine(`Starting ${server.command} (${describeSource(server)})`);
+  const started = new ServerSession(server, args, outputChannel!);
+  session = started;
   try {
-    await newClient.start();
+    await started.client.start();
+    started.initialized = true;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    client = undefined;
-    void vscode.window.showErrorMessage(`PPN: the language server "${command}" failed to start: ${reason}`);
+    await started.reportFailure(reason);
+  }
+}
+
+function describeSource(server: ResolvedServer): string {
+  switch (server.source) {
+    case 'bundled':
+      return 'bundled with the extension';
+    case 'path':
+      return 'found on PATH';
+    case 'setting':
+      return 'from ppn.server.path';
   }
 }
 
 async function stopServer(): Promise<void> {
-  const running = client;
-  client = undefined;
-  if (running) {
-    try {
-      await running.stop();
-    } catch (error) {
-      outputChannel?.appendLine(`Stopping the language server failed: ${String(error)}`);
-    }
-  }
+  const running = session;
+  session = undefined;
+  await running?.stop();
 }
 
 async function restartServer(): Promise<void> {

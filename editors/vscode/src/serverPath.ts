@@ -1,5 +1,6 @@
-// Finding the ppn-ls executable. Kept free of the `vscode` module so that it can be
-// unit-tested with plain Node.
+// Finding the ppn-ls executable: the one `ppn.server.path` names, else the one bundled in a
+// platform-specific .vsix, else `ppn-ls` on PATH. Kept free of the `vscode` module so that
+// it can be unit-tested with plain Node.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,6 +14,27 @@ export interface ResolveEnvironment {
   /** Directory that a relative `ppn.server.path` is taken from, usually the workspace folder. */
   baseDirectory?: string;
   isExecutableFile: (candidate: string) => boolean;
+  /** Where a platform-specific .vsix keeps its own ppn-ls (`server/ppn-ls` in the extension). */
+  bundledServer?: string;
+}
+
+/** Where the server was found, for the output channel and for messages. */
+export type ServerSource = 'setting' | 'bundled' | 'path';
+
+export interface ResolvedServer {
+  command: string;
+  source: ServerSource;
+}
+
+/** The bundled executable's path inside the extension's folder. */
+export function bundledServerPath(extensionPath: string, platform: NodeJS.Platform): string {
+  const paths = pathModule(platform);
+  return paths.join(extensionPath, 'server', platform === 'win32' ? 'ppn-ls.exe' : 'ppn-ls');
+}
+
+/** Whether the user left `ppn.server.path` empty (its default). */
+export function isServerPathUnset(configured: string | undefined): boolean {
+  return (configured ?? '').trim() === '';
 }
 
 /** The setting as the user wrote it, with the default for an empty value and `~` expanded. */
@@ -52,6 +74,24 @@ function candidatesFor(file: string, environment: ResolveEnvironment): string[] 
     return [file];
   }
   return [file, ...windowsExtensions(environment.env).map((extension) => file + extension.toLowerCase())];
+}
+
+/**
+ * The server to start, or undefined when it cannot be found. With `ppn.server.path` unset,
+ * the bundled executable if the extension has one, else `ppn-ls` on PATH; with it set, what
+ * it names (see {@link resolveServerPath}).
+ */
+export function chooseServer(configured: string | undefined, environment: ResolveEnvironment): ResolvedServer | undefined {
+  if (isServerPathUnset(configured) && environment.bundledServer !== undefined) {
+    if (environment.isExecutableFile(environment.bundledServer)) {
+      return { command: environment.bundledServer, source: 'bundled' };
+    }
+  }
+  const command = resolveServerPath(configured, environment);
+  if (command === undefined) {
+    return undefined;
+  }
+  return { command, source: isServerPathUnset(configured) ? 'path' : 'setting' };
 }
 
 /**
@@ -98,8 +138,9 @@ export function isExecutableFile(candidate: string): boolean {
 /** The message shown when the executable is missing, naming the setting that fixes it. */
 export function serverNotFoundMessage(configured: string | undefined, env: ResolveEnvironment['env']): string {
   const wanted = normalizeConfiguredPath(configured, env);
-  const where =
-    wanted === DEFAULT_SERVER_COMMAND
+  const where = isServerPathUnset(configured)
+    ? `this extension has no ppn-ls of its own and "${DEFAULT_SERVER_COMMAND}" is not on PATH`
+    : wanted === DEFAULT_SERVER_COMMAND
       ? `"${DEFAULT_SERVER_COMMAND}" is not on PATH`
       : `"${wanted}" does not exist or is not executable`;
   return (

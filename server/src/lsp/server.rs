@@ -61,6 +61,7 @@ use crate::config::{editor_settings, is_config_file, Config, ConfigFiles, Settin
 use crate::diagnostic::Diagnostic;
 use crate::ide::board::piece_json;
 use crate::ide::document::{board_drawn_at, hover_with, quick_fixes, render_at, HoverOptions};
+use crate::ide::game_line::{game_line_at, LineStop};
 use crate::model::document::NotationDocument;
 use crate::model::features::TokenKind;
 use crate::model::features::{
@@ -72,9 +73,16 @@ use crate::model::features::{
 pub const BOARD_AT_METHOD: &str = "ppn/boardAt";
 
 /// The custom request for the picture of the board at a position: `ppn/boardAt`'s
-/// parameters (and optionally `flip`, `width`) in, `{label, svg}` out (`null` outside any
-/// game).
+/// parameters (and optionally `flip`, `width`) in, `{label, svg, game, state}` out (`state`
+/// numbers the board in its game, as `ppn/gameLine`'s `ref` does; `null` outside any game).
 pub const RENDER_METHOD: &str = "ppn/render";
+
+/// The custom request for the states of the game at a position, for stepping through it:
+/// `{textDocument, position}` in; `{game, name, range, states, variations: [{name, from,
+/// states}], current}` out, each state as `{label, text, comment, ref, range, cursor}` with
+/// the position where the cursor shows it (`ref` numbers it in the game, as `ppn/render`'s
+/// `state` does; `current` is the one at the position); `null` outside any game.
+pub const GAME_LINE_METHOD: &str = "ppn/gameLine";
 
 /// `ppn/render`'s parameters.
 #[derive(Debug, serde::Deserialize)]
@@ -123,6 +131,7 @@ where
     })
     .custom_method(BOARD_AT_METHOD, Backend::board_at)
     .custom_method(RENDER_METHOD, Backend::render)
+    .custom_method(GAME_LINE_METHOD, Backend::game_line)
     .finish();
 
     let (to_library, library_input) = tokio::io::duplex(PIPE_BYTES);
@@ -1222,9 +1231,62 @@ impl Backend {
             ..crate::render::svg::SvgOptions::default()
         };
         Ok(match render_at(&*analysis.document, offset, &options) {
-            Some(board) => json!({ "label": board.label, "svg": board.svg }),
+            Some(board) => json!({
+                "label": board.label,
+                "svg": board.svg,
+                "game": board.state.game,
+                "state": board.state.index,
+            }),
             None => Value::Null,
         })
+    }
+}
+
+impl Backend {
+    /// `ppn/gameLine`: the main line of the game at the position, each state with where the
+    /// cursor shows it.
+    async fn game_line(&self, params: TextDocumentPositionParams) -> Result<Value> {
+        let Some((analysis, offset)) = self.state.analysis_at(&params).await? else {
+            return Ok(Value::Null);
+        };
+        let Some(line) = game_line_at(&*analysis.document, offset) else {
+            return Ok(Value::Null);
+        };
+        let convert = self.state.converter(&*analysis.document);
+        let stops = |stops: &[LineStop]| -> Vec<Value> {
+            stops
+                .iter()
+                .map(|stop| {
+                    json!({
+                        "label": stop.label,
+                        "text": stop.text,
+                        "comment": stop.comment,
+                        "ref": stop.state.index,
+                        "range": stop.range.as_ref().map(|range| convert.range(range)),
+                        "cursor": convert.position(stop.cursor),
+                    })
+                })
+                .collect()
+        };
+        let variations: Vec<Value> = line
+            .variations
+            .iter()
+            .map(|variation| {
+                json!({
+                    "name": variation.name,
+                    "from": variation.from.index,
+                    "states": stops(&variation.stops),
+                })
+            })
+            .collect();
+        Ok(json!({
+            "game": line.game,
+            "name": line.name,
+            "range": convert.range(&line.range),
+            "states": stops(&line.stops),
+            "variations": variations,
+            "current": line.current.index,
+        }))
     }
 }
 

@@ -20,7 +20,7 @@ test('a missing server executable is reported with a way to the setting', async 
   const [{ message, items }] = fake.errorMessages;
   assert.match(message, /"\/nonexistent\/bin\/ppn-ls" does not exist or is not executable/);
   assert.match(message, /ppn\.server\.path/);
-  assert.deepEqual(items, ['Open Settings']);
+  assert.deepEqual(items, ['Open Settings', 'Show Output']);
   assert.deepEqual(fake.executedCommands, [['workbench.action.openSettings', 'ppn.server.path']]);
   assert.deepEqual(fake.outputLines, [message]);
 
@@ -39,7 +39,7 @@ test('a missing server executable is reported with a way to the setting', async 
     process.env.PATH = originalPath;
   }
   assert.equal(fake.errorMessages.length, 2);
-  assert.match(fake.errorMessages[1].message, /"ppn-ls" is not on PATH/);
+  assert.match(fake.errorMessages[1].message, /no ppn-ls of its own and "ppn-ls" is not on PATH/);
 
   for (const subscription of context.subscriptions) {
     subscription.dispose();

@@ -31,12 +31,21 @@ export interface FakePosition {
 }
 
 export interface FakeEditor {
-  document: { uri: { toString(): string }; languageId: string; isClosed: boolean };
+  document: { uri: { toString(): string }; languageId: string; isClosed: boolean; version: number };
   selection: { active: FakePosition };
+  revealed: FakePosition[];
+  revealRange(range: { start: FakePosition }): void;
 }
 
 export function fakeEditor(uri: string, languageId: string, active: FakePosition): FakeEditor {
-  return { document: { uri: { toString: () => uri }, languageId, isClosed: false }, selection: { active } };
+  return {
+    document: { uri: { toString: () => uri }, languageId, isClosed: false, version: 1 },
+    selection: { active },
+    revealed: [],
+    revealRange(range) {
+      this.revealed.push(range.start);
+    },
+  };
 }
 
 export class FakeWebviewPanel {
@@ -67,11 +76,9 @@ export class FakeWebviewPanel {
     }
   }
 
-  /** The bodies sent with `update` messages, oldest first. */
-  get bodies(): string[] {
-    return this.posted
-      .filter((message): message is { type: string; body: string } => (message as { type?: string }).type === 'update')
-      .map((message) => message.body);
+  /** The messages of one type posted to the page, oldest first. */
+  postedOf<T = Record<string, unknown>>(type: string): T[] {
+    return this.posted.filter((message) => (message as { type?: string }).type === type) as T[];
   }
 }
 
@@ -93,6 +100,25 @@ export class FakeVscode {
 
   readonly module = {
     ViewColumn: { Beside: -2 },
+    TextEditorRevealType: { InCenterIfOutsideViewport: 2 },
+    Position: class {
+      constructor(
+        readonly line: number,
+        readonly character: number,
+      ) {}
+    },
+    Selection: class {
+      constructor(
+        readonly anchor: FakePosition,
+        readonly active: FakePosition,
+      ) {}
+    },
+    Range: class {
+      constructor(
+        readonly start: FakePosition,
+        readonly end: FakePosition,
+      ) {}
+    },
     CancellationTokenSource: class {
       readonly token = { isCancellationRequested: false };
       cancel(): void {
@@ -133,8 +159,9 @@ export class FakeVscode {
       onDidChangeTextDocument: this.documentChanged.subscribe,
       onDidChangeConfiguration: this.configurationChanged.subscribe,
       workspaceFolders: undefined,
-      getConfiguration: (section: string) => ({
-        get: <T>(key: string): T | undefined => fake.settings.get(`${section}.${key}`) as T | undefined,
+      getConfiguration: (section?: string) => ({
+        get: <T>(key: string): T | undefined =>
+          fake.settings.get(section === undefined ? key : `${section}.${key}`) as T | undefined,
       }),
     },
   };

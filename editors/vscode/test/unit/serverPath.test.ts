@@ -1,6 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { normalizeConfiguredPath, resolveServerPath, serverNotFoundMessage } from '../../src/serverPath';
+import {
+  bundledServerPath,
+  chooseServer,
+  normalizeConfiguredPath,
+  resolveServerPath,
+  serverNotFoundMessage,
+} from '../../src/serverPath';
 
 function only(...files: string[]): (candidate: string) => boolean {
   const existing = new Set(files);
@@ -59,4 +65,31 @@ test('the not-found message names the setting and the missing command', () => {
   assert.match(onPath, /ppn\.server\.path/);
   const configured = serverNotFoundMessage('/opt/ppn-ls', {});
   assert.match(configured, /"\/opt\/ppn-ls" does not exist or is not executable/);
+});
+
+test('with the setting empty, the bundled server comes first, then PATH', () => {
+  const environment = {
+    env: { PATH: '/usr/bin:/home/ada/.cargo/bin' },
+    platform: 'linux' as const,
+    bundledServer: bundledServerPath('/ext/ppn-ls.ppn-0.1.0-linux-x64', 'linux'),
+    isExecutableFile: only('/ext/ppn-ls.ppn-0.1.0-linux-x64/server/ppn-ls', '/home/ada/.cargo/bin/ppn-ls'),
+  };
+  assert.deepEqual(chooseServer('', environment), {
+    command: '/ext/ppn-ls.ppn-0.1.0-linux-x64/server/ppn-ls',
+    source: 'bundled',
+  });
+  assert.deepEqual(chooseServer(undefined, environment)?.source, 'bundled');
+  // A setting, even the bare name, is what the user asked for.
+  assert.deepEqual(chooseServer('ppn-ls', environment), { command: '/home/ada/.cargo/bin/ppn-ls', source: 'setting' });
+  // A generic .vsix has no server of its own.
+  const withoutBundle = { ...environment, isExecutableFile: only('/home/ada/.cargo/bin/ppn-ls') };
+  assert.deepEqual(chooseServer('', withoutBundle), { command: '/home/ada/.cargo/bin/ppn-ls', source: 'path' });
+  assert.equal(chooseServer('', { ...environment, isExecutableFile: only() }), undefined);
+  assert.equal(bundledServerPath('C:\\ext', 'win32'), 'C:\\ext\\server\\ppn-ls.exe');
+});
+
+test('an empty setting that finds nothing says that there is no bundled server either', () => {
+  const message = serverNotFoundMessage('', {});
+  assert.match(message, /this extension has no ppn-ls of its own and "ppn-ls" is not on PATH/);
+  assert.match(message, /ppn\.server\.path/);
 });
