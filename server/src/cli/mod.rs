@@ -89,6 +89,12 @@ struct CheckArgs {
     /// Colour the human output: `auto` colours it on a terminal unless `NO_COLOR` is set.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     color: ColorChoice,
+
+    /// Say which format each xiangqi-setup file was read as, also where nothing depends on
+    /// it (by default only for a file with diagnostics whose content makes it another
+    /// format than its extension names).
+    #[arg(short, long)]
+    verbose: bool,
 }
 
 #[derive(Args, Debug)]
@@ -238,6 +244,7 @@ pub fn run(before_serving: fn()) -> i32 {
             format: args.format,
             deny_warnings: args.deny_warnings,
             color: args.color.enabled_for_stdout(),
+            verbose: args.verbose,
         }),
         Some(Command::Replay(args)) => replay::run(
             &args.paths,
