@@ -631,6 +631,26 @@ fn hostile_input_is_reported_not_fatal() {
     }
 }
 
+#[test]
+fn every_range_of_a_record_with_wide_characters_lies_between_characters() {
+    // Found by fuzzing: a start position whose first character takes several bytes.
+    for text in [
+        "[rules:dim:7 name:Brandubh start:\u{fffd}3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d1-c1 d4-d1\n",
+        "[rules:dim:7 start:é/3t3/]\n",
+        "dim:7 start:ü3t3/",
+    ] {
+        let doc = document(text);
+        assert!(!doc.diagnostics().is_empty(), "{text}");
+        for diagnostic in doc.diagnostics() {
+            let range = &diagnostic.range;
+            assert!(
+                text.is_char_boundary(range.start) && text.is_char_boundary(range.end),
+                "{text}: {diagnostic:?}"
+            );
+        }
+    }
+}
+
 mod properties {
     use super::*;
     use proptest::prelude::*;
