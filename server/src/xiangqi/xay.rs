@@ -367,6 +367,43 @@ mod tests {
     const HORSE: &str = "version: '1'\nsetup: [\n  [],\n  [],\n  [],\n  [[], [], [], [bg], [], [R, pg]],\n  [[], [], [bg], [], [], [], [bb]],\n  # river\n  [[], [], [], [], [n], [c, pb]],\n  [[], [], [bg], [], [], [], [bb]],\n  [[], [], [], [bg], [], [bg]],\n]\n";
 
     #[test]
+    fn a_comment_read_twice_is_one_comment() {
+        // Found by fuzzing: after block lists, `- Z]` makes the reader go over the comment
+        // after it twice, and folding the twice-listed comment sliced the text backwards.
+        let text = r#"# on with block lists
+version: '1'
+setup:
+- - [r]
+  - [h]
+  - [e]
+  - [a]
+  - [k]
+  - [a]
+  - [e]
+  - [h]
+  - [r]
+- []
+- [[], [c], [], [], [], [], [], [c]]
+- [[p], [], [p], [], [p], [], [p], [], [p]]
+- Z]
+#, [], [], [], [R]]
+"#;
+        use crate::model::document::NotationDocument;
+        let parsed = read_xay(text);
+        assert!(!parsed.diagnostics.is_empty());
+        let document = crate::xiangqi::document::XiangqiDocument::new(
+            crate::model::format::Format::Xay,
+            text.to_string(),
+        );
+        let _ = (document.folds(), document.semantic_tokens(0..text.len()));
+        if let Ok(yaml) = crate::xiangqi::yaml::parse(text) {
+            let mut unique = yaml.comments.clone();
+            unique.dedup();
+            assert_eq!(unique, yaml.comments);
+        }
+    }
+
+    #[test]
     fn the_sample_movement_horse_file() {
         let parsed = read_xay(HORSE);
         assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
