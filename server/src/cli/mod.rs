@@ -107,7 +107,7 @@ struct ReplayArgs {
     /// Only this game of each file (1-based).
     #[arg(long)]
     game: Option<usize>,
-    /// Only the state after the move with this label (e.g. `12...`, `start`).
+    /// Only the state after the move with this label (e.g. `12` or `12.`, `12...`, `start`).
     #[arg(long = "move", value_name = "LABEL")]
     move_label: Option<String>,
     /// Text: after the starting board, only what each move changed.
@@ -131,7 +131,7 @@ struct RenderArgs {
     /// The game (1-based; default 1).
     #[arg(long)]
     game: Option<usize>,
-    /// The board after the move with this label (default: the game's last board).
+    /// The board after the move with this label (`2` or `2.`; default: the game's last board).
     #[arg(long = "move", value_name = "LABEL", conflicts_with = "at")]
     move_label: Option<String>,
     /// The board after the move at (or last before) this position of the file, 1-based.

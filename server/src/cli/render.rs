@@ -209,7 +209,7 @@ fn select_states(
     match &args.move_label {
         Some(label) => line
             .iter()
-            .find(|state| &state.label == label || &state.text == label)
+            .find(|state| state.answers_to(label))
             .cloned()
             .map(|state| vec![state])
             .ok_or_else(|| format!("--move {label}: no move of game {game} has that label")),
