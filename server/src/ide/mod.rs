@@ -13,6 +13,8 @@ pub mod inlay_hints;
 pub mod large;
 pub mod locate;
 pub mod navigation;
+pub mod plain_text;
 pub mod ppn;
 pub mod semantic_tokens;
 pub mod symbols;
+pub mod viewer;
