@@ -4,7 +4,7 @@
 #   fuzz/run.sh braces analyze -max_total_time=300
 # Arguments starting with `-` go to libFuzzer; the others name targets (default: all).
 # Seeds the corpora first if they are missing; logs go to fuzz/logs/<target>.log.
-# FUZZ_SANITIZER=none builds without the address sanitizer (in target/nosan): about ten
+# FUZZ_SANITIZER=none builds without the address sanitizer (in target/nosan): five to ten
 # times the inputs a second, for long runs of otn and xiangqi (no unsafe code, no C). The
 # PPN targets read through tree-sitter's C, which only the sanitizer watches.
 set -euo pipefail
