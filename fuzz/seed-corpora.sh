@@ -6,12 +6,16 @@
 #   updates  the same seeds as analyze (its last bytes choose the edits)
 #   braces   every distinct movetext word with a brace in the PPN test files
 #   split_windows  the PPN test files (up to 16 KiB), after a byte that sets the window size
+#   ppn_diagnostics  the PPN test files (up to 16 KiB) as they are
+#   otn      the OpenTafl test records, and the games of tests/otn/*.csv written as records
+#   xiangqi  the xiangqi-setup test files (annoFEN, XAY, FEN, WXF) as they are
 # The structured targets (macros, lsp_edits) start from nothing: libFuzzer builds theirs.
 # Corpora go to fuzz/corpus/<target>/ and are not committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=fuzz/corpus
-mkdir -p "$root/analyze" "$root/updates" "$root/braces" "$root/macros" "$root/lsp_edits" "$root/split_windows"
+mkdir -p "$root/analyze" "$root/updates" "$root/braces" "$root/macros" "$root/lsp_edits" "$root/split_windows" \
+    "$root/ppn_diagnostics" "$root/otn" "$root/xiangqi"
 
 seed() { # seed TARGET: the seed's bytes on standard input, named by their hash
     local file
@@ -74,3 +78,39 @@ while IFS= read -r -d '' path; do
     count=$((count + 1))
 done < <(find tests server/tests examples -type f -size -17k -iname '*.ppn' -print0 2>/dev/null)
 echo "split_windows: $count files"
+
+count=0
+while IFS= read -r -d '' path; do
+    seed ppn_diagnostics <"$path"
+    count=$((count + 1))
+done < <(find tests server/tests examples -type f -size -17k -iname '*.ppn' -print0 2>/dev/null)
+echo "ppn_diagnostics: $count files"
+
+count=0
+while IFS= read -r -d '' path; do
+    seed otn <"$path"
+    count=$((count + 1))
+done < <(find tests server/tests examples -type f -size -65k \( -iname '*.otg' -o -iname '*.otn' \) -print0 2>/dev/null)
+# Real games, two moves a turn, under the rules they were played by (the first 300 of the
+# Copenhagen data, and the Brandubh games with captures written `xg6xg4`).
+copenhagen='dim:11 name:Copenhagen atkf:y tfr:w corh:tT sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/'
+brandubh='dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/'
+as_record='{ n = split($1, moves, " "); printf "[rules:%s]\n\n", rules;
+    for (i = 1; i <= n; i += 2) printf "%d. %s %s\n", (i + 1) / 2, moves[i], moves[i + 1] }'
+while IFS= read -r line; do
+    printf '%s\n' "$line" | awk -F, -v rules="$copenhagen" "$as_record" | seed otn
+    count=$((count + 1))
+done < <(grep -v '^#' tests/otn/copenhagen.csv | head -n 300)
+while IFS= read -r line; do
+    printf '%s\n' "$line" | awk -F, -v rules="$brandubh" "$as_record" | seed otn
+    count=$((count + 1))
+done < <(grep -v '^#' tests/otn/brandubh-multicaptures.csv)
+echo "otn: $count files"
+
+count=0
+while IFS= read -r -d '' path; do
+    seed xiangqi <"$path"
+    count=$((count + 1))
+done < <(find tests server/tests examples -type f -size -65k \( -iname '*.annofen' -o -iname '*.xay' \
+    -o -iname '*.fen' -o -iname '*.wxf' \) -print0 2>/dev/null)
+echo "xiangqi: $count files"

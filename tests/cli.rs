@@ -163,6 +163,46 @@ fn a_clean_check_says_how_much_it_checked() {
 }
 
 #[test]
+fn xiangqi_formats_are_named_only_where_they_explain_a_diagnostic() {
+    let dir = scratch("read-as");
+    let samples = project_root().join("tests/xiangqi/samples");
+    for name in ["initial.xay", "demo.fen", "initial.annofen", "demo.wxf"] {
+        std::fs::copy(samples.join(name), dir.join(name)).unwrap();
+    }
+    // Clean files: nothing but the summary.
+    let output = ppn_ls(&["check", arg(&dir)], None);
+    assert_eq!(stdout(&output), "0 errors, 0 warnings in 4 files\n");
+    // With `--verbose`, each file's format.
+    let output = ppn_ls(&["check", "--verbose", arg(&dir)], None);
+    let said = stdout(&output);
+    assert_eq!(said.matches(": read as ").count(), 4, "{said}");
+    assert!(
+        said.contains("initial.annofen: read as annoFEN\n"),
+        "{said}"
+    );
+    // A `.fen` file whose content is annoFEN, with a mistake: its format explains what is
+    // said about it. A broken file of the format its extension names: no line.
+    let annofen = std::fs::read_to_string(samples.join("initial.annofen")).unwrap();
+    std::fs::write(dir.join("position.fen"), annofen.replacen("v1 ", "v1 Q", 1)).unwrap();
+    std::fs::write(
+        dir.join("broken.xay"),
+        "version: '1'\nsetup: [\n  [[r], [h]],\n",
+    )
+    .unwrap();
+    let output = ppn_ls(&["check", arg(&dir)], None);
+    let said = stdout(&output);
+    assert_eq!(said.matches(": read as ").count(), 1, "{said}");
+    assert!(said.contains("position.fen: read as annoFEN\n"), "{said}");
+    // And the XAY file's open `[` is reported where it opens.
+    assert!(
+        said.contains(
+            "broken.xay:2:8: error[xay-yaml]: not valid YAML: the `[` opened here is never closed"
+        ),
+        "{said}"
+    );
+}
+
+#[test]
 fn a_directory_without_games_is_a_warning() {
     let dir = scratch("no-games");
     std::fs::write(dir.join("notes.txt"), "hello").unwrap();

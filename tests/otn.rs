@@ -141,23 +141,11 @@ fn variations_have_their_own_states_and_addresses() {
     assert_eq!((king.x, king.y), (1.0, 3.0), "the king has gone to a3");
 }
 
-/// A game of the Copenhagen data as an OTN record, two moves a turn.
+/// A game of the Copenhagen data as an OTN record, two moves a turn, its moves as the data
+/// writes them (several captures separated by `x`).
 fn copenhagen_record(moves: &[&str]) -> String {
     let mut text = format!("[rules:{COPENHAGEN}]\n\n");
     for (turn, pair) in moves.chunks(2).enumerate() {
-        let pair: Vec<String> = pair
-            .iter()
-            .map(|m| {
-                let mut parts = m.split('x');
-                let movement = parts.next().unwrap();
-                let captures: Vec<&str> = parts.collect();
-                if captures.is_empty() {
-                    movement.to_string()
-                } else {
-                    format!("{movement}x{}", captures.join("/"))
-                }
-            })
-            .collect();
         text.push_str(&format!("{}. {}\n", turn + 1, pair.join(" ")));
     }
     text
@@ -169,6 +157,7 @@ fn every_recorded_copenhagen_capture_is_the_engine_s() {
     let mut games = 0;
     let mut captures = 0;
     let mut verdicts = 0;
+    let mut separators = 0;
     for line in csv.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
         let columns: Vec<&str> = line.split(',').collect();
         let outcome = *columns.last().unwrap();
@@ -182,7 +171,12 @@ fn every_recorded_copenhagen_capture_is_the_engine_s() {
         let wrong: Vec<String> = document
             .diagnostics()
             .iter()
-            .filter(|d| !matches!(d.code, "missing-capture" | "move-after-end"))
+            .filter(|d| {
+                !matches!(
+                    d.code,
+                    "missing-capture" | "move-after-end" | "capture-separator"
+                )
+            })
             .map(|d| format!("{} {}: {}", d.code, &text[d.range.clone()], d.message))
             .collect();
         assert!(wrong.is_empty(), "game {}: {wrong:#?}\n{line}", games + 1);
@@ -197,6 +191,53 @@ fn every_recorded_copenhagen_capture_is_the_engine_s() {
                 "game {}: {}",
                 games + 1,
                 missing.message
+            );
+        }
+        // Several captures written `xc2xd3` read as OpenTafl's `xc2/d3`, each with a
+        // warning whose fix writes it so.
+        let separated: Vec<_> = document
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code == "capture-separator")
+            .collect();
+        separators += separated.len();
+        if !separated.is_empty() {
+            let mut fixed = text.clone();
+            let mut edits: Vec<_> = separated
+                .iter()
+                .flat_map(|d| d.fixes[0].edits.iter().cloned())
+                .collect();
+            edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
+            for (range, replacement) in edits {
+                fixed.replace_range(range, &replacement);
+            }
+            let opentafl: Vec<String> = moves
+                .iter()
+                .map(|m| match m.split_once('x') {
+                    Some((movement, captures)) => {
+                        format!("{movement}x{}", captures.replace('x', "/"))
+                    }
+                    None => m.to_string(),
+                })
+                .collect();
+            let opentafl: Vec<&str> = opentafl.iter().map(String::as_str).collect();
+            assert_eq!(fixed, copenhagen_record(&opentafl));
+            let as_opentafl = OtnDocument::new(fixed);
+            assert!(as_opentafl
+                .diagnostics()
+                .iter()
+                .all(|d| d.code != "capture-separator"));
+            let main = &document.replay.lines[0];
+            let boards = |document: &OtnDocument| -> Vec<String> {
+                (0..main.plies.len())
+                    .map(|i| document.position(0, i))
+                    .collect()
+            };
+            assert_eq!(
+                boards(&document),
+                boards(&as_opentafl),
+                "game {}",
+                games + 1
             );
         }
         let main = &document.replay.lines[0];
@@ -226,6 +267,94 @@ fn every_recorded_copenhagen_capture_is_the_engine_s() {
         verdicts, 372,
         "games the engine ends, each with the recorded winner"
     );
+    assert_eq!(separators, 449, "moves that capture several men");
+}
+
+/// The Brandubh rules of `brandubh-multicaptures.csv`.
+const BRANDUBH: &str =
+    "dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+
+/// The games of `brandubh-multicaptures.csv`: the record, the moves, and the columns after.
+fn brandubh_games() -> Vec<(String, Vec<String>, Vec<String>)> {
+    let csv = std::fs::read_to_string(data("brandubh-multicaptures.csv")).unwrap();
+    csv.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|line| {
+            let columns: Vec<String> = line.split(',').map(str::to_string).collect();
+            let moves: Vec<String> = columns[0].split(' ').map(str::to_string).collect();
+            let mut text = format!("[rules:{BRANDUBH}]\n\n");
+            for (turn, pair) in moves.chunks(2).enumerate() {
+                text.push_str(&format!("{}. {}\n", turn + 1, pair.join(" ")));
+            }
+            (text, moves, columns[1..].to_vec())
+        })
+        .collect()
+}
+
+#[test]
+fn brandubh_records_capturing_two_men_at_once_replay_as_written() {
+    let games = brandubh_games();
+    assert_eq!(games.len(), 3);
+    for (number, (text, moves, columns)) in games.iter().enumerate() {
+        let document = OtnDocument::new(text.clone());
+        let found: Vec<(&str, &str)> = document
+            .diagnostics()
+            .iter()
+            .map(|d| (d.code, &text[d.range.clone()]))
+            .collect();
+        let doubles = moves.iter().filter(|m| m.matches('x').count() == 2).count();
+        assert_eq!(
+            found,
+            vec![("capture-separator", "x"); doubles],
+            "game {number}\n{text}"
+        );
+        // The captures each side made, and the winner, as the columns say.
+        let main = &document.replay.lines[0];
+        let mut by_side = [0, 0];
+        for index in 1..main.plies.len() {
+            let mover = main.plies.at(index - 1).next_side;
+            by_side[usize::from(mover == TaflSide::Defenders)] += main.ply_captures(index).len();
+        }
+        assert_eq!(
+            [by_side[0].to_string(), by_side[1].to_string()],
+            [columns[0].clone(), columns[1].clone()],
+            "game {number}"
+        );
+        let (_, verdict) = main.verdict_at(main.plies.len() - 1).unwrap();
+        assert_eq!(
+            verdict,
+            Verdict::Win(TaflSide::Defenders, Reason::KingEscaped),
+            "game {number}: {}",
+            columns[2]
+        );
+        assert_eq!(columns[2], "White");
+    }
+}
+
+#[test]
+fn a_move_whose_capture_record_or_info_symbol_does_not_read_is_made() {
+    let (text, _, _) = &brandubh_games()[0];
+    let clean = OtnDocument::new(text.clone());
+    // The second capture mistyped, an info symbol that is none: each part is reported, the
+    // moves are made (with the engine's captures) and every later board is right.
+    let broken = text
+        .replace("d5-g5xg6xg4", "d5-g5xg6x?4")
+        .replace("Kd4-d5", "Kd4-d5!?");
+    let document = OtnDocument::new(broken.clone());
+    let found: Vec<(&str, &str)> = document
+        .diagnostics()
+        .iter()
+        .map(|d| (d.code, &broken[d.range.clone()]))
+        .collect();
+    assert_eq!(found, [("move-syntax", "?"), ("move-syntax", "!?")]);
+    let boards = |document: &OtnDocument| -> Vec<String> {
+        (0..document.replay.lines[0].plies.len())
+            .map(|i| document.position(0, i))
+            .collect()
+    };
+    assert_eq!(boards(&document), boards(&clean));
+    let main = &document.replay.lines[0];
+    assert!(main.verdict_at(main.plies.len() - 1).is_some());
 }
 
 #[test]

@@ -162,6 +162,24 @@ fn a_move_by_label_or_position_and_svg_options() {
         "{}",
         stdout(&by_position)
     );
+    // A label without the dot that ends it names the same move.
+    let without_dot = ppn_ls(&[
+        "render", file, "--move", "2", "--format", "svg", "--size", "300", "--flip",
+    ]);
+    assert_eq!(
+        without_dot.status.code(),
+        Some(0),
+        "{}",
+        stderr(&without_dot)
+    );
+    assert_eq!(stdout(&without_dot), svg);
+    let replayed = ppn_ls(&["replay", file, "--move", "2"]);
+    assert_eq!(replayed.status.code(), Some(0), "{}", stderr(&replayed));
+    assert!(
+        stdout(&replayed).starts_with("--- 2. "),
+        "{}",
+        stdout(&replayed)
+    );
     let missing = ppn_ls(&["render", file, "--move", "99."]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(

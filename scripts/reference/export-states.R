@@ -6,6 +6,8 @@
 # r-cran-snakecase, r-cran-jsonlite) and the R packages bracer, affiner, ppdf and ppn built
 # from their repositories (trevorld/bracer, trevorld/affiner, piecepackr/ppdf,
 # piecepackr/ppn) with `R CMD INSTALL --library=DIR`; set R_LIBS to DIR.
+# Done so with Debian 12's R 4.2.2 and those repositories' sources (bracer 1.2.3-0, affiner
+# 0.3.0-5, ppdf 0.3.0-20, ppn 0.3.0-2): it reproduces every file of tests/conformance/queries.
 suppressMessages({library(ppn); library(jsonlite)})
 args <- commandArgs(trailingOnly = TRUE)
 file <- args[1]

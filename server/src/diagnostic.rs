@@ -53,6 +53,7 @@ pub const CODES: &[&str] = &[
     "braces-in-macro",
     "capture-mismatch",
     "capture-not-made",
+    "capture-separator",
     "config-bad-value",
     "config-syntax",
     "config-unknown-code",

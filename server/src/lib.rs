@@ -19,3 +19,4 @@ pub mod render;
 #[cfg(test)]
 mod test_random;
 pub mod xiangqi;
+pub mod yaml_errors;

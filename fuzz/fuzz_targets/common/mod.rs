@@ -1,4 +1,6 @@
 //! What the targets that read whole documents share.
+// Each target uses some of these, and warns of the others otherwise.
+#![allow(dead_code)]
 
 use ppn_ls::model::format::Format;
 
@@ -16,4 +18,40 @@ pub fn notation_and_rest(data: &[u8]) -> (Format, &[u8]) {
         .find(|format| format.extensions().contains(&extension.as_str()))
         .unwrap_or(Format::Ppn);
     (format, rest)
+}
+
+/// Every range of `diagnostics` (their own, related places', fixes') lies in `text` at
+/// character boundaries, as an editor needs them.
+pub fn check_diagnostics(text: &str, diagnostics: &[ppn_ls::diagnostic::Diagnostic]) {
+    let places = |range: &std::ops::Range<usize>| {
+        range.start <= range.end
+            && range.end <= text.len()
+            && text.is_char_boundary(range.start)
+            && text.is_char_boundary(range.end)
+    };
+    for diagnostic in diagnostics {
+        assert!(places(&diagnostic.range), "{diagnostic:?}");
+        for related in &diagnostic.related {
+            assert!(places(&related.range), "{diagnostic:?}");
+        }
+        for fix in &diagnostic.fixes {
+            for (range, _) in &fix.edits {
+                assert!(places(range), "{diagnostic:?}");
+            }
+        }
+    }
+}
+
+/// What the fast per-notation targets ask of an analysed document: its diagnostics (see
+/// [`check_diagnostics`]), the boards of its main lines, and its conversions.
+pub fn check_document(document: &dyn ppn_ls::model::document::NotationDocument) {
+    check_diagnostics(document.text(), document.diagnostics());
+    for game in 0..document.games().len().min(4) {
+        for state in document.main_line(game).iter().take(256) {
+            let _ = document.scene(state.state);
+        }
+    }
+    for target in document.conversions() {
+        let _ = document.convert(target);
+    }
 }

@@ -20,6 +20,8 @@ pub struct Options {
     pub format: CheckFormat,
     pub deny_warnings: bool,
     pub color: bool,
+    /// Say the format of every xiangqi-setup file read.
+    pub verbose: bool,
 }
 
 /// What was found, for the summary line and the exit code.
@@ -122,9 +124,16 @@ pub fn run(options: &Options) -> i32 {
         }
         tally.files += 1;
         tally.count(&diagnostics);
-        written = report
-            .read_as(&mut out, &display_path(file), format)
-            .and_then(|()| report.file(&mut out, &display_path(file), &text, &diagnostics));
+        // Which format a xiangqi-setup file was read as is said where it explains its
+        // diagnostics: its content made it another format than its extension names.
+        let says_format =
+            options.verbose || (!diagnostics.is_empty() && Format::of_path(path) != Some(format));
+        written = if says_format {
+            report.read_as(&mut out, &display_path(file), format)
+        } else {
+            Ok(())
+        }
+        .and_then(|()| report.file(&mut out, &display_path(file), &text, &diagnostics));
     }
     if written.is_ok() {
         written = report.end(&mut out, &tally);
@@ -179,7 +188,7 @@ impl Report {
     }
 
     /// Among the xiangqi-setup formats a file's content decides which it is, so the human
-    /// report says which it read: `position.fen: read as annoFEN`.
+    /// report may say which it read: `position.fen: read as annoFEN`.
     pub fn read_as(&mut self, out: &mut dyn Write, path: &str, format: Format) -> io::Result<()> {
         let title = match format {
             Format::AnnoFen => "annoFEN",

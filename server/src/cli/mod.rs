@@ -89,6 +89,12 @@ struct CheckArgs {
     /// Colour the human output: `auto` colours it on a terminal unless `NO_COLOR` is set.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     color: ColorChoice,
+
+    /// Say which format each xiangqi-setup file was read as, also where nothing depends on
+    /// it (by default only for a file with diagnostics whose content makes it another
+    /// format than its extension names).
+    #[arg(short, long)]
+    verbose: bool,
 }
 
 #[derive(Args, Debug)]
@@ -101,7 +107,7 @@ struct ReplayArgs {
     /// Only this game of each file (1-based).
     #[arg(long)]
     game: Option<usize>,
-    /// Only the state after the move with this label (e.g. `12...`, `start`).
+    /// Only the state after the move with this label (e.g. `12` or `12.`, `12...`, `start`).
     #[arg(long = "move", value_name = "LABEL")]
     move_label: Option<String>,
     /// Text: after the starting board, only what each move changed.
@@ -130,7 +136,7 @@ struct RenderArgs {
     /// The game (1-based; default 1).
     #[arg(long)]
     game: Option<usize>,
-    /// The board after the move with this label (default: the game's last board).
+    /// The board after the move with this label (`2` or `2.`; default: the game's last board).
     #[arg(long = "move", value_name = "LABEL", conflicts_with = "at")]
     move_label: Option<String>,
     /// The board after the move at (or last before) this position of the file, 1-based.
@@ -269,6 +275,7 @@ pub fn run(before_serving: fn()) -> i32 {
             format: args.format,
             deny_warnings: args.deny_warnings,
             color: args.color.enabled_for_stdout(),
+            verbose: args.verbose,
         }),
         Some(Command::Replay(args)) => replay::run(
             &args.paths,

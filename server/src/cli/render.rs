@@ -240,7 +240,7 @@ fn select_states(
     }
     match &args.move_label {
         Some(label) => {
-            let named = |state: &LineState| &state.label == label || &state.text == label;
+            let named = |state: &LineState| state.answers_to(label);
             line.iter()
                 .find(|state| named(state))
                 .cloned()

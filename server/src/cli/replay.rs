@@ -128,7 +128,7 @@ fn replay_file(
             let states = document
                 .main_line(i)
                 .into_iter()
-                .filter(|s| label.is_none_or(|l| s.label == l || s.text == l))
+                .filter(|s| label.is_none_or(|l| s.answers_to(l)))
                 .collect();
             (i + 1, states)
         })

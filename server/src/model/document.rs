@@ -56,6 +56,21 @@ pub struct LineState {
     pub state: StateRef,
 }
 
+impl LineState {
+    /// Whether a user naming a move `wanted` (`--move`) means this state: its label, its
+    /// label without the one dot that ends it (`2` for `2.`, while `2...` stays written
+    /// out), or the move's text.
+    pub fn answers_to(&self, wanted: &str) -> bool {
+        let bare_label = self
+            .label
+            .strip_suffix('.')
+            .filter(|bare| !bare.ends_with('.'));
+        self.label == wanted
+            || bare_label == Some(wanted)
+            || (!self.text.is_empty() && self.text == wanted)
+    }
+}
+
 /// A line of play that branches off another: a variation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variation {
@@ -270,5 +285,34 @@ pub trait NotationDocument: Send + Sync + fmt::Debug {
             self.format().name(),
             target.name()
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(label: &str, text: &str) -> LineState {
+        LineState {
+            label: label.to_string(),
+            text: text.to_string(),
+            comment: String::new(),
+            range: None,
+            state: StateRef { game: 0, index: 0 },
+        }
+    }
+
+    #[test]
+    fn a_move_answers_to_its_label_with_or_without_the_dot_that_ends_it() {
+        let second = state("2.", "S@b2");
+        assert!(second.answers_to("2.") && second.answers_to("2") && second.answers_to("S@b2"));
+        assert!(!second.answers_to("2..") && !second.answers_to("22") && !second.answers_to(""));
+        // `2...` (the second player's move 2) is not `2`: that is `2.`.
+        let reply = state("2...", "c3-c4");
+        assert!(reply.answers_to("2...") && !reply.answers_to("2") && !reply.answers_to("2.."));
+        let start = state("start", "");
+        assert!(start.answers_to("start") && !start.answers_to(""));
+        let xiangqi = state("P3+1", "");
+        assert!(xiangqi.answers_to("P3+1"));
     }
 }

@@ -84,7 +84,8 @@ impl Format {
         }
     }
 
-    fn of_path(path: Option<&Path>) -> Option<Format> {
+    /// The format a file's extension names, if it names one.
+    pub fn of_path(path: Option<&Path>) -> Option<Format> {
         path.and_then(|path| path.extension())
             .and_then(|extension| extension.to_str())
             .and_then(Format::of_extension)

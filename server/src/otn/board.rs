@@ -464,9 +464,9 @@ pub fn parse_position(
     let (body, body_start) = match body {
         Some(rest) => (rest, offset + 1),
         None => {
-            if !text.is_empty() {
+            if let Some(first) = text.chars().next() {
                 diagnostics.push(Diagnostic::error(
-                    offset..offset + 1,
+                    offset..offset + first.len_utf8(),
                     "position-syntax",
                     "a position record starts with `/`",
                 ));
@@ -710,5 +710,20 @@ mod tests {
         assert!(codes.contains(&("unknown-man", 16..17)), "{codes:?}");
         assert!(codes.contains(&("row-length", 11..14)), "{codes:?}");
         assert!(codes.iter().any(|(code, _)| *code == "row-count"));
+    }
+
+    #[test]
+    fn a_record_without_its_slash_is_reported_on_its_whole_first_character() {
+        // Found by fuzzing: a record starting with a character of several bytes was reported
+        // on its first byte alone, a range no editor can show.
+        for (record, width) in [("é3t3/", 2), ("\u{fffd}3t3/", 3), ("3t3/", 1)] {
+            let mut diagnostics = Vec::new();
+            let _ = parse_position(record, 10, &mut diagnostics);
+            let first = diagnostics
+                .iter()
+                .find(|d| d.message.contains("starts with `/`"))
+                .unwrap_or_else(|| panic!("{record}: {diagnostics:?}"));
+            assert_eq!(first.range, 10..10 + width, "{record}");
+        }
     }
 }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::ops::Range;
 
 use super::board::{Man, Square};
+use crate::diagnostic::{Diagnostic, Fix};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveType {
@@ -101,6 +102,9 @@ pub struct MoveRecord {
     /// Where the capture record is, or where it would go (right after the destination).
     pub captures_range: Range<usize>,
     pub info: Option<(Info, Range<usize>)>,
+    /// The end of the word that does not read as a capture record or an info symbol
+    /// (reported where the word is read): the move is made without it.
+    pub unread: Option<Range<usize>>,
 }
 
 impl MoveRecord {
@@ -166,6 +170,7 @@ impl MoveRecord {
                 .info
                 .as_ref()
                 .map(|(info, range)| (*info, shift(range))),
+            unread: self.unread.as_ref().map(shift),
         }
     }
 }
@@ -204,6 +209,14 @@ impl MoveWord {
 
 /// Reads one word at `offset` of the document as a move record.
 pub fn parse_move_word(word: &str, offset: usize) -> MoveWord {
+    read_move_word(word, offset, &mut Vec::new())
+}
+
+/// Reads one word at `offset` of the document as a move record, with a diagnostic for
+/// what in it does not read as OpenTafl writes it: a word that is no move, the end of a
+/// record that is neither a capture record nor an info symbol (the move is read without
+/// it), captures separated by `x` rather than `/`.
+pub fn read_move_word(word: &str, offset: usize, diagnostics: &mut Vec<Diagnostic>) -> MoveWord {
     let range = offset..offset + word.len();
     if word == "---" {
         return MoveWord::Resign(range);
@@ -211,17 +224,41 @@ pub fn parse_move_word(word: &str, offset: usize) -> MoveWord {
     if word.len() >= 2 && word.bytes().all(|b| b == b'.') {
         return MoveWord::Placeholder(range);
     }
-    match parse_move_record(word, offset) {
+    match parse_move_record(word, offset, diagnostics) {
         Ok(record) => MoveWord::Move(record),
-        Err((problem, message)) => MoveWord::Bad {
-            range,
-            problem,
-            message,
-        },
+        Err((problem, message)) => {
+            diagnostics.push(Diagnostic::error(
+                problem.clone(),
+                "move-syntax",
+                message.clone(),
+            ));
+            MoveWord::Bad {
+                range,
+                problem,
+                message,
+            }
+        }
     }
 }
 
-fn parse_move_record(word: &str, offset: usize) -> Result<MoveRecord, (Range<usize>, String)> {
+/// A captured square at the start of `text`, with the letter of its man if one is
+/// written (`e9`, `Ke9`), and its length.
+fn capture_prefix(text: &str) -> Option<(Option<Man>, Square, usize)> {
+    if let Some(letter) = text.chars().next() {
+        if let Some(man) = Man::from_letter(letter) {
+            if let Some((square, len)) = Square::parse_prefix(&text[1..]) {
+                return Some((Some(man), square, 1 + len));
+            }
+        }
+    }
+    Square::parse_prefix(text).map(|(square, len)| (None, square, len))
+}
+
+fn parse_move_record(
+    word: &str,
+    offset: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<MoveRecord, (Range<usize>, String)> {
     let bytes = word.as_bytes();
     let mut i = 0;
     let at = |i: usize, len: usize| offset + i..offset + (i + len).min(word.len()).max(i);
@@ -290,26 +327,34 @@ fn parse_move_record(word: &str, offset: usize) -> Result<MoveRecord, (Range<usi
     };
     let to_range = at(i, len);
     i += len;
+    // From here on the move can be made: what does not read is reported and left out.
+    let mut unread = None;
     let captures_start = i;
     let mut captures = Vec::new();
+    // The `x`s written between captured squares where OpenTafl writes `/`.
+    let mut x_separators: Vec<Range<usize>> = Vec::new();
     if bytes.get(i) == Some(&b'x') {
         i += 1;
         loop {
             let start = i;
-            let mut man = None;
-            if let Some(letter) = word[i..].chars().next() {
-                if let Some(found) = Man::from_letter(letter) {
-                    if Square::parse_prefix(&word[i + 1..]).is_some() {
-                        man = Some(found);
-                        i += 1;
-                    }
+            let Some((man, square, len)) = capture_prefix(&word[i..]) else {
+                // Read up to the separator before it.
+                let cut = start - 1;
+                if x_separators.last().is_some_and(|x| x.start == offset + cut) {
+                    x_separators.pop();
                 }
-            }
-            let Some((square, len)) = Square::parse_prefix(&word[i..]) else {
-                return Err((
+                diagnostics.push(Diagnostic::error(
                     here(i),
-                    "expected a captured square (e.g. `e9` or `Ke9`)".to_string(),
+                    "move-syntax",
+                    format!(
+                        "expected a captured square (e.g. `e9` or `Ke9`); `{}` is read without `{}`",
+                        &word[..cut],
+                        &word[cut..]
+                    ),
                 ));
+                unread = Some(at(cut, word.len() - cut));
+                i = cut;
+                break;
             };
             i += len;
             captures.push(CaptureRecord {
@@ -317,29 +362,65 @@ fn parse_move_record(word: &str, offset: usize) -> Result<MoveRecord, (Range<usi
                 square,
                 range: at(start, i - start),
             });
-            if bytes.get(i) == Some(&b'/') {
-                i += 1;
-            } else {
-                break;
+            match bytes.get(i) {
+                Some(b'/') => i += 1,
+                // No info symbol starts with `x`: another captured square follows.
+                Some(b'x') => {
+                    x_separators.push(at(i, 1));
+                    i += 1;
+                }
+                _ => break,
             }
         }
     }
     let captures_range = at(captures_start, i - captures_start);
-    let info_start = i;
-    let info = match &word[i..] {
-        "" => None,
-        "+" => Some(Info::Threat),
-        "-" => Some(Info::EscapeRoute),
-        "++" => Some(Info::KingCaptured),
-        "--" => Some(Info::KingEscaped),
-        rest => {
-            return Err((
-                at(i, rest.len()),
+    if let (Some(first), Some(last)) = (x_separators.first(), x_separators.last()) {
+        let written = &word[captures_start..i];
+        let mut rewritten = written.to_string().into_bytes();
+        for x in &x_separators {
+            rewritten[x.start - offset - captures_start] = b'/';
+        }
+        let rewritten = String::from_utf8(rewritten).unwrap_or_default();
+        diagnostics.push(
+            Diagnostic::warning(
+                first.start..last.end,
+                "capture-separator",
                 format!(
-                    "`{rest}` is not an info symbol: `+` (king threatened), `-` (king may escape), \
-                     `++` (king captured), `--` (king escaped)"
+                    "OpenTafl separates captured squares with `/`: `{rewritten}`, not `{written}`"
                 ),
-            ))
+            )
+            .with_fix(Fix {
+                title: format!("Write `{rewritten}`"),
+                edits: x_separators
+                    .iter()
+                    .map(|x| (x.clone(), "/".to_string()))
+                    .collect(),
+            }),
+        );
+    }
+    let info_start = i;
+    let info = if unread.is_some() {
+        None
+    } else {
+        match &word[i..] {
+            "" => None,
+            "+" => Some(Info::Threat),
+            "-" => Some(Info::EscapeRoute),
+            "++" => Some(Info::KingCaptured),
+            "--" => Some(Info::KingEscaped),
+            rest => {
+                diagnostics.push(Diagnostic::error(
+                    at(i, rest.len()),
+                    "move-syntax",
+                    format!(
+                        "`{rest}` is not an info symbol: `+` (king threatened), `-` (king may escape), \
+                         `++` (king captured), `--` (king escaped); {} is read without it",
+                        &word[..i]
+                    ),
+                ));
+                unread = Some(at(i, rest.len()));
+                None
+            }
         }
     };
     Ok(MoveRecord {
@@ -351,6 +432,7 @@ fn parse_move_record(word: &str, offset: usize) -> Result<MoveRecord, (Range<usi
         captures,
         captures_range,
         info: info.map(|info| (info, at(info_start, word.len() - info_start))),
+        unread,
     })
 }
 
@@ -415,11 +497,110 @@ mod tests {
         };
         assert_eq!(bad("e5e8").0, 12..13);
         assert_eq!(bad("e5-").0, 13..13);
-        assert_eq!(bad("e5-e8x").0, 16..16);
-        let (range, message) = bad("e5-e8+++");
-        assert_eq!(range, 15..18);
-        assert!(message.contains("info symbol"));
         assert_eq!(bad("hello").0, 10..11);
+    }
+
+    /// What is said about a word: where, the code and the message.
+    type Said = Vec<(Range<usize>, &'static str, String)>;
+
+    /// `word` read at offset 10, and what is said about it.
+    fn read(word: &str) -> (MoveWord, Said) {
+        let mut diagnostics = Vec::new();
+        let read = read_move_word(word, 10, &mut diagnostics);
+        let said = diagnostics
+            .into_iter()
+            .map(|d| (d.range, d.code, d.message))
+            .collect();
+        (read, said)
+    }
+
+    #[test]
+    fn a_record_whose_end_does_not_read_is_read_without_it() {
+        let (word, said) = read("e5-e8+++");
+        let MoveWord::Move(record) = word else {
+            panic!("{word:?}")
+        };
+        assert_eq!(record.movement(), "e5-e8");
+        assert_eq!(record.info, None);
+        assert_eq!(record.unread, Some(15..18));
+        assert_eq!(said.len(), 1);
+        assert_eq!(said[0].0, 15..18);
+        assert!(said[0].2.contains("info symbol"), "{}", said[0].2);
+        assert!(
+            said[0].2.ends_with("e5-e8 is read without it"),
+            "{}",
+            said[0].2
+        );
+        // A capture record broken after its first square keeps that square.
+        let (word, said) = read("e5-e8xe9/?3");
+        let MoveWord::Move(record) = word else {
+            panic!("{word:?}")
+        };
+        assert_eq!(record.captures.len(), 1);
+        assert_eq!(record.captures_range, 15..18);
+        assert_eq!(record.unread, Some(18..21));
+        assert_eq!(
+            said,
+            [(
+                19..20,
+                "move-syntax",
+                "expected a captured square (e.g. `e9` or `Ke9`); `e5-e8xe9` is read without `/?3`"
+                    .to_string()
+            )]
+        );
+        // An `x` with nothing after it, as while typing.
+        let (word, said) = read("e5-e8x");
+        let MoveWord::Move(record) = word else {
+            panic!("{word:?}")
+        };
+        assert!(record.captures.is_empty());
+        assert_eq!(record.unread, Some(15..16));
+        assert_eq!(said[0].0, 16..16);
+        // A record that reads has nothing to say.
+        assert_eq!(read("Ne6^=e8xce7/ne9/f8/d8").1, []);
+    }
+
+    #[test]
+    fn captures_separated_by_x_read_with_a_warning_and_a_fix() {
+        let (word, said) = read("e2-d2xc2xKd3");
+        let MoveWord::Move(record) = word else {
+            panic!("{word:?}")
+        };
+        let squares: Vec<String> = record.captures.iter().map(|c| c.square.name()).collect();
+        assert_eq!(squares, ["c2", "d3"]);
+        assert_eq!(record.captures[1].man.unwrap().letter(), 'K');
+        assert_eq!(record.captures[1].range, 19..22);
+        assert_eq!(record.captures_range, 15..22);
+        assert_eq!(record.unread, None);
+        assert_eq!(
+            said,
+            [(
+                18..19,
+                "capture-separator",
+                "OpenTafl separates captured squares with `/`: `xc2/Kd3`, not `xc2xKd3`"
+                    .to_string()
+            )]
+        );
+        let mut diagnostics = Vec::new();
+        read_move_word("e2-d2xc2xd3/e3xf3++", 10, &mut diagnostics);
+        let fix = &diagnostics[0].fixes[0];
+        assert_eq!(fix.title, "Write `xc2/d3/e3/f3`");
+        assert_eq!(
+            fix.edits,
+            [(18..19, "/".to_string()), (24..25, "/".to_string())]
+        );
+        assert_eq!(diagnostics[0].range, 18..25);
+        // On a board 24 wide, file x: `xx3` captures x3.
+        let (word, said) = read("w2-w3xx3xv3");
+        let MoveWord::Move(record) = word else {
+            panic!("{word:?}")
+        };
+        let squares: Vec<String> = record.captures.iter().map(|c| c.square.name()).collect();
+        assert_eq!(squares, ["x3", "v3"]);
+        assert_eq!(
+            said[0].2,
+            "OpenTafl separates captured squares with `/`: `xx3/v3`, not `xx3xv3`"
+        );
     }
 
     #[test]

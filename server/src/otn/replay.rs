@@ -18,7 +18,7 @@ use super::syntax::{AddressMove, FileKind, LinePath, OtnFile};
 mod positions;
 mod problems;
 mod states;
-use crate::diagnostic::{Diagnostic, Fix};
+use crate::diagnostic::{Diagnostic, Fix, Severity};
 pub use positions::Positions;
 use positions::Repetitions;
 pub use problems::MoveProblem;
@@ -48,6 +48,11 @@ pub struct Ply {
     pub berserker: Option<u16>,
     /// The game's end, if this move ended it.
     pub verdict: Option<Verdict>,
+    /// Whether this board is the record's, checked move by move: false from a move that
+    /// could not be made on. The moves after such a move are made where they can be, but
+    /// not checked (one note says so, not an error for every later move whose man is
+    /// elsewhere), and reach no verdict.
+    pub checked: bool,
 }
 
 impl Ply {
@@ -338,6 +343,12 @@ fn in_step(new: &Line, old: &Line, index: usize, from: usize) -> InStep {
         && a.berserker == b.berserker
         && a.address == b.address
         && a.moved.map(|(man, _, _)| man.side) == b.moved.map(|(man, _, _)| man.side)
+        && a.checked == b.checked
+        // Where the boards stopped being checked at this state in one line and before it in
+        // the other, only one has its note about it after.
+        && (a.checked
+            || index == 0
+            || new.plies.as_read(index - 1).0.checked == old.plies.as_read(index - 1).0.checked)
         && new.last_board == old.board(index);
     // The states before `from` are the same in both; the caller knows `new` has no verdict.
     if !same_state
@@ -495,6 +506,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
             start_moved: None,
             history: Vec::new(),
             berserker: None,
+            unmade_before: None,
             start_ref: 0,
             first_ref: 1,
         },
@@ -585,6 +597,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
                 },
                 history: history(&lines, parent, before),
                 berserker: parent_line.plies.as_read(before).0.berserker,
+                unmade_before: unmade_move(&lines, parent, before),
                 start_ref: if before == 0 {
                     parent_line.start_ref
                 } else {
@@ -669,6 +682,25 @@ fn history(lines: &[Line], line: usize, index: usize) -> Vec<u64> {
     hashes
 }
 
+/// The move that could not be made that leaves state `index` of line `line` unchecked,
+/// in that line or a line it branches from: its range and address.
+fn unmade_move(lines: &[Line], line: usize, index: usize) -> Option<(Range<usize>, String)> {
+    let (mut line, mut index) = (line, index);
+    loop {
+        let plies = &lines[line].plies;
+        if plies.as_read(index).0.checked {
+            return None;
+        }
+        while index > 0 && !plies.as_read(index - 1).0.checked {
+            index -= 1;
+        }
+        if index > 0 {
+            return Some((plies.at(index).range, lines[line].label(index)));
+        }
+        (line, index) = lines[line].parent?;
+    }
+}
+
 /// A move's full address (`7a.1.2b`), written out only when a diagnostic quotes it: most
 /// moves have nothing wrong with them.
 pub struct MoveLabel<'a> {
@@ -708,6 +740,9 @@ struct StartFrom {
     /// Hashes of the positions before the start (for repetitions).
     history: Vec<u64>,
     berserker: Option<u16>,
+    /// The move that could not be made that leaves state 0's board unchecked (a
+    /// variation's, branching after it): its range and address.
+    unmade_before: Option<(Range<usize>, String)>,
     start_ref: usize,
     first_ref: usize,
 }
@@ -864,6 +899,7 @@ impl Player<'_> {
                     next_side: start.side,
                     berserker: start.berserker,
                     verdict: None,
+                    checked: start.unmade_before.is_none(),
                 },
                 start_hash,
             ),
@@ -1189,6 +1225,9 @@ impl Player<'_> {
         let side = previous_ply.next_side;
         let berserker = previous_ply.berserker;
         let prev_address = previous_ply.address;
+        // After a move that could not be made, the boards are not the record's: what would
+        // be found wrong with the moves would only echo it.
+        let checking = previous_ply.checked;
         // This move's address: a new turn when the side that starts turns moves after the
         // other side has.
         let address = if let Some(first) = start.first_address.filter(|_| previous == 0) {
@@ -1394,7 +1433,7 @@ impl Player<'_> {
             Some((man, _, _)) => census_before.after_move(&after, man, &outcome.captures),
             None => census_before,
         };
-        let mut verdict = if playable {
+        let mut verdict = if playable && checking {
             engine::verdict_hinted(
                 rules,
                 &after,
@@ -1418,7 +1457,7 @@ impl Player<'_> {
         };
         let hash = position_hash_of(board_hash, next_side, next_berserker);
         let seen = repetitions.reach(hash, line.plies.len(), &line.plies);
-        if verdict.is_none() && seen >= 3 && next_berserker.is_none() {
+        if checking && playable && verdict.is_none() && seen >= 3 && next_berserker.is_none() {
             verdict = match rules.threefold {
                 super::rules::Threefold::Ignore => None,
                 super::rules::Threefold::Draw => Some(Verdict::Draw(Reason::Repetition)),
@@ -1442,6 +1481,28 @@ impl Player<'_> {
                 problem.shift(shift);
             }
         }
+        if !checking {
+            self.ply_diagnostics.truncate(own_diagnostics);
+            // Said once, at the first move not checked.
+            let unmade = if previous == 0 {
+                start.unmade_before.as_ref().map(|(_, label)| label.clone())
+            } else if line.plies.as_read(previous - 1).0.checked {
+                Some(line.label(previous))
+            } else {
+                None
+            };
+            if let Some(unmade) = unmade {
+                self.ply_diagnostics.push(MoveProblem::said(Diagnostic::new(
+                    shift_range(word_range, shift),
+                    Severity::Information,
+                    "moves-not-checked",
+                    format!(
+                        "the moves of {} from here on are not checked: {unmade} could not be made, so the boards after it are not the record's",
+                        line_name(&line.path)
+                    ),
+                )));
+            }
+        }
         line.push(
             (
                 Ply {
@@ -1453,6 +1514,7 @@ impl Player<'_> {
                     next_side,
                     berserker: next_berserker,
                     verdict,
+                    checked: checking && playable,
                 },
                 hash,
             ),
@@ -1541,7 +1603,8 @@ impl Player<'_> {
             .filter(|(square, _)| !record.captures.iter().any(|c| c.square == *square))
             .copied()
             .collect();
-        if missing.is_empty() {
+        // A record whose end does not read may have meant them: its end is reported.
+        if missing.is_empty() || record.unread.is_some() {
             return;
         }
         let names: Vec<String> = missing

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::moves::{parse_move_word, shift_range, MoveWord};
+use super::moves::{parse_move_word, read_move_word, shift_range, MoveWord};
 use crate::diagnostic::Diagnostic;
 use crate::model::edit::trimmed;
 use crate::model::prefetch::prefetch_counts;
@@ -660,20 +660,8 @@ fn read_turn(
     let mut end = number_end;
     for (offset, word) in words(text, number_end..stop) {
         let word_end = offset + word.len();
-        moves.push(parse_move_word(word, offset));
+        moves.push(read_move_word(word, offset, diagnostics));
         end = word_end;
-    }
-    for word in &moves {
-        if let MoveWord::Bad {
-            problem, message, ..
-        } = word
-        {
-            diagnostics.push(Diagnostic::error(
-                problem.clone(),
-                "move-syntax",
-                message.clone(),
-            ));
-        }
     }
     Turn {
         range: start..end,

@@ -429,7 +429,11 @@ impl Parsed {
                 continue;
             }
             run = match run {
-                Some((current, count)) if text[current.end..range.start].trim().is_empty() => {
+                Some((current, count))
+                    if text
+                        .get(current.end..range.start)
+                        .is_some_and(|between| between.trim().is_empty()) =>
+                {
                     Some((current.start..range.end, count + 1))
                 }
                 Some((current, count)) => {

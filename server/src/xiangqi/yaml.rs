@@ -139,10 +139,12 @@ pub fn parse(text: &str) -> Result<Document, Unreadable> {
         depth: 0,
     };
     let root = reader.document()?;
-    Ok(Document {
-        root,
-        comments: reader.comments,
-    })
+    // A flow list the reader tries one way and then reads again another (`- Z]` after
+    // block lists) passes its comments twice.
+    let mut comments = reader.comments;
+    comments.sort_by_key(|range| (range.start, range.end));
+    comments.dedup();
+    Ok(Document { root, comments })
 }
 
 /// XAY nests three lists deep; anything much deeper is not a XAY file.

@@ -37,7 +37,9 @@ fn a_clean_record_has_no_diagnostics_and_labels_its_states() {
 
 #[test]
 fn illegal_moves_say_why_and_replay_goes_on() {
-    let doc = document(&record("1. d2-e2 d3-d2\n2. d1-d3 Kd4-d5\n3. e7-e1 g4-g5\n"));
+    let doc = document(&record(
+        "1. d2-e2 d3-d2\n2. d1-d3 g4-g5\n3. e7-e1 c4-c5\n4. a4-a3 c5-c6\n",
+    ));
     let found = codes(&doc);
     assert!(
         found.contains(&("illegal-move", "d1-d3".to_string())),
@@ -48,18 +50,68 @@ fn illegal_moves_say_why_and_replay_goes_on() {
         .iter()
         .map(|d| d.message.as_str())
         .collect();
-    let expected = [
-        "2a d1-d3 is illegal: d1-d3 passes through d2; it is made all the same",
-        "2b Kd4-d5 is illegal: d5 is occupied; it is skipped",
-        "3a e7-e1: there is no man on e7",
-        "3b g4-g5 is illegal: the defenders are to move; it is made all the same",
-    ];
-    for message in expected {
-        assert!(messages.contains(&message), "{message}: {messages:#?}");
-    }
+    assert_eq!(
+        messages,
+        [
+            "2a d1-d3 is illegal: d1-d3 passes through d2; it is made all the same",
+            "2b g4-g5 is illegal: the defenders are to move; it is made all the same",
+            "3a e7-e1: there is no man on e7",
+            "the moves of the main line from here on are not checked: 3a could not be made, so the boards after it are not the record's",
+        ]
+    );
     // Replay went on: every move has a state, and the illegal moves that could be made were.
-    assert_eq!(doc.main_line(0).len(), 7);
-    assert_eq!(doc.position(0, 6), "/7/3Tt2/3t3/ttTKTt1/3T2t/3t3/3t3/");
+    assert_eq!(doc.main_line(0).len(), 9);
+    assert_eq!(doc.position(0, 4), "/7/3Tt2/3t3/ttTKTt1/3T2t/3t3/3t3/");
+}
+
+#[test]
+fn after_a_move_that_cannot_be_made_the_line_is_not_checked() {
+    // 2b cannot be made (c4 holds a defender): the defender on c4 then moves at 3b as the
+    // record has it, and the attackers' 4a would capture nothing the record says, but none
+    // of it is reported: one note says the rest is not checked, at the first move after.
+    let text = record("1. d2-e2 d3-d2\n2. a4-a3 Kd4-c4\n3. a3-a2 c4-c5\n4. g4-g1xd7 e4-e5\n");
+    let doc = document(&text);
+    let found = codes(&doc);
+    assert_eq!(
+        found,
+        [
+            ("illegal-move", "d4-c4".to_string()),
+            ("moves-not-checked", "a3-a2".to_string()),
+        ],
+        "{:?}",
+        doc.diagnostics()
+    );
+    let note = &doc.diagnostics()[1];
+    assert_eq!(note.severity, Severity::Information);
+    // The moves after it are made where they can be.
+    assert_eq!(doc.main_line(0).len(), 9);
+    assert_ne!(doc.position(0, 5), doc.position(0, 4));
+    // A variation off a move after it is not checked either, said once at its first move.
+    let text = format!("{text}3b.1.1b. ..... c4-c6\n3b.1.2a. a2-a1 c6-b6\n");
+    let doc = document(&text);
+    let found = codes(&doc);
+    assert_eq!(
+        found,
+        [
+            ("illegal-move", "d4-c4".to_string()),
+            ("moves-not-checked", "a3-a2".to_string()),
+            ("moves-not-checked", "c4-c6".to_string()),
+        ],
+        "{:?}",
+        doc.diagnostics()
+    );
+    assert_eq!(
+        doc.diagnostics()[2].message,
+        "the moves of variation 3b.1. from here on are not checked: 2b could not be made, so the boards after it are not the record's"
+    );
+    // A variation off a move before it is checked.
+    let text = format!("{text}2a.1.1a. a4-a2 Kd4-d5\n");
+    let doc = document(&text);
+    assert!(
+        codes(&doc).contains(&("illegal-move", "d4-d5".to_string())),
+        "{:?}",
+        doc.diagnostics()
+    );
 }
 
 #[test]
@@ -94,6 +146,7 @@ fn a_move_being_typed_takes_its_place_in_the_turn() {
         found,
         [
             ("move-syntax", "d".to_string()),
+            ("moves-not-checked", "d3-c3".to_string()),
             ("move-syntax", "j".to_string())
         ],
         "{:?}",
@@ -605,6 +658,26 @@ fn hostile_input_is_reported_not_fatal() {
         let _ = doc.inlay_hints(0..text.len());
         let _ = (doc.symbols(), doc.folds());
         assert!(!doc.diagnostics().is_empty(), "{text}");
+    }
+}
+
+#[test]
+fn every_range_of_a_record_with_wide_characters_lies_between_characters() {
+    // Found by fuzzing: a start position whose first character takes several bytes.
+    for text in [
+        "[rules:dim:7 name:Brandubh start:\u{fffd}3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d1-c1 d4-d1\n",
+        "[rules:dim:7 start:é/3t3/]\n",
+        "dim:7 start:ü3t3/",
+    ] {
+        let doc = document(text);
+        assert!(!doc.diagnostics().is_empty(), "{text}");
+        for diagnostic in doc.diagnostics() {
+            let range = &diagnostic.range;
+            assert!(
+                text.is_char_boundary(range.start) && text.is_char_boundary(range.end),
+                "{text}: {diagnostic:?}"
+            );
+        }
     }
 }
 

@@ -199,16 +199,47 @@ fn assert_shown_as_worded(document: &OtnDocument) {
 }
 
 #[test]
-fn a_move_broken_early_shows_the_editor_its_first_problems_put_in_words_alone() {
-    let text = long_record();
-    let first_move = text.find("\n1. ").unwrap() + 4;
-    let broken = format!("{}x{}", &text[..first_move + 1], &text[first_move + 1..]);
-    let document = OtnDocument::new(broken);
+fn a_record_whose_every_move_is_illegal_shows_the_editor_its_first_problems_put_in_words_alone() {
+    // The defenders moving first, every move is the side's not to move: made all the same,
+    // and each reported.
+    let text = long_record().replacen("atkf:y", "atkf:n", 1);
+    let document = OtnDocument::new(text);
     assert!(
         document.diagnostics().len() > 100,
         "{}",
         document.diagnostics().len()
     );
+    assert_shown_as_worded(&document);
+}
+
+#[test]
+fn a_move_broken_early_says_once_that_the_later_moves_are_not_checked() {
+    let text = long_record();
+    let first_move = text.find("\n1. ").unwrap() + 4;
+    let broken = format!("{}x{}", &text[..first_move + 1], &text[first_move + 1..]);
+    let document = OtnDocument::new(broken.clone());
+    let found: Vec<(&str, &str)> = document
+        .diagnostics()
+        .iter()
+        .map(|d| (d.code, &broken[d.range.clone()]))
+        .collect();
+    let second_move = broken[first_move..].find(' ').unwrap() + first_move + 1;
+    let second_end = broken[second_move..].find([' ', '\n']).unwrap() + second_move;
+    assert_eq!(
+        found,
+        [
+            ("move-syntax", &broken[first_move..first_move + 1]),
+            ("moves-not-checked", &broken[second_move..second_end]),
+        ]
+    );
+    assert_eq!(
+        document.diagnostics()[1].message,
+        "the moves of the main line from here on are not checked: 1a could not be made, so the boards after it are not the record's"
+    );
+    // The later moves are made where they can be, without a verdict.
+    let line = &document.replay.lines[0];
+    assert!(line.plies.len() > 300);
+    assert_eq!(line.verdict_at(line.plies.len() - 1), None);
     assert_shown_as_worded(&document);
 }
 
@@ -565,27 +596,22 @@ fn a_position_hash_tells_boards_sides_and_men_to_move_again_apart() {
 
 #[test]
 fn boards_that_agree_again_after_other_positions_keep_the_rest_of_the_line() {
-    // The attacker on d2 goes to e2 and comes back at 4a; skipping its first move (a letter
-    // typed into it) leaves it on d2, and its way back has no man to move: from 4a on the
-    // boards agree again, having gone through other positions.
+    // Two attackers' moves swapped: after 2a the boards agree again, having gone through
+    // another position on the way.
     let turns = "1. d2-e2 d3-c3\n2. a4-a3 c3-b3\n3. g4-g3 e4-e5\n4. e2-d2 b3-b2\n\
                  5. f4-f3 e5-f5\n6. d6-e6 c4-c5\n7. d7-d6 c5-c6\n8. a3-a2 b2-c2\n";
     let text = format!("[rules:{}]\n\n{turns}", RULES[1]);
     let base = OtnDocument::new(text.clone());
     assert!(base.diagnostics().is_empty(), "{:?}", base.diagnostics());
-    let at = text.find("1. d2").unwrap() + 4;
-    let (updated, played) = edit(&base, at, 0, "x");
-    let found: Vec<&str> = updated
-        .diagnostics()
-        .iter()
-        .map(|d| d.message.as_str())
-        .collect();
-    assert_eq!(
-        found,
-        [
-            "`dx2-e2` is not a move record: a move reads like `e5-e8`, `Ke1-a1` or `e5-e8xe9`",
-            "4a e2-d2: there is no man on e2"
-        ]
+    let swapped = "d2-e2 d3-c3\n2. a4-a3";
+    let at = text.find(swapped).unwrap();
+    let (updated, played) = edit(&base, at, swapped.len(), "a4-a3 d3-c3\n2. d2-e2");
+    assert!(
+        updated.diagnostics().is_empty(),
+        "{:?}",
+        updated.diagnostics()
     );
+    assert_ne!(updated.position(0, 1), base.position(0, 1));
+    assert_eq!(updated.position(0, 3), base.position(0, 3));
     assert!(played <= 8, "{played} moves played");
 }

@@ -7,6 +7,7 @@ use serde_yaml::{Mapping, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::model::edit::trimmed;
+use crate::yaml_errors;
 
 /// The parsed metadata of one game, with where it came from.
 #[derive(Clone, Debug, Default)]
@@ -52,7 +53,13 @@ pub fn parse_metadata(
                 Mapping::new()
             }
             Err(err) => {
-                diagnostics.push(yaml_error(file_text, &range, &err));
+                diagnostics.push(yaml_errors::located(
+                    file_text,
+                    &range,
+                    &err,
+                    "yaml-error",
+                    "metadata is not valid YAML",
+                ));
                 Mapping::new()
             }
         }
@@ -123,140 +130,6 @@ fn flow_nesting_past(yaml: &str, limit: usize) -> Option<usize> {
         i += 1;
     }
     None
-}
-
-/// A YAML error where its cause is: an unclosed quote or bracket at its opening, a
-/// duplicate key at its second copy (with the first as related information).
-fn yaml_error(file_text: &str, range: &Range<usize>, err: &serde_yaml::Error) -> Diagnostic {
-    let yaml = &file_text[range.clone()];
-    let text = err.to_string();
-    let failed_at = err
-        .location()
-        .map_or(range.start, |loc| range.start + loc.index().min(yaml.len()));
-    let point = |at: usize| at..next_char_end(file_text, at).min(range.end.max(at));
-
-    if let Some(key) = duplicate_key(&text) {
-        let mapping_start = err.location().map_or(0, |loc| loc.index().min(yaml.len()));
-        if let Some((first, second)) = duplicate_key_ranges(yaml, mapping_start, &key) {
-            return Diagnostic::error(
-                range.start + second.start..range.start + second.end,
-                "yaml-error",
-                format!("metadata is not valid YAML: the key `{key}` is written twice"),
-            )
-            .with_related(
-                range.start + first.start..range.start + first.end,
-                format!("`{key}` is first written here"),
-            );
-        }
-    }
-
-    let problem = text.split(" at line ").next().unwrap_or(&text).to_string();
-    if let Some((context, line, column)) = context_mark(&text) {
-        let opening = offset_of(yaml, line, column).map(|at| range.start + at);
-        let what = match context.as_str() {
-            "while scanning a quoted scalar" => Some("the quote opened here is never closed"),
-            "while parsing a flow sequence" => Some("the `[` opened here is never closed"),
-            "while parsing a flow mapping" => Some("the `{` opened here is never closed"),
-            _ => None,
-        };
-        if let (Some(opening), Some(what)) = (opening, what) {
-            return Diagnostic::error(
-                point(opening),
-                "yaml-error",
-                format!("metadata is not valid YAML: {what} ({problem})"),
-            )
-            .with_related(point(failed_at), "where the YAML reader gave up");
-        }
-    }
-    Diagnostic::error(
-        point(failed_at),
-        "yaml-error",
-        format!("metadata is not valid YAML: {problem}"),
-    )
-}
-
-/// `duplicate entry with key "GameType"` → `GameType`.
-fn duplicate_key(message: &str) -> Option<String> {
-    let rest = &message[message.find("duplicate entry with key ")? + 25..];
-    let rest = rest.strip_prefix('"')?;
-    Some(rest[..rest.find('"')?].to_string())
-}
-
-/// The first two block-mapping lines at the indentation of the mapping starting at
-/// `mapping_start` (a byte offset of `yaml`) that write `key:`.
-fn duplicate_key_ranges(
-    yaml: &str,
-    mapping_start: usize,
-    key: &str,
-) -> Option<(Range<usize>, Range<usize>)> {
-    let line_start = yaml[..mapping_start].rfind('\n').map_or(0, |i| i + 1);
-    let indent = mapping_start - line_start;
-    let mut found = Vec::new();
-    let mut offset = line_start;
-    for line in yaml[line_start..].split_inclusive('\n') {
-        let this_indent = line.len() - line.trim_start_matches([' ', '\t']).len();
-        let content = line.trim();
-        if this_indent < indent && !content.is_empty() && !content.starts_with('#') {
-            break;
-        }
-        if this_indent == indent {
-            let entry = &line[indent..];
-            let written = [key.to_string(), format!("\"{key}\""), format!("'{key}'")]
-                .into_iter()
-                .find(|k| {
-                    entry.starts_with(k.as_str())
-                        && entry[k.len()..]
-                            .trim_start_matches([' ', '\t'])
-                            .starts_with(':')
-                });
-            if let Some(written) = written {
-                let start = offset + indent;
-                found.push(start..start + written.len());
-                if found.len() == 2 {
-                    let second = found.pop()?;
-                    return Some((found.pop()?, second));
-                }
-            }
-        }
-        offset += line.len();
-    }
-    None
-}
-
-/// `..., while scanning a quoted scalar at line 1 column 11` → the context and its
-/// one-based line and column.
-fn context_mark(message: &str) -> Option<(String, usize, usize)> {
-    let context_start = message.find(", while ")? + 2;
-    let context_text = &message[context_start..];
-    let at = context_text.find(" at line ")?;
-    let context = context_text[..at].to_string();
-    let mut numbers = context_text[at + 9..].split(" column ");
-    let line = numbers.next()?.trim().parse().ok()?;
-    let column = numbers
-        .next()?
-        .split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()?;
-    Some((context, line, column))
-}
-
-/// The byte offset of a one-based line and character column.
-fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
-    let mut start = 0;
-    for _ in 1..line {
-        start += text[start..].find('\n')? + 1;
-    }
-    let line_text = &text[start..];
-    let within = line_text
-        .char_indices()
-        .nth(column.checked_sub(1)?)
-        .map_or(line_text.len(), |(i, _)| i);
-    Some(start + within)
-}
-
-fn next_char_end(text: &str, at: usize) -> usize {
-    text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
 }
 
 /// Up to this many keys, a key is looked for by comparing texts: the mapping's own look-up

@@ -320,14 +320,19 @@ fn is_colon(text: &str, at: usize) -> bool {
     }
 }
 
-/// `_` that moves, not part of a configuration name such as `,dominoes_red'`.
+/// `_` that moves, not part of a configuration name such as `,dominoes_red'`: a `,`, then
+/// only letters, digits and `_` around it up to a `'` (the `,` of `(5.5,5)_2E$?f,dominoes'`
+/// opens no name).
 fn is_underscore(text: &str, at: usize) -> bool {
     if !text[at..].starts_with('_') {
         return false;
     }
-    let opened = rfind_ascii(&text[..at], b',')
-        .is_some_and(|comma| find_ascii(&text[comma..at], b'\'').is_none());
-    !(opened && find_ascii(&text[at..], b'\'').is_some())
+    let name_byte = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    let in_name = rfind_ascii(&text[..at], b',')
+        .is_some_and(|comma| text.as_bytes()[comma + 1..at].iter().all(name_byte))
+        && find_ascii(&text[at..], b'\'')
+            .is_some_and(|quote| text.as_bytes()[at..at + quote].iter().all(name_byte));
+    !in_name
 }
 
 /// `\` that drops, not the right half of the pyramid `/\`.
@@ -923,6 +928,8 @@ mod tests {
             "b2_c3",
             "a_b'_c",
             ",dominoes_red'",
+            "(5.5,5)_2E$?f,dominoes'",
+            "(5,3)_%?>f,piecepack'",
             "(-1,2)-b2",
             "b2@%c3",
             "b2-%c3",

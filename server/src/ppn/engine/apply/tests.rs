@@ -377,6 +377,33 @@ fn underscores_inside_configurations_are_not_move_tokens() {
 }
 
 #[test]
+fn a_comma_of_coordinates_before_an_underscore_opens_no_configuration() {
+    // The `,` of `(5.5,5)` is no configuration's: the `_` after it is the MoveToken, and the
+    // `,dominoes'` after that is the query's.
+    let mut state = game();
+    play_clean(
+        &mut state,
+        &["🁣@(3,5) 🁫@(5.5,5)", "(5.5,5)‿2E$?f,dominoes'"],
+    );
+    assert_eq!(
+        board(&state),
+        [
+            "tile_face 2 2 dominoes (5,5) 0",
+            "tile_face 1 1 dominoes (3,5) 0",
+        ]
+    );
+    let mut state = game();
+    play_clean(
+        &mut state,
+        &[
+            "tb@(3,3) tSf>@(3,3) cMf@(3,3) pAb@(5,3)",
+            "(5,3)_%?>f,piecepack'",
+        ],
+    );
+    assert_eq!(board(&state)[1], "pawn_back 4 1 piecepack (3,3) 0");
+}
+
+#[test]
 fn glyphs_follow_the_spec_in_drops() {
     let mut state = game();
     let issues = play(&mut state, "○@a1 G■@b2 ()@c3");
