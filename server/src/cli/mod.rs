@@ -3,6 +3,7 @@
 
 mod check;
 mod convert;
+mod fmt;
 mod games;
 mod migrate;
 mod output;
@@ -32,7 +33,8 @@ pub const EXIT_USAGE: i32 = 2;
                   ppn-ls replay game.ppn --move 12.   the board after move 12.\n  \
                   ppn-ls render game.ppn -o end.png   a picture of the last board\n  \
                   ppn-ls games                        every game GameType knows\n  \
-                  ppn-ls migrate old.ppn -o new.ppn   rewrite an older PPN version's forms"
+                  ppn-ls migrate old.ppn -o new.ppn   rewrite an older PPN version's forms\n  \
+                  ppn-ls fmt --check games/           exit 1 if a file's layout would change"
 )]
 struct Cli {
     /// Speak the Language Server Protocol over standard input and output (the default).
@@ -69,6 +71,8 @@ enum Command {
     Migrate(migrate::MigrateArgs),
     /// Draw a board as SVG, PNG or text, or a whole game as an animated GIF or SVG.
     Render(RenderArgs),
+    /// Lay files out in place (`--check` and `--diff` write nothing).
+    Fmt(fmt::FmtArgs),
 }
 
 #[derive(Args, Debug)]
@@ -167,10 +171,19 @@ pub enum ReplayFormat {
     Text,
 }
 
-const SUBCOMMANDS: &[&str] = &["check", "replay", "convert", "games", "migrate", "help"];
+const SUBCOMMANDS: &[&str] = &[
+    "check", "replay", "convert", "games", "migrate", "fmt", "help",
+];
 /// Options that take a value as the next argument, to tell values from commands.
 const OPTIONS_WITH_VALUES: &[&str] = &[
-    "--format", "--game", "--move", "--to", "--output", "-o", "--color",
+    "--format",
+    "--game",
+    "--move",
+    "--to",
+    "--output",
+    "-o",
+    "--color",
+    "--line-width",
 ];
 
 /// The arguments as clap reads them: `--check` (the older spelling) becomes the `check`
@@ -182,6 +195,10 @@ pub fn normalize_args(args: Vec<String>) -> Vec<String> {
     };
     let end = rest.iter().position(|a| a == "--").unwrap_or(rest.len());
     let mut rest = rest.to_vec();
+    // `fmt` has a `--check` of its own.
+    let end = first_command(&rest)
+        .filter(|&command| rest[command] == "fmt")
+        .unwrap_or(end);
     let check_flag = rest[..end]
         .iter()
         .position(|a| a == "--check" || a.starts_with("--check="));
@@ -267,6 +284,7 @@ pub fn run(before_serving: fn()) -> i32 {
         Some(Command::Convert { file, to, output }) => convert::run(&file, &to, output.as_deref()),
         Some(Command::Games { format }) => games::run(format),
         Some(Command::Migrate(args)) => migrate::run(&args),
+        Some(Command::Fmt(args)) => fmt::run(&args),
         // No command, or `--stdio`: be the language server.
         None => {
             if !cli.stdio {
@@ -336,6 +354,25 @@ mod tests {
         assert_eq!(
             normalized(&["--check", "--", "--check"]),
             ["check", "--", "--check"]
+        );
+    }
+
+    #[test]
+    fn fmt_keeps_its_own_check() {
+        for args in [
+            &["fmt", "--check", "games"][..],
+            &["fmt", "games", "--check"],
+            &["--line-width", "60", "fmt", "--check"],
+        ] {
+            let Some(Command::Fmt(fmt)) = parses(args).command else {
+                panic!("{args:?} is not fmt");
+            };
+            assert!(format!("{fmt:?}").contains("check: true"), "{fmt:?}");
+        }
+        assert_eq!(
+            normalized(&["--check", "fmt"]),
+            ["check", "fmt"],
+            "a file named fmt"
         );
     }
 

@@ -8,6 +8,7 @@ pub mod check;
 pub mod completion;
 pub mod document;
 pub mod folding;
+pub mod formatting;
 pub mod hover;
 pub mod inlay_hints;
 pub mod large;
