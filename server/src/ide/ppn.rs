@@ -185,6 +185,14 @@ impl NotationDocument for DocumentAnalysis {
         crate::ide::navigation::references(self, offset, include_declaration)
     }
 
+    fn prepare_rename(&self, offset: usize) -> Result<Option<(Range<usize>, String)>, String> {
+        crate::ide::rename::prepare_rename(self, offset)
+    }
+
+    fn rename(&self, offset: usize, new_name: &str) -> Result<Vec<(Range<usize>, String)>, String> {
+        crate::ide::rename::rename(self, offset, new_name)
+    }
+
     fn game_error(&self, game: usize) -> Option<String> {
         reference_error(self.replay.games.get(game)?)
     }

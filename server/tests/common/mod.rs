@@ -31,6 +31,19 @@ pub struct TestClient {
 impl TestClient {
     /// Start a server, `initialize` it (offering `encodings` if given) and send `initialized`.
     pub async fn start(encodings: Option<&[&str]>, analyzer: Analyzer) -> (TestClient, Value) {
+        let capabilities = match encodings {
+            Some(encodings) => json!({ "general": { "positionEncodings": encodings } }),
+            None => json!({}),
+        };
+        TestClient::start_with(
+            json!({ "processId": null, "rootUri": null, "capabilities": capabilities }),
+            analyzer,
+        )
+        .await
+    }
+
+    /// Start a server, `initialize` it with `params` and send `initialized`.
+    pub async fn start_with(params: Value, analyzer: Analyzer) -> (TestClient, Value) {
         let (client_io, server_io) = tokio::io::duplex(1 << 16);
         let (server_in, server_out) = tokio::io::split(server_io);
         let server = tokio::spawn(serve(server_in, server_out, analyzer));
@@ -53,16 +66,7 @@ impl TestClient {
             next_id: 1,
             server,
         };
-        let capabilities = match encodings {
-            Some(encodings) => json!({ "general": { "positionEncodings": encodings } }),
-            None => json!({}),
-        };
-        let response = client
-            .request(
-                "initialize",
-                json!({ "processId": null, "rootUri": null, "capabilities": capabilities }),
-            )
-            .await;
+        let response = client.request("initialize", params).await;
         client.notify("initialized", json!({})).await;
         (client, response["result"].clone())
     }

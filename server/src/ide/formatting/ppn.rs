@@ -22,6 +22,7 @@
 use std::ops::Range;
 
 use super::FormatOptions;
+use crate::ide::selection::pair_key;
 use crate::ppn::notation::document::{split_games, split_games_checked, GameSource};
 use crate::ppn::notation::metadata::parse_metadata;
 use crate::ppn::notation::movetext::is_movetext_whitespace;
@@ -454,21 +455,6 @@ enum Block {
     },
     /// A comment on lines of its own.
     Comment { item: usize, blank_before: bool },
-}
-
-/// What MoveNumbers of one pair share: `12` of `12.`, `12...` and `12S.`; `Round2` of
-/// `Round2.`; the whole stem of `setup.`.
-fn pair_key(label: &str) -> &str {
-    let stem = label.trim_end_matches('.');
-    match stem.find(|c: char| c.is_ascii_digit()) {
-        Some(first) => {
-            let end = stem[first..]
-                .find(|c: char| !c.is_ascii_digit())
-                .map_or(stem.len(), |offset| first + offset);
-            &stem[..end]
-        }
-        None => stem,
-    }
 }
 
 /// The indent of a move's later lines: under its first move, unless its MoveNumber is
