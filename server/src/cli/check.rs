@@ -19,6 +19,8 @@ pub struct Options {
     pub format: CheckFormat,
     pub deny_warnings: bool,
     pub color: bool,
+    /// Make every safe fix first (`--fix`).
+    pub fix: bool,
 }
 
 /// What was found, for the summary line and the exit code.
@@ -91,6 +93,17 @@ pub fn run(options: &Options) -> i32 {
             }
         };
         let path = (file.as_os_str() != "-").then_some(file.as_path());
+        let text = if options.fix {
+            match super::fix::fix_file(file, text) {
+                Ok(text) => text,
+                Err(()) => {
+                    usage_failed = true;
+                    continue;
+                }
+            }
+        } else {
+            text
+        };
         let format = Format::detect(path, &text);
         let diagnostics = check_as(format, &text);
         tally.files += 1;

@@ -196,7 +196,7 @@ fn report_not_formatted(name: &str, text: &str, error: &FormatError) {
 
 /// Writes through a file beside it, renamed over it, so that an interrupted write leaves
 /// the old file whole.
-fn write_in_place(file: &Path, text: &str) -> std::io::Result<()> {
+pub(super) fn write_in_place(file: &Path, text: &str) -> std::io::Result<()> {
     let mut beside = file.as_os_str().to_owned();
     beside.push(".ppn-ls-fmt");
     let beside = PathBuf::from(beside);

@@ -3,6 +3,7 @@
 
 mod check;
 mod convert;
+mod fix;
 mod fmt;
 mod games;
 mod migrate;
@@ -34,7 +35,9 @@ pub const EXIT_USAGE: i32 = 2;
                   ppn-ls render game.ppn -o end.png   a picture of the last board\n  \
                   ppn-ls games                        every game GameType knows\n  \
                   ppn-ls migrate old.ppn -o new.ppn   rewrite an older PPN version's forms\n  \
-                  ppn-ls fmt --check games/           exit 1 if a file's layout would change"
+                  ppn-ls fmt --check games/           exit 1 if a file's layout would change\n  \
+                  ppn-ls check --fix games/           make every safe fix, then lint\n  \
+                  ppn-ls games --find ann games/      the games Ann played"
 )]
 struct Cli {
     /// Speak the Language Server Protocol over standard input and output (the default).
@@ -62,11 +65,9 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
-    /// List every game `GameType` and `SetUp` know, with their systems and arguments.
-    Games {
-        #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
-        format: ReplayFormat,
-    },
+    /// List every game `GameType` and `SetUp` know, with their systems and arguments; with
+    /// paths or `--find`, the games of files and folders instead.
+    Games(GamesArgs),
     /// Rewrite the forms of older PPN versions in the spelling of PPN 0.14.
     Migrate(migrate::MigrateArgs),
     /// Draw a board as SVG, PNG or text, or a whole game as an animated GIF or SVG.
@@ -93,6 +94,23 @@ struct CheckArgs {
     /// Colour the human output: `auto` colours it on a terminal unless `NO_COLOR` is set.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     color: ColorChoice,
+
+    /// Make every safe fix in the files (listed on standard error), then check them.
+    #[arg(long)]
+    fix: bool,
+}
+
+#[derive(Args, Debug)]
+struct GamesArgs {
+    #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
+    format: ReplayFormat,
+    /// Only the games whose event, players, date, game, result or other metadata hold
+    /// every word of TEXT (ignoring case).
+    #[arg(long, value_name = "TEXT")]
+    find: Option<String>,
+    /// Files and folders whose games to list (default with `--find`: the current folder).
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -184,6 +202,7 @@ const OPTIONS_WITH_VALUES: &[&str] = &[
     "-o",
     "--color",
     "--line-width",
+    "--find",
 ];
 
 /// The arguments as clap reads them: `--check` (the older spelling) becomes the `check`
@@ -255,6 +274,7 @@ pub fn run(before_serving: fn()) -> i32 {
             format: args.format,
             deny_warnings: args.deny_warnings,
             color: args.color.enabled_for_stdout(),
+            fix: args.fix,
         }),
         Some(Command::Replay(args)) => replay::run(
             &args.paths,
@@ -282,7 +302,13 @@ pub fn run(before_serving: fn()) -> i32 {
             ascii: args.ascii,
         }),
         Some(Command::Convert { file, to, output }) => convert::run(&file, &to, output.as_deref()),
-        Some(Command::Games { format }) => games::run(format),
+        Some(Command::Games(args)) => {
+            if args.find.is_some() || !args.paths.is_empty() {
+                games::run_find(args.find.as_deref(), &args.paths, args.format)
+            } else {
+                games::run(args.format)
+            }
+        }
         Some(Command::Migrate(args)) => migrate::run(&args),
         Some(Command::Fmt(args)) => fmt::run(&args),
         // No command, or `--stdio`: be the language server.

@@ -1,9 +1,11 @@
-//! `ppn-ls fmt` as CI and users run it: in place, from standard input, `--check`,
-//! `--diff`, and files that do not parse.
+//! `ppn-ls fmt` as CI and users run it (in place, from standard input, `--check`,
+//! `--diff`, files that do not parse), `ppn-ls check --fix` and `ppn-ls games --find`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
 
 fn ppn_ls(args: &[&str], stdin: Option<&str>, folder: &Path) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ppn-ls"))
@@ -153,4 +155,77 @@ fn the_line_width_is_an_option() {
         text(&output.stdout),
         "---\n...\n1. S@a1 S@a2 S@a3\n   S@a4 S@a5 S@a6\n"
     );
+}
+
+#[test]
+fn check_fix_makes_the_safe_fixes_lists_them_and_checks_the_result() {
+    let folder = scratch("fix");
+    // Two old captures (safe), and a misspelt setup argument (a guess: left alone).
+    let old = "---\nGameType: Four Field Kono\n...\n1. b1*b3 1... d3*b3\n\
+               ---\nGameType: {Name: Tablut, Die Widht: 0.5}\n...\n1. d1-d3\n";
+    std::fs::write(folder.join("old.ppn"), old).expect("written");
+    let output = ppn_ls(&["check", "--fix", "old.ppn"], None, &folder);
+    let errors = text(&output.stderr);
+    assert_eq!(
+        errors,
+        "old.ppn:4:4: fixed: write `b1:b3` (old-capture)\n\
+         old.ppn:4:15: fixed: write `d3:b3` (old-capture)\n"
+    );
+    let fixed = std::fs::read_to_string(folder.join("old.ppn")).expect("read");
+    assert_eq!(
+        fixed,
+        old.replace("b1*b3", "b1:b3").replace("d3*b3", "d3:b3")
+    );
+    let report = text(&output.stdout);
+    assert!(report.contains("unknown-setup-argument"), "{report}");
+    assert!(!report.contains("old-capture"), "{report}");
+    // Nothing left to fix: nothing listed, the file as it was.
+    let again = ppn_ls(&["check", "--fix", "old.ppn"], None, &folder);
+    assert_eq!(text(&again.stderr), "");
+    assert_eq!(
+        std::fs::read_to_string(folder.join("old.ppn")).expect("read"),
+        fixed
+    );
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn games_are_found_by_their_metadata() {
+    let folder = scratch("find");
+    std::fs::create_dir_all(folder.join("club")).expect("a folder");
+    std::fs::write(
+        folder.join("club/night.ppn"),
+        "---\nEvent: Club night\nWhite: Ann\nBlack: Ben\nDate: 2024-01-01\n...\n1. S@a1\n\n\
+         ---\nEvent: Club night\nWhite: Cleo\nBlack: Dan\nResult: 1-0\n...\n1. S@a1\n",
+    )
+    .expect("written");
+    std::fs::write(
+        folder.join("spring.ppn"),
+        "---\nEvent: Spring open\nWhite: Dan\nBlack: Ann\nGameType: Tablut\n...\n",
+    )
+    .expect("written");
+    let output = ppn_ls(&["games", "--find", "ann"], None, &folder);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout),
+        "./club/night.ppn:1: Game 1: Club night (Club night, 2024-01-01, Ann – Ben)\n\
+         ./spring.ppn:1: Game 1: Spring open (Spring open, Dan – Ann, Tablut)\n"
+    );
+    let output = ppn_ls(
+        &["games", "--find", "dan 1-0", "--format", "json", "club"],
+        None,
+        &folder,
+    );
+    let found: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(found[0]["file"], "club/night.ppn");
+    assert_eq!(found[0]["line"], 9);
+    assert_eq!(found[0]["tags"]["White"], "Cleo");
+    assert_eq!(found.as_array().map(Vec::len), Some(1));
+    let none = ppn_ls(&["games", "--find", "nobody"], None, &folder);
+    assert_eq!(none.status.code(), Some(1));
+    assert_eq!(text(&none.stdout), "");
+    // Without paths or `--find`, the games ppn-ls sets up, as before.
+    let known = ppn_ls(&["games"], None, &folder);
+    assert!(text(&known.stdout).contains("Tablut: piecepack"));
+    let _ = std::fs::remove_dir_all(&folder);
 }
