@@ -335,3 +335,62 @@ fn the_readme_installs_ppn_ls_before_using_it_and_tests_as_ci_does() {
     );
     assert!(!readme.contains("a few minutes"));
 }
+
+#[test]
+fn a_configuration_file_changes_severities_and_leaves_files_out_of_a_search() {
+    let dir = scratch("configured-check");
+    std::fs::create_dir_all(dir.join("games/archive")).unwrap();
+    let broken = "---\nGameType: Tablut\n...\n1. a4-a3 1... c5-c3 ]\n";
+    std::fs::write(dir.join("games/broken.ppn"), broken).unwrap();
+    std::fs::write(dir.join("games/archive/old.ppn"), broken).unwrap();
+    let before = ppn_ls(&["check", arg(&dir.join("games"))], None);
+    assert_eq!(before.status.code(), Some(1));
+    assert!(stdout(&before).ends_with("2 errors, 0 warnings in 2 files\n"));
+
+    std::fs::write(
+        dir.join("ppn-ls.toml"),
+        "[check]\nexclude = [\"archive\"]\n\n[diagnostics.severity]\nunexpected-token = \"warning\"\n",
+    )
+    .unwrap();
+    let after = ppn_ls(&["check", arg(&dir.join("games"))], None);
+    let out = stdout(&after);
+    assert_eq!(after.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("broken.ppn:4:21: warning[unexpected-token]"),
+        "{out}"
+    );
+    assert!(!out.contains("old.ppn"), "{out}");
+    assert!(out.ends_with("0 errors, 1 warning in 1 file\n"), "{out}");
+    // A file named on the command line is read even where a glob leaves it out.
+    let named = ppn_ls(&["check", arg(&dir.join("games/archive/old.ppn"))], None);
+    assert!(stdout(&named).contains("old.ppn:4:21: warning"));
+
+    // `off` drops the diagnostic; the configuration's own mistakes are reported with their line.
+    std::fs::write(
+        dir.join("ppn-ls.toml"),
+        "[diagnostics.severity]\nunexpected-token = \"off\"\nunexpected-tokens = \"off\"\n[hover]\nboard = \"fancy\"\n",
+    )
+    .unwrap();
+    let off = ppn_ls(&["check", arg(&dir.join("games"))], None);
+    let out = stdout(&off);
+    assert_eq!(off.status.code(), Some(0), "{out}");
+    assert!(!out.contains("unexpected-token]"), "{out}");
+    assert!(
+        out.contains("ppn-ls.toml:3:1: warning[config-unknown-code]: ppn-ls reports no diagnostic with the code `unexpected-tokens` (did you mean `unexpected-token`?)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ppn-ls.toml:5:9: warning[config-bad-value]"),
+        "{out}"
+    );
+    assert!(out.ends_with("0 errors, 2 warnings in 2 files\n"), "{out}");
+
+    // A broken file never stops the check: it is an error of its own, and defaults apply.
+    std::fs::write(dir.join("ppn-ls.toml"), "[diagnostics\n").unwrap();
+    let broken_config = ppn_ls(&["check", arg(&dir.join("games"))], None);
+    let out = stdout(&broken_config);
+    assert_eq!(broken_config.status.code(), Some(1), "{out}");
+    assert!(out.contains("ppn-ls.toml:1:"), "{out}");
+    assert!(out.contains("error[config-syntax]"), "{out}");
+    assert!(out.ends_with("3 errors, 0 warnings in 2 files\n"), "{out}");
+}

@@ -72,9 +72,16 @@ fn every_example_becomes_a_diagram_a_png_and_a_gif() {
         let diagram = stdout(&text);
         assert!(diagram.starts_with("--- "), "{name}: {diagram}");
         assert!(diagram.lines().count() > 4, "{name}: {diagram}");
+        // The plain style: box-drawing lines, no combining enclosures.
         assert!(
             diagram.contains('─') || diagram.contains('━'),
             "{name}: {diagram}"
+        );
+        assert!(!diagram.contains('\u{20dd}'), "{name}: {diagram}");
+        let reference = stdout(&ppn_ls(&["render", path, "--board-style", "reference"]));
+        assert!(
+            reference.contains('─') || reference.contains('━'),
+            "{name}: {reference}"
         );
 
         let png_path = dir.join(format!("{name}.png"));
@@ -196,7 +203,7 @@ fn wrong_requests_are_explained() {
     let odd = ppn_ls(&["render", file, "-o", "board.bmp"]);
     assert_eq!(odd.status.code(), Some(2));
     assert!(
-        stderr(&odd).contains(".svg, .png, .gif or .txt"),
+        stderr(&odd).contains(".svg, .png, .gif, .html or .txt"),
         "{}",
         stderr(&odd)
     );
@@ -217,11 +224,20 @@ fn replay_text_says_start_and_shows_changes_or_ascii() {
     assert_eq!(changes.matches("--- ").count(), boards);
     // After the starting board, each move lists what it changed instead of a board.
     let after_start = &changes[changes.find("\n--- 1.").expect("move 1.")..];
-    assert!(!after_start.contains('┌'), "{after_start}");
+    assert!(!after_start.contains('─'), "{after_start}");
     assert!(after_start.contains("  b2: "), "{after_start}");
     let ascii = stdout(&ppn_ls(&["replay", "--ascii", file]));
     assert!(ascii.is_ascii(), "{ascii}");
     assert!(ascii.contains("+-"), "{ascii}");
+    // Plain characters unless the reference's are asked for.
+    assert!(full.contains('─') && !full.contains('\u{20dd}'), "{full}");
+    let reference = stdout(&ppn_ls(&["replay", "--board-style", "reference", file]));
+    assert!(
+        reference.contains('─') && reference.contains('\u{20dd}'),
+        "{reference}"
+    );
+    let unknown = ppn_ls(&["replay", "--board-style", "fancy", file]);
+    assert_eq!(unknown.status.code(), Some(2), "{}", stderr(&unknown));
     // The JSON keeps the reference's labels: it is the conformance schema.
     let json = stdout(&ppn_ls(&["replay", "--format", "json", file]));
     assert!(json.contains("\"move\":\"SetupFn.\""), "{json}");
@@ -232,7 +248,7 @@ fn replay_text_says_start_and_shows_changes_or_ascii() {
 #[test]
 fn one_diagram_per_game_system() {
     use ppn_ls::ide::document::analyze;
-    use ppn_ls::render::text::{diagram, TextOptions};
+    use ppn_ls::render::text::{diagram, BoardStyle, TextOptions};
     let games = [
         ("alquerque", "alquerque", "alquerque"),
         ("checker", "american-checkers", "american_checkers"),
@@ -261,9 +277,50 @@ fn one_diagram_per_game_system() {
             .next()
             .expect("a starting board");
         let scene = document.scene(start.state).expect("a scene");
+        // The reference's glyphs, and the plain style every editor shows.
+        let reference = TextOptions {
+            style: BoardStyle::Reference,
+            ..TextOptions::default()
+        };
+        insta::assert_snapshot!(format!("system-{system}"), diagram(&scene, &reference));
         insta::assert_snapshot!(
-            format!("system-{system}"),
+            format!("system-{system}-plain"),
             diagram(&scene, &TextOptions::default())
         );
     }
+}
+
+#[test]
+fn a_move_of_a_variation_is_drawn_by_its_label_or_its_place() {
+    let file = "tests/otn/opentafl/Ard-Ri-Escape-Puzzle.otg";
+    let variation = ppn_ls(&["render", file, "--move", "7a.1.1a", "--format", "svg"]);
+    assert_eq!(variation.status.code(), Some(0), "{}", stderr(&variation));
+    let drawn = stdout(&variation);
+    assert!(
+        drawn.contains("<title>The board after 7a.1.1a d1-e1</title>"),
+        "{drawn}"
+    );
+    let main = stdout(&ppn_ls(&[
+        "render", file, "--move", "7a", "--format", "svg",
+    ]));
+    assert!(
+        main.contains("<title>The board after 7a c2-e2</title>"),
+        "{main}"
+    );
+    // The same state, found by its place in the file.
+    let text = std::fs::read_to_string(project_root().join(file)).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("7a.1.1a."))
+        .unwrap()
+        + 1;
+    let at = ppn_ls(&[
+        "render",
+        file,
+        "--at",
+        &format!("{line}:10"),
+        "--format",
+        "svg",
+    ]);
+    assert_eq!(stdout(&at), drawn);
 }

@@ -54,13 +54,18 @@ module.exports = grammar({
     // `1.`, `1...`, `12S.`, `Round2.`, `setup.` and the lone `.` shortcut: letters,
     // digits, `_` and `.` ending in a period, followed by whitespace.
     $.move_number,
+    // Whitespace after a game's last item that runs to the end of the file or to a `---`
+    // line: it belongs to no game, so a game ends where its text does (editors' text
+    // objects and motions skip a node that reaches the end of the file).
+    $._whitespace_after_game,
     $._error_sentinel,
   ],
 
   rules: {
     source_file: $ => seq(
       optional(alias($._first_game, $.game)),
-      repeat(alias($._separated_game, $.game)),
+      optional($._whitespace_after_game),
+      repeat(seq(alias($._separated_game, $.game), optional($._whitespace_after_game))),
     ),
 
     // The first game may omit `---`; it then has metadata when a `...` line follows, or

@@ -7,16 +7,185 @@ pub enum Severity {
     Error,
     Warning,
     Information,
+    /// Only where the project's configuration asks for it: no notation reports hints.
+    Hint,
 }
 
 impl Severity {
+    /// How many severities there are (for tallies indexed by `severity as usize`).
+    pub const COUNT: usize = 4;
+
     pub fn name(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Information => "info",
+            Severity::Hint => "hint",
         }
     }
+}
+
+/// Every diagnostic code ppn-ls reports, sorted: the project's configuration sets a
+/// severity per code, and a code it does not know is a mistake in the configuration.
+/// (Debug builds outside the library's unit tests check each diagnostic made against this
+/// list: the integration tests and the fuzz targets see every code in use.)
+pub const CODES: &[&str] = &[
+    "annofen-empty-code",
+    "annofen-empty-stack",
+    "annofen-extra-position",
+    "annofen-missing-prefix",
+    "annofen-syntax",
+    "annofen-unclosed-code",
+    "annofen-unclosed-stack",
+    "annofen-version",
+    "assumed-piece",
+    "bad-location",
+    "bad-macro",
+    "bad-move",
+    "bad-piece-id",
+    "bad-scaling-factor",
+    "bad-setup",
+    "bad-setup-argument",
+    "bad-slice",
+    "brace-across-semicolon",
+    "brace-expansion",
+    "brace-in-comment",
+    "braces-in-macro",
+    "capture-mismatch",
+    "capture-not-made",
+    "config-bad-value",
+    "config-syntax",
+    "config-unknown-code",
+    "config-unknown-key",
+    "duplicate-move-number",
+    "duplicate-rules-key",
+    "empty-piece-id",
+    "extra-commentary",
+    "fen-extra-fields",
+    "fen-extra-position",
+    "fen-side-to-move",
+    "fen-syntax",
+    "illegal-move",
+    "indented-first-line",
+    "indented-metadata-without-end",
+    "info-mismatch",
+    "invalid-rules-value",
+    "invalid-tag-value",
+    "large-document",
+    "macro-cycle",
+    "macro-too-deep",
+    "macro-too-long",
+    "metadata-not-mapping",
+    "metadata-too-deep",
+    "metadata-too-large",
+    "metadata-without-end",
+    "mirrored-checkers",
+    "misplaced-placeholder",
+    "missing-capture",
+    "missing-dim",
+    "missing-rules",
+    "missing-start",
+    "missing-token",
+    "missing-turn",
+    "move-after-end",
+    "move-syntax",
+    "move-type-mismatch",
+    "mover-mismatch",
+    "moves-not-checked",
+    "moves-without-turn-number",
+    "no-piece",
+    "old-capture",
+    "old-icehouse-pyramid",
+    "position-syntax",
+    "reference-differs",
+    "repeated-turn",
+    "result-mismatch",
+    "row-count",
+    "row-length",
+    "rules-order",
+    "rules-syntax",
+    "square-off-board",
+    "syntax-error",
+    "tag-syntax",
+    "too-many-configurations",
+    "too-many-diagnostics",
+    "too-many-games",
+    "too-many-pieces",
+    "trailing-text",
+    "turn-length",
+    "turn-number-syntax",
+    "unclosed-bracket",
+    "unclosed-comment",
+    "unexpected-text",
+    "unexpected-token",
+    "unknown-address",
+    "unknown-configuration",
+    "unknown-game",
+    "unknown-macro",
+    "unknown-man",
+    "unknown-movetext-parser",
+    "unknown-parser-option",
+    "unknown-piece",
+    "unknown-rules-key",
+    "unknown-setup-argument",
+    "unknown-system",
+    "unknown-variation-root",
+    "unopened-comment",
+    "unterminated-metadata",
+    "variation-placeholders",
+    "variation-too-deep",
+    "wxf-ambiguous-move",
+    "wxf-duplicate-fen",
+    "wxf-duplicate-moves",
+    "wxf-duplicate-setup",
+    "wxf-equals-sideways",
+    "wxf-fen",
+    "wxf-illegal-move",
+    "wxf-leaves-check",
+    "wxf-move-number",
+    "wxf-no-piece",
+    "wxf-setup-ignored",
+    "wxf-setup-syntax",
+    "wxf-side-to-move",
+    "wxf-syntax",
+    "wxf-tandem",
+    "wxf-unclosed-block",
+    "xay-atom-type",
+    "xay-missing-setup",
+    "xay-missing-version",
+    "xay-not-a-list",
+    "xay-not-a-mapping",
+    "xay-unknown-key",
+    "xay-version",
+    "xay-version-not-string",
+    "xay-yaml",
+    "xay-yaml-unlocated",
+    "xiangqi-advisor-off-point",
+    "xiangqi-arrow-off-board",
+    "xiangqi-check-on-waiting-side",
+    "xiangqi-duplicate-annotation",
+    "xiangqi-elephant-off-point",
+    "xiangqi-general-outside-palace",
+    "xiangqi-generals-facing",
+    "xiangqi-marker-on-empty",
+    "xiangqi-marker-on-piece",
+    "xiangqi-no-position",
+    "xiangqi-piece-count",
+    "xiangqi-row-count",
+    "xiangqi-row-width",
+    "xiangqi-several-generals",
+    "xiangqi-soldier-behind",
+    "xiangqi-soldier-sideways",
+    "xiangqi-stacked-pieces",
+    "xiangqi-unknown-code",
+    "xiangqi-unknown-piece",
+    "xiangqi-zero",
+    "yaml-error",
+];
+
+/// Whether ppn-ls reports diagnostics with this code.
+pub fn is_known_code(code: &str) -> bool {
+    CODES.binary_search(&code).is_ok()
 }
 
 /// One problem in a document, located by a byte range of its text.
@@ -55,6 +224,12 @@ impl Diagnostic {
         code: &'static str,
         message: impl Into<String>,
     ) -> Diagnostic {
+        // Unit tests make diagnostics with made-up codes; everything else is checked.
+        #[cfg(not(test))]
+        debug_assert!(
+            is_known_code(code),
+            "the diagnostic code `{code}` is missing from diagnostic::CODES"
+        );
         Diagnostic {
             range,
             severity,
@@ -137,6 +312,13 @@ impl Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_codes_are_sorted_and_each_is_listed_once() {
+        assert!(CODES.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(is_known_code("no-piece"));
+        assert!(!is_known_code("no-such-code"));
+    }
 
     #[test]
     fn shifting_moves_every_range_and_keeps_the_words() {

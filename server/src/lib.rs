@@ -3,10 +3,14 @@
 //! Layers, each depending only on those below it:
 //! `cli` / `lsp` → `ide` → `engine` → `notation` → `syntax`.
 
+#[cfg(feature = "native")]
 pub mod cli;
+pub mod config;
 pub mod diagnostic;
 pub mod ide;
+#[cfg(feature = "native")]
 pub mod lsp;
+#[cfg(feature = "native")]
 pub mod memory;
 pub mod model;
 pub mod otn;

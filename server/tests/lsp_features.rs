@@ -572,6 +572,57 @@ async fn definition_and_references_of_a_metadata_macro() {
     }
 }
 
+/// The hover on move 3's number from a server started by a client with these
+/// capabilities: its kind and its text.
+async fn move_hover(capabilities: Value) -> (Value, String) {
+    let params = json!({ "processId": null, "rootUri": null, "capabilities": capabilities });
+    let (mut client, _) = TestClient::start_with(params, analyzer()).await;
+    client.open(URI, 1, TEXT).await;
+    let hover = result(
+        &mut client,
+        "textDocument/hover",
+        at(Encoding::Utf16, nth("3. b2", 0)),
+    )
+    .await;
+    assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    let text = hover["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    (hover["contents"]["kind"].clone(), text)
+}
+
+#[tokio::test]
+async fn a_client_that_reads_only_plain_text_hovers_gets_plain_text() {
+    let formats =
+        |formats: Value| json!({ "textDocument": { "hover": { "contentFormat": formats } } });
+    let (kind, text) = move_hover(formats(json!(["plaintext"]))).await;
+    assert_eq!(kind, "plaintext");
+    assert!(
+        text.starts_with(
+            "Move 3. b2-c4\n\n- Moved null of Suns tile, back up from b2 to c4\n\nBoard 3.\n\n"
+        ),
+        "{text}"
+    );
+    for mark in ["**", "`"] {
+        assert!(!text.contains(mark), "{mark} in {text}");
+    }
+    // The board itself, in the plain style.
+    assert!(text.contains("\n4   +-+-+\n"), "{text}");
+    // Markdown for every other client: one that prefers it, one that takes both, one that
+    // does not say.
+    for capabilities in [
+        formats(json!(["markdown", "plaintext"])),
+        formats(json!(["plaintext", "markdown"])),
+        json!({}),
+    ] {
+        let (kind, text) = move_hover(capabilities.clone()).await;
+        assert_eq!(kind, "markdown", "{capabilities}");
+        assert!(text.starts_with("**Move 3.** `b2-c4`"), "{text}");
+        assert!(text.contains("```text\n"), "{text}");
+    }
+}
+
 #[tokio::test]
 async fn board_at_the_cursor() {
     for encoding in Encoding::BOTH {
@@ -598,7 +649,7 @@ async fn board_at_the_cursor() {
         );
         let text = board["text"].as_str().unwrap_or_default();
         // The domino on c3 (its middle line) between the tiles on b2 and d2.
-        assert!(text.contains("\n3 ├─┰┤━├┰─┐\n"), "{text}");
+        assert!(text.contains("\n3 +-++-++-+\n"), "{text}");
         // In the metadata: the starting board, still empty.
         let start = result(&mut client, "ppn/boardAt", at(encoding, nth("Event", 0))).await;
         assert_eq!(start["label"], "start");

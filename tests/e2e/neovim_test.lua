@@ -133,7 +133,7 @@ local function run()
   -- S@b2 drops the Suns coin back up: a coin showing the Suns on rank 2.
   check(
     'hover on a move shows the board',
-    hover_text:find('**Board 1.**', 1, true) ~= nil and hover_text:find('2 ☀⃝', 1, true) ~= nil,
+    hover_text:find('**Board 1.**', 1, true) ~= nil and hover_text:find('2 ☀', 1, true) ~= nil,
     hover_text
   )
 

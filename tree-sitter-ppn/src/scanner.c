@@ -18,6 +18,7 @@ enum TokenType {
   COMMENT_OPEN,
   COMMENT_TEXT,
   MOVE_NUMBER,
+  WHITESPACE_AFTER_GAME,
   ERROR_SENTINEL,
 };
 
@@ -127,6 +128,22 @@ static bool consume_line_checking_yaml_key(TSLexer *lexer) {
   return looks_like_key && saw_colon;
 }
 
+// Consumes a run of whitespace and tells whether it ends a game: it runs to the end of the
+// file or to a `---` line. The token then ends after the whitespace.
+static bool consume_whitespace_after_game(TSLexer *lexer) {
+  while (!at_eof(lexer) && is_space(lexer->lookahead)) {
+    advance(lexer);
+  }
+  lexer->mark_end(lexer);
+  lexer->result_symbol = WHITESPACE_AFTER_GAME;
+  if (at_eof(lexer)) {
+    return true;
+  }
+  // The column is asked for only at a `-`: see scan_game_separator.
+  return lexer->lookahead == '-' && lexer->get_column(lexer) == 0 &&
+         consume_repeated(lexer, '-', 3);
+}
+
 typedef enum {
   LINE_OTHER,
   LINE_BLANK,
@@ -164,20 +181,32 @@ static LineKind consume_line(TSLexer *lexer, bool *is_key) {
 // first blank line does; without either the game has none. A game without `---` (the
 // first one) opens with metadata only when its first line reads like a YAML key, and
 // never when it opens with a comment.
-// The caller marks the token end at the start of the first line; `first_line_started`
-// tells that it has already consumed part of that line (dashes or periods).
+// The caller marks the token end at the start of the first line; `first_line` tells how
+// much of the text it has already consumed.
+typedef enum {
+  FIRST_LINE_UNREAD,
+  // Dashes or periods at the start of the first line.
+  FIRST_LINE_STARTED,
+  // Whitespace from the start of the first line up to something else
+  // (scan_game_start_after_whitespace).
+  WHITESPACE_READ,
+} FirstLine;
+
 static bool scan_game_start(TSLexer *lexer, const bool *valid_symbols, bool first_game,
-                            bool first_line_started) {
-  bool opens_with_comment = !first_line_started && lexer->lookahead == '{';
+                            FirstLine first_line, bool blank_line_read, bool at_line_start) {
+  bool opens_with_comment = first_line == FIRST_LINE_UNREAD && lexer->lookahead == '{';
   bool first_is_key = false;
   bool blank_seen = false;
   bool dots_seen = false;
   LineKind kind = LINE_OTHER;
-  if (first_line_started) {
+  if (first_line == FIRST_LINE_STARTED || (first_line == WHITESPACE_READ && !at_line_start)) {
     consume_rest_of_line(lexer);
     consume_newline(lexer);
-  } else {
+  } else if (first_line == FIRST_LINE_UNREAD) {
     kind = consume_line(lexer, &first_is_key);
+  }
+  if (blank_line_read) {
+    kind = LINE_BLANK;
   }
   if (kind == LINE_BLANK) {
     // The metadata would be empty, and the blank line is movetext whitespace.
@@ -208,6 +237,45 @@ static bool scan_game_start(TSLexer *lexer, const bool *valid_symbols, bool firs
     return false;
   }
   return valid_symbols[lexer->result_symbol];
+}
+
+// At the start of a game that opens with whitespace: the whitespace ends the game when it
+// runs to the end of the file or a `---` line, as anywhere else; otherwise the game starts
+// as scan_game_start decides, told whether a line read was blank (empty or starting with
+// a space or tab).
+static bool scan_game_start_after_whitespace(TSLexer *lexer, const bool *valid_symbols,
+                                             bool first_game) {
+  bool at_line_start = true;
+  bool blank_line_read = false;
+  while (!at_eof(lexer) && is_space(lexer->lookahead)) {
+    int32_t c = lexer->lookahead;
+    if (at_line_start && (is_newline(c) || is_blank(c))) {
+      blank_line_read = true;
+    }
+    advance(lexer);
+    if (c == '\r' && lexer->lookahead == '\n') {
+      advance(lexer);
+    }
+    at_line_start = is_newline(c);
+  }
+  if (at_eof(lexer)) {
+    lexer->mark_end(lexer);
+    lexer->result_symbol = WHITESPACE_AFTER_GAME;
+    return valid_symbols[WHITESPACE_AFTER_GAME];
+  }
+  if (lexer->lookahead == '-' && lexer->get_column(lexer) == 0) {
+    // The token ends before the dashes whichever it is.
+    lexer->mark_end(lexer);
+    if (consume_repeated(lexer, '-', 3)) {
+      lexer->result_symbol = WHITESPACE_AFTER_GAME;
+      return valid_symbols[WHITESPACE_AFTER_GAME];
+    }
+    // A line starting with `-` that is not `---`: the game starts after the whitespace
+    // (its zero-width token can no longer end before it), in the middle of that line.
+    at_line_start = false;
+  }
+  return scan_game_start(lexer, valid_symbols, first_game, WHITESPACE_READ, blank_line_read,
+                         at_line_start);
 }
 
 // The metadata block, from its first line start up to (not including) the line that
@@ -385,9 +453,16 @@ bool tree_sitter_ppn_external_scanner_scan(void *payload, TSLexer *lexer,
         lexer->result_symbol = c == '-' ? GAME_SEPARATOR : METADATA_END;
         return valid_symbols[lexer->result_symbol];
       }
-      return scan_game_start(lexer, valid_symbols, first_game, true);
+      return scan_game_start(lexer, valid_symbols, first_game, FIRST_LINE_STARTED, false, false);
     }
-    return scan_game_start(lexer, valid_symbols, first_game, false);
+    if (is_space(c)) {
+      return scan_game_start_after_whitespace(lexer, valid_symbols, first_game);
+    }
+    return scan_game_start(lexer, valid_symbols, first_game, FIRST_LINE_UNREAD, false, false);
+  }
+
+  if (valid_symbols[WHITESPACE_AFTER_GAME] && is_space(lexer->lookahead)) {
+    return consume_whitespace_after_game(lexer);
   }
 
   if (valid_symbols[METADATA_END] && lexer->lookahead == '.' && lexer->get_column(lexer) == 0) {

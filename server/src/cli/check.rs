@@ -2,7 +2,7 @@
 //! analysed, so memory holds one file at a time and output starts at once.
 
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
@@ -10,6 +10,7 @@ use super::output::{display_path, io_message, Palette, Style};
 use super::paths;
 use super::snippet::{snippet, ColumnIndex, Position};
 use super::{read_input, report_error, report_warning, CheckFormat, EXIT_USAGE};
+use crate::config::{Config, ConfigFiles, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ide::document::check_as;
 use crate::model::format::Format;
@@ -37,7 +38,7 @@ impl Tally {
             match diagnostic.severity {
                 Severity::Error => self.errors += 1,
                 Severity::Warning => self.warnings += 1,
-                Severity::Information => {}
+                Severity::Information | Severity::Hint => {}
             }
         }
     }
@@ -65,7 +66,12 @@ fn plural(n: usize) -> &'static str {
 }
 
 pub fn run(options: &Options) -> i32 {
-    let collected = paths::collect(&options.paths);
+    let configs = ConfigFiles::new();
+    let collected = paths::collect_except(&options.paths, &|path| {
+        configs
+            .for_file(path)
+            .is_some_and(|config| config.excludes(path))
+    });
     let mut usage_failed = false;
     for (path, why) in &collected.failures {
         report_error(display_path(path), why);
@@ -80,9 +86,27 @@ pub fn run(options: &Options) -> i32 {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut report = Report::new(options.format, Palette::new(options.color));
     let mut written = report.begin(&mut out);
+    // Each configuration file in force is reported once, before the first file it governs.
+    let mut configs_reported: Vec<PathBuf> = Vec::new();
     for file in &collected.files {
         if written.is_err() {
             break;
+        }
+        let path = (file.as_os_str() != "-").then_some(file.as_path());
+        let config = match path {
+            Some(path) => configs.for_file(path),
+            None => configs.for_folder(Path::new(".")),
+        };
+        if let Some(found) = config.as_deref() {
+            if !configs_reported.contains(&found.path) {
+                configs_reported.push(found.path.clone());
+                tally.count(&found.file.diagnostics);
+                let shown = display_path(relative_to_current_dir(&found.path));
+                written = report.file(&mut out, &shown, &found.text, &found.file.diagnostics);
+                if written.is_err() {
+                    break;
+                }
+            }
         }
         let text = match read_input(file) {
             Ok(text) => text,
@@ -92,7 +116,6 @@ pub fn run(options: &Options) -> i32 {
                 continue;
             }
         };
-        let path = (file.as_os_str() != "-").then_some(file.as_path());
         let text = if options.fix {
             match super::fix::fix_file(file, text) {
                 Ok(text) => text,
@@ -105,7 +128,11 @@ pub fn run(options: &Options) -> i32 {
             text
         };
         let format = Format::detect(path, &text);
-        let diagnostics = check_as(format, &text);
+        let mut diagnostics = check_as(format, &text);
+        if let Some(found) = config.as_deref() {
+            Config::resolve(&found.file.settings, &Settings::default())
+                .apply_severities(&mut diagnostics);
+        }
         tally.files += 1;
         tally.count(&diagnostics);
         written = report
@@ -129,6 +156,16 @@ pub fn run(options: &Options) -> i32 {
     } else {
         0
     }
+}
+
+/// A configuration file's path as a user would write it from here (it was found as an
+/// absolute path).
+fn relative_to_current_dir(path: &Path) -> &Path {
+    std::env::current_dir()
+        .ok()
+        .and_then(|here| path.strip_prefix(here).ok())
+        .filter(|relative| !relative.as_os_str().is_empty())
+        .unwrap_or(path)
 }
 
 /// Writes diagnostics in one format, file by file.
@@ -215,7 +252,7 @@ impl Report {
         let severity_style = match d.severity {
             Severity::Error => Style::Error,
             Severity::Warning => Style::Warning,
-            Severity::Information => Style::Info,
+            Severity::Information | Severity::Hint => Style::Info,
         };
         writeln!(
             out,
@@ -346,7 +383,7 @@ fn github(
     let level = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
-        Severity::Information => "notice",
+        Severity::Information | Severity::Hint => "notice",
     };
     let (start, end) = (index.position(d.range.start), index.position(d.range.end));
     writeln!(

@@ -132,17 +132,22 @@ struct ReplayArgs {
     /// Text: ASCII characters only.
     #[arg(long)]
     ascii: bool,
+    /// Text: plain (characters every monospace font has) or reference (the reference's
+    /// glyphs, which need a font with combining enclosures).
+    #[arg(long, value_enum, default_value_t = BoardStyleArg::Plain, value_name = "STYLE")]
+    board_style: BoardStyleArg,
 }
 
 #[derive(Args, Debug)]
 struct RenderArgs {
     /// The file to draw, or `-` for standard input.
     file: PathBuf,
-    /// Where to write: .svg, .png, .txt, or .gif with --animate (default: standard output).
+    /// Where to write: .svg, .png, .txt, .html (every board, with controls to step through
+    /// them), or .gif with --animate (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// What to write (default: from the output's extension; text without one).
-    #[arg(long, value_parser = ["svg", "png", "gif", "text"])]
+    #[arg(long, value_parser = ["svg", "png", "gif", "text", "html"])]
     format: Option<String>,
     /// The game (1-based; default 1).
     #[arg(long)]
@@ -174,6 +179,25 @@ struct RenderArgs {
     /// Text: ASCII characters only.
     #[arg(long)]
     ascii: bool,
+    /// Text: plain or reference characters (as for `replay`).
+    #[arg(long, value_enum, default_value_t = BoardStyleArg::Plain, value_name = "STYLE")]
+    board_style: BoardStyleArg,
+}
+
+/// The characters of text diagrams.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum BoardStyleArg {
+    Plain,
+    Reference,
+}
+
+impl From<BoardStyleArg> for crate::render::text::BoardStyle {
+    fn from(arg: BoardStyleArg) -> Self {
+        match arg {
+            BoardStyleArg::Plain => Self::Plain,
+            BoardStyleArg::Reference => Self::Reference,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -203,6 +227,7 @@ const OPTIONS_WITH_VALUES: &[&str] = &[
     "--color",
     "--line-width",
     "--find",
+    "--board-style",
 ];
 
 /// The arguments as clap reads them: `--check` (the older spelling) becomes the `check`
@@ -284,6 +309,7 @@ pub fn run(before_serving: fn()) -> i32 {
             replay::TextStyle {
                 changes: args.changes,
                 ascii: args.ascii,
+                board: args.board_style.into(),
             },
         ),
         Some(Command::Render(args)) => render::run(&render::RenderRequest {
@@ -300,6 +326,7 @@ pub fn run(before_serving: fn()) -> i32 {
             animate: args.animate,
             frame_ms: args.frame_time,
             ascii: args.ascii,
+            board_style: args.board_style.into(),
         }),
         Some(Command::Convert { file, to, output }) => convert::run(&file, &to, output.as_deref()),
         Some(Command::Games(args)) => {

@@ -20,13 +20,20 @@ pub struct Collected {
 /// standard input. Hidden directories (`.git`) are not searched, and symbolic links to
 /// directories are not followed, so a link loop cannot trap the search.
 pub fn collect(paths: &[PathBuf]) -> Collected {
+    collect_except(paths, &|_| false)
+}
+
+/// As [`collect`], leaving out the files and directories a search finds that `excluded`
+/// says to leave out (paths named on the command line are always read, as other linters
+/// do).
+pub fn collect_except(paths: &[PathBuf], excluded: &dyn Fn(&Path) -> bool) -> Collected {
     let mut collected = Collected::default();
     for path in paths {
         if path.as_os_str() == "-" {
             collected.files.push(path.clone());
         } else if path.is_dir() {
             let before = collected.files.len();
-            search_directory(path, &mut collected);
+            search_directory(path, excluded, &mut collected);
             if collected.files.len() == before {
                 collected.empty_directories.push(path.clone());
             }
@@ -41,7 +48,7 @@ pub fn collect(paths: &[PathBuf]) -> Collected {
     collected
 }
 
-fn search_directory(root: &Path, collected: &mut Collected) {
+fn search_directory(root: &Path, excluded: &dyn Fn(&Path) -> bool, collected: &mut Collected) {
     let mut found = Vec::new();
     let mut pending = vec![root.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -59,10 +66,10 @@ fn search_directory(root: &Path, collected: &mut Collected) {
             };
             if kind.is_dir() {
                 let hidden = entry.file_name().to_string_lossy().starts_with('.');
-                if !hidden {
+                if !hidden && !excluded(&path) {
                     pending.push(path);
                 }
-            } else if is_read_by_ppn_ls(&path) && path.is_file() {
+            } else if is_read_by_ppn_ls(&path) && path.is_file() && !excluded(&path) {
                 found.push(path);
             }
         }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::output::display_path;
 use super::{print_out, read_input, report_error, EXIT_USAGE};
 use crate::ide::document::analyze_boards;
+use crate::ide::viewer::{html_page, state_caption, HtmlPage};
 use crate::model::document::{LineState, NotationDocument};
 use crate::model::line_index::{ColumnUnit, LineCol};
 use crate::render::raster;
@@ -29,6 +30,7 @@ pub struct RenderRequest {
     pub animate: bool,
     pub frame_ms: u32,
     pub ascii: bool,
+    pub board_style: crate::render::text::BoardStyle,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +39,8 @@ enum Picture {
     Png,
     Gif,
     Text,
+    /// Every board of the games with the viewer's controls, in one file.
+    Html,
 }
 
 fn picture_format(args: &RenderRequest) -> Result<Picture, String> {
@@ -56,8 +60,9 @@ fn picture_format(args: &RenderRequest) -> Result<Picture, String> {
         Some("png") => Ok(Picture::Png),
         Some("gif") => Ok(Picture::Gif),
         Some("txt" | "text") => Ok(Picture::Text),
+        Some("html" | "htm") => Ok(Picture::Html),
         Some(other) => Err(format!(
-            "cannot write a picture as {other:?}: use .svg, .png, .gif or .txt"
+            "cannot write a picture as {other:?}: use .svg, .png, .gif, .html or .txt"
         )),
     }
 }
@@ -96,7 +101,19 @@ fn render(args: &RenderRequest) -> Result<(), String> {
         coordinates: !args.no_coordinates,
         caption: None,
     };
-    let bytes: Vec<u8> = if args.animate {
+    let bytes: Vec<u8> = if picture == Picture::Html {
+        let named_state = args.move_label.is_some() || args.at.is_some();
+        let page = HtmlPage {
+            title: html_title(file),
+            svg: options,
+            game: args.game.map(|game| game - 1),
+            start: states
+                .last()
+                .filter(|_| named_state)
+                .map(|state| state.state),
+        };
+        html_page(&*document, &page)?.into_bytes()
+    } else if args.animate {
         let scenes: Vec<_> = states
             .iter()
             .filter_map(|state| Some((state, document.scene(state.state)?)))
@@ -105,7 +122,7 @@ fn render(args: &RenderRequest) -> Result<(), String> {
             .iter()
             .map(|(state, scene)| Frame {
                 scene,
-                caption: Some(caption(state)),
+                caption: Some(state_caption(state)),
             })
             .collect();
         let seconds = f64::from(args.frame_ms) / 1000.0;
@@ -132,12 +149,18 @@ fn render(args: &RenderRequest) -> Result<(), String> {
                     changes: !args.no_changes,
                     coordinates: !args.no_coordinates,
                     legend: true,
+                    style: args.board_style,
                 };
-                format!("--- {}\n{}", caption(state), diagram(&scene, &options)).into_bytes()
+                format!(
+                    "--- {}\n{}",
+                    state_caption(state),
+                    diagram(&scene, &options)
+                )
+                .into_bytes()
             }
-            Picture::Svg | Picture::Png | Picture::Gif => {
+            _ => {
                 let options = SvgOptions {
-                    caption: Some(caption(state)),
+                    caption: Some(state_caption(state)),
                     ..options
                 };
                 let picture_svg = svg(&scene, &options);
@@ -166,13 +189,15 @@ fn render(args: &RenderRequest) -> Result<(), String> {
     }
 }
 
-/// The move's label and text, as a picture's caption.
-pub fn caption(state: &LineState) -> String {
-    if state.text.is_empty() {
-        state.label.clone()
-    } else {
-        format!("{} {}", state.label, state.text)
+/// A one-file game's title: the file's name.
+fn html_title(file: &Path) -> String {
+    if file.as_os_str() == "-" {
+        return "Game".to_string();
     }
+    file.file_name().map_or_else(
+        || file.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    )
 }
 
 /// The states to draw: the whole main line of the game for an animation, else the one
@@ -188,15 +213,22 @@ fn select_states(
             .move_at(offset, true)
             .ok_or_else(|| format!("--at {at}: no game there"))?;
         let line = document.main_line(found.state.game);
-        let index = line
-            .iter()
-            .position(|state| state.state == found.state)
-            .ok_or_else(|| format!("--at {at}: that move is not on the game's main line"))?;
-        return Ok(if args.animate {
-            line
-        } else {
-            vec![line[index].clone()]
-        });
+        if args.animate {
+            return Ok(line);
+        }
+        // A move of a variation is drawn too (an animation is of the main line).
+        let state = line
+            .into_iter()
+            .find(|state| state.state == found.state)
+            .or_else(|| {
+                document
+                    .variations(found.state.game)
+                    .into_iter()
+                    .flat_map(|variation| variation.states)
+                    .find(|state| state.state == found.state)
+            })
+            .ok_or_else(|| format!("--at {at}: that move has no board"))?;
+        return Ok(vec![state]);
     }
     let game = args.game.unwrap_or(1);
     if game == 0 || game > game_count {
@@ -207,12 +239,21 @@ fn select_states(
         return Ok(line);
     }
     match &args.move_label {
-        Some(label) => line
-            .iter()
-            .find(|state| &state.label == label || &state.text == label)
-            .cloned()
-            .map(|state| vec![state])
-            .ok_or_else(|| format!("--move {label}: no move of game {game} has that label")),
+        Some(label) => {
+            let named = |state: &LineState| &state.label == label || &state.text == label;
+            line.iter()
+                .find(|state| named(state))
+                .cloned()
+                .or_else(|| {
+                    document
+                        .variations(game - 1)
+                        .into_iter()
+                        .flat_map(|variation| variation.states)
+                        .find(|state| named(state))
+                })
+                .map(|state| vec![state])
+                .ok_or_else(|| format!("--move {label}: no move of game {game} has that label"))
+        }
         None => Ok(line.last().cloned().into_iter().collect()),
     }
 }

@@ -11,7 +11,7 @@ use crate::ide::board::{describe_piece, location_name};
 use crate::ide::document::analyze_boards;
 use crate::model::document::{LineState, NotationDocument};
 use crate::model::scene::Scene;
-use crate::render::text::{diagram, TextOptions};
+use crate::render::text::{diagram, BoardStyle, TextOptions};
 
 /// How `replay --format text` draws.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -19,6 +19,7 @@ pub struct TextStyle {
     /// After the starting board, only what each move changed.
     pub changes: bool,
     pub ascii: bool,
+    pub board: BoardStyle,
 }
 
 /// Exit code when a game is one the notation's reference implementation cannot read.
@@ -197,6 +198,7 @@ fn to_text(
 ) -> String {
     let options = TextOptions {
         ascii: style.ascii,
+        style: style.board,
         ..TextOptions::default()
     };
     let mut out = String::new();

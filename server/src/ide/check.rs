@@ -48,34 +48,12 @@ pub fn check_text_in_batches(text: &str, batch_bytes: usize) -> Vec<Diagnostic> 
     let workers = std::thread::available_parallelism()
         .map_or(1, |cores| cores.get())
         .min(batches.len());
-    let next = AtomicUsize::new(0);
-    let mut by_batch: Vec<Vec<Diagnostic>> = vec![Vec::new(); batches.len()];
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(batch) = batches.get(index) else {
-                            return done;
-                        };
-                        done.push((index, check_batch(batch)));
-                    }
-                })
-            })
-            .collect();
-        for handle in handles {
-            match handle.join() {
-                Ok(done) => {
-                    for (index, diagnostics) in done {
-                        by_batch[index] = diagnostics;
-                    }
-                }
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-    });
+    let by_batch: Vec<Vec<Diagnostic>> = if workers <= 1 {
+        // One core, or none to ask (the browser): no thread to start.
+        batches.iter().map(check_batch).collect()
+    } else {
+        check_on_threads(workers, &batches, &check_batch)
+    };
     let mut diagnostics: Vec<Diagnostic> = by_batch.into_iter().flatten().collect();
     // Only the whole file can be over the budget of games; what lies past it is not read.
     diagnostics.extend(
@@ -180,6 +158,43 @@ fn sort_diagnostics(diagnostics: &mut Vec<Diagnostic>) {
     diagnostics.dedup_by(|later, earlier| {
         later.range.start == earlier.range.start && later.code == earlier.code
     });
+}
+
+/// `check` of each batch, on `workers` threads taking the next batch as they finish one.
+fn check_on_threads(
+    workers: usize,
+    batches: &[Range<usize>],
+    check: &(dyn Fn(&Range<usize>) -> Vec<Diagnostic> + Sync),
+) -> Vec<Vec<Diagnostic>> {
+    let next = AtomicUsize::new(0);
+    let mut by_batch: Vec<Vec<Diagnostic>> = vec![Vec::new(); batches.len()];
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(batch) = batches.get(index) else {
+                            return done;
+                        };
+                        done.push((index, check(batch)));
+                    }
+                })
+            })
+            .collect();
+        for handle in handles {
+            match handle.join() {
+                Ok(done) => {
+                    for (index, diagnostics) in done {
+                        by_batch[index] = diagnostics;
+                    }
+                }
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    });
+    by_batch
 }
 
 #[cfg(test)]

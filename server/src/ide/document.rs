@@ -8,13 +8,15 @@ use std::path::Path;
 use crate::diagnostic::{Diagnostic, Fix};
 use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::check::{check_text_in_batches, CHECK_BATCH_BYTES};
+use crate::ide::plain_text::plain_text;
+use crate::ide::viewer::state_caption;
 use crate::model::document::{HoverBoard, NotationDocument, StateRef};
 use crate::model::format::Format;
 use crate::model::piece::Piece;
 use crate::model::scene::Scene;
 use crate::otn::document::OtnDocument;
 use crate::render::svg::{svg, SvgOptions};
-use crate::render::text::{diagram, TextOptions};
+use crate::render::text::{diagram, BoardStyle, TextOptions};
 use crate::xiangqi::XiangqiDocument;
 
 /// The analysis of `text`, read in the format its path and content say.
@@ -76,24 +78,63 @@ pub struct HoverInfo {
     pub markdown: String,
 }
 
-/// The hover at `offset`: what the notation says there, with its board drawn below.
+/// How an editor shows hovers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HoverOptions {
+    /// The characters of the board drawn below the text.
+    pub board: BoardStyle,
+    /// Plain text, for an editor that shows no Markdown: no `**`, backticks or fences.
+    pub plain_text: bool,
+}
+
+/// A hover as an editor asked for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EditorHover {
+    pub range: Range<usize>,
+    /// Markdown, or plain text if the options asked for it.
+    pub text: String,
+}
+
+/// The hover at `offset`: what the notation says there, with its board drawn below (in
+/// Markdown, the board in the default style).
 pub fn hover(document: &dyn NotationDocument, offset: usize) -> Option<HoverInfo> {
+    hover_with(document, offset, &HoverOptions::default()).map(|found| HoverInfo {
+        range: found.range,
+        markdown: found.text,
+    })
+}
+
+/// The hover at `offset`, written as `options` say.
+pub fn hover_with(
+    document: &dyn NotationDocument,
+    offset: usize,
+    options: &HoverOptions,
+) -> Option<EditorHover> {
     let found = document.hover(offset)?;
-    let mut markdown = found.markdown;
+    let mut text = if options.plain_text {
+        plain_text(&found.markdown)
+    } else {
+        found.markdown
+    };
     if let Some(board) = &found.board {
         if let Some(scene) = hover_scene(document, board) {
-            if !markdown.is_empty() {
-                markdown = format!("{}\n\n", markdown.trim_end());
+            if !text.is_empty() {
+                text = format!("{}\n\n", text.trim_end());
             }
-            let options = TextOptions {
+            let drawing = TextOptions {
                 changes: board.marked.is_none(),
+                style: options.board,
                 ..TextOptions::default()
             };
-            markdown.push_str(&format!(
-                "**Board {}**\n\n```text\n{}```",
-                board.label,
-                diagram(&scene, &options)
-            ));
+            let drawn = diagram(&scene, &drawing);
+            if options.plain_text {
+                text.push_str(&format!("Board {}\n\n{drawn}", board.label));
+            } else {
+                text.push_str(&format!(
+                    "**Board {}**\n\n```text\n{drawn}```\n",
+                    board.label
+                ));
+            }
             if let Some(marked) = board.marked.as_deref().filter(|m| !m.is_empty()) {
                 let mut names: Vec<String> = Vec::new();
                 for piece in marked.iter().filter_map(|&i| scene.pieces.get(i)) {
@@ -102,13 +143,16 @@ pub fn hover(document: &dyn NotationDocument, offset: usize) -> Option<HoverInfo
                         names.push(name);
                     }
                 }
-                markdown.push_str(&format!("\nMarked: {}", names.join(", ")));
+                text.push_str(&format!("Marked: {}", names.join(", ")));
             }
+            // No line end after the last line.
+            let kept = text.trim_end_matches('\n').len();
+            text.truncate(kept);
         }
     }
-    Some(HoverInfo {
+    Some(EditorHover {
         range: found.range,
-        markdown,
+        text,
     })
 }
 
@@ -140,12 +184,25 @@ pub struct BoardAt {
 /// The board after the move under (or last before) `offset`; the starting board before
 /// a game's first move; `None` outside every game.
 pub fn board_at(document: &dyn NotationDocument, offset: usize) -> Option<BoardAt> {
+    board_drawn_at(document, offset, BoardStyle::default())
+}
+
+/// [`board_at`], its text drawn in `style`.
+pub fn board_drawn_at(
+    document: &dyn NotationDocument,
+    offset: usize,
+    style: BoardStyle,
+) -> Option<BoardAt> {
     let at = document.move_at(offset, true)?;
     let scene = document.scene(at.state)?;
+    let options = TextOptions {
+        style,
+        ..TextOptions::default()
+    };
     Some(BoardAt {
         label: at.label,
         state: at.state,
-        text: diagram(&scene, &TextOptions::default()),
+        text: diagram(&scene, &options),
         pieces: scene.pieces,
     })
 }
@@ -171,16 +228,7 @@ pub fn render_at(
         .main_line(at.state.game)
         .into_iter()
         .find(|state| state.state == at.state)
-        .map_or_else(
-            || at.label.clone(),
-            |state| {
-                if state.text.is_empty() {
-                    state.label
-                } else {
-                    format!("{} {}", state.label, state.text)
-                }
-            },
-        );
+        .map_or_else(|| at.label.clone(), |state| state_caption(&state));
     let options = SvgOptions {
         caption: Some(caption),
         ..options.clone()
@@ -228,8 +276,50 @@ mod tests {
             **Board 2.**\n\n```text\n";
         assert!(shown.markdown.starts_with(expected), "{}", shown.markdown);
         // The tile centred on b2 (back up: a grid), the coins on a2 and c1.
-        assert!(shown.markdown.contains("\n2 ☾⃝━╋━┥\n"), "{}", shown.markdown);
-        assert!(shown.markdown.contains("\n1 └─┸─☀⃝\n"), "{}", shown.markdown);
+        assert!(shown.markdown.contains("\n2 ☾━╋━┥\n"), "{}", shown.markdown);
+        assert!(shown.markdown.contains("\n1 └─┸─☀\n"), "{}", shown.markdown);
+        assert!(shown.markdown.ends_with("```"), "{}", shown.markdown);
+    }
+
+    #[test]
+    fn a_hover_draws_its_board_in_the_style_asked_for() {
+        let at = TIC_TAC_TOE.find("2. b2-c1").unwrap();
+        let options = HoverOptions {
+            board: BoardStyle::Reference,
+            plain_text: false,
+        };
+        let shown = hover_with(&*document(), at, &options).unwrap();
+        assert!(shown.text.contains("\n2 ☾⃝━╋━┥\n"), "{}", shown.text);
+        assert!(shown.text.contains("\n1 └─┸─☀⃝\n"), "{}", shown.text);
+    }
+
+    #[test]
+    fn a_plain_text_hover_has_no_markdown() {
+        let options = HoverOptions {
+            plain_text: true,
+            ..HoverOptions::default()
+        };
+        let at = TIC_TAC_TOE.find("2. b2-c1").unwrap();
+        let shown = hover_with(&*document(), at, &options).unwrap();
+        assert_eq!(
+            shown.text,
+            "Move 2. b2-c1\n\n\
+             - Moved null of Suns coin, back up from b2 to c1\n\n\
+             Board 2.\n\n\
+             3 ┌─┰─┐\n  │ ┃ │\n2 ☾━╋━┥\n  │ ┃ │\n1 └─┸─☀\n  a b c\n\
+             Key: ☀ Suns, ☾ Moons, ♛ Crowns, ⚜ Arms; coins show their rank, or their suit \
+             when back up"
+        );
+        let named = hover_with(&*document(), at + 3, &options).unwrap();
+        assert!(
+            named.text.starts_with("PieceId b2 names 1 piece"),
+            "{}",
+            named.text
+        );
+        assert!(named.text.ends_with("\nMarked: b2"), "{}", named.text);
+        for mark in ["**", "`", "```"] {
+            assert!(!named.text.contains(mark), "{mark} in {}", named.text);
+        }
     }
 
     #[test]

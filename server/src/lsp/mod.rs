@@ -3,6 +3,7 @@
 //! Everything it shows comes from an [`Analyzer`], a pure function of a document's text;
 //! this module only keeps documents in sync with the client and converts positions.
 
+mod config;
 pub mod document;
 pub mod encoding;
 mod server;

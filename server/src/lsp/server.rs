@@ -53,15 +53,17 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 mod editing;
 
+use super::config::{self, uri_file_path};
 use super::document::{Document, Snapshot};
 use super::encoding::{text_offset, PositionCursor, PositionEncoding};
 use super::transport::{check_message, framed, skipped_line, Frame, FrameReader, Verdict};
 use super::workspace_index::WorkspaceIndex;
 use super::written_arrays::{JsonArray, WrittenArrays};
 use super::{uri_path, Analysis, Analyzer, SessionEnd};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::config::{editor_settings, is_config_file, Config, ConfigFiles, Settings};
+use crate::diagnostic::Diagnostic;
 use crate::ide::board::piece_json;
-use crate::ide::document::{board_at, hover, quick_fixes, render_at};
+use crate::ide::document::{board_drawn_at, hover_with, quick_fixes, render_at, HoverOptions};
 use crate::model::document::NotationDocument;
 use crate::model::features::TokenKind;
 use crate::model::features::{
@@ -110,12 +112,18 @@ where
             sent_tokens: DashMap::new(),
             written_arrays: arrays,
             encoding: OnceLock::new(),
+            hover_plain_text: OnceLock::new(),
             next_revision: AtomicU64::new(1),
             publish_gate: tokio::sync::Mutex::new(()),
             progress: watch::channel(0).0,
             shutdown_requested: flag,
             workspace: std::sync::Mutex::new(WorkspaceIndex::default()),
             watched_files_registration: AtomicBool::new(false),
+            editor_settings: std::sync::RwLock::new(Settings::default()),
+            configs: ConfigFiles::new(),
+            config_documents: DashMap::new(),
+            pulls_configuration: AtomicBool::new(false),
+            watch_config_files: AtomicBool::new(false),
         }),
     })
     .custom_method(BOARD_AT_METHOD, Backend::board_at)
@@ -312,6 +320,8 @@ struct State {
     /// The numbers of semantic tokens, written as JSON for the answer on its way out.
     written_arrays: Arc<WrittenArrays>,
     encoding: OnceLock<PositionEncoding>,
+    /// The client shows hovers only as plain text (its `contentFormat` has no Markdown).
+    hover_plain_text: OnceLock<bool>,
     next_revision: AtomicU64,
     /// Held from the last staleness check to the end of a publication, so diagnostics of
     /// an older revision can never overtake those of a newer one on the way out.
@@ -324,6 +334,18 @@ struct State {
     workspace: std::sync::Mutex<WorkspaceIndex>,
     /// Whether the client lets the server ask it to watch files.
     watched_files_registration: AtomicBool,
+    /// What the editor sets (`ppn-ls` in `initializationOptions` and in
+    /// `workspace/didChangeConfiguration` or `workspace/configuration`).
+    editor_settings: std::sync::RwLock<Settings>,
+    /// The `ppn-ls.toml` files in force, found from each document's folder upwards.
+    configs: ConfigFiles,
+    /// Open `ppn-ls.toml` files, kept as the editor edits them: their text counts instead of
+    /// the disk's, and they get diagnostics of their own.
+    config_documents: DashMap<Uri, Document>,
+    /// Whether the client answers `workspace/configuration`.
+    pulls_configuration: AtomicBool,
+    /// Whether the client watches files for the server (`ppn-ls.toml` changed on disk).
+    watch_config_files: AtomicBool,
 }
 
 /// What the analysis task of a document does next.
@@ -332,7 +354,99 @@ enum Step {
     Stop,
 }
 
+/// Where an editor puts ppn-ls's settings.
+const SETTINGS_SECTION: &str = "ppn-ls";
+
+/// The file of a `ppn-ls.toml` document.
+fn config_path(uri: &Uri) -> Option<std::path::PathBuf> {
+    uri_file_path(uri.as_str()).filter(|path| is_config_file(path))
+}
+
 impl State {
+    /// The configuration in force for a document: the `ppn-ls.toml` nearest its file, and the
+    /// editor's settings.
+    fn config_for(&self, uri: &Uri) -> Config {
+        let found = uri_file_path(uri.as_str()).and_then(|path| self.configs.for_file(&path));
+        let editor = self
+            .editor_settings
+            .read()
+            .unwrap_or_else(|e| e.into_inner());
+        match found {
+            Some(found) => Config::resolve(&found.file.settings, &editor),
+            None => Config::resolve(&Settings::default(), &editor),
+        }
+    }
+
+    /// Reads the editor's settings; what is wrong in them is said once, as a warning.
+    async fn set_editor_settings(&self, value: &Value) {
+        let (settings, problems) = editor_settings(value);
+        *self
+            .editor_settings
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = settings;
+        if !problems.is_empty() {
+            let message = format!(
+                "ppn-ls: the editor's settings have mistakes (their defaults apply): {}",
+                problems.join("; ")
+            );
+            self.client
+                .log_message(MessageType::WARNING, &message)
+                .await;
+            self.client
+                .show_message(MessageType::WARNING, message)
+                .await;
+        }
+    }
+
+    /// Asks a client that answers `workspace/configuration` for the `ppn-ls` settings.
+    async fn pull_editor_settings(&self) {
+        if !self.pulls_configuration.load(Ordering::SeqCst) {
+            return;
+        }
+        let item = lsp::ConfigurationItem {
+            scope_uri: None,
+            section: Some(SETTINGS_SECTION.to_string()),
+        };
+        if let Ok(mut values) = self.client.configuration(vec![item]).await {
+            if let Some(value) = values.pop() {
+                self.set_editor_settings(&value).await;
+            }
+        }
+    }
+
+    /// An open `ppn-ls.toml` changed: its diagnostics, and every document it may govern.
+    async fn config_text_changed(&self, uri: &Uri, path: &std::path::Path) {
+        let Some(text) = self
+            .config_documents
+            .get(uri)
+            .map(|document| document.text.to_string())
+        else {
+            return;
+        };
+        let diagnostics = config::config_file_diagnostics(&text, self.encoding());
+        let version = self.config_documents.get(uri).map(|d| d.version);
+        self.configs.set_open_text(path, Some(text));
+        self.client
+            .publish_diagnostics(uri.clone(), diagnostics, version)
+            .await;
+        self.republish_all().await;
+    }
+
+    /// Publishes every analysed document's diagnostics again (the configuration changed).
+    async fn republish_all(&self) {
+        let analysed: Vec<(Uri, Arc<Analysis>, u64)> = self
+            .documents
+            .iter()
+            .filter_map(|entry| {
+                let analysis = entry.analysis.clone()?;
+                Some((entry.key().clone(), analysis, entry.revision))
+            })
+            .collect();
+        for (uri, analysis, revision) in analysed {
+            self.publish(&uri, &analysis, revision).await;
+        }
+    }
+
     fn encoding(&self) -> PositionEncoding {
         self.encoding.get().copied().unwrap_or_default()
     }
@@ -489,7 +603,8 @@ impl State {
     }
 
     async fn publish(&self, uri: &Uri, analysis: &Analysis, revision: u64) {
-        let diagnostics = to_lsp_diagnostics(uri, analysis, self.encoding());
+        let config = self.config_for(uri);
+        let diagnostics = to_lsp_diagnostics(uri, analysis, self.encoding(), &config);
         let _gate = self.publish_gate.lock().await;
         if self.is_current(uri, revision) {
             self.client
@@ -571,6 +686,33 @@ impl LanguageServer for Backend {
             .encoding
             .get_or_init(|| PositionEncoding::negotiate(offered));
         self.set_workspace(&params);
+        let hover_formats = params
+            .capabilities
+            .text_document
+            .as_ref()
+            .and_then(|document| document.hover.as_ref())
+            .and_then(|hover| hover.content_format.as_deref());
+        // A client that names no format is sent Markdown, as to one that names it.
+        let plain_text = hover_formats
+            .is_some_and(|formats| !formats.is_empty() && !formats.contains(&MarkupKind::Markdown));
+        self.state.hover_plain_text.get_or_init(|| plain_text);
+        let workspace = params.capabilities.workspace.as_ref();
+        self.state.pulls_configuration.store(
+            workspace.and_then(|w| w.configuration).unwrap_or(false),
+            Ordering::SeqCst,
+        );
+        let watches_files = workspace
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|w| w.dynamic_registration)
+            .unwrap_or(false);
+        self.state
+            .watch_config_files
+            .store(watches_files, Ordering::SeqCst);
+        if let Some(options) = params.initialization_options.as_ref() {
+            self.state
+                .set_editor_settings(options.get(SETTINGS_SECTION).unwrap_or(&Value::Null))
+                .await;
+        }
         Ok(InitializeResult {
             capabilities: ServerCapabilities {
                 position_encoding: Some(encoding.kind()),
@@ -633,6 +775,58 @@ impl LanguageServer for Backend {
 
     async fn initialized(&self, _: InitializedParams) {
         self.watch_files().await;
+        if self.state.watch_config_files.load(Ordering::SeqCst) {
+            let watch = lsp::DidChangeWatchedFilesRegistrationOptions {
+                watchers: vec![lsp::FileSystemWatcher {
+                    glob_pattern: lsp::GlobPattern::String(format!(
+                        "**/{}",
+                        crate::config::FILE_NAME
+                    )),
+                    kind: None,
+                }],
+            };
+            let registration = lsp::Registration {
+                id: "ppn-ls-configuration-files".to_string(),
+                method: "workspace/didChangeWatchedFiles".to_string(),
+                register_options: serde_json::to_value(watch).ok(),
+            };
+            if let Err(err) = self
+                .state
+                .client
+                .register_capability(vec![registration])
+                .await
+            {
+                self.state
+                    .client
+                    .log_message(
+                        MessageType::WARNING,
+                        format!("ppn-ls: the client did not watch ppn-ls.toml files: {err}"),
+                    )
+                    .await;
+            }
+        }
+        self.state.pull_editor_settings().await;
+    }
+
+    async fn did_change_configuration(&self, params: lsp::DidChangeConfigurationParams) {
+        match params.settings.get(SETTINGS_SECTION) {
+            Some(settings) => self.state.set_editor_settings(settings).await,
+            // Sent as a signal only: the settings are asked for.
+            None => self.state.pull_editor_settings().await,
+        }
+        self.state.republish_all().await;
+    }
+
+    async fn did_change_watched_files(&self, params: lsp::DidChangeWatchedFilesParams) {
+        let configuration_changed = params
+            .changes
+            .iter()
+            .any(|change| uri_file_path(change.uri.as_str()).is_some_and(|p| is_config_file(&p)));
+        if configuration_changed {
+            self.state.configs.forget();
+            self.state.republish_all().await;
+        }
+        self.watched_files_changed(params).await;
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -642,6 +836,14 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let item = params.text_document;
+        if let Some(path) = config_path(&item.uri) {
+            let document = Document::new(&item.text, item.version, self.state.new_revision());
+            self.state
+                .config_documents
+                .insert(item.uri.clone(), document);
+            self.state.config_text_changed(&item.uri, &path).await;
+            return;
+        }
         let document = Document::new(&item.text, item.version, self.state.new_revision());
         // Start the analysis only once the document is there for it to find.
         let mut entry = self
@@ -654,6 +856,18 @@ impl LanguageServer for Backend {
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let uri = params.text_document.uri;
+        if let Some(path) = config_path(&uri) {
+            if let Some(mut document) = self.state.config_documents.get_mut(&uri) {
+                document.apply_changes(
+                    &params.content_changes,
+                    self.state.encoding(),
+                    params.text_document.version,
+                    self.state.new_revision(),
+                );
+            }
+            self.state.config_text_changed(&uri, &path).await;
+            return;
+        }
         let applied = self.state.documents.get_mut(&uri).map(|mut document| {
             document.apply_changes(
                 &params.content_changes,
@@ -694,6 +908,16 @@ impl LanguageServer for Backend {
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
+        if let Some(path) = config_path(&uri) {
+            self.state.config_documents.remove(&uri);
+            self.state.configs.set_open_text(&path, None);
+            self.state
+                .client
+                .publish_diagnostics(uri, Vec::new(), None)
+                .await;
+            self.state.republish_all().await;
+            return;
+        }
         self.state.documents.remove(&uri);
         self.state.sent_tokens.remove(&uri);
         self.state.notify_progress();
@@ -713,13 +937,25 @@ impl LanguageServer for Backend {
             return Ok(None);
         };
         let convert = self.state.converter(&*analysis.document);
-        Ok(hover(&*analysis.document, offset).map(|found| Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: found.markdown,
+        let plain_text = self.state.hover_plain_text.get().copied().unwrap_or(false);
+        let options = HoverOptions {
+            plain_text,
+            board: self.state.config_for(&at.text_document.uri).hover_board,
+        };
+        let kind = if plain_text {
+            MarkupKind::PlainText
+        } else {
+            MarkupKind::Markdown
+        };
+        Ok(
+            hover_with(&*analysis.document, offset, &options).map(|found| Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind,
+                    value: found.text,
+                }),
+                range: Some(convert.range(&found.range)),
             }),
-            range: Some(convert.range(&found.range)),
-        }))
+        )
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
@@ -1039,10 +1275,6 @@ impl LanguageServer for Backend {
     ) -> Result<Option<lsp::WorkspaceSymbolResponse>> {
         self.workspace_symbol_request(params).await
     }
-
-    async fn did_change_watched_files(&self, params: lsp::DidChangeWatchedFilesParams) {
-        self.watched_files_changed(params).await;
-    }
 }
 
 impl Backend {
@@ -1084,7 +1316,8 @@ impl Backend {
         let Some((analysis, offset)) = self.state.analysis_at(&params).await? else {
             return Ok(Value::Null);
         };
-        Ok(match board_at(&*analysis.document, offset) {
+        let style = self.state.config_for(&params.text_document.uri).hover_board;
+        Ok(match board_drawn_at(&*analysis.document, offset, style) {
             Some(board) => json!({
                 "label": board.label,
                 "text": board.text,
@@ -1366,21 +1599,23 @@ fn to_lsp_diagnostics(
     uri: &Uri,
     analysis: &Analysis,
     encoding: PositionEncoding,
+    config: &Config,
 ) -> Vec<lsp::Diagnostic> {
     let convert = Converter::new(&*analysis.document, encoding);
-    let shown = analysis.document.diagnostics_shown(MOST_DIAGNOSTICS_SHOWN);
+    let shown = config::shown(&*analysis.document, config);
     (shown.diagnostics.iter())
         .chain(shown.note.as_ref())
         .map(|diagnostic| to_lsp_diagnostic(uri, &convert, diagnostic))
         .collect()
 }
 
-/// The most diagnostics published for one document. A move broken early in a long game can
-/// make every later move fail: thousands of diagnostics that cost the editor far more to
-/// receive and list than they tell (the first ones say what went wrong). Each one sent costs
-/// about 10 µs between the server and the editor (JSON built, written, read), so that a
+/// The most diagnostics published for one document unless configured otherwise
+/// (`diagnostics.max-per-document`). A move broken early in a long game can make every
+/// later move fail: thousands of diagnostics that cost the editor far more to receive and
+/// list than they tell (the first ones say what went wrong). Each one sent costs about
+/// 10 µs between the server and the editor (JSON built, written, read), so that a
 /// thousand took longer than replaying a 10,000-move record after the edit that broke it.
-pub const MOST_DIAGNOSTICS_SHOWN: usize = 100;
+pub const MOST_DIAGNOSTICS_SHOWN: usize = crate::config::DEFAULT_MAX_PER_DOCUMENT;
 
 fn to_lsp_diagnostic(uri: &Uri, convert: &Converter, diagnostic: &Diagnostic) -> lsp::Diagnostic {
     let range = |range: &std::ops::Range<usize>| convert.range(range);
@@ -1398,11 +1633,7 @@ fn to_lsp_diagnostic(uri: &Uri, convert: &Converter, diagnostic: &Diagnostic) ->
     lsp::Diagnostic {
         range: range(&diagnostic.range),
         related_information: (!related.is_empty()).then_some(related),
-        severity: Some(match diagnostic.severity {
-            Severity::Error => lsp::DiagnosticSeverity::ERROR,
-            Severity::Warning => lsp::DiagnosticSeverity::WARNING,
-            Severity::Information => lsp::DiagnosticSeverity::INFORMATION,
-        }),
+        severity: Some(config::severity(diagnostic)),
         code: Some(NumberOrString::String(diagnostic.code.to_string())),
         source: Some("ppn-ls".to_string()),
         message: diagnostic.message.clone(),

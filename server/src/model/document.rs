@@ -56,6 +56,17 @@ pub struct LineState {
     pub state: StateRef,
 }
 
+/// A line of play that branches off another: a variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variation {
+    /// What it is called (`3a.1.`).
+    pub name: String,
+    /// The state it branches from, in the main line or in another variation.
+    pub from: StateRef,
+    /// Its moves, one state each (the state it branches from is not one of them).
+    pub states: Vec<LineState>,
+}
+
 /// The move under (or, with [`NotationDocument::move_at`]'s `or_before`, last before) an
 /// offset.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,6 +176,13 @@ pub trait NotationDocument: Send + Sync + fmt::Debug {
     /// The main line of a game: its starting board, then one state per move. Linear in the
     /// game's length.
     fn main_line(&self, game: usize) -> Vec<LineState>;
+
+    /// The variations of a game, each after the line it branches from. Linear in their
+    /// length.
+    fn variations(&self, game: usize) -> Vec<Variation> {
+        let _ = game;
+        Vec::new()
+    }
 
     /// The move whose text holds `offset` (an offset just past a move's end counts); with
     /// `or_before`, also the last move before `offset` in the same game, or the game's

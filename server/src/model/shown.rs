@@ -193,7 +193,7 @@ pub fn outline_key(range: &Range<usize>, severity: Severity, code: &'static str)
 /// thousands, and a pass over them all cost more than replaying a tenth of them).
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
-    counts: [usize; 3],
+    counts: [usize; Severity::COUNT],
     last: Option<OutlineKey>,
     out_of_order: bool,
 }
@@ -205,13 +205,13 @@ impl Tally {
 
     /// Adds the outline whose key is `key`.
     pub fn add_key(&mut self, key: OutlineKey) {
-        let mut counts = [0; 3];
+        let mut counts = [0; Severity::COUNT];
         counts[key.2 as usize] = 1;
         self.add_run(key, key, counts, true);
     }
 
     /// How many outlines there are of each severity.
-    pub fn counts(&self) -> [usize; 3] {
+    pub fn counts(&self) -> [usize; Severity::COUNT] {
         self.counts
     }
 
@@ -226,7 +226,7 @@ impl Tally {
         &mut self,
         first: OutlineKey,
         last: OutlineKey,
-        counts: [usize; 3],
+        counts: [usize; Severity::COUNT],
         in_order: bool,
     ) {
         if !in_order || self.last.is_some_and(|before| before >= first) {
@@ -246,7 +246,7 @@ fn pick<T>(
     severity: impl Fn(&T) -> Severity,
     range: impl Fn(&T) -> &Range<usize>,
 ) -> (Vec<&T>, Option<Diagnostic>) {
-    let mut counts = [0usize; 3];
+    let mut counts = [0usize; Severity::COUNT];
     for entry in entries {
         counts[severity(entry) as usize] += 1;
     }
@@ -263,7 +263,7 @@ fn pick<T>(
 /// of which `counts` are of each severity, and the note, if any.
 fn pick_in_passes<T, I: Iterator<Item = T>>(
     entries: &impl Fn() -> I,
-    counts: [usize; 3],
+    counts: [usize; Severity::COUNT],
     most: usize,
     severity: impl Fn(&T) -> Severity,
     range: impl Fn(&T) -> &Range<usize>,
@@ -276,7 +276,7 @@ fn pick_in_passes<T, I: Iterator<Item = T>>(
     // the first ones of that kind (one pass each, where a sort of them all took as long as
     // finding them).
     let mut room = most;
-    let mut taken_of = [0usize; 3];
+    let mut taken_of = [0usize; Severity::COUNT];
     for (taken, count) in taken_of.iter_mut().zip(counts) {
         *taken = count.min(room);
         room -= *taken;
@@ -446,7 +446,7 @@ mod tests {
                     let mut rest = &distinct_outlines[..];
                     while !rest.is_empty() {
                         let (run, after) = rest.split_at(1 + next(rest.len() as u64));
-                        let mut counts = [0; 3];
+                        let mut counts = [0; Severity::COUNT];
                         for outline in run {
                             counts[outline.severity as usize] += 1;
                         }

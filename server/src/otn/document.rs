@@ -15,7 +15,8 @@ use super::rules::Space;
 use super::syntax::{parse_file, parse_record_until, FileKind, OtnFile, ParseState, Turns};
 use crate::diagnostic::Diagnostic;
 use crate::model::document::{
-    ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef, Target,
+    ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef,
+    Target, Variation,
 };
 use crate::model::edit::TextEdit;
 use crate::model::features::{
@@ -615,6 +616,26 @@ impl NotationDocument for OtnDocument {
         }
         (0..self.replay.lines[0].plies.len())
             .map(|index| self.line_state(0, index))
+            .collect()
+    }
+
+    fn variations(&self, game: usize) -> Vec<Variation> {
+        if game != 0 {
+            return Vec::new();
+        }
+        let lines = &self.replay.lines;
+        (1..lines.len())
+            .filter_map(|index| {
+                let line = &lines[index];
+                let (parent, at) = line.parent?;
+                Some(Variation {
+                    name: line.path.prefix(),
+                    from: self.state_ref(parent, at),
+                    states: (1..line.plies.len())
+                        .map(|state| self.line_state(index, state))
+                        .collect(),
+                })
+            })
             .collect()
     }
 

@@ -346,10 +346,30 @@ fn draw_scene(writer: &mut Writer, scene: &Scene, view: &View, options: &SvgOpti
         .filter(|&i| scene.pieces[i].kind == PieceKind::Board)
         .collect();
     for &i in &boards {
-        draw_piece(writer, scene, i, &scene.pieces[i], view);
+        draw_piece(writer, scene, i, &scene.pieces[i], view, 1.0);
     }
     draw_squares(writer, scene, view);
+    let heights = elevations(scene);
+    let perches = perches(scene);
+    for i in (0..scene.pieces.len()).filter(|i| !boards.contains(i)) {
+        let lifted = lift(&scene.pieces[i], heights[i]);
+        if heights[i] > 0 && scene.pieces[i].kind == PieceKind::Tile {
+            draw_shadow(writer, &lifted, view);
+        }
+        let (placed, scale) = perch(&lifted, perches[i]);
+        draw_piece(writer, scene, i, &placed, view, scale);
+        if options.changes && scene.highlighted.contains(&i) {
+            draw_highlight(writer, &placed, view, scale);
+        }
+    }
     if options.changes {
+        for &i in &boards {
+            if scene.highlighted.contains(&i) {
+                draw_highlight(writer, &scene.pieces[i], view, 1.0);
+            }
+        }
+        // Over the pieces, which would hide them: a tile under the emptied cell, or the
+        // captured piece's neighbours.
         for &(x, y) in &scene.vacated {
             let (px, py) = view.at(x, y);
             let _ = write!(
@@ -363,24 +383,6 @@ fn draw_scene(writer: &mut Writer, scene: &Scene, view: &View, options: &SvgOpti
                 n(view.len(0.12)),
                 n(view.len(0.08))
             );
-        }
-    }
-    let heights = elevations(scene);
-    for i in (0..scene.pieces.len()).filter(|i| !boards.contains(i)) {
-        let lifted = lift(&scene.pieces[i], heights[i]);
-        if heights[i] > 0 && scene.pieces[i].kind == PieceKind::Tile {
-            draw_shadow(writer, &lifted, view);
-        }
-        draw_piece(writer, scene, i, &lifted, view);
-        if options.changes && scene.highlighted.contains(&i) {
-            draw_highlight(writer, &lifted, view);
-        }
-    }
-    if options.changes {
-        for &i in &boards {
-            if scene.highlighted.contains(&i) {
-                draw_highlight(writer, &scene.pieces[i], view);
-            }
         }
     }
     draw_annotations(writer, scene, view);
@@ -416,6 +418,56 @@ fn elevations(scene: &Scene) -> Vec<u32> {
 }
 
 const LIFT_PER_LEVEL: f64 = 0.08;
+
+/// How many pieces with a face (dice, coins) each piece stands on at its point: a pawn on a
+/// die, a coin on a coin. Such a piece is drawn smaller, towards the cell's top right
+/// corner ([`perch`]), so that the face under it still shows.
+fn perches(scene: &Scene) -> Vec<u32> {
+    let small = |piece: &Piece| {
+        !matches!(
+            piece.kind,
+            PieceKind::Board | PieceKind::Tile | PieceKind::Card
+        )
+    };
+    let mut levels = vec![0u32; scene.pieces.len()];
+    for (i, piece) in scene.pieces.iter().enumerate() {
+        if !small(piece) {
+            continue;
+        }
+        let same_point =
+            |under: &Piece| (under.x - piece.x).abs() < 1e-6 && (under.y - piece.y).abs() < 1e-6;
+        // The highest piece under it at its point decides.
+        let below = scene.pieces[..i]
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, under)| small(under) && same_point(under));
+        if let Some((j, under)) = below {
+            let faced = matches!(under.kind, PieceKind::Die | PieceKind::Coin);
+            levels[i] = if faced || levels[j] > 0 {
+                levels[j] + 1
+            } else {
+                0
+            };
+        }
+    }
+    levels
+}
+
+/// The place and scale of a piece perched `level` pieces up (see [`perches`]).
+fn perch(piece: &Piece, level: u32) -> (Piece, f64) {
+    if level == 0 {
+        return (*piece, 1.0);
+    }
+    // Clear of the face under it: a die's is 0.2 wide and 0.27 high about the point.
+    let step = 0.08 * f64::from(level.min(8) - 1);
+    let placed = Piece {
+        x: piece.x + 0.34 + step,
+        y: piece.y + 0.3 + step,
+        ..*piece
+    };
+    (placed, 0.62)
+}
 
 fn lift(piece: &Piece, height: u32) -> Piece {
     let shift = LIFT_PER_LEVEL * f64::from(height.min(12));
@@ -461,10 +513,10 @@ fn fit(text: &str, width: f64) -> String {
     format!("{}...", out.trim_end())
 }
 
-fn draw_highlight(writer: &mut Writer, piece: &Piece, view: &View) {
+fn draw_highlight(writer: &mut Writer, piece: &Piece, view: &View, scale: f64) {
     let area = match piece.kind {
         PieceKind::Tile | PieceKind::Card | PieceKind::Board => extent(piece),
-        _ => Extent::around(piece.x, piece.y, 0.46, 0.46),
+        _ => Extent::around(piece.x, piece.y, 0.46 * scale, 0.46 * scale),
     };
     let (x0, y0) = view.at(area.xmin, area.ymax);
     let (x1, y1) = view.at(area.xmax, area.ymin);
@@ -642,11 +694,31 @@ fn piece_group_open(writer: &mut Writer, scene: &Scene, index: usize) {
     );
 }
 
-fn draw_piece(writer: &mut Writer, scene: &Scene, index: usize, piece: &Piece, view: &View) {
+/// Draws a piece, `scale` times its size about its centre.
+fn draw_piece(
+    writer: &mut Writer,
+    scene: &Scene,
+    index: usize,
+    piece: &Piece,
+    view: &View,
+    scale: f64,
+) {
     if !piece.x.is_finite() || !piece.y.is_finite() {
         return;
     }
     piece_group_open(writer, scene, index);
+    let scaled = scale != 1.0;
+    if scaled {
+        let (cx, cy) = view.at(piece.x, piece.y);
+        let _ = write!(
+            writer.body,
+            "<g transform=\"matrix({} 0 0 {} {} {})\">",
+            n(scale),
+            n(scale),
+            n(cx * (1.0 - scale)),
+            n(cy * (1.0 - scale))
+        );
+    }
     match piece.kind {
         PieceKind::Board => draw_board(writer, piece, view),
         PieceKind::Tile => draw_tile(writer, piece, view),
@@ -658,6 +730,9 @@ fn draw_piece(writer: &mut Writer, scene: &Scene, index: usize, piece: &Piece, v
         PieceKind::Pyramid => draw_pyramid(writer, piece, view),
         PieceKind::Matchstick => draw_matchstick(writer, piece, view),
         PieceKind::Bit => draw_bit(writer, piece, view),
+    }
+    if scaled {
+        writer.push("</g>");
     }
     writer.push("</g>");
 }
@@ -817,13 +892,57 @@ fn draw_tile(writer: &mut Writer, piece: &Piece, view: &View) {
         ox * angle.sin() + oy * angle.cos(),
     );
     let (sx, sy) = view.at(piece.x + rx, piece.y + ry);
-    writer.text(
-        &suit_symbol(piece),
-        sx,
-        sy,
+    draw_suit(
+        writer,
+        piece,
+        (sx, sy),
         view.len(0.3 * size),
         &style,
         piece.angle,
+    );
+}
+
+/// A piece's suit symbol centred on `at`, `size` its em. The font's Moon is a thin
+/// outline that reads as an arc at a coin's size: the Moons are drawn as a solid crescent
+/// instead, as tall as the other suits' ink.
+fn draw_suit(
+    writer: &mut Writer,
+    piece: &Piece,
+    (cx, cy): (f64, f64),
+    size: f64,
+    style: &str,
+    angle: f64,
+) {
+    if family(&piece.cfg) != Family::Piecepack || piece.suit != 2 {
+        writer.text(&suit_symbol(piece), cx, cy, size, style, angle);
+        return;
+    }
+    // Two circles: the outer one's left part, less the inner one. The ink's middle is left
+    // of the outer circle's centre, so the crescent is moved right.
+    // The inner circle, 0.85 of the outer one's radius and 0.45 of it to the right, meets
+    // the outer one at (0.5333, ±0.8457) of its radius.
+    let outer = 0.39 * size;
+    let inner = 0.85 * outer;
+    let (ix, iy) = (0.5333 * outer, 0.8457 * outer);
+    let ox = cx + 0.25 * outer;
+    let turn = if angle.is_finite() && angle.rem_euclid(360.0) != 0.0 {
+        format!(" transform=\"rotate({} {} {})\"", n(-angle), n(cx), n(cy))
+    } else {
+        String::new()
+    };
+    let _ = write!(
+        writer.body,
+        "<path class=\"moon\" d=\"M{} {}A{} {} 0 1 0 {} {}A{} {} 0 1 1 {} {}Z\" {style}{turn}/>",
+        n(ox + ix),
+        n(cy - iy),
+        n(outer),
+        n(outer),
+        n(ox + ix),
+        n(cy + iy),
+        n(inner),
+        n(inner),
+        n(ox + ix),
+        n(cy - iy),
     );
 }
 
@@ -997,12 +1116,18 @@ fn draw_coin(writer: &mut Writer, piece: &Piece, view: &View) {
         )
     );
     let style = format!("fill=\"{}\"", ink(piece));
-    let symbol = if piece.side == Side::Back {
-        suit_symbol(piece)
+    if piece.side == Side::Back {
+        draw_suit(writer, piece, (cx, cy), view.len(0.42), &style, piece.angle);
     } else {
-        rank_symbol(piece)
-    };
-    writer.text(&symbol, cx, cy, view.len(0.42), &style, piece.angle);
+        writer.text(
+            &rank_symbol(piece),
+            cx,
+            cy,
+            view.len(0.42),
+            &style,
+            piece.angle,
+        );
+    }
 }
 
 fn draw_die(writer: &mut Writer, piece: &Piece, view: &View) {
@@ -1072,9 +1197,10 @@ fn draw_pawn(writer: &mut Writer, piece: &Piece, view: &View) {
     let (cx, cy) = view.at(piece.x, piece.y);
     let colour = ink(piece);
     let u = view.len(1.0);
-    // A pawn seen from the front: a head on a flared body.
+    // A pawn seen from the front: a head on a flared body (the head's arc goes over the
+    // top, against the clock on the screen).
     let path = format!(
-        "M{} {}L{} {}Q{} {} {} {}A{} {} 0 1 1 {} {}Q{} {} {} {}Z",
+        "M{} {}L{} {}Q{} {} {} {}A{} {} 0 1 0 {} {}Q{} {} {} {}Z",
         n(cx - 0.3 * u),
         n(cy + 0.38 * u),
         n(cx + 0.3 * u),
@@ -1660,13 +1786,18 @@ fn draw_xiangqi_board(writer: &mut Writer, piece: &Piece, view: &View, outline: 
         ));
     }
     lines(writer, &segments, view, 0.04, "#5a3d1e");
+    // Each character of the river's words between two files, small enough to stay clear
+    // of the men on the ranks either side (a man's disc reaches 0.44 from its point).
     let river = bottom + 4.5;
     let style = "fill=\"#8a5a2b\"";
-    let (lx, ly) = view.at(left + 2.0, river);
-    let (rx, ry) = view.at(left + 6.0, river);
-    writer.text("楚河", lx, ly, view.len(0.55), style, 0.0);
-    writer.text("漢界", rx, ry, view.len(0.55), style, 0.0);
+    for (c, between) in [('楚', 1.5), ('河', 2.5), ('漢', 5.5), ('界', 6.5)] {
+        let (x, y) = view.at(left + between, river);
+        writer.text(&c.to_string(), x, y, view.len(RIVER_TEXT_SIZE), style, 0.0);
+    }
 }
+
+/// The size of the river's characters, in units (their ink is about 0.9 of it).
+const RIVER_TEXT_SIZE: f64 = 0.4;
 
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,17 @@
 //! Text diagrams in the style of the reference's `cat_piece`: every unit of the board is two
 //! character cells, so pieces sit on even columns and rows and the lines between cells on
-//! odd ones; boards and tiles are drawn with box-drawing characters that join where they
-//! meet, pieces with one glyph each (a suit or rank inside a combining enclosure for coins,
-//! dice and pawns). A legend names what is not obvious, stacks are listed, and an ASCII
-//! style draws the same picture for terminals without Unicode.
+//! odd ones; boards and tiles are drawn with lines that join where they meet, pieces with
+//! one character each. A legend names what is not obvious and stacks are listed.
+//!
+//! Three sets of characters draw the same picture ([`BoardStyle`] and `ascii`):
+//! - plain (the default): characters every monospace font has (DejaVu Sans Mono's, from
+//!   which Menlo and most Linux fallbacks derive), each one column wide: box drawing for the
+//!   lines (East Asian "ambiguous" width, drawn two columns wide only by a terminal set to
+//!   draw such characters wide: `--ascii` is for that one), one symbol or letter a piece,
+//!   no character that combines with another;
+//! - reference: the reference's glyphs, box drawing and a suit or rank inside a combining
+//!   enclosure for coins, dice and pawns;
+//! - ASCII, for terminals without Unicode.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -17,17 +25,38 @@ use crate::model::piece::{Piece, PieceKind, Side};
 use crate::model::scene::{Annotation, MarkShape, Scene, SquareRole};
 use crate::render::words::{describe_piece, location_name};
 
+/// The characters a diagram is drawn with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BoardStyle {
+    /// Characters DejaVu Sans Mono has, each one column wide: box-drawing lines, pieces as
+    /// one symbol or letter each, no combining marks.
+    #[default]
+    Plain,
+    /// The reference's glyphs: box drawing, and combining enclosures around coins, dice
+    /// and pawns (which most monospace fonts lack).
+    Reference,
+}
+
+impl BoardStyle {
+    /// The names users write (`--board-style`, the `hover.board` setting).
+    pub const NAMES: [(&'static str, BoardStyle); 2] = [
+        ("plain", BoardStyle::Plain),
+        ("reference", BoardStyle::Reference),
+    ];
+}
+
 /// How to draw a diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TextOptions {
     /// Files and ranks on the edges; the picture cropped to the pieces.
     pub coordinates: bool,
-    /// Only ASCII characters.
+    /// Only ASCII characters (whatever the style).
     pub ascii: bool,
     /// Explain the glyphs that are not obvious, and list stacks.
     pub legend: bool,
-    /// Mark the cells the move emptied with `×`.
+    /// Mark the cells the move emptied.
     pub changes: bool,
+    pub style: BoardStyle,
 }
 
 impl Default for TextOptions {
@@ -37,18 +66,48 @@ impl Default for TextOptions {
             ascii: false,
             legend: true,
             changes: false,
+            style: BoardStyle::default(),
         }
     }
 }
 
 impl TextOptions {
-    /// The reference's own diagram: no coordinates, no legend.
-    pub fn plain() -> Self {
+    /// The reference's own diagram: its glyphs, no coordinates, no legend.
+    pub fn reference() -> Self {
         TextOptions {
             coordinates: false,
             ascii: false,
             legend: false,
             changes: false,
+            style: BoardStyle::Reference,
+        }
+    }
+}
+
+/// The characters a diagram is drawn with, `ascii` taken into account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Glyphs {
+    Plain,
+    Reference,
+    /// The reference's glyphs, turned into ASCII as the rows are written.
+    Ascii,
+}
+
+impl Glyphs {
+    fn of(options: &TextOptions) -> Glyphs {
+        match (options.ascii, options.style) {
+            (true, _) => Glyphs::Ascii,
+            (false, BoardStyle::Plain) => Glyphs::Plain,
+            (false, BoardStyle::Reference) => Glyphs::Reference,
+        }
+    }
+
+    /// Plain and reference glyphs by style; ASCII starts from the reference's.
+    fn pick<'a>(self, plain: &'a str, reference: &'a str) -> &'a str {
+        if self == Glyphs::Plain {
+            plain
+        } else {
+            reference
         }
     }
 }
@@ -69,7 +128,7 @@ pub fn diagram(scene: &Scene, options: &TextOptions) -> String {
     };
     let mut ctx = Context {
         legend: BTreeSet::new(),
-        ascii: options.ascii,
+        glyphs: Glyphs::of(options),
     };
     // Boards first (they are normally at the bottom anyway), then the marked squares on
     // them, then everything else in order.
@@ -94,7 +153,7 @@ pub fn diagram(scene: &Scene, options: &TextOptions) -> String {
             if let Some((col, row)) = canvas.cell(x, y) {
                 let cell = canvas.get(col, row);
                 if cell.trim().is_empty() || box_bits(cell).is_some() {
-                    canvas.put(col, row, "×");
+                    canvas.put(col, row, ctx.glyphs.pick("✕", "×"));
                     ctx.legend.insert(Legend::Vacated);
                 }
             }
@@ -104,17 +163,21 @@ pub fn diagram(scene: &Scene, options: &TextOptions) -> String {
         if let Annotation::Marker { at, shape, .. } = annotation {
             if *shape == MarkShape::Blank {
                 if let Some((col, row)) = canvas.cell(at.0, at.1) {
-                    canvas.put(col, row, "◎");
+                    canvas.put(col, row, ctx.glyphs.pick("⊚", "◎"));
                     ctx.legend.insert(Legend::Markers);
                 }
             }
         }
     }
-    let mut out = canvas.render(options, axes(scene));
+    let mut out = canvas.render(options, ctx.glyphs, axes(scene));
     if options.legend {
         out.push_str(&stacks(scene));
+        if ctx.glyphs != Glyphs::Reference {
+            // Only the reference's combining dots show a pyramid's size.
+            out.push_str(&pyramid_sizes(scene));
+        }
         out.push_str(&annotations(scene));
-        for line in legend_lines(&ctx.legend, options.ascii) {
+        for line in legend_lines(&ctx.legend, ctx.glyphs) {
             out.push_str(&line);
             out.push('\n');
         }
@@ -182,6 +245,21 @@ fn stacks(scene: &Scene) -> String {
     out
 }
 
+/// Each pyramid's size (1 to 3) by its place, for the glyphs that cannot show it.
+fn pyramid_sizes(scene: &Scene) -> String {
+    let sizes: Vec<String> = scene
+        .pieces
+        .iter()
+        .filter(|piece| piece.kind == PieceKind::Pyramid)
+        .map(|piece| format!("{} {}", location_name(piece.x, piece.y), piece.rank))
+        .collect();
+    if sizes.is_empty() {
+        String::new()
+    } else {
+        format!("Pyramid sizes: {}\n", sizes.join(", "))
+    }
+}
+
 /// Where a piece lies: its cell, or for a tile between cells the cells it covers (`d1–e2`).
 fn area_name(piece: &Piece) -> String {
     let area = extent(piece);
@@ -240,9 +318,9 @@ fn annotations(scene: &Scene) -> String {
 /// What drawing the pieces needs to know and notes for the legend.
 struct Context {
     legend: BTreeSet<Legend>,
-    /// Suits and ranks as ASCII letters (the same symbol can mean a Crown or a queen, so
-    /// the piece decides, not the glyph).
-    ascii: bool,
+    /// In ASCII, suits and ranks are letters chosen by the piece (the same symbol can mean
+    /// a Crown or a queen, so the piece decides, not the glyph).
+    glyphs: Glyphs,
 }
 
 /// What a legend line explains.
@@ -254,6 +332,7 @@ enum Legend {
     Coin,
     Die,
     Pawn,
+    FrenchPawn,
     Saucer,
     CheckersKings,
     Pyramids,
@@ -265,44 +344,65 @@ enum Legend {
     Markers,
 }
 
-fn legend_lines(legend: &BTreeSet<Legend>, ascii: bool) -> Vec<String> {
+fn legend_lines(legend: &BTreeSet<Legend>, glyphs: Glyphs) -> Vec<String> {
     let mut parts = Vec::new();
     for item in legend {
-        let text = match (item, ascii) {
-            (Legend::PiecepackSuits, false) => "☀ Suns, ☾ Moons, ♛ Crowns, ⸸ Arms",
-            (Legend::PiecepackSuits, true) => "S Suns, M Moons, C Crowns, A Arms",
+        let text = match (item, glyphs) {
+            (Legend::PiecepackSuits, Glyphs::Plain) => "☀ Suns, ☾ Moons, ♛ Crowns, ⚜ Arms",
+            (Legend::PiecepackSuits, Glyphs::Reference) => "☀ Suns, ☾ Moons, ♛ Crowns, ⸸ Arms",
+            (Legend::PiecepackSuits, Glyphs::Ascii) => "S Suns, M Moons, C Crowns, A Arms",
             (Legend::PiecepackRanks, _) => "n null, a ace",
-            (Legend::FrenchSuits, false) => "♥ ♠ ♣ ♦ (♡ ♤ ♧ ♢) French suits",
-            (Legend::FrenchSuits, true) => "H S C D (h s c d) French suits",
-            (Legend::Coin, false) => "x⃝ coin",
-            (Legend::Coin, true) => "coins show their rank, or their suit in lower case",
-            (Legend::Die, false) => "x⃞ die",
-            (Legend::Die, true) => "dice show their rank",
-            (Legend::Pawn, false) => "x⃟ pawn",
-            (Legend::Pawn, true) => "pawns show their suit",
-            (Legend::Saucer, false) => "◉ ◎ saucer face, back",
-            (Legend::Saucer, true) => "@ o saucer face, back",
-            (Legend::CheckersKings, false) => "⛂ ⛀ men, ⛃ ⛁ kings",
-            (Legend::CheckersKings, true) => "x o men, X O kings",
-            (Legend::Pyramids, false) => {
+            (Legend::FrenchSuits, Glyphs::Plain) => "h s c d Hearts, Spades, Clubs, Diamonds",
+            (Legend::FrenchSuits, Glyphs::Reference) => "♥ ♠ ♣ ♦ (♡ ♤ ♧ ♢) French suits",
+            (Legend::FrenchSuits, Glyphs::Ascii) => "H S C D (h s c d) French suits",
+            (Legend::Coin, Glyphs::Plain) => "coins show their rank, or their suit when back up",
+            (Legend::Coin, Glyphs::Reference) => "x⃝ coin",
+            (Legend::Coin, Glyphs::Ascii) => "coins show their rank, or their suit in lower case",
+            (Legend::Die, Glyphs::Plain) => "dice ▢ ⚀ ⚁ ⚂ ⚃ ⚄ null, ace, 2, 3, 4, 5",
+            (Legend::Die, Glyphs::Reference) => "x⃞ die",
+            (Legend::Die, Glyphs::Ascii) => "dice show their rank",
+            (Legend::Pawn, Glyphs::Plain) => "S M C A pawns",
+            (Legend::FrenchPawn, Glyphs::Plain) => "H S C D pawns",
+            (Legend::FrenchPawn, _) => "",
+            (Legend::Pawn, Glyphs::Reference) => "x⃟ pawn",
+            (Legend::Pawn, Glyphs::Ascii) => "pawns show their suit",
+            (Legend::Saucer, Glyphs::Plain) => "◉ ❍ saucer face, back",
+            (Legend::Saucer, Glyphs::Reference) => "◉ ◎ saucer face, back",
+            (Legend::Saucer, Glyphs::Ascii) => "@ o saucer face, back",
+            (Legend::CheckersKings, Glyphs::Plain) => "⚈ ⚆ men, ♚ ♔ kings",
+            (Legend::CheckersKings, Glyphs::Reference) => "⛂ ⛀ men, ⛃ ⛁ kings",
+            (Legend::CheckersKings, Glyphs::Ascii) => "x o men, X O kings",
+            (Legend::Pyramids, Glyphs::Plain) => {
+                "▴ ◂ ▾ ▸ pyramid lying (pointing its way), ◼ standing; hollow: light"
+            }
+            (Legend::Pyramids, Glyphs::Reference) => {
                 "▲ pyramid lying (pointing its way), ■ standing; dots below: its size"
             }
-            (Legend::Pyramids, true) => "^ > v < pyramid lying (pointing its way), # standing",
-            (Legend::Tafl, false) => "● attackers, ○ defenders, ♔ king",
-            (Legend::Tafl, true) => "X attackers, O defenders, K king",
-            (Legend::TaflSquares, false) => "⊠ throne and corners",
-            (Legend::TaflSquares, true) => "# throne and corners",
+            (Legend::Pyramids, Glyphs::Ascii) => {
+                "^ > v < pyramid lying (pointing its way), # standing"
+            }
+            (Legend::Tafl, Glyphs::Plain) => "⚈ attackers, ⚆ defenders, ♔ king",
+            (Legend::Tafl, Glyphs::Reference) => "● attackers, ○ defenders, ♔ king",
+            (Legend::Tafl, Glyphs::Ascii) => "X attackers, O defenders, K king",
+            (Legend::TaflSquares, Glyphs::Ascii) => "# throne and corners",
+            (Legend::TaflSquares, _) => "⊠ throne and corners",
             (Legend::Xiangqi, _) => {
                 "upper case Red, lower case Black: K general, A advisor, E elephant, \
                  H horse, R chariot, C cannon, P soldier"
             }
-            (Legend::Cards, _) => "cards show rank and suit; ▒ a card's back",
-            (Legend::Vacated, false) => "× emptied by the move",
-            (Legend::Vacated, true) => "x emptied by the move",
-            (Legend::Markers, false) => "◎ marked point",
-            (Legend::Markers, true) => "@ marked point",
+            (Legend::Cards, Glyphs::Plain) => "cards show rank and suit; ░ a card's back",
+            (Legend::Cards, Glyphs::Reference) => "cards show rank and suit; ▒ a card's back",
+            (Legend::Cards, Glyphs::Ascii) => "cards show rank and suit; # a card's back",
+            (Legend::Vacated, Glyphs::Plain) => "✕ emptied by the move",
+            (Legend::Vacated, Glyphs::Reference) => "× emptied by the move",
+            (Legend::Vacated, Glyphs::Ascii) => "x emptied by the move",
+            (Legend::Markers, Glyphs::Plain) => "⊚ marked point",
+            (Legend::Markers, Glyphs::Reference) => "◎ marked point",
+            (Legend::Markers, Glyphs::Ascii) => "@ marked point",
         };
-        parts.push(text.to_string());
+        if !text.is_empty() {
+            parts.push(text.to_string());
+        }
     }
     if parts.is_empty() {
         Vec::new()
@@ -506,7 +606,7 @@ impl Canvas {
         (first_col..last_col + 1, first_row..last_row + 1)
     }
 
-    fn render(&self, options: &TextOptions, axes: Axes) -> String {
+    fn render(&self, options: &TextOptions, glyphs: Glyphs, axes: Axes) -> String {
         let (columns, lines) = self.inked(options.coordinates);
         let mut rows: Vec<String> = Vec::new();
         let mut label_width = 0;
@@ -529,10 +629,9 @@ impl Canvas {
             }
             for col in columns.clone() {
                 let cell = self.get(col, row);
-                if options.ascii {
-                    line.push_str(&ascii_cell(cell));
-                } else {
-                    line.push_str(cell);
+                match glyphs {
+                    Glyphs::Ascii => line.push_str(&ascii_cell(cell)),
+                    Glyphs::Plain | Glyphs::Reference => line.push_str(cell),
                 }
             }
             rows.push(line.trim_end().to_string());
@@ -588,18 +687,29 @@ fn box_char(bits: [u8; 4]) -> Option<char> {
         .map(|(glyph, _)| *glyph)
 }
 
-/// The ASCII form of a cell: box drawing as `+ - |`, symbols as letters, combining marks
-/// dropped.
-fn ascii_cell(cell: &str) -> String {
+/// A line's ASCII form: box drawing as `+ - |`, diagonals as `/ \`.
+fn ascii_line(cell: &str) -> Option<&'static str> {
     if let Some([top, right, bottom, left]) = box_bits(cell) {
         let vertical = top > 0 || bottom > 0;
         let horizontal = left > 0 || right > 0;
-        return match (vertical, horizontal) {
+        return Some(match (vertical, horizontal) {
             (true, true) => "+",
             (true, false) => "|",
             _ => "-",
-        }
-        .to_string();
+        });
+    }
+    match cell {
+        "╱" => Some("/"),
+        "╲" => Some("\\"),
+        _ => None,
+    }
+}
+
+/// The ASCII form of a cell: box drawing as `+ - |`, symbols as letters, combining marks
+/// dropped.
+fn ascii_cell(cell: &str) -> String {
+    if let Some(line) = ascii_line(cell) {
+        return line.to_string();
     }
     let base = cell.chars().next().unwrap_or(' ');
     let mapped = match base {
@@ -661,7 +771,8 @@ fn ascii_cell(cell: &str) -> String {
     mapped.to_string()
 }
 
-/// The glyph of a piece's suit on its back, a tile's corner, a pawn or a coin's back.
+/// The glyph of a piece's suit on its back, a tile's corner, a coin's back (and, but in the
+/// plain style, a pawn).
 fn suit_glyph(piece: &Piece, ctx: &mut Context) -> String {
     let index = usize::try_from(piece.suit - 1).ok();
     let pick = |glyphs: &[&str]| {
@@ -670,14 +781,22 @@ fn suit_glyph(piece: &Piece, ctx: &mut Context) -> String {
             .unwrap_or("?")
             .to_string()
     };
+    let plain = ctx.glyphs == Glyphs::Plain;
+    let light = is_light(piece);
     match family(&piece.cfg) {
         Family::Piecepack => {
             ctx.legend.insert(Legend::PiecepackSuits);
-            if ctx.ascii {
-                pick(&["S", "M", "C", "A"])
-            } else {
-                pick(&["☀", "☾", "♛", "⸸"])
+            match ctx.glyphs {
+                Glyphs::Plain => pick(&["☀", "☾", "♛", "⚜"]),
+                Glyphs::Reference => pick(&["☀", "☾", "♛", "⸸"]),
+                Glyphs::Ascii => pick(&["S", "M", "C", "A"]),
             }
+        }
+        // Hearts, spades and clubs are "ambiguous" characters, two columns wide in some
+        // terminals: the plain style writes French suits by their initials.
+        Family::FrenchPiecepack { .. } | Family::PlayingCards if plain => {
+            ctx.legend.insert(Legend::FrenchSuits);
+            pick(&["h", "s", "c", "d"])
         }
         Family::FrenchPiecepack { hollow: false } | Family::PlayingCards => {
             ctx.legend.insert(Legend::FrenchSuits);
@@ -687,16 +806,49 @@ fn suit_glyph(piece: &Piece, ctx: &mut Context) -> String {
             ctx.legend.insert(Legend::FrenchSuits);
             pick(&["♡", "♤", "♧", "♢"])
         }
-        Family::Dominoes => pips(piece.suit - 1),
-        Family::Checkers => (if is_light(piece) { "⛀" } else { "⛂" }).to_string(),
-        Family::Reversi => (if is_light(piece) { "⛁" } else { "⛃" }).to_string(),
-        Family::Go | Family::Stones if &*piece.cfg == "cubes" => {
-            (if is_light(piece) { "□" } else { "■" }).to_string()
-        }
-        Family::Go | Family::Stones => (if is_light(piece) { "○" } else { "●" }).to_string(),
+        Family::Dominoes => pips(piece.suit - 1, ctx.glyphs),
+        Family::Checkers => ctx
+            .glyphs
+            .pick(light_dark(light, "⚆", "⚈"), light_dark(light, "⛀", "⛂"))
+            .to_string(),
+        Family::Reversi => ctx
+            .glyphs
+            .pick(light_dark(light, "⚆", "⚈"), light_dark(light, "⛁", "⛃"))
+            .to_string(),
+        Family::Go | Family::Stones if &*piece.cfg == "cubes" => ctx
+            .glyphs
+            .pick(light_dark(light, "◻", "◼"), light_dark(light, "□", "■"))
+            .to_string(),
+        Family::Go | Family::Stones => ctx
+            .glyphs
+            .pick(light_dark(light, "⚆", "⚈"), light_dark(light, "○", "●"))
+            .to_string(),
         Family::Dice | Family::DiceFudge | Family::DiceNumeral => " ".to_string(),
         _ => piece.suit.to_string().chars().take(1).collect(),
     }
+}
+
+fn light_dark<'a>(light: bool, light_glyph: &'a str, dark_glyph: &'a str) -> &'a str {
+    if light {
+        light_glyph
+    } else {
+        dark_glyph
+    }
+}
+
+/// A pawn in the plain style: its suit's initial in capitals, as PPN writes it (`pS`), so
+/// that it differs from a coin's back, which shows the suit's symbol.
+fn pawn_letter(piece: &Piece, ctx: &mut Context) -> String {
+    let index = usize::try_from(piece.suit - 1).ok();
+    let letters: &[&str] = match family(&piece.cfg) {
+        Family::Piecepack => &["S", "M", "C", "A"],
+        Family::FrenchPiecepack { .. } => &["H", "S", "C", "D"],
+        _ => return suit_glyph(piece, ctx),
+    };
+    index
+        .and_then(|i| letters.get(i).copied())
+        .unwrap_or("?")
+        .to_string()
 }
 
 /// The glyph of a piece's rank on its face.
@@ -707,6 +859,8 @@ fn rank_glyph(piece: &Piece, ctx: &mut Context) -> String {
             .and_then(|i| glyphs.get(i).copied())
             .map(str::to_string)
     };
+    let plain = ctx.glyphs == Glyphs::Plain;
+    let light = is_light(piece);
     let glyph = match family(&piece.cfg) {
         Family::Piecepack | Family::FrenchPiecepack { .. } => {
             if piece.rank <= 2 {
@@ -714,23 +868,59 @@ fn rank_glyph(piece: &Piece, ctx: &mut Context) -> String {
             }
             pick(&["n", "a", "2", "3", "4", "5"]).or_else(|| digit(piece.rank - 1))
         }
-        Family::Chess => match (ctx.ascii, is_light(piece)) {
+        Family::Chess => match (ctx.glyphs == Glyphs::Ascii, light) {
             (true, true) => pick(&["P", "N", "B", "R", "Q", "K"]),
             (true, false) => pick(&["p", "n", "b", "r", "q", "k"]),
             (false, true) => pick(&["♙", "♘", "♗", "♖", "♕", "♔"]),
             (false, false) => pick(&["♟", "♞", "♝", "♜", "♛", "♚"]),
         },
-        Family::Checkers | Family::Reversi => {
-            Some((if is_light(piece) { "⛁" } else { "⛃" }).to_string())
-        }
+        Family::Checkers => Some(
+            ctx.glyphs
+                .pick(light_dark(light, "♔", "♚"), light_dark(light, "⛁", "⛃"))
+                .to_string(),
+        ),
+        Family::Reversi => Some(
+            ctx.glyphs
+                .pick(light_dark(light, "⚆", "⚈"), light_dark(light, "⛁", "⛃"))
+                .to_string(),
+        ),
+        Family::Dice if plain => die_face(piece.rank),
         Family::Dice => pick(&["·", "⠌", "⋰", "∷", "⁙", "⠿"]).or_else(|| digit(piece.rank)),
+        Family::DiceFudge if plain => pick(&["⊟", "▢", "⊞", "⊞", "▢", "⊟"]),
         Family::DiceFudge => pick(&["−", " ", "+", "+", " ", "−"]),
         Family::DiceNumeral => digit(piece.rank),
-        Family::Dominoes => Some(pips(piece.rank - 1)),
+        Family::Dominoes => Some(pips(piece.rank - 1, ctx.glyphs)),
         Family::PlayingCards => pick(&[
             "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "*",
         ]),
         _ => digit(piece.rank),
+    };
+    glyph.unwrap_or_else(|| "?".to_string())
+}
+
+/// A die face of 1 to 6 pips (`⚀` … `⚅`); other numbers as digits.
+fn die_face(pips: i32) -> Option<String> {
+    const FACES: [&str; 6] = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+    usize::try_from(pips - 1)
+        .ok()
+        .and_then(|i| FACES.get(i))
+        .map(|face| face.to_string())
+        .or_else(|| digit(pips))
+}
+
+/// A die in the plain style: the face it shows, which no other piece shows (a blank face,
+/// a piecepack's null, as an empty rounded square).
+fn plain_die(piece: &Piece, ctx: &mut Context) -> String {
+    let glyph = match family(&piece.cfg) {
+        Family::Piecepack | Family::FrenchPiecepack { .. } => {
+            if piece.rank == 1 {
+                Some("▢".to_string())
+            } else {
+                die_face(piece.rank - 1)
+            }
+        }
+        Family::DiceFudge => return rank_glyph(piece, ctx),
+        _ => die_face(piece.rank),
     };
     glyph.unwrap_or_else(|| "?".to_string())
 }
@@ -742,17 +932,24 @@ fn digit(value: i32) -> Option<String> {
         .map(|c| c.to_string())
 }
 
-/// Domino pips: blank, then one to six dots; higher numbers as digits.
-fn pips(count: i32) -> String {
-    match count {
-        0 => " ".to_string(),
-        1 => "·".to_string(),
-        2 => "⠌".to_string(),
-        3 => "⋰".to_string(),
-        4 => "∷".to_string(),
-        5 => "⁙".to_string(),
-        6 => "⠿".to_string(),
-        n => digit(n).unwrap_or_else(|| "?".to_string()),
+/// Domino pips: blank, then one to six dots (digits in the plain style); higher numbers
+/// as digits.
+fn pips(count: i32, glyphs: Glyphs) -> String {
+    let dots = match count {
+        0 => " ",
+        _ if glyphs == Glyphs::Plain => "",
+        1 => "·",
+        2 => "⠌",
+        3 => "⋰",
+        4 => "∷",
+        5 => "⁙",
+        6 => "⠿",
+        _ => "",
+    };
+    if dots.is_empty() {
+        digit(count).unwrap_or_else(|| "?".to_string())
+    } else {
+        dots.to_string()
     }
 }
 
@@ -771,9 +968,13 @@ fn quarter(angle: f64) -> i64 {
     ((angle.rem_euclid(360.0) / 90.0).round() as i64).rem_euclid(4) * 90
 }
 
-/// A symbol turned with its piece, where a character for the turned symbol exists;
-/// otherwise the symbol stays upright.
-fn rotate(glyph: &str, angle: i64) -> String {
+/// A symbol turned with its piece, where the reference has a character for the turned
+/// symbol; otherwise (and always in the plain style, whose characters have no turned
+/// forms) the symbol stays upright.
+fn rotate(glyph: &str, angle: i64, glyphs: Glyphs) -> String {
+    if glyphs == Glyphs::Plain {
+        return glyph.to_string();
+    }
     let turned = match (glyph, angle) {
         ("\u{20de}", 45 | 135 | 225 | 315) => "\u{20df}",
         ("\u{20df}", 45 | 135 | 225 | 315) => "\u{20de}",
@@ -794,6 +995,7 @@ fn draw_piece(canvas: &mut Canvas, piece: &Piece, ctx: &mut Context) {
     };
     let angle = octant(piece.angle);
     let cfg = &*piece.cfg;
+    let plain = ctx.glyphs == Glyphs::Plain;
     match (piece.kind, piece.side) {
         (PieceKind::Board, _) => draw_board(canvas, piece, col, row),
         (PieceKind::Tile, side) => draw_tile(canvas, piece, side, col, row, ctx),
@@ -806,9 +1008,10 @@ fn draw_piece(canvas: &mut Canvas, piece: &Piece, ctx: &mut Context) {
             };
             canvas.border(col, row, w, h);
             if side == Side::Back {
+                let back = ctx.glyphs.pick("░", "▒");
                 for r in row + 1 - h..row + h {
                     for c in col + 1 - w..col + w {
-                        canvas.put(c, r, "▒");
+                        canvas.put(c, r, back);
                     }
                 }
             } else {
@@ -821,7 +1024,7 @@ fn draw_piece(canvas: &mut Canvas, piece: &Piece, ctx: &mut Context) {
             let symbol = if side == Side::Back {
                 // In ASCII a coin's suit is told from a pawn's by its case.
                 let suit = suit_glyph(piece, ctx);
-                if ctx.ascii {
+                if ctx.glyphs == Glyphs::Ascii {
                     suit.to_lowercase()
                 } else {
                     suit
@@ -829,59 +1032,106 @@ fn draw_piece(canvas: &mut Canvas, piece: &Piece, ctx: &mut Context) {
             } else {
                 rank_glyph(piece, ctx)
             };
-            canvas.put(col, row, &format!("{}\u{20dd}", rotate(&symbol, angle)));
+            let symbol = rotate(&symbol, angle, ctx.glyphs);
+            if plain {
+                canvas.put(col, row, &symbol);
+            } else {
+                canvas.put(col, row, &format!("{symbol}\u{20dd}"));
+            }
         }
         (PieceKind::Die, _) => {
-            let symbol = rotate(&rank_glyph(piece, ctx), angle);
             if family(cfg) == Family::Piecepack {
                 ctx.legend.insert(Legend::Die);
             }
-            canvas.put(col, row, &format!("{symbol}{}", rotate("\u{20de}", angle)));
+            if plain {
+                let face = plain_die(piece, ctx);
+                canvas.put(col, row, &face);
+            } else {
+                let symbol = rotate(&rank_glyph(piece, ctx), angle, ctx.glyphs);
+                let square = rotate("\u{20de}", angle, ctx.glyphs);
+                canvas.put(col, row, &format!("{symbol}{square}"));
+            }
         }
         (PieceKind::Pawn, _) => {
-            ctx.legend.insert(Legend::Pawn);
-            let symbol = suit_glyph(piece, ctx);
-            canvas.put(col, row, &format!("{symbol}{}", rotate("\u{20df}", angle)));
+            let french = matches!(family(cfg), Family::FrenchPiecepack { .. });
+            ctx.legend.insert(if plain && french {
+                Legend::FrenchPawn
+            } else {
+                Legend::Pawn
+            });
+            if plain {
+                let letter = pawn_letter(piece, ctx);
+                canvas.put(col, row, &letter);
+            } else {
+                let symbol = suit_glyph(piece, ctx);
+                let diamond = rotate("\u{20df}", angle, ctx.glyphs);
+                canvas.put(col, row, &format!("{symbol}{diamond}"));
+            }
         }
         (PieceKind::Saucer, side) => {
             ctx.legend.insert(Legend::Saucer);
-            canvas.put(col, row, if side == Side::Back { "◎" } else { "◉" });
+            let back = ctx.glyphs.pick("❍", "◎");
+            canvas.put(col, row, if side == Side::Back { back } else { "◉" });
         }
         (PieceKind::Pyramid, side) => {
             ctx.legend.insert(Legend::Pyramids);
-            let light = piece.suit == 6;
-            let glyph = if side == Side::Top || side == Side::Base {
-                match (angle % 90 == 0, light) {
-                    (true, false) => "■",
-                    (true, true) => "□",
-                    (false, false) => "◆",
-                    (false, true) => "◇",
-                }
+            let glyph = pyramid_glyph(piece.suit == 6, side, angle, ctx.glyphs);
+            if plain {
+                // Its size is listed under the diagram.
+                canvas.put(col, row, glyph);
             } else {
-                let solid = ["▲", "◤", "◀", "◣", "▼", "◢", "▶", "◥"];
-                let hollow = ["△", "◸", "◁", "◺", "▽", "◿", "▷", "◹"];
-                let turn = usize::try_from(angle / 45).unwrap_or(0) % 8;
-                if light {
-                    hollow[turn]
-                } else {
-                    solid[turn]
-                }
-            };
-            let dots = match piece.rank {
-                i32::MIN..=1 => "\u{0323}",
-                2 => "\u{0324}",
-                3 => "\u{20e8}",
-                4 => "\u{0324}\u{0308}",
-                5 => "\u{20e8}\u{0308}",
-                _ => "\u{20e8}\u{20db}",
-            };
-            canvas.put(col, row, &format!("{glyph}{dots}"));
+                let dots = match piece.rank {
+                    i32::MIN..=1 => "\u{0323}",
+                    2 => "\u{0324}",
+                    3 => "\u{20e8}",
+                    4 => "\u{0324}\u{0308}",
+                    5 => "\u{20e8}\u{0308}",
+                    _ => "\u{20e8}\u{20db}",
+                };
+                canvas.put(col, row, &format!("{glyph}{dots}"));
+            }
         }
-        (PieceKind::Matchstick, _) => draw_matchstick(canvas, piece.rank, piece.angle, col, row),
+        (PieceKind::Matchstick, _) => {
+            draw_matchstick(canvas, piece.rank, piece.angle, col, row, ctx.glyphs);
+        }
         (PieceKind::Bit, side) => {
             let glyph = bit_glyph(piece, side, ctx);
             canvas.put(col, row, &glyph);
         }
+    }
+}
+
+/// A pyramid seen from above: standing, a square; lying, a triangle pointing its way.
+fn pyramid_glyph(light: bool, side: Side, angle: i64, glyphs: Glyphs) -> &'static str {
+    if side == Side::Top || side == Side::Base {
+        return match (glyphs == Glyphs::Plain, angle % 90 == 0, light) {
+            (true, true, false) => "◼",
+            (true, true, true) => "◻",
+            (true, false, false) => "❖",
+            (true, false, true) => "◊",
+            (false, true, false) => "■",
+            (false, true, true) => "□",
+            (false, false, false) => "◆",
+            (false, false, true) => "◇",
+        };
+    }
+    // The plain style's triangles have no solid forms pointing along a diagonal.
+    let (solid, hollow) = if glyphs == Glyphs::Plain {
+        (
+            ["▴", "◸", "◂", "◺", "▾", "◿", "▸", "◹"],
+            ["▵", "◸", "◃", "◺", "▿", "◿", "▹", "◹"],
+        )
+    } else {
+        (
+            ["▲", "◤", "◀", "◣", "▼", "◢", "▶", "◥"],
+            ["△", "◸", "◁", "◺", "▽", "◿", "▷", "◹"],
+        )
+    };
+    let turn = usize::try_from(angle / 45).unwrap_or(0) % 8;
+    if light {
+        hollow[turn]
+    } else {
+        solid[turn]
     }
 }
 
@@ -890,12 +1140,17 @@ fn bit_glyph(piece: &Piece, side: Side, ctx: &mut Context) -> String {
         Family::Tafl => {
             ctx.legend.insert(Legend::Tafl);
             let light = is_light(piece);
+            let plain = ctx.glyphs == Glyphs::Plain;
             let glyph = match TaflMan::from_rank(piece.rank) {
                 Some(TaflMan::King) => ["♚", "♔"],
+                Some(TaflMan::Commander) if plain => ["❖", "◊"],
                 Some(TaflMan::Commander) => ["◆", "◇"],
                 Some(TaflMan::Knight) => ["♞", "♘"],
+                Some(TaflMan::Guard) if plain => ["◼", "◻"],
                 Some(TaflMan::Guard) => ["■", "□"],
+                Some(TaflMan::Mercenary) if plain => ["▴", "▵"],
                 Some(TaflMan::Mercenary) => ["▲", "△"],
+                Some(TaflMan::Taflman) | None if plain => ["⚈", "⚆"],
                 Some(TaflMan::Taflman) | None => ["●", "○"],
             };
             glyph[usize::from(light)].to_string()
@@ -926,7 +1181,9 @@ fn bit_glyph(piece: &Piece, side: Side, ctx: &mut Context) -> String {
             } else {
                 is_light(piece)
             };
-            (if light { "⛁" } else { "⛃" }).to_string()
+            ctx.glyphs
+                .pick(light_dark(light, "⚆", "⚈"), light_dark(light, "⛁", "⛃"))
+                .to_string()
         }
         Family::Chess => rank_glyph(piece, ctx),
         _ => {
@@ -954,8 +1211,8 @@ fn draw_tile(
         let (w, h) = if sideways { (2, 1) } else { (1, 2) };
         canvas.border(col, row, w, h);
         if side != Side::Back {
-            let suit = rotate(&suit_glyph(piece, ctx), angle);
-            let rank = rotate(&rank_glyph(piece, ctx), angle);
+            let suit = rotate(&suit_glyph(piece, ctx), angle, ctx.glyphs);
+            let rank = rotate(&rank_glyph(piece, ctx), angle, ctx.glyphs);
             match angle {
                 0 => {
                     canvas.put(col, row - 1, &suit);
@@ -1000,7 +1257,11 @@ fn draw_tile(
         canvas.gridlines(col, row, 2, 2, 1, true);
         return;
     }
-    canvas.put(col, row, &rotate(&rank_glyph(piece, ctx), angle));
+    canvas.put(
+        col,
+        row,
+        &rotate(&rank_glyph(piece, ctx), angle, ctx.glyphs),
+    );
     let suit = suit_glyph(piece, ctx);
     let (dc, dr) = match angle {
         0 => (-1, 1),
@@ -1011,8 +1272,17 @@ fn draw_tile(
     canvas.put(col + dc, row + dr, &suit);
 }
 
-fn draw_matchstick(canvas: &mut Canvas, rank: i32, exact_angle: f64, col: i64, row: i64) {
+fn draw_matchstick(
+    canvas: &mut Canvas,
+    rank: i32,
+    exact_angle: f64,
+    col: i64,
+    row: i64,
+    glyphs: Glyphs,
+) {
     let angle = octant(exact_angle);
+    // A stick drawn as a heavy line in the plain style would read as a board's line.
+    let (vertical, horizontal) = (glyphs.pick("▮", "┃"), glyphs.pick("▬", "━"));
     // Middle-sized sticks at a third of a turn span one cell: a single slanted stroke.
     let thirds = exact_angle.rem_euclid(180.0);
     if (4..=5).contains(&rank) && ((thirds - 60.0).abs() < 1e-9 || (thirds - 120.0).abs() < 1e-9) {
@@ -1030,11 +1300,18 @@ fn draw_matchstick(canvas: &mut Canvas, rank: i32, exact_angle: f64, col: i64, r
         }
     };
     match rank {
-        i32::MIN..=1 => canvas.put(col, row, if angle % 90 == 0 { "■" } else { "◆" }),
+        i32::MIN..=1 => {
+            let square = if angle % 90 == 0 {
+                glyphs.pick("◼", "■")
+            } else {
+                glyphs.pick("❖", "◆")
+            };
+            canvas.put(col, row, square);
+        }
         2 | 3 => {
             let glyph = match angle % 180 {
-                0 => "┃",
-                90 => "━",
+                0 => vertical,
+                90 => horizontal,
                 45 => "╲",
                 _ => "╱",
             };
@@ -1043,8 +1320,8 @@ fn draw_matchstick(canvas: &mut Canvas, rank: i32, exact_angle: f64, col: i64, r
         _ => {
             let long = if rank >= 6 { 2 } else { 1 };
             match angle % 180 {
-                0 => along(canvas, long, "┃", (0, 1)),
-                90 => along(canvas, long, "━", (1, 0)),
+                0 => along(canvas, long, vertical, (0, 1)),
+                90 => along(canvas, long, horizontal, (1, 0)),
                 45 => along(canvas, 1, "╲", (1, -1)),
                 _ => along(canvas, 1, "╱", (1, 1)),
             }
@@ -1180,3 +1457,6 @@ fn draw_xiangqi_board(canvas: &mut Canvas, col: i64, row: i64) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod plain_tests;

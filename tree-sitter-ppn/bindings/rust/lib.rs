@@ -240,6 +240,81 @@ mod tests {
         )
     }
 
+    /// The text of each game and of its movetext.
+    fn games_and_movetexts(text: &str) -> Vec<(String, String)> {
+        let tree = parse(text);
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        root.children(&mut cursor)
+            .filter(|node| node.kind() == "game")
+            .map(|game| {
+                let mut game_cursor = game.walk();
+                let movetext = game
+                    .children(&mut game_cursor)
+                    .find(|part| part.kind() == "movetext")
+                    .map_or(String::new(), |movetext| {
+                        text[movetext.byte_range()].to_owned()
+                    });
+                (text[game.byte_range()].to_owned(), movetext)
+            })
+            .collect()
+    }
+
+    /// Editors' text objects and motions skip a node that reaches the end of the file, so
+    /// a game (and its movetext) ends at its last item: the whitespace after it, up to the
+    /// end of the file or the next `---` line, belongs to no game.
+    #[test]
+    fn whitespace_after_a_game_belongs_to_no_game() {
+        let text = "---\nGameType: Chess\n...\n1. e2-e4 {ok}\n\n---\n...\n1. d2-d4\n \t\n";
+        assert_eq!(
+            games_and_movetexts(text),
+            vec![
+                (
+                    "---\nGameType: Chess\n...\n1. e2-e4 {ok}".to_owned(),
+                    "\n1. e2-e4 {ok}".to_owned()
+                ),
+                ("---\n...\n1. d2-d4".to_owned(), "\n1. d2-d4".to_owned()),
+            ]
+        );
+        // The only game of a file without `---`, with CRLF line ends.
+        assert_eq!(
+            games_and_movetexts("1. a4-a3 1... c5-c3\r\n\r\n"),
+            vec![(
+                "1. a4-a3 1... c5-c3".to_owned(),
+                "1. a4-a3 1... c5-c3".to_owned()
+            )]
+        );
+        // Metadata ended by a blank line, then nothing but blank lines.
+        assert_eq!(
+            games_and_movetexts("GameType: Chess\n\n\n"),
+            vec![("GameType: Chess\n".to_owned(), String::new())]
+        );
+        // Empty games, and a file of whitespace alone.
+        assert_eq!(
+            games_and_movetexts("---\n\n---\n  \n"),
+            vec![
+                ("---".to_owned(), String::new()),
+                ("---".to_owned(), String::new())
+            ]
+        );
+        assert_eq!(games_and_movetexts(" \n\n"), vec![]);
+        for text in [
+            "---\nGameType: Chess\n...\n1. e2-e4 {ok}\n\n---\n...\n1. d2-d4\n \t\n",
+            "---\n\n---\n  \n",
+            " \n\n",
+            "1. a4-a3\n-b2\n\n",
+        ] {
+            let mut found = Vec::new();
+            problems(parse(text).root_node(), &mut found);
+            assert_eq!(found, Vec::<String>::new(), "{text:?}");
+        }
+        // A line starting with `-` that is not `---` stays in the movetext.
+        assert_eq!(
+            games_and_movetexts("1. a4-a3\n-b2\n\n"),
+            vec![("1. a4-a3\n-b2".to_owned(), "1. a4-a3\n-b2".to_owned())]
+        );
+    }
+
     #[test]
     fn unclosed_comment_is_reported_where_it_opens() {
         let tree = parse("1. e2-e4 { never closed\n2. d2-d4");

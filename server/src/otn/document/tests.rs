@@ -305,6 +305,36 @@ fn variations_resolve_their_roots() {
 }
 
 #[test]
+fn variations_list_their_moves_and_where_they_branch_off() {
+    let text =
+        record("1. d2-e2 d3-d2\n2. a4-a2 d2-c2\n2a.1.1a. a4-a3 d2-b2\n1b.1.1a. ..... d3-d1\n");
+    let doc = document(&text);
+    let variations = doc.variations(0);
+    let names: Vec<&str> = variations.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["2a.1.", "1b.1."]);
+    let main = doc.main_line(0);
+    // 2a.1. replaces the main line's 2a: it branches off after 1b.
+    assert_eq!(variations[0].from, main[2].state);
+    let labels: Vec<&str> = variations[0]
+        .states
+        .iter()
+        .map(|s| s.label.as_str())
+        .collect();
+    assert_eq!(labels, ["2a.1.1a", "2a.1.1b"]);
+    assert_eq!(variations[0].states[1].text, "d2-b2");
+    // 1b.1. replaces 1b: it branches off after 1a.
+    assert_eq!(variations[1].from, main[1].state);
+    assert_eq!(variations[1].states[0].label, "1b.1.1b");
+    // Each state is one of its own, with its own board.
+    assert_ne!(
+        doc.scene(variations[0].states[0].state)
+            .map(|scene| scene.pieces),
+        doc.scene(main[3].state).map(|scene| scene.pieces)
+    );
+    assert!(doc.variations(1).is_empty());
+}
+
+#[test]
 fn scenes_mark_the_move_and_the_captures() {
     let text = record("1. d2-e2 d3-d2\n2. a4-a2 d2-c2xc2\n");
     let doc = document(&text);

@@ -357,6 +357,147 @@ fn animations_play_every_frame_in_one_frame() {
     assert_eq!(sizes[0], (tree.size().width(), tree.size().height()));
 }
 
+/// How many pixels of a picture are within `tolerance` of `colour` in every channel.
+fn pixels_of(svg: &str, colour: (u8, u8, u8), tolerance: u8) -> usize {
+    let pixmap = raster::pixels(svg).expect("a valid picture");
+    pixmap
+        .pixels()
+        .iter()
+        .filter(|p| {
+            let p = p.demultiply();
+            p.alpha() > 200
+                && p.red().abs_diff(colour.0) <= tolerance
+                && p.green().abs_diff(colour.1) <= tolerance
+                && p.blue().abs_diff(colour.2) <= tolerance
+        })
+        .count()
+}
+
+#[test]
+fn the_rings_of_emptied_cells_are_drawn_over_the_pieces() {
+    // A capture on tiles (Tablut played with a piecepack): the emptied cell is on a tile,
+    // with men all around it.
+    let mut pieces = vec![piece(
+        PieceKind::Tile,
+        Side::Back,
+        1,
+        1,
+        "piecepack",
+        1.5,
+        1.5,
+    )];
+    for (x, y) in [(1.0, 2.0), (2.0, 1.0), (2.0, 2.0)] {
+        pieces.push(piece(PieceKind::Coin, Side::Face, 1, 3, "piecepack", x, y));
+    }
+    let scene = Scene {
+        pieces,
+        vacated: vec![(1.0, 1.0)],
+        ..Scene::default()
+    };
+    let svg = svg(&scene, &SvgOptions::default());
+    let ring = svg.find("class=\"vacated\"").expect("a ring");
+    let last_piece = svg.rfind("id=\"piece-").expect("pieces");
+    assert!(ring > last_piece, "the ring is drawn before a piece");
+    // And it shows: its colour is in the picture.
+    assert!(pixels_of(&svg, (0xf5, 0xa3, 0x00), 8) > 50);
+}
+
+#[test]
+fn a_pawn_is_drawn_whole_and_leaves_the_face_of_the_die_it_stands_on() {
+    let pawn = piece(PieceKind::Pawn, Side::Face, 1, 1, "piecepack", 1.0, 1.0);
+    let alone = Scene {
+        pieces: vec![pawn],
+        ..Scene::default()
+    };
+    let svg_alone = svg(&alone, &SvgOptions::default());
+    let pixmap = raster::pixels(&svg_alone).unwrap();
+    let (x, y) = centre_of(&tree(&svg_alone), 0);
+    // The head, 0.22 units above the middle (48 pixels a unit), is filled.
+    let head = pixmap
+        .pixel(x.round() as u32, (y - 0.22 * 48.0).round() as u32)
+        .unwrap()
+        .demultiply();
+    assert_eq!((head.red(), head.green(), head.blue()), (0xd5, 0x5e, 0x00));
+    // On a die, the pawn stands clear of the die's face (its middle, 0.2 × 0.28 units).
+    let die = piece(PieceKind::Die, Side::Face, 1, 4, "piecepack", 1.0, 1.0);
+    let stacked = Scene {
+        pieces: vec![die, pawn],
+        ..Scene::default()
+    };
+    let tree = tree(&svg(&stacked, &SvgOptions::default()));
+    let (die_x, die_y) = centre_of(&tree, 0);
+    let pawn_box = tree.node_by_id("piece-1").unwrap().abs_bounding_box();
+    let (face_w, face_h) = (0.1 * 48.0, 0.14 * 48.0);
+    let clear = f64::from(pawn_box.left()) > die_x + face_w
+        || f64::from(pawn_box.right()) < die_x - face_w
+        || f64::from(pawn_box.top()) > die_y + face_h
+        || f64::from(pawn_box.bottom()) < die_y - face_h;
+    assert!(
+        clear,
+        "the pawn {pawn_box:?} covers the face at ({die_x}, {die_y})"
+    );
+}
+
+#[test]
+fn no_man_by_the_river_covers_its_words() {
+    let board = Scene {
+        pieces: vec![xiangqi_board()],
+        ..Scene::default()
+    };
+    let mut crowded = board.clone();
+    for file in 0..9 {
+        crowded.pieces.push(xiangqi_piece(
+            XiangqiSide::Red,
+            XiangqiPiece::Soldier,
+            file,
+            4,
+        ));
+        crowded.pieces.push(xiangqi_piece(
+            XiangqiSide::Black,
+            XiangqiPiece::Soldier,
+            file,
+            5,
+        ));
+    }
+    let river = (0x8a, 0x5a, 0x2b);
+    let bare = pixels_of(&svg(&board, &SvgOptions::default()), river, 4);
+    let shown = pixels_of(&svg(&crowded, &SvgOptions::default()), river, 4);
+    assert!(bare > 150, "{bare} pixels of the river's words");
+    assert!(
+        shown * 50 >= bare * 49,
+        "{shown} of {bare} pixels of the river's words show"
+    );
+}
+
+#[test]
+fn the_moons_on_a_coin_read_as_boldly_as_the_other_suits() {
+    // The ink of each suit on a coin's back, in its colour (the Moons are black), in a
+    // picture 480 pixels wide.
+    let ink = |suit: i32, colour: (u8, u8, u8)| {
+        let coin = piece(PieceKind::Coin, Side::Back, suit, 1, "piecepack", 1.0, 1.0);
+        let scene = Scene {
+            pieces: vec![coin],
+            ..Scene::default()
+        };
+        let options = SvgOptions {
+            width: Some(480),
+            ..SvgOptions::default()
+        };
+        pixels_of(&svg(&scene, &options), colour, 40)
+    };
+    let moons = ink(2, (0, 0, 0));
+    let crowns = ink(3, (0x00, 0x9e, 0x73));
+    let arms = ink(4, (0x00, 0x72, 0xb2));
+    assert!(
+        crowns.min(arms) > 1000,
+        "Crowns {crowns} pixels, Arms {arms}"
+    );
+    assert!(
+        moons * 10 >= crowns.min(arms) * 7,
+        "Moons {moons} pixels, Crowns {crowns}, Arms {arms}"
+    );
+}
+
 #[test]
 fn every_kind_of_piece_draws_valid_svg() {
     let mut pieces = Vec::new();

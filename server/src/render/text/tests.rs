@@ -1,5 +1,6 @@
-//! The reference's own diagrams (`reference_diagrams.txt`), drawn from the same pieces, and
-//! ppn-ls's additions: coordinates, legends, stacks, ASCII, tafl and xiangqi boards.
+//! The reference's own diagrams (`reference_diagrams.txt`), drawn from the same pieces in
+//! its style, and ppn-ls's additions: coordinates, legends, stacks, ASCII, tafl and xiangqi
+//! boards (the plain style: `plain_tests.rs`).
 
 use super::*;
 use crate::model::games::{
@@ -47,16 +48,24 @@ fn p(side: &str, x: f64, y: f64, suit: i32, rank: i32, angle: f64, cfg: &str) ->
     }
 }
 
-fn plain(pieces: Vec<Piece>) -> String {
+/// Coordinates and a legend, in the reference's glyphs.
+fn with_reference_glyphs() -> TextOptions {
+    TextOptions {
+        style: BoardStyle::Reference,
+        ..TextOptions::default()
+    }
+}
+
+fn as_reference_draws(pieces: Vec<Piece>) -> String {
     let scene = Scene {
         pieces,
         ..Scene::default()
     };
-    normalise(&diagram(&scene, &TextOptions::plain()))
+    normalise(&diagram(&scene, &TextOptions::reference()))
 }
 
 fn check(name: &str, pieces: Vec<Piece>) {
-    let drawn = plain(pieces);
+    let drawn = as_reference_draws(pieces);
     let expected = reference(name);
     assert!(
         drawn == expected,
@@ -314,7 +323,7 @@ fn matchsticks() {
                 "piecepack",
             ));
         }
-        drawn.push(plain(pieces));
+        drawn.push(as_reference_draws(pieces));
     }
     let drawn = drawn.join("\n");
     let expected = reference("matchsticks");
@@ -433,7 +442,7 @@ fn coordinates_legend_and_stacks() {
         p("pawn_face", 1.0, 1.0, 3, 1, 0.0, "piecepack"),
         p("die_face", 2.0, 2.0, 4, 2, 0.0, "piecepack"),
     ];
-    let drawn = diagram(&scene(pieces), &TextOptions::default());
+    let drawn = diagram(&scene(pieces), &with_reference_glyphs());
     let expected = [
         "  ┌─┰─┐",
         "2 │ ┃a⃞│",
@@ -511,7 +520,7 @@ fn tafl_boards_mark_their_squares() {
         squares,
         ..Scene::default()
     };
-    let drawn = diagram(&scene, &TextOptions::default());
+    let drawn = diagram(&scene, &with_reference_glyphs());
     let lines: Vec<&str> = drawn.lines().collect();
     assert_eq!(lines[1], "7 │⊠┃ ┃ ┃●┃ ┃ ┃⊠│");
     assert_eq!(lines[5], "5 │ ┃ ┃ ┃○┃ ┃ ┃ │");
@@ -562,7 +571,7 @@ fn xiangqi_points_river_and_palaces() {
         ],
         ..Scene::default()
     };
-    let drawn = diagram(&scene, &TextOptions::default());
+    let drawn = diagram(&scene, &with_reference_glyphs());
     let expected = "\
 9 r─h─e─a─k─a─e─h─r
   │ │ │ │╲│╱│ │ │ │

@@ -576,11 +576,16 @@ impl Env {
 
 /// Setups without a `Seed` are random, as in the reference.
 fn unseeded() -> i32 {
+    // The browser's WebAssembly has no clock in the standard library.
+    #[cfg(target_family = "wasm")]
+    return 0x5eed;
+    #[cfg(not(target_family = "wasm"))]
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos() ^ (d.as_secs() as u32))
         .unwrap_or(0);
-    nanos as i32
+    #[cfg(not(target_family = "wasm"))]
+    return nanos as i32;
 }
 
 #[cfg(test)]
