@@ -15,6 +15,7 @@ use ppn_ls::ide::document::analyze;
 use ppn_ls::ide::formatting::{format_document, formats, FormatError, FormatOptions};
 use ppn_ls::model::document::NotationDocument;
 use ppn_ls::model::format::Format;
+use ppn_ls::otn::syntax::parse_file;
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -134,6 +135,26 @@ fn metadata(analysis: &DocumentAnalysis) -> Vec<serde_yaml::Mapping> {
         .collect()
 }
 
+/// An OpenTafl record's tags and commentary, as written.
+fn otn_commentary(text: &str) -> (Vec<String>, Vec<Option<String>>) {
+    let file = parse_file(text);
+    let tags = file
+        .tags
+        .iter()
+        .map(|tag| text[tag.range.clone()].to_string())
+        .collect();
+    let commentary = file
+        .turns
+        .iter()
+        .map(|turn| {
+            turn.commentary
+                .as_ref()
+                .map(|commentary| text[commentary.range.clone()].to_string())
+        })
+        .collect();
+    (tags, commentary)
+}
+
 /// Formats `text` (read as the file `name`) and checks that nothing it says changed.
 fn keeps_meaning(name: &str, text: &str, options: &FormatOptions) -> Outcome {
     let path = Path::new(name);
@@ -197,6 +218,13 @@ fn keeps_meaning(name: &str, text: &str, options: &FormatOptions) -> Outcome {
             blank_lines_between_games(after),
             blank_lines_between_games(before),
             "{name}: the blank lines between games changed{both}"
+        );
+    }
+    if Format::detect(Some(path), text) == Format::Otn {
+        assert_eq!(
+            otn_commentary(&new_text),
+            otn_commentary(text),
+            "{name}: commentary changed{both}"
         );
     }
     let again = format_document(after, options)
@@ -509,4 +537,87 @@ fn hostile_inputs_are_formatted_without_loss_or_refused() {
             "{name}: {outcome:?}"
         );
     }
+}
+
+/// An OpenTafl record of the repository written again untidily: its tags, turns and
+/// commentary in order, with random blanks within lines, empty lines between them,
+/// commentary on its turn's line or the next, as brackets or a bare line, and some turns
+/// dropped (which makes replays that go wrong, with their diagnostics).
+fn untidy_otn_record(random: &mut Random, text: &str) -> String {
+    let file = parse_file(text);
+    let blanks = |random: &mut Random| random.pick(&["", "", " ", "  ", "\t", " \t "]);
+    let breaks = |random: &mut Random| random.pick(&["\n", "\n", "\n\n", "\n\n\n", "\r\n"]);
+    let mut out = String::new();
+    if random.below(5) == 0 {
+        out.push_str("\n\n");
+    }
+    for tag in &file.tags {
+        let _ = write!(
+            out,
+            "{}{}{}{}",
+            blanks(random),
+            &text[tag.range.clone()],
+            blanks(random),
+            breaks(random)
+        );
+    }
+    out.push_str(breaks(random));
+    for turn in file.turns.iter() {
+        if random.below(12) == 0 {
+            continue;
+        }
+        let words: Vec<&str> = text[turn.range.clone()].split_ascii_whitespace().collect();
+        out.push_str(blanks(random));
+        for (index, word) in words.iter().enumerate() {
+            if index > 0 {
+                out.push_str(random.pick(&[" ", " ", "  ", "\t", " \t"]));
+            }
+            out.push_str(word);
+        }
+        out.push_str(blanks(random));
+        if let Some(commentary) = &turn.commentary {
+            let written = &text[commentary.range.clone()];
+            if commentary.bracketed && random.below(2) == 0 {
+                let _ = write!(out, " {written}");
+            } else {
+                let _ = write!(out, "{}{written}", breaks(random));
+            }
+            out.push_str(blanks(random));
+        } else if random.below(6) == 0 {
+            let _ = write!(
+                out,
+                "{}[a note | {}]",
+                breaks(random),
+                random.pick(&["", "reply"])
+            );
+        }
+        out.push_str(breaks(random));
+    }
+    out.push_str(random.pick(&["", "\n", "\n\n", "  "]));
+    out
+}
+
+#[test]
+fn random_opentafl_records_keep_their_meaning() {
+    let records: Vec<(PathBuf, String)> = corpus()
+        .into_iter()
+        .filter(|(path, text)| {
+            Format::detect(Some(path), text) == Format::Otn && !parse_file(text).turns.is_empty()
+        })
+        .collect();
+    assert!(records.len() >= 10, "{} records", records.len());
+    let mut random = Random(0x07a1_f00d_cafe);
+    let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
+    for case in 0..120 {
+        let (path, text) = &records[case % records.len()];
+        let untidy = untidy_otn_record(&mut random, text);
+        let name = format!("{}-{case}.otg", path.display());
+        let outcome = keeps_meaning(&name, &untidy, &FormatOptions::default());
+        *outcomes.entry(format!("{outcome:?}")).or_default() += 1;
+    }
+    let changed = outcomes
+        .get("Formatted { changed: true }")
+        .copied()
+        .unwrap_or(0);
+    assert!(changed > 100, "{outcomes:?}");
 }

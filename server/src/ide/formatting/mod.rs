@@ -6,6 +6,7 @@
 //! and what is a comment is a guess, and a layout built on a guess could change what the
 //! file says once it is repaired.
 
+mod otn;
 mod ppn;
 
 use std::fmt;
@@ -76,9 +77,11 @@ impl fmt::Display for FormatError {
     }
 }
 
-/// The formats the formatter lays out.
+/// The formats the formatter lays out: PPN, and OpenTafl records (whose specification
+/// says how they are written). WXF records are written with one move pair or several a
+/// line, and XAY, annoFEN and FEN have no layout to choose: they are left as they are.
 pub fn formats(format: Format) -> bool {
-    matches!(format, Format::Ppn)
+    matches!(format, Format::Ppn | Format::Otn)
 }
 
 /// Codes of the diagnostics that say a file does not parse, per notation.
@@ -94,6 +97,13 @@ fn unreadable_codes(format: Format) -> &'static [&'static str] {
             // Metadata read as moves for want of a `...`: laid out as moves, it would be
             // hard to repair.
             "metadata-without-end",
+        ],
+        Format::Otn => &[
+            "tag-syntax",
+            "unclosed-bracket",
+            "turn-number-syntax",
+            "move-syntax",
+            "unexpected-text",
         ],
         _ => &[],
     }
@@ -129,6 +139,10 @@ pub fn format_text(
     }
     let (edits, games_left_as_written) = match format {
         Format::Ppn => ppn::layout(text, options),
+        Format::Otn => match otn::layout(text, options) {
+            Ok(edits) => (edits, Vec::new()),
+            Err(()) => (Vec::new(), vec![0]),
+        },
         _ => return Err(FormatError::Unsupported(format)),
     };
     Ok(Formatted {
