@@ -229,3 +229,35 @@ fn games_are_found_by_their_metadata() {
     assert!(text(&known.stdout).contains("Tablut: piecepack"));
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+#[test]
+fn the_line_width_of_ppn_ls_toml_is_used_for_its_files() {
+    let folder = scratch("configured-width");
+    std::fs::create_dir_all(folder.join("narrow/deeper")).expect("folders");
+    std::fs::create_dir_all(folder.join("wide")).expect("folders");
+    std::fs::write(
+        folder.join("narrow/ppn-ls.toml"),
+        "[format]\nline-width = 20\n",
+    )
+    .expect("written");
+    let long = "---\n...\n1. S@a1 S@a2 S@a3 S@a4 S@a5 S@a6\n";
+    let narrow = "---\n...\n1. S@a1 S@a2 S@a3\n   S@a4 S@a5 S@a6\n";
+    let wide = "---\n...\n1. S@a1 S@a2 S@a3 S@a4 S@a5 S@a6\n";
+    std::fs::write(folder.join("narrow/deeper/a.ppn"), long).expect("written");
+    std::fs::write(folder.join("wide/b.ppn"), long).expect("written");
+    let output = ppn_ls(&["fmt"], None, &folder);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let read = |name: &str| std::fs::read_to_string(folder.join(name)).expect("read");
+    // The file under the configuration is laid out at its width; the other at 80.
+    assert_eq!(read("narrow/deeper/a.ppn"), narrow);
+    assert_eq!(read("wide/b.ppn"), wide);
+    // Standard input takes the configuration of the current folder.
+    let piped = ppn_ls(&["fmt", "-"], Some(long), &folder.join("narrow"));
+    assert_eq!(text(&piped.stdout), narrow);
+    // The command line wins over the file.
+    std::fs::write(folder.join("narrow/deeper/a.ppn"), long).expect("written");
+    let output = ppn_ls(&["fmt", "--line-width", "80", "narrow"], None, &folder);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(read("narrow/deeper/a.ppn"), wide);
+    let _ = std::fs::remove_dir_all(&folder);
+}

@@ -393,3 +393,50 @@ async fn workspace_symbols_find_games_in_the_files_and_follow_their_changes() {
     assert_eq!(found.as_array().map(Vec::len), Some(1), "{found}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[tokio::test]
+async fn formatting_follows_the_line_width_of_ppn_ls_toml() {
+    let root = std::env::temp_dir().join(format!("ppn-ls-fmt-config-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("narrow")).expect("a scratch folder");
+    std::fs::create_dir_all(root.join("wide")).expect("a scratch folder");
+    std::fs::write(
+        root.join("narrow/ppn-ls.toml"),
+        "[format]\nline-width = 20\n",
+    )
+    .expect("written");
+    let long = "---\n...\n1. S@a1 S@a2 S@a3 S@a4 S@a5 S@a6\n";
+    // The editor asks for 30 columns: the file's 20 win where there is one.
+    let (mut client, _) = TestClient::start_with(
+        json!({
+            "processId": null,
+            "rootUri": file_uri(&root),
+            "capabilities": {},
+            "initializationOptions": { "ppn-ls": { "format": { "line-width": 30 } } },
+        }),
+        analyzer(),
+    )
+    .await;
+    let mut laid_out = Vec::new();
+    for folder in ["narrow", "wide"] {
+        let uri = file_uri(&root.join(folder).join("game.ppn"));
+        client.open(&uri, 1, long).await;
+        client.diagnostics(&uri).await;
+        let edits = result(
+            &mut client,
+            "textDocument/formatting",
+            json!({ "textDocument": { "uri": uri },
+                    "options": { "tabSize": 4, "insertSpaces": true } }),
+        )
+        .await;
+        laid_out.push(apply(long, &edits));
+    }
+    assert_eq!(
+        laid_out,
+        [
+            "---\n...\n1. S@a1 S@a2 S@a3\n   S@a4 S@a5 S@a6\n",
+            "---\n...\n1. S@a1 S@a2 S@a3 S@a4 S@a5\n   S@a6\n",
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -11,6 +11,7 @@ use super::output::{display_path, io_message};
 use super::paths;
 use super::snippet::ColumnIndex;
 use super::{print_out, read_input, report_error, EXIT_USAGE};
+use crate::config::ConfigFiles;
 use crate::ide::document::check_as;
 use crate::ide::formatting::{format_text, formats, FormatError, FormatOptions, Formatted};
 use crate::model::format::Format;
@@ -28,16 +29,26 @@ pub struct FmtArgs {
     /// would.
     #[arg(long)]
     diff: bool,
-    /// The widest a line of moves is made (default 80, or `[format] line-width` of
-    /// `ppn-ls.toml`).
+    /// The widest a line of moves is made (default: `[format] line-width` of the
+    /// `ppn-ls.toml` found for each file, else 80).
     #[arg(long, value_name = "CHARACTERS")]
     line_width: Option<usize>,
 }
 
 impl FmtArgs {
-    fn options(&self) -> FormatOptions {
+    /// The options for `file`: the command line's, else those of its `ppn-ls.toml` (found
+    /// from the current folder for standard input), else the defaults.
+    fn options(&self, configs: &ConfigFiles, file: &Path) -> FormatOptions {
         let mut options = FormatOptions::default();
-        if let Some(width) = self.line_width {
+        let configured = || {
+            let found = if file.as_os_str() == "-" {
+                configs.for_folder(Path::new("."))
+            } else {
+                configs.for_file(file)
+            };
+            found.and_then(|found| found.file.settings.format.line_width)
+        };
+        if let Some(width) = self.line_width.or_else(configured) {
             options.line_width = width;
         }
         options
@@ -59,8 +70,12 @@ pub fn run(args: &FmtArgs) -> i32 {
     } else {
         args.paths.clone()
     };
-    let options = args.options();
-    let collected = paths::collect(&paths);
+    let configs = ConfigFiles::new();
+    let collected = paths::collect_except(&paths, &|path| {
+        configs
+            .for_file(path)
+            .is_some_and(|config| config.excludes(path))
+    });
     let mut outcome = Outcome::default();
     for (path, why) in &collected.failures {
         report_error(display_path(path), why);
@@ -68,6 +83,7 @@ pub fn run(args: &FmtArgs) -> i32 {
     }
     for file in &collected.files {
         let named = paths.iter().any(|path| path == file);
+        let options = args.options(&configs, file);
         format_file(file, named, args, &options, &mut outcome);
     }
     let writes = !(args.check || args.diff);

@@ -98,9 +98,14 @@ fn one_edit(old: &str, new: &str) -> Option<(std::ops::Range<usize>, String)> {
 }
 
 impl State {
-    /// The formatter's options.
-    pub(super) fn format_options(&self) -> FormatOptions {
-        FormatOptions::default()
+    /// The formatter's options for a document: its configuration's (the `ppn-ls.toml`
+    /// in force wins over the editor's settings), else the defaults.
+    pub(super) fn format_options(&self, uri: &Uri) -> FormatOptions {
+        let mut options = FormatOptions::default();
+        if let Some(width) = self.config_for(uri).format.line_width {
+            options.line_width = width;
+        }
+        options
     }
 
     /// Says in the client's log why a document was not formatted.
@@ -133,7 +138,7 @@ impl Backend {
             return Ok(None);
         };
         let document = &*analysis.document;
-        match format_document(document, &self.state.format_options()) {
+        match format_document(document, &self.state.format_options(&uri)) {
             Ok(formatted) => {
                 let convert = self.state.converter(document);
                 Ok(Some(text_edits(&convert, document, &formatted.edits)))
@@ -154,7 +159,7 @@ impl Backend {
             return Ok(None);
         };
         let document = &*analysis.document;
-        match format_document(document, &self.state.format_options()) {
+        match format_document(document, &self.state.format_options(&uri)) {
             Ok(formatted) => {
                 let convert = self.state.converter(document);
                 let range = convert.offset(params.range.start)..convert.offset(params.range.end);
