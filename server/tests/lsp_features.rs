@@ -608,7 +608,7 @@ async fn a_client_that_reads_only_plain_text_hovers_gets_plain_text() {
         assert!(!text.contains(mark), "{mark} in {text}");
     }
     // The board itself, in the plain style.
-    assert!(text.contains("\n4   +-+-+\n"), "{text}");
+    assert!(text.contains("\n4   ┝━╋━┥\n"), "{text}");
     // Markdown for every other client: one that prefers it, one that takes both, one that
     // does not say.
     for capabilities in [
@@ -649,7 +649,7 @@ async fn board_at_the_cursor() {
         );
         let text = board["text"].as_str().unwrap_or_default();
         // The domino on c3 (its middle line) between the tiles on b2 and d2.
-        assert!(text.contains("\n3 +-++-++-+\n"), "{text}");
+        assert!(text.contains("\n3 ├─┰┤━├┰─┐\n"), "{text}");
         // In the metadata: the starting board, still empty.
         let start = result(&mut client, "ppn/boardAt", at(encoding, nth("Event", 0))).await;
         assert_eq!(start["label"], "start");
