@@ -118,7 +118,6 @@ where
             progress: watch::channel(0).0,
             shutdown_requested: flag,
             workspace: std::sync::Mutex::new(WorkspaceIndex::default()),
-            watched_files_registration: AtomicBool::new(false),
             editor_settings: std::sync::RwLock::new(Settings::default()),
             configs: ConfigFiles::new(),
             config_documents: DashMap::new(),
@@ -332,8 +331,6 @@ struct State {
     shutdown_requested: Arc<AtomicBool>,
     /// The games of the workspace's files, for `workspace/symbol`.
     workspace: std::sync::Mutex<WorkspaceIndex>,
-    /// Whether the client lets the server ask it to watch files.
-    watched_files_registration: AtomicBool,
     /// What the editor sets (`ppn-ls` in `initializationOptions` and in
     /// `workspace/didChangeConfiguration` or `workspace/configuration`).
     editor_settings: std::sync::RwLock<Settings>,
@@ -774,16 +771,18 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        self.watch_files().await;
         if self.state.watch_config_files.load(Ordering::SeqCst) {
             let watch = lsp::DidChangeWatchedFilesRegistrationOptions {
-                watchers: vec![lsp::FileSystemWatcher {
-                    glob_pattern: lsp::GlobPattern::String(format!(
-                        "**/{}",
-                        crate::config::FILE_NAME
-                    )),
-                    kind: None,
-                }],
+                watchers: vec![
+                    lsp::FileSystemWatcher {
+                        glob_pattern: lsp::GlobPattern::String(format!(
+                            "**/{}",
+                            crate::config::FILE_NAME
+                        )),
+                        kind: None,
+                    },
+                    editing::game_files_watcher(),
+                ],
             };
             let registration = lsp::Registration {
                 id: "ppn-ls-configuration-files".to_string(),
@@ -1278,8 +1277,7 @@ impl LanguageServer for Backend {
 }
 
 impl Backend {
-    /// The workspace's folders, whose files `workspace/symbol` searches; whether the client
-    /// can be asked to watch them.
+    /// The workspace's folders, whose files `workspace/symbol` searches.
     fn set_workspace(&self, params: &InitializeParams) {
         let folders = params
             .workspace_folders
@@ -1299,16 +1297,6 @@ impl Backend {
             .workspace
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = WorkspaceIndex::new(roots);
-        let can_watch = params
-            .capabilities
-            .workspace
-            .as_ref()
-            .and_then(|workspace| workspace.did_change_watched_files.as_ref())
-            .and_then(|watched| watched.dynamic_registration)
-            .unwrap_or(false);
-        self.state
-            .watched_files_registration
-            .store(can_watch, Ordering::SeqCst);
     }
 
     /// `ppn/boardAt`: the board after the move under (or last before) the position.

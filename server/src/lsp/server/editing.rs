@@ -9,12 +9,12 @@ use serde_json::json;
 use tower_lsp_server::jsonrpc::{self, ErrorCode, Result};
 use tower_lsp_server::ls_types::{
     self as lsp, CodeAction, CodeActionKind, CodeActionOrCommand, CodeLens, CodeLensParams,
-    Command, DidChangeWatchedFilesParams, DidChangeWatchedFilesRegistrationOptions,
-    DocumentFormattingParams, DocumentHighlight, DocumentHighlightKind, DocumentHighlightParams,
-    DocumentRangeFormattingParams, FileChangeType, FileSystemWatcher, GlobPattern, MessageType,
-    PrepareRenameResponse, Registration, RenameParams, SelectionRange, SelectionRangeParams,
-    SymbolInformation, SymbolKind, TextDocumentPositionParams, TextEdit, Uri, WorkspaceEdit,
-    WorkspaceSymbolParams, WorkspaceSymbolResponse,
+    Command, DidChangeWatchedFilesParams, DocumentFormattingParams, DocumentHighlight,
+    DocumentHighlightKind, DocumentHighlightParams, DocumentRangeFormattingParams, FileChangeType,
+    FileSystemWatcher, GlobPattern, MessageType, PrepareRenameResponse, RenameParams,
+    SelectionRange, SelectionRangeParams, SymbolInformation, SymbolKind,
+    TextDocumentPositionParams, TextEdit, Uri, WorkspaceEdit, WorkspaceSymbolParams,
+    WorkspaceSymbolResponse,
 };
 
 use super::{Backend, Converter, State};
@@ -428,46 +428,19 @@ impl Backend {
             index.file_changed(path.into_owned(), kind);
         }
     }
+}
 
-    /// Asks the client to report changes of the files ppn-ls reads, if it can.
-    pub(super) async fn watch_files(&self) {
-        if !self
-            .state
-            .watched_files_registration
-            .load(std::sync::atomic::Ordering::SeqCst)
-        {
-            return;
-        }
-        let extensions: Vec<&str> = Format::ALL
-            .iter()
-            .flat_map(|format| format.extensions())
-            .copied()
-            .collect();
-        let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: vec![FileSystemWatcher {
-                glob_pattern: GlobPattern::String(format!("**/*.{{{}}}", extensions.join(","))),
-                kind: None,
-            }],
-        };
-        let registration = Registration {
-            id: "ppn-ls-watched-files".to_string(),
-            method: "workspace/didChangeWatchedFiles".to_string(),
-            register_options: serde_json::to_value(options).ok(),
-        };
-        if let Err(error) = self
-            .state
-            .client
-            .register_capability(vec![registration])
-            .await
-        {
-            self.state
-                .client
-                .log_message(
-                    MessageType::WARNING,
-                    format!("ppn-ls: file watching not set up ({error}); workspace symbols read files again when their time changes"),
-                )
-                .await;
-        }
+/// The files whose games `workspace/symbol` finds, for the client to watch (registered with
+/// the `ppn-ls.toml` files, in one registration).
+pub(super) fn game_files_watcher() -> FileSystemWatcher {
+    let extensions: Vec<&str> = Format::ALL
+        .iter()
+        .flat_map(|format| format.extensions())
+        .copied()
+        .collect();
+    FileSystemWatcher {
+        glob_pattern: GlobPattern::String(format!("**/*.{{{}}}", extensions.join(","))),
+        kind: None,
     }
 }
 
