@@ -22,6 +22,8 @@ pub struct Options {
     pub color: bool,
     /// Say the format of every xiangqi-setup file read.
     pub verbose: bool,
+    /// Make every safe fix first (`--fix`).
+    pub fix: bool,
 }
 
 /// What was found, for the summary line and the exit code.
@@ -115,6 +117,17 @@ pub fn run(options: &Options) -> i32 {
                 usage_failed = true;
                 continue;
             }
+        };
+        let text = if options.fix {
+            match super::fix::fix_file(file, text) {
+                Ok(text) => text,
+                Err(()) => {
+                    usage_failed = true;
+                    continue;
+                }
+            }
+        } else {
+            text
         };
         let format = Format::detect(path, &text);
         let mut diagnostics = check_as(format, &text);

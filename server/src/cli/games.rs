@@ -4,9 +4,14 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use std::path::PathBuf;
+
 use serde_json::json;
 
-use super::{print_out, ReplayFormat};
+use super::output::{display_path, io_message};
+use super::snippet::ColumnIndex;
+use super::{paths, print_out, read_input, report_error, ReplayFormat, EXIT_USAGE};
+use crate::ide::workspace::games_in;
 use crate::ppn::engine::setups::{known_games, normalize_name, title_case, GameInfo};
 
 pub fn run(format: ReplayFormat) -> i32 {
@@ -16,6 +21,80 @@ pub fn run(format: ReplayFormat) -> i32 {
         ReplayFormat::Json => print_out(&(to_json(&games) + "\n")),
     }
     0
+}
+
+/// `ppn-ls games --find TEXT PATH...`: the games of the files whose metadata holds every
+/// word of `find` (every game without it), one a line as `file:line: name (summary)`, or as
+/// JSON. Exits 1 when none is found, 2 when a path cannot be read.
+pub fn run_find(find: Option<&str>, paths: &[PathBuf], format: ReplayFormat) -> i32 {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        paths.to_vec()
+    };
+    let collected = paths::collect(&paths);
+    let mut failed = false;
+    for (path, why) in &collected.failures {
+        report_error(display_path(path), why);
+        failed = true;
+    }
+    let query = find.unwrap_or("");
+    let mut text_out = String::new();
+    let mut json_out = Vec::new();
+    for file in &collected.files {
+        let name = display_path(file);
+        let text = match read_input(file) {
+            Ok(text) => text,
+            Err(err) => {
+                report_error(&name, io_message(&err));
+                failed = true;
+                continue;
+            }
+        };
+        let path = (file.as_os_str() != "-").then_some(file.as_path());
+        let index = ColumnIndex::new(&text);
+        for game in games_in(path, &text)
+            .iter()
+            .filter(|game| game.matches(query))
+        {
+            let line = index.position(game.selection.start).line;
+            let summary = game.summary();
+            match format {
+                ReplayFormat::Text if summary.is_empty() => {
+                    let _ = writeln!(text_out, "{name}:{line}: {}", game.name);
+                }
+                ReplayFormat::Text => {
+                    let _ = writeln!(text_out, "{name}:{line}: {} ({summary})", game.name);
+                }
+                ReplayFormat::Json => {
+                    let tags: serde_json::Map<String, serde_json::Value> = game
+                        .tags
+                        .iter()
+                        .map(|(key, value)| (key.clone(), json!(value)))
+                        .collect();
+                    json_out.push(json!({
+                        "file": name,
+                        "line": line,
+                        "name": game.name,
+                        "summary": summary,
+                        "tags": tags,
+                    }));
+                }
+            }
+        }
+    }
+    let found = !text_out.is_empty() || !json_out.is_empty();
+    match format {
+        ReplayFormat::Text => print_out(&text_out),
+        ReplayFormat::Json => print_out(&(serde_json::Value::Array(json_out).to_string() + "\n")),
+    }
+    if failed {
+        EXIT_USAGE
+    } else if found {
+        0
+    } else {
+        1
+    }
 }
 
 /// Every game by a name that can be typed (the reference also exports names, such as

@@ -3,6 +3,8 @@
 
 mod check;
 mod convert;
+mod fix;
+mod fmt;
 mod games;
 mod migrate;
 mod output;
@@ -32,7 +34,10 @@ pub const EXIT_USAGE: i32 = 2;
                   ppn-ls replay game.ppn --move 12.   the board after move 12.\n  \
                   ppn-ls render game.ppn -o end.png   a picture of the last board\n  \
                   ppn-ls games                        every game GameType knows\n  \
-                  ppn-ls migrate old.ppn -o new.ppn   rewrite an older PPN version's forms"
+                  ppn-ls migrate old.ppn -o new.ppn   rewrite an older PPN version's forms\n  \
+                  ppn-ls fmt --check games/           exit 1 if a file's layout would change\n  \
+                  ppn-ls check --fix games/           make every safe fix, then lint\n  \
+                  ppn-ls games --find ann games/      the games Ann played"
 )]
 struct Cli {
     /// Speak the Language Server Protocol over standard input and output (the default).
@@ -60,15 +65,15 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
-    /// List every game `GameType` and `SetUp` know, with their systems and arguments.
-    Games {
-        #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
-        format: ReplayFormat,
-    },
+    /// List every game `GameType` and `SetUp` know, with their systems and arguments; with
+    /// paths or `--find`, the games of files and folders instead.
+    Games(GamesArgs),
     /// Rewrite the forms of older PPN versions in the spelling of PPN 0.14.
     Migrate(migrate::MigrateArgs),
     /// Draw a board as SVG, PNG or text, or a whole game as an animated GIF or SVG.
     Render(RenderArgs),
+    /// Lay files out in place (`--check` and `--diff` write nothing).
+    Fmt(fmt::FmtArgs),
 }
 
 #[derive(Args, Debug)]
@@ -95,6 +100,22 @@ struct CheckArgs {
     /// format than its extension names).
     #[arg(short, long)]
     verbose: bool,
+    /// Make every safe fix in the files (listed on standard error), then check them.
+    #[arg(long)]
+    fix: bool,
+}
+
+#[derive(Args, Debug)]
+struct GamesArgs {
+    #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
+    format: ReplayFormat,
+    /// Only the games whose event, players, date, game, result or other metadata hold
+    /// every word of TEXT (ignoring case).
+    #[arg(long, value_name = "TEXT")]
+    find: Option<String>,
+    /// Files and folders whose games to list (default with `--find`: the current folder).
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -197,7 +218,9 @@ pub enum ReplayFormat {
     Text,
 }
 
-const SUBCOMMANDS: &[&str] = &["check", "replay", "convert", "games", "migrate", "help"];
+const SUBCOMMANDS: &[&str] = &[
+    "check", "replay", "convert", "games", "migrate", "fmt", "help",
+];
 /// Options that take a value as the next argument, to tell values from commands.
 const OPTIONS_WITH_VALUES: &[&str] = &[
     "--format",
@@ -207,6 +230,8 @@ const OPTIONS_WITH_VALUES: &[&str] = &[
     "--output",
     "-o",
     "--color",
+    "--line-width",
+    "--find",
     "--board-style",
 ];
 
@@ -219,6 +244,10 @@ pub fn normalize_args(args: Vec<String>) -> Vec<String> {
     };
     let end = rest.iter().position(|a| a == "--").unwrap_or(rest.len());
     let mut rest = rest.to_vec();
+    // `fmt` has a `--check` of its own.
+    let end = first_command(&rest)
+        .filter(|&command| rest[command] == "fmt")
+        .unwrap_or(end);
     let check_flag = rest[..end]
         .iter()
         .position(|a| a == "--check" || a.starts_with("--check="));
@@ -276,6 +305,7 @@ pub fn run(before_serving: fn()) -> i32 {
             deny_warnings: args.deny_warnings,
             color: args.color.enabled_for_stdout(),
             verbose: args.verbose,
+            fix: args.fix,
         }),
         Some(Command::Replay(args)) => replay::run(
             &args.paths,
@@ -305,8 +335,15 @@ pub fn run(before_serving: fn()) -> i32 {
             board_style: args.board_style.into(),
         }),
         Some(Command::Convert { file, to, output }) => convert::run(&file, &to, output.as_deref()),
-        Some(Command::Games { format }) => games::run(format),
+        Some(Command::Games(args)) => {
+            if args.find.is_some() || !args.paths.is_empty() {
+                games::run_find(args.find.as_deref(), &args.paths, args.format)
+            } else {
+                games::run(args.format)
+            }
+        }
         Some(Command::Migrate(args)) => migrate::run(&args),
+        Some(Command::Fmt(args)) => fmt::run(&args),
         // No command, or `--stdio`: be the language server.
         None => {
             if !cli.stdio {
@@ -376,6 +413,25 @@ mod tests {
         assert_eq!(
             normalized(&["--check", "--", "--check"]),
             ["check", "--", "--check"]
+        );
+    }
+
+    #[test]
+    fn fmt_keeps_its_own_check() {
+        for args in [
+            &["fmt", "--check", "games"][..],
+            &["fmt", "games", "--check"],
+            &["--line-width", "60", "fmt", "--check"],
+        ] {
+            let Some(Command::Fmt(fmt)) = parses(args).command else {
+                panic!("{args:?} is not fmt");
+            };
+            assert!(format!("{fmt:?}").contains("check: true"), "{fmt:?}");
+        }
+        assert_eq!(
+            normalized(&["--check", "fmt"]),
+            ["check", "fmt"],
+            "a file named fmt"
         );
     }
 

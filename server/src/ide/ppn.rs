@@ -64,12 +64,15 @@ impl NotationDocument for DocumentAnalysis {
 
     fn games(&self) -> Vec<GameSummary> {
         let symbols = crate::ide::symbols::game_symbols(self);
+        // Both in document order: each game's symbol is looked for from the last one found.
+        let mut next_symbol = 0;
         games(self)
             .into_iter()
             .filter_map(|game| {
-                let symbol = symbols
+                next_symbol += symbols[next_symbol..]
                     .iter()
-                    .find(|symbol| symbol.range.start >= game.game.range.start)?;
+                    .position(|symbol| symbol.range.start >= game.game.range.start)?;
+                let symbol = &symbols[next_symbol];
                 Some(GameSummary {
                     name: symbol.name.clone(),
                     range: symbol.range.clone(),
@@ -180,6 +183,14 @@ impl NotationDocument for DocumentAnalysis {
 
     fn references(&self, offset: usize, include_declaration: bool) -> Vec<Range<usize>> {
         crate::ide::navigation::references(self, offset, include_declaration)
+    }
+
+    fn prepare_rename(&self, offset: usize) -> Result<Option<(Range<usize>, String)>, String> {
+        crate::ide::rename::prepare_rename(self, offset)
+    }
+
+    fn rename(&self, offset: usize, new_name: &str) -> Result<Vec<(Range<usize>, String)>, String> {
+        crate::ide::rename::rename(self, offset, new_name)
     }
 
     fn game_error(&self, game: usize) -> Option<String> {

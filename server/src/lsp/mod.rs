@@ -8,6 +8,7 @@ pub mod document;
 pub mod encoding;
 mod server;
 pub mod transport;
+pub mod workspace_index;
 mod written_arrays;
 
 use std::path::{Path, PathBuf};

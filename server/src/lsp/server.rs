@@ -51,10 +51,13 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
+mod editing;
+
 use super::config::{self, uri_file_path};
 use super::document::{Document, Snapshot};
 use super::encoding::{text_offset, PositionCursor, PositionEncoding};
 use super::transport::{check_message, framed, skipped_line, Frame, FrameReader, Verdict};
+use super::workspace_index::WorkspaceIndex;
 use super::written_arrays::{JsonArray, WrittenArrays};
 use super::{uri_path, Analysis, Analyzer, SessionEnd};
 use crate::config::{editor_settings, is_config_file, Config, ConfigFiles, Settings};
@@ -122,6 +125,7 @@ where
             publish_gate: tokio::sync::Mutex::new(()),
             progress: watch::channel(0).0,
             shutdown_requested: flag,
+            workspace: std::sync::Mutex::new(WorkspaceIndex::default()),
             editor_settings: std::sync::RwLock::new(Settings::default()),
             configs: ConfigFiles::new(),
             config_documents: DashMap::new(),
@@ -334,6 +338,8 @@ struct State {
     /// document closes: what requests waiting for an analysis wait on.
     progress: watch::Sender<u64>,
     shutdown_requested: Arc<AtomicBool>,
+    /// The games of the workspace's files, for `workspace/symbol`.
+    workspace: std::sync::Mutex<WorkspaceIndex>,
     /// What the editor sets (`ppn-ls` in `initializationOptions` and in
     /// `workspace/didChangeConfiguration` or `workspace/configuration`).
     editor_settings: std::sync::RwLock<Settings>,
@@ -685,6 +691,7 @@ impl LanguageServer for Backend {
             .state
             .encoding
             .get_or_init(|| PositionEncoding::negotiate(offered));
+        self.set_workspace(&params);
         let hover_formats = params
             .capabilities
             .text_document
@@ -750,6 +757,18 @@ impl LanguageServer for Backend {
                 definition_provider: Some(OneOf::Left(true)),
                 code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
                 references_provider: Some(OneOf::Left(true)),
+                document_formatting_provider: Some(OneOf::Left(true)),
+                document_range_formatting_provider: Some(OneOf::Left(true)),
+                rename_provider: Some(OneOf::Right(lsp::RenameOptions {
+                    prepare_provider: Some(true),
+                    work_done_progress_options: lsp::WorkDoneProgressOptions::default(),
+                })),
+                document_highlight_provider: Some(OneOf::Left(true)),
+                selection_range_provider: Some(lsp::SelectionRangeProviderCapability::Simple(true)),
+                workspace_symbol_provider: Some(OneOf::Left(true)),
+                code_lens_provider: Some(lsp::CodeLensOptions {
+                    resolve_provider: Some(false),
+                }),
                 ..ServerCapabilities::default()
             },
             server_info: Some(ServerInfo {
@@ -763,13 +782,16 @@ impl LanguageServer for Backend {
     async fn initialized(&self, _: InitializedParams) {
         if self.state.watch_config_files.load(Ordering::SeqCst) {
             let watch = lsp::DidChangeWatchedFilesRegistrationOptions {
-                watchers: vec![lsp::FileSystemWatcher {
-                    glob_pattern: lsp::GlobPattern::String(format!(
-                        "**/{}",
-                        crate::config::FILE_NAME
-                    )),
-                    kind: None,
-                }],
+                watchers: vec![
+                    lsp::FileSystemWatcher {
+                        glob_pattern: lsp::GlobPattern::String(format!(
+                            "**/{}",
+                            crate::config::FILE_NAME
+                        )),
+                        kind: None,
+                    },
+                    editing::game_files_watcher(),
+                ],
             };
             let registration = lsp::Registration {
                 id: "ppn-ls-configuration-files".to_string(),
@@ -812,6 +834,7 @@ impl LanguageServer for Backend {
             self.state.configs.forget();
             self.state.republish_all().await;
         }
+        self.watched_files_changed(params).await;
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -1152,7 +1175,18 @@ impl LanguageServer for Backend {
         };
         let convert = self.state.converter(&*analysis.document);
         let range = convert.offset(params.range.start)..convert.offset(params.range.end);
-        let actions: CodeActionResponse = quick_fixes(&*analysis.document, range)
+        let only = params.context.only.as_deref();
+        let fix_all = self.fix_all_action(&uri, &*analysis.document, only);
+        let quick_fixes_asked = only.is_none_or(|only| {
+            only.iter()
+                .any(|kind| CodeActionKind::QUICKFIX.as_str().starts_with(kind.as_str()))
+        });
+        let quick_fixes = if quick_fixes_asked {
+            quick_fixes(&*analysis.document, range)
+        } else {
+            Vec::new()
+        };
+        let actions: CodeActionResponse = quick_fixes
             .into_iter()
             .map(|(diagnostic, fix)| {
                 let edits = fix
@@ -1175,6 +1209,7 @@ impl LanguageServer for Backend {
                     ..CodeAction::default()
                 })
             })
+            .chain(fix_all)
             .collect();
         Ok(Some(actions))
     }
@@ -1198,9 +1233,81 @@ impl LanguageServer for Backend {
                 .collect(),
         ))
     }
+
+    async fn formatting(
+        &self,
+        params: lsp::DocumentFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        self.formatting_request(params).await
+    }
+
+    async fn range_formatting(
+        &self,
+        params: lsp::DocumentRangeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        self.range_formatting_request(params).await
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<lsp::PrepareRenameResponse>> {
+        self.prepare_rename_request(params).await
+    }
+
+    async fn rename(&self, params: lsp::RenameParams) -> Result<Option<WorkspaceEdit>> {
+        self.rename_request(params).await
+    }
+
+    async fn document_highlight(
+        &self,
+        params: lsp::DocumentHighlightParams,
+    ) -> Result<Option<Vec<lsp::DocumentHighlight>>> {
+        self.document_highlight_request(params).await
+    }
+
+    async fn selection_range(
+        &self,
+        params: lsp::SelectionRangeParams,
+    ) -> Result<Option<Vec<lsp::SelectionRange>>> {
+        self.selection_range_request(params).await
+    }
+
+    async fn code_lens(&self, params: lsp::CodeLensParams) -> Result<Option<Vec<lsp::CodeLens>>> {
+        self.code_lens_request(params).await
+    }
+
+    async fn symbol(
+        &self,
+        params: lsp::WorkspaceSymbolParams,
+    ) -> Result<Option<lsp::WorkspaceSymbolResponse>> {
+        self.workspace_symbol_request(params).await
+    }
 }
 
 impl Backend {
+    /// The workspace's folders, whose files `workspace/symbol` searches.
+    fn set_workspace(&self, params: &InitializeParams) {
+        let folders = params
+            .workspace_folders
+            .iter()
+            .flatten()
+            .map(|folder| &folder.uri);
+        #[allow(deprecated)] // Clients without workspace folders still send a root.
+        let root = params.root_uri.as_ref();
+        let roots: Vec<std::path::PathBuf> = folders
+            .chain(root)
+            .filter_map(|uri| Some(uri.to_file_path()?.into_owned()))
+            .collect();
+        let mut roots = roots;
+        roots.dedup();
+        *self
+            .state
+            .workspace
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = WorkspaceIndex::new(roots);
+    }
+
     /// `ppn/boardAt`: the board after the move under (or last before) the position.
     async fn board_at(&self, params: TextDocumentPositionParams) -> Result<Value> {
         let Some((analysis, offset)) = self.state.analysis_at(&params).await? else {

@@ -253,6 +253,21 @@ pub trait NotationDocument: Send + Sync + fmt::Debug {
         Vec::new()
     }
 
+    /// The name at `offset` that a rename would change, with the text to select for it;
+    /// `Ok(None)` where nothing is named, an error saying why where the name cannot be
+    /// renamed.
+    fn prepare_rename(&self, offset: usize) -> Result<Option<(Range<usize>, String)>, String> {
+        let _ = offset;
+        Ok(None)
+    }
+
+    /// The edits that rename what is named at `offset` to `new_name` wherever the
+    /// document names it, or why they cannot.
+    fn rename(&self, offset: usize, new_name: &str) -> Result<Vec<(Range<usize>, String)>, String> {
+        let _ = (offset, new_name);
+        Err("there is nothing to rename here".to_string())
+    }
+
     /// Why the notation's reference implementation cannot read game `game` at all (its
     /// metadata does not parse, or names a parser or a setup the reference does not
     /// have), if it cannot. `replay --format json` writes it as the game's `"error"` and
