@@ -71,6 +71,7 @@ export type ToPage =
   | { type: 'game'; game: ViewerGame; current: number }
   | { type: 'show'; ref: number }
   | { type: 'pause' }
+  | { type: 'play' }
   | { type: 'picture'; id: number; html?: string; error?: string };
 
 /** What the page posts to the extension. */
@@ -254,6 +255,8 @@ export function renderPanelHtml(options: {
       viewer.showRef(0, message.ref);
     } else if (message.type === 'pause') {
       viewer.pause();
+    } else if (message.type === 'play') {
+      viewer.play();
     } else if (message.type === 'picture') {
       const request = waiting.get(message.id);
       waiting.delete(message.id);

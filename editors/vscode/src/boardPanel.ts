@@ -48,6 +48,24 @@ interface ListedGame {
   line: GameLineResult;
 }
 
+/** Where a code lens shows the board: the server's `ppn.showBoard` argument. */
+export interface ShowTarget {
+  uri: string;
+  position: Position;
+  animate?: boolean;
+}
+
+function isShowTarget(value: unknown): value is ShowTarget {
+  const target = value as ShowTarget;
+  return (
+    typeof target === 'object' &&
+    target !== null &&
+    typeof target.uri === 'string' &&
+    typeof target.position?.line === 'number' &&
+    typeof target.position?.character === 'number'
+  );
+}
+
 export class BoardPanel implements vscode.Disposable {
   private static current: BoardPanel | undefined;
 
@@ -65,9 +83,15 @@ export class BoardPanel implements vscode.Disposable {
   private readonly pictures = new Map<string, string>();
   /** Where this panel last put the cursor: a selection change there is its own step. */
   private steppedTo: { uri: string; position: Position } | undefined;
+  /** Play the game once the board asked for is shown (the "Animate" lens). */
+  private playWhenShown = false;
 
-  /** Opens the panel beside the editor, or reveals the open one, and shows the board at the cursor. */
-  static show(getClient: () => LanguageClient | undefined, extensionPath: string): void {
+  /**
+   * Opens the panel beside the editor, or reveals the open one, and shows the board at the
+   * cursor; or, from a code lens, at `target`'s position of the active editor's document,
+   * playing the game from there when it says `animate`.
+   */
+  static show(getClient: () => LanguageClient | undefined, extensionPath: string, target?: ShowTarget): void {
     const editor = vscode.window.activeTextEditor;
     if (BoardPanel.current) {
       BoardPanel.current.panel.reveal(vscode.ViewColumn.Beside, true);
@@ -80,10 +104,15 @@ export class BoardPanel implements vscode.Disposable {
       );
       BoardPanel.current = new BoardPanel(panel, getClient, extensionPath);
     }
+    const shown = BoardPanel.current;
     if (editor && isServedLanguage(editor.document.languageId)) {
-      BoardPanel.current.lastEditor = editor;
+      shown.lastEditor = editor;
+      if (target && isShowTarget(target) && target.uri === editor.document.uri.toString()) {
+        shown.putCursor(editor, target.position);
+        shown.playWhenShown = target.animate === true;
+      }
     }
-    BoardPanel.current.scheduleUpdate(0);
+    shown.scheduleUpdate(0);
   }
 
   static disposeCurrent(): void {
@@ -174,7 +203,12 @@ export class BoardPanel implements vscode.Disposable {
     if (!cursor) {
       return;
     }
-    this.steppedTo = { uri: listed.uri, position: cursor };
+    this.putCursor(editor, cursor);
+  }
+
+  /** Moves the cursor as the panel's own step: the selection change it makes pauses nothing. */
+  private putCursor(editor: vscode.TextEditor, cursor: Position): void {
+    this.steppedTo = { uri: editor.document.uri.toString(), position: cursor };
     const position = new vscode.Position(cursor.line, cursor.character);
     editor.selection = new vscode.Selection(position, position);
     editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
@@ -243,6 +277,10 @@ export class BoardPanel implements vscode.Disposable {
         this.post({ type: 'game', game: viewerGame(line), current: result.state });
       }
       this.post({ type: 'show', ref: result.state });
+      if (this.playWhenShown) {
+        this.playWhenShown = false;
+        this.post({ type: 'play' });
+      }
     } catch (error) {
       if (cancellation.token.isCancellationRequested) {
         return;

@@ -12,7 +12,7 @@ import {
   LanguageClientOptions,
   ServerOptions,
 } from 'vscode-languageclient/node';
-import { BoardPanel } from './boardPanel';
+import { BoardPanel, ShowTarget } from './boardPanel';
 import { SERVED_LANGUAGES } from './languages';
 import { CONFIG_FILE_NAME, SERVER_SETTINGS_SECTION, serverSettings } from './settings';
 import { ServerExit, serverFailureMessage } from './serverFailure';
@@ -152,8 +152,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   outputChannel = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME);
   context.subscriptions.push(
     outputChannel,
-    vscode.commands.registerCommand('ppn.showBoard', () =>
-      BoardPanel.show(() => session?.client, context.extensionPath),
+    // From the palette with no argument; from a code lens with where and whether to play.
+    vscode.commands.registerCommand('ppn.showBoard', (target?: ShowTarget) =>
+      BoardPanel.show(() => session?.client, context.extensionPath, target),
     ),
     vscode.commands.registerCommand('ppn.restartServer', () => restartServer()),
     vscode.workspace.onDidChangeConfiguration((event) => {

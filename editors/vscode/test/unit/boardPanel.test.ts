@@ -161,6 +161,37 @@ test('the user moving the cursor pauses a game being played', async () => {
   assert.deepEqual(panel.postedOf('show').at(-1), { type: 'show', ref: 2 });
 });
 
+test('a code lens shows the board where it points, and "Animate" plays the game from there', async () => {
+  const editor = fakeEditor('file:///games/tablut.ppn', 'ppn', { line: 4, character: 0 });
+  const { client, requests } = fakeClient();
+  fake.activeTextEditor = editor;
+  BoardPanel.show(() => client as never, EXTENSION, {
+    uri: 'file:///games/tablut.ppn',
+    position: { line: 0, character: 0 },
+    animate: true,
+  });
+  const panel = fake.panels.at(-1)!;
+  assert.deepEqual(plain(editor.selection.active), { line: 0, character: 0 });
+  fake.selectionChanged.fire({ textEditor: editor });
+  await settle();
+  assert.deepEqual(requests[0].params.position, { line: 0, character: 0 });
+  assert.deepEqual(panel.postedOf('show').at(-1), { type: 'show', ref: 0 });
+  // Played once the board is shown; the lens's own cursor move pauses nothing.
+  assert.equal(panel.postedOf('play').length, 1);
+  assert.equal(panel.postedOf('pause').length, 0);
+  const types = panel.posted.map((message) => (message as { type: string }).type);
+  assert.ok(types.lastIndexOf('show') < types.indexOf('play'), types.join(' '));
+  // "Show board" on another file's game leaves this editor's cursor alone and plays nothing.
+  BoardPanel.show(() => client as never, EXTENSION, {
+    uri: 'file:///games/other.ppn',
+    position: { line: 5, character: 0 },
+    animate: true,
+  });
+  await settle();
+  assert.deepEqual(plain(editor.selection.active), { line: 0, character: 0 });
+  assert.equal(panel.postedOf('play').length, 1);
+});
+
 test('flipping asks for flipped pictures, of any state', async () => {
   const editor = fakeEditor('file:///games/tablut.ppn', 'ppn', { line: 3, character: 0 });
   const { client, requests } = fakeClient();
