@@ -339,10 +339,18 @@ async fn workspace_symbols_find_games_in_the_files_and_follow_their_changes() {
         .await;
     let watcher = &registration["params"]["registrations"][0];
     assert_eq!(watcher["method"], "workspace/didChangeWatchedFiles");
-    let pattern = watcher["registerOptions"]["watchers"][0]["globPattern"]
-        .as_str()
-        .unwrap_or_default();
-    assert!(pattern.starts_with("**/*.{ppn,"), "{pattern}");
+    let patterns: Vec<&str> = watcher["registerOptions"]["watchers"]
+        .as_array()
+        .expect("watchers")
+        .iter()
+        .filter_map(|watched| watched["globPattern"].as_str())
+        .collect();
+    assert!(
+        patterns
+            .iter()
+            .any(|pattern| pattern.starts_with("**/*.{ppn,")),
+        "{patterns:?}"
+    );
     client
         .send(json!({ "jsonrpc": "2.0", "id": registration["id"], "result": null }))
         .await;
