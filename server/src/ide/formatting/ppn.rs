@@ -83,16 +83,7 @@ fn end_with_a_line_break(
     if chunk.is_empty() {
         return;
     }
-    let shifted: Vec<(Range<usize>, String)> = edits
-        .iter()
-        .map(|(range, new)| {
-            (
-                range.start - game.range.start..range.end - game.range.start,
-                new.clone(),
-            )
-        })
-        .collect();
-    let formatted = apply(chunk, &shifted);
+    let formatted = game_with_edits(text, game, edits);
     if formatted
         .as_bytes()
         .last()
@@ -757,10 +748,8 @@ fn movetext_edits(
     Some(edits)
 }
 
-/// Whether the game, with `edits` made, is still the same game: the same header lines but
-/// for their trailing blanks, metadata where there was metadata, the same movetext words.
-fn reads_the_same(text: &str, game: &GameSource, edits: &[(Range<usize>, String)]) -> bool {
-    let original = &text[game.range.clone()];
+/// The game's text with `edits` (placed in the whole text) made.
+fn game_with_edits(text: &str, game: &GameSource, edits: &[(Range<usize>, String)]) -> String {
     let shifted: Vec<(Range<usize>, String)> = edits
         .iter()
         .map(|(range, new)| {
@@ -770,7 +759,14 @@ fn reads_the_same(text: &str, game: &GameSource, edits: &[(Range<usize>, String)
             )
         })
         .collect();
-    let formatted = apply(original, &shifted);
+    apply(&text[game.range.clone()], &shifted)
+}
+
+/// Whether the game, with `edits` made, is still the same game: the same header lines but
+/// for their trailing blanks, metadata where there was metadata, the same movetext words.
+fn reads_the_same(text: &str, game: &GameSource, edits: &[(Range<usize>, String)]) -> bool {
+    let original = &text[game.range.clone()];
+    let formatted = game_with_edits(text, game, edits);
     let (Some((before, problems_before)), Some((after, problems_after))) =
         (one_game(original), one_game(&formatted))
     else {

@@ -133,28 +133,24 @@ impl Backend {
         &self,
         params: DocumentFormattingParams,
     ) -> Result<Option<Vec<TextEdit>>> {
-        let uri = params.text_document.uri;
-        let Some(analysis) = self.state.current_analysis(&uri).await? else {
-            return Ok(None);
-        };
-        let document = &*analysis.document;
-        match format_document(document, &self.state.format_options(&uri)) {
-            Ok(formatted) => {
-                let convert = self.state.converter(document);
-                Ok(Some(text_edits(&convert, document, &formatted.edits)))
-            }
-            Err(error) => {
-                self.state.not_formatted(&uri, &error).await;
-                Ok(None)
-            }
-        }
+        self.formatting_edits(params.text_document.uri, None).await
     }
 
     pub(super) async fn range_formatting_request(
         &self,
         params: DocumentRangeFormattingParams,
     ) -> Result<Option<Vec<TextEdit>>> {
-        let uri = params.text_document.uri;
+        self.formatting_edits(params.text_document.uri, Some(params.range))
+            .await
+    }
+
+    /// The edits that lay the document out (those within `range` where one is given); none
+    /// for a document that cannot be formatted, which is said in the log.
+    async fn formatting_edits(
+        &self,
+        uri: Uri,
+        range: Option<lsp::Range>,
+    ) -> Result<Option<Vec<TextEdit>>> {
         let Some(analysis) = self.state.current_analysis(&uri).await? else {
             return Ok(None);
         };
@@ -162,8 +158,13 @@ impl Backend {
         match format_document(document, &self.state.format_options(&uri)) {
             Ok(formatted) => {
                 let convert = self.state.converter(document);
-                let range = convert.offset(params.range.start)..convert.offset(params.range.end);
-                let edits = edits_within(document.text(), &formatted, range);
+                let edits = match range {
+                    None => formatted.edits,
+                    Some(range) => {
+                        let range = convert.offset(range.start)..convert.offset(range.end);
+                        edits_within(document.text(), &formatted, range)
+                    }
+                };
                 Ok(Some(text_edits(&convert, document, &edits)))
             }
             Err(error) => {
