@@ -332,6 +332,8 @@ test('ppn-ls render --format html writes a viewer that works from disk, with no 
   page.on('request', (request) => requests.push(request.url()));
   await page.goto('file://' + html);
   await screenshotOnFailure(page, 'one-file-game', async () => {
+    // The file unpacks its pictures asynchronously; the viewer exists once they are shown.
+    await page.waitForFunction(() => window.ppnViewer !== undefined);
     // It opens where it was asked to.
     const labels = await page.evaluate(() => window.ppnViewer.states.map((s) => s.label));
     const opening = labels.indexOf('2.');
