@@ -261,3 +261,67 @@ fn the_line_width_of_ppn_ls_toml_is_used_for_its_files() {
     assert_eq!(read("narrow/deeper/a.ppn"), wide);
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+#[test]
+fn standard_input_named_by_stdin_filename_is_read_as_that_file() {
+    let folder = scratch("stdin-filename");
+    std::fs::create_dir_all(folder.join("tafl")).expect("folders");
+    std::fs::write(
+        folder.join("tafl/ppn-ls.toml"),
+        "[diagnostics.severity]\ncapture-separator = \"off\"\n",
+    )
+    .expect("written");
+    // An OpenTafl record, untidy, with a capture list in the archives' spelling (which
+    // the configuration in `tafl/` turns off).
+    let record = "[name:Brandubh]\n[rules:dim:7 name:Brandubh esc:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1.  d2-c2   d3-d2\n";
+    let tidy = "[name:Brandubh]\n[rules:dim:7 name:Brandubh esc:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-c2 d3-d2\n";
+
+    // Unnamed, standard input is PPN: the record is not a PPN game.
+    let unnamed = ppn_ls(&["check", "-"], Some(record), &folder);
+    assert_eq!(unnamed.status.code(), Some(1), "{}", text(&unnamed.stdout));
+    assert!(text(&unnamed.stdout).contains("<stdin>:1:1: error"));
+
+    // Named, it is read as the file it names, and messages name it, before the command
+    // or after it.
+    for args in [
+        &["--stdin-filename", "tafl/game.otg", "check", "-"][..],
+        &["check", "-", "--stdin-filename", "tafl/game.otg"],
+    ] {
+        let named = ppn_ls(args, Some(record), &folder);
+        assert_eq!(named.status.code(), Some(0), "{}", text(&named.stdout));
+        assert_eq!(text(&named.stdout), "0 errors, 0 warnings in 1 file\n");
+    }
+    let bad = record.replace("d3-d2", "d3-d2xc2xe2");
+    let outside = ppn_ls(
+        &["check", "--stdin-filename", "elsewhere/game.otg", "-"],
+        Some(&bad),
+        &folder,
+    );
+    assert!(
+        text(&outside.stdout).contains("elsewhere/game.otg:4:")
+            && text(&outside.stdout).contains("capture-separator"),
+        "{}",
+        text(&outside.stdout)
+    );
+    // Under `tafl/`, its ppn-ls.toml is in force.
+    let inside = ppn_ls(
+        &["check", "--stdin-filename", "tafl/game.otg", "-"],
+        Some(&bad),
+        &folder,
+    );
+    assert!(
+        !text(&inside.stdout).contains("capture-separator"),
+        "{}",
+        text(&inside.stdout)
+    );
+
+    // The formatter lays it out as OpenTafl.
+    let formatted = ppn_ls(
+        &["fmt", "--stdin-filename", "tafl/game.otg", "-"],
+        Some(record),
+        &folder,
+    );
+    assert_eq!(formatted.status.code(), Some(0), "{}", text(&formatted.stderr));
+    assert_eq!(text(&formatted.stdout), tidy);
+    let _ = std::fs::remove_dir_all(&folder);
+}

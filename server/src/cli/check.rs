@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::output::{display_path, io_message, Palette, Style};
+use super::output::{display_path, io_message, source_path, Palette, Style};
 use super::paths;
 use super::snippet::{snippet, ColumnIndex, Position};
 use super::{read_input, report_error, report_warning, CheckFormat, EXIT_USAGE};
@@ -94,7 +94,7 @@ pub fn run(options: &Options) -> i32 {
         if written.is_err() {
             break;
         }
-        let path = (file.as_os_str() != "-").then_some(file.as_path());
+        let path = source_path(file);
         let config = match path {
             Some(path) => configs.for_file(path),
             None => configs.for_folder(Path::new(".")),

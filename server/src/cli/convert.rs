@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::output::{display_path, io_message};
+use super::output::{display_path, io_message, source_path};
 use super::{print_out, read_input, report_error, EXIT_USAGE};
 use crate::ide::document::analyze;
 use crate::model::document::Target;
@@ -22,7 +22,7 @@ pub fn run(file: &Path, to: &str, output: Option<&Path>) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let path = (file.as_os_str() != "-").then_some(file);
+    let path = source_path(file);
     let document = analyze(path, text);
     let converted = match document.convert(target) {
         Ok(converted) => converted,

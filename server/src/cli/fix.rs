@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::fmt::write_in_place;
-use super::output::{display_path, io_message};
+use super::output::{display_path, io_message, source_path};
 use super::report_error;
 use super::snippet::ColumnIndex;
 use crate::ide::fix_all::fix_all;
@@ -15,7 +15,7 @@ use crate::ide::fix_all::fix_all;
 pub fn fix_file(file: &Path, text: String) -> Result<String, ()> {
     let name = display_path(file);
     let stdin = file.as_os_str() == "-";
-    let fixed = fix_all((!stdin).then_some(file), &text);
+    let fixed = fix_all(source_path(file), &text);
     if fixed.applied.is_empty() {
         return Ok(text);
     }

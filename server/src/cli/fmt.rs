@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::output::{display_path, io_message};
+use super::output::{display_path, io_message, source_path};
 use super::paths;
 use super::snippet::ColumnIndex;
 use super::{print_out, read_input, report_error, EXIT_USAGE};
@@ -19,7 +19,7 @@ use crate::model::format::Format;
 #[derive(Args, Debug)]
 pub struct FmtArgs {
     /// Files and directories to format (default: the current directory), or `-` to read
-    /// standard input (as PPN) and write the result to standard output.
+    /// standard input (as PPN, or as `--stdin-filename` names it) and write the result to standard output.
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Write nothing: list the files whose layout would change, and exit 1 if any would.
@@ -37,14 +37,14 @@ pub struct FmtArgs {
 
 impl FmtArgs {
     /// The options for `file`: the command line's, else those of its `ppn-ls.toml` (found
-    /// from the current folder for standard input), else the defaults.
+    /// from the folder `--stdin-filename` names for standard input, else from the current
+    /// folder), else the defaults.
     fn options(&self, configs: &ConfigFiles, file: &Path) -> FormatOptions {
         let mut options = FormatOptions::default();
         let configured = || {
-            let found = if file.as_os_str() == "-" {
-                configs.for_folder(Path::new("."))
-            } else {
-                configs.for_file(file)
+            let found = match source_path(file) {
+                Some(path) => configs.for_file(path),
+                None => configs.for_folder(Path::new(".")),
             };
             found.and_then(|found| found.file.settings.format.line_width)
         };
@@ -135,8 +135,7 @@ fn format_file(
         }
     };
     let stdin = file.as_os_str() == "-";
-    let path = (!stdin).then_some(file);
-    let format = Format::detect(path, &text);
+    let format = Format::detect(source_path(file), &text);
     if !formats(format) {
         if named || stdin {
             eprintln!(

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::output::{display_path, io_message};
+use super::output::{display_path, io_message, source_path};
 use super::snippet::ColumnIndex;
 use super::{paths, print_out, read_input, report_error, ReplayFormat, EXIT_USAGE};
 use crate::ide::workspace::games_in;
@@ -51,7 +51,7 @@ pub fn run_find(find: Option<&str>, paths: &[PathBuf], format: ReplayFormat) -> 
                 continue;
             }
         };
-        let path = (file.as_os_str() != "-").then_some(file.as_path());
+        let path = source_path(file);
         let index = ColumnIndex::new(&text);
         for game in games_in(path, &text)
             .iter()

@@ -44,6 +44,11 @@ struct Cli {
     #[arg(long)]
     stdio: bool,
 
+    /// Read standard input (`-`) as this file: its extension picks the notation, its
+    /// folder the `ppn-ls.toml`, and messages name it (for editors that pipe a buffer in).
+    #[arg(long, global = true, value_name = "PATH")]
+    stdin_filename: Option<PathBuf>,
+
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -56,7 +61,8 @@ enum Command {
     Replay(ReplayArgs),
     /// Write a file in another notation (`--to ppn`, `otn`, `annofen`, `xay`, `wxf`).
     Convert {
-        /// The file to convert, or `-` for standard input (read as PPN).
+        /// The file to convert, or `-` for standard input (read as PPN unless
+        /// `--stdin-filename` names it otherwise).
         file: PathBuf,
         /// The notation to write.
         #[arg(long, value_name = "NOTATION")]
@@ -233,6 +239,7 @@ const OPTIONS_WITH_VALUES: &[&str] = &[
     "--line-width",
     "--find",
     "--board-style",
+    "--stdin-filename",
 ];
 
 /// The arguments as clap reads them: `--check` (the older spelling) becomes the `check`
@@ -298,6 +305,9 @@ pub fn run(before_serving: fn()) -> i32 {
             return if err.use_stderr() { EXIT_USAGE } else { 0 };
         }
     };
+    if let Some(name) = cli.stdin_filename {
+        output::set_stdin_name(name);
+    }
     match cli.command {
         Some(Command::Check(args)) => check::run(&check::Options {
             paths: args.paths,

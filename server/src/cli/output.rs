@@ -3,7 +3,8 @@
 
 use std::fmt::Display;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use clap::ValueEnum;
 
@@ -115,10 +116,32 @@ pub fn io_message(err: &std::io::Error) -> String {
     }
 }
 
-/// How a path is named in output: `<stdin>` for `-`.
+/// The name `--stdin-filename` gives standard input. Editors and linters that pipe a
+/// buffer in name it so: the name decides the notation and the `ppn-ls.toml` in force, and
+/// diagnostics are reported under it. Set once, before any command runs.
+static STDIN_NAME: OnceLock<PathBuf> = OnceLock::new();
+
+pub fn set_stdin_name(name: PathBuf) {
+    let _ = STDIN_NAME.set(name);
+}
+
+/// The path that stands for `file` where a notation or a configuration is looked for:
+/// the file itself, or for `-` the name `--stdin-filename` gave it (if any).
+pub fn source_path(file: &Path) -> Option<&Path> {
+    if file.as_os_str() == "-" {
+        STDIN_NAME.get().map(PathBuf::as_path)
+    } else {
+        Some(file)
+    }
+}
+
+/// How a path is named in output: for `-`, the name `--stdin-filename` gave, else
+/// `<stdin>`.
 pub fn display_path(path: &Path) -> String {
     if path.as_os_str() == "-" {
-        "<stdin>".to_string()
+        STDIN_NAME
+            .get()
+            .map_or_else(|| "<stdin>".to_string(), |name| name.display().to_string())
     } else {
         path.display().to_string()
     }

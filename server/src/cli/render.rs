@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::output::display_path;
+use super::output::{display_path, source_path};
 use super::{print_out, read_input, report_error, EXIT_USAGE};
 use crate::ide::document::analyze_boards;
 use crate::ide::viewer::{html_page, state_caption, HtmlPage};
@@ -87,7 +87,7 @@ fn render(args: &RenderRequest) -> Result<(), String> {
     }
     let file = &args.file;
     let text = read_input(file).map_err(|err| super::output::io_message(&err))?;
-    let path = (file.as_os_str() != "-").then_some(file.as_path());
+    let path = source_path(file);
     let document = analyze_boards(path, text);
     let games = document.games();
     if games.is_empty() {
@@ -191,9 +191,9 @@ fn render(args: &RenderRequest) -> Result<(), String> {
 
 /// A one-file game's title: the file's name.
 fn html_title(file: &Path) -> String {
-    if file.as_os_str() == "-" {
+    let Some(file) = source_path(file) else {
         return "Game".to_string();
-    }
+    };
     file.file_name().map_or_else(
         || file.display().to_string(),
         |name| name.to_string_lossy().into_owned(),

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::output::{display_path, io_message};
+use super::output::{display_path, io_message, source_path};
 use super::paths;
 use super::{read_input, report_error, report_warning, ReplayFormat, EXIT_USAGE};
 use crate::ide::board::{describe_piece, location_name};
@@ -81,7 +81,7 @@ fn replay_file(
             return Ok(EXIT_USAGE);
         }
     };
-    let path = (file.as_os_str() != "-").then_some(file);
+    let path = source_path(file);
     let document = analyze_boards(path, text);
     let games = document.games();
     if let Some(n) = game {
@@ -97,8 +97,8 @@ fn replay_file(
             return Ok(EXIT_USAGE);
         }
     }
-    let file_name = file
-        .file_name()
+    let file_name = source_path(file)
+        .and_then(Path::file_name)
         .map_or_else(|| "-".to_string(), |n| n.to_string_lossy().into_owned());
 
     let chosen: Vec<usize> = (0..games.len())
