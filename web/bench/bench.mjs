@@ -130,5 +130,28 @@ const typing = await page.evaluate(async (runs) => {
 }, runs);
 console.log(`a character typed near the end, until its diagnostics are shown: ${ms(median(typing))}`);
 
+// Downloads, drawn in the worker by resvg: a PNG of one board, and a GIF of a whole
+// example game.
+const exampleName = 'tablut-short.ppn';
+const example = readFileSync(join(root, 'examples', exampleName), 'utf8');
+const downloads = await page.evaluate(async ([name, text, runs]) => {
+  const { engine } = window.ppnPage;
+  const opened = await engine.request('open', [name, text]);
+  const png = [];
+  const gif = [];
+  for (let run = 0; run < runs; run += 1) {
+    let started = performance.now();
+    await engine.request('png', [0, 1, false]);
+    png.push(performance.now() - started);
+    started = performance.now();
+    await engine.request('gif', [0, false, 1000], 120000);
+    gif.push(performance.now() - started);
+  }
+  const frames = JSON.parse(opened.games)[0].states.length;
+  return { png, gif, frames };
+}, [exampleName, example, runs]);
+console.log(`a PNG of one board of ${exampleName}: ${ms(median(downloads.png))}; ` +
+  `the game as a GIF (${downloads.frames} frames): ${ms(median(downloads.gif))}`);
+
 await browser.close();
 server.close();
