@@ -321,7 +321,12 @@ fn standard_input_named_by_stdin_filename_is_read_as_that_file() {
         Some(record),
         &folder,
     );
-    assert_eq!(formatted.status.code(), Some(0), "{}", text(&formatted.stderr));
+    assert_eq!(
+        formatted.status.code(),
+        Some(0),
+        "{}",
+        text(&formatted.stderr)
+    );
     assert_eq!(text(&formatted.stdout), tidy);
     let _ = std::fs::remove_dir_all(&folder);
 }
