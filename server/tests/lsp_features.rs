@@ -692,6 +692,16 @@ async fn render_the_board_at_the_cursor() {
         let sized = result(&mut client, "ppn/render", params).await;
         let sized = sized["svg"].as_str().unwrap_or_default();
         assert!(sized.contains("width=\"300\""), "{sized}");
+        // Animated: the game's main line from its start, a frame per board, and the label
+        // of its last move.
+        let mut params = at(encoding, nth("long", 0));
+        params["animate"] = json!(true);
+        params["frameMs"] = json!(500);
+        let played = result(&mut client, "ppn/render", params).await;
+        assert_eq!(played["label"], "3.", "{encoding:?}");
+        let played = played["svg"].as_str().unwrap_or_default();
+        assert_eq!(played.matches("<g id=\"frame-").count(), 4, "{played}");
+        assert!(played.contains("dur=\"2s\""), "{played}");
         let unknown = result(
             &mut client,
             "ppn/render",

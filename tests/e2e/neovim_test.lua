@@ -154,6 +154,51 @@ local function run()
     vim.inspect(vim.g.ppn_board_last) .. ' ' .. svg:sub(1, 120)
   )
 
+  -- :PpnAnimate writes a picture that plays the game from its start.
+  vim.g.ppn_board_last = nil
+  vim.fn.delete(picture)
+  vim.cmd('PpnAnimate')
+  local played = vim.wait(15000, function()
+    return vim.g.ppn_board_last ~= nil and vim.fn.filereadable(picture) == 1
+  end, 50)
+  local animation = played and table.concat(vim.fn.readfile(picture), '\n') or ''
+  local _, frames = animation:gsub('<g id="frame%-', '')
+  check(
+    ':PpnAnimate opens a picture that plays the game, a frame per board',
+    played and vim.g.ppn_board_last.animated and vim.g.ppn_board_last.label == '2...' and frames == 5,
+    vim.inspect(vim.g.ppn_board_last) .. ' frames: ' .. frames
+  )
+
+  -- The code lenses run ppn.showBoard, which Neovim has no command for but the plugin's.
+  local lenses = request(bufnr, 'textDocument/codeLens', {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+  }) or {}
+  local titles = {}
+  for _, lens in ipairs(lenses) do
+    titles[#titles + 1] = lens.command and lens.command.title or '?'
+  end
+  local client = vim.lsp.get_clients({ bufnr = bufnr, name = 'ppn_ls' })[1]
+  local outcomes = {}
+  for _, lens in ipairs(lenses) do
+    vim.g.ppn_board_last = nil
+    vim.fn.delete(picture)
+    local ok, err = pcall(function()
+      client:exec_cmd(lens.command, { bufnr = bufnr })
+    end)
+    local opened = ok and vim.wait(15000, function()
+      return vim.g.ppn_board_last ~= nil and vim.fn.filereadable(picture) == 1
+    end, 50)
+    outcomes[lens.command.title] = opened and vim.g.ppn_board_last or tostring(err)
+  end
+  local shown, animated = outcomes['Show board'], outcomes['Animate']
+  check(
+    'the Show board and Animate lenses open the last board and the played game',
+    table.concat(titles, ',') == 'Show board,Animate'
+      and type(shown) == 'table' and shown.label == '2...' and not shown.animated
+      and type(animated) == 'table' and animated.animated,
+    table.concat(titles, ',') .. ' ' .. vim.inspect(outcomes)
+  )
+
   -- Completion after a backtick lists the macros.
   local completion = request(bufnr, 'textDocument/completion', {
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },

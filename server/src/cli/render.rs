@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 
 use super::output::{display_path, source_path};
 use super::{print_out, read_input, report_error, EXIT_USAGE};
-use crate::ide::document::analyze_boards;
+use crate::ide::document::{analyze_boards, with_frames};
 use crate::ide::viewer::{html_page, state_caption, HtmlPage};
 use crate::model::document::{LineState, NotationDocument};
 use crate::model::line_index::{ColumnUnit, LineCol};
 use crate::render::raster;
-use crate::render::svg::{animation, still_frames, svg, Frame, SvgOptions};
+use crate::render::svg::{animation, still_frames, svg, SvgOptions};
 use crate::render::text::{diagram, TextOptions};
 
 /// What `ppn-ls render` was asked for.
@@ -114,27 +114,16 @@ fn render(args: &RenderRequest) -> Result<(), String> {
         };
         html_page(&*document, &page)?.into_bytes()
     } else if args.animate {
-        let scenes: Vec<_> = states
-            .iter()
-            .filter_map(|state| Some((state, document.scene(state.state)?)))
-            .collect();
-        let frames: Vec<Frame<'_>> = scenes
-            .iter()
-            .map(|(state, scene)| Frame {
-                scene,
-                caption: Some(state_caption(state)),
-            })
-            .collect();
         let seconds = f64::from(args.frame_ms) / 1000.0;
-        match picture {
+        with_frames(&*document, &states, |frames| match picture {
             Picture::Gif => {
                 let mut out = Vec::new();
-                raster::gif(still_frames(&frames, &options), args.frame_ms, &mut out)
+                raster::gif(still_frames(frames, &options), args.frame_ms, &mut out)
                     .map_err(|err| err.0)?;
-                out
+                Ok::<_, String>(out)
             }
-            _ => animation(&frames, &options, seconds).into_bytes(),
-        }
+            _ => Ok(animation(frames, &options, seconds).into_bytes()),
+        })?
     } else {
         let Some(state) = states.last() else {
             return Err("no board to draw".to_string());

@@ -10,12 +10,12 @@ use crate::ide::analysis::DocumentAnalysis;
 use crate::ide::check::{check_text_in_batches, CHECK_BATCH_BYTES};
 use crate::ide::plain_text::plain_text;
 use crate::ide::viewer::state_caption;
-use crate::model::document::{HoverBoard, NotationDocument, StateRef};
+use crate::model::document::{HoverBoard, LineState, NotationDocument, StateRef};
 use crate::model::format::Format;
 use crate::model::piece::Piece;
 use crate::model::scene::Scene;
 use crate::otn::document::OtnDocument;
-use crate::render::svg::{svg, SvgOptions};
+use crate::render::svg::{animation, svg, Frame, SvgOptions};
 use crate::render::text::{diagram, BoardStyle, TextOptions};
 use crate::xiangqi::XiangqiDocument;
 
@@ -238,6 +238,46 @@ pub fn render_at(
         state: at.state,
         svg: svg(&scene, &options),
     })
+}
+
+/// The frames of `states` (each with its caption, as `render` writes them) handed to
+/// `draw`; states without a board are left out.
+pub fn with_frames<R>(
+    document: &dyn NotationDocument,
+    states: &[LineState],
+    draw: impl FnOnce(&[Frame<'_>]) -> R,
+) -> R {
+    let scenes: Vec<(&LineState, Scene)> = states
+        .iter()
+        .filter_map(|state| Some((state, document.scene(state.state)?)))
+        .collect();
+    let frames: Vec<Frame<'_>> = scenes
+        .iter()
+        .map(|(state, scene)| Frame {
+            scene,
+            caption: Some(state_caption(state)),
+        })
+        .collect();
+    draw(&frames)
+}
+
+/// The main line of the game under (or last before) `offset`, played from its start as one
+/// SVG, `seconds` a board (what `render --animate --at` writes); its label is the
+/// game's last move's. `None` outside every game.
+pub fn animation_at(
+    document: &dyn NotationDocument,
+    offset: usize,
+    options: &SvgOptions,
+    seconds: f64,
+) -> Option<RenderedBoard> {
+    let at = document.move_at(offset, true)?;
+    let line = document.main_line(at.state.game);
+    let last = line.last()?;
+    let (label, state) = (last.label.clone(), last.state);
+    let svg = with_frames(document, &line, |frames| {
+        animation(frames, options, seconds)
+    });
+    Some(RenderedBoard { label, state, svg })
 }
 
 /// The quick fixes of the diagnostics that overlap `range` (or touch it, for an empty

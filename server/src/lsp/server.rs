@@ -63,7 +63,9 @@ use super::{uri_path, Analysis, Analyzer, SessionEnd};
 use crate::config::{editor_settings, is_config_file, Config, ConfigFiles, Settings};
 use crate::diagnostic::Diagnostic;
 use crate::ide::board::piece_json;
-use crate::ide::document::{board_drawn_at, hover_with, quick_fixes, render_at, HoverOptions};
+use crate::ide::document::{
+    animation_at, board_drawn_at, hover_with, quick_fixes, render_at, HoverOptions,
+};
 use crate::ide::game_line::{game_line_at, LineStop};
 use crate::model::document::NotationDocument;
 use crate::model::features::TokenKind;
@@ -78,6 +80,9 @@ pub const BOARD_AT_METHOD: &str = "ppn/boardAt";
 /// The custom request for the picture of the board at a position: `ppn/boardAt`'s
 /// parameters (and optionally `flip`, `width`) in, `{label, svg, game, state}` out (`state`
 /// numbers the board in its game, as `ppn/gameLine`'s `ref` does; `null` outside any game).
+/// With `animate: true` (and optionally `frameMs`, default 1000), the picture plays the
+/// game's main line from its start instead, and the label and state are its last move's:
+/// how editors without a board panel run the *Animate* lens.
 pub const RENDER_METHOD: &str = "ppn/render";
 
 /// The custom request for the states of the game at a position, for stepping through it:
@@ -96,6 +101,9 @@ struct RenderParams {
     #[serde(default)]
     flip: bool,
     width: Option<u32>,
+    #[serde(default)]
+    animate: bool,
+    frame_ms: Option<u32>,
 }
 
 /// Serve one client over `input` and `output` until it exits.
@@ -1337,7 +1345,14 @@ impl Backend {
             width: params.width,
             ..crate::render::svg::SvgOptions::default()
         };
-        Ok(match render_at(&*analysis.document, offset, &options) {
+        let document = &*analysis.document;
+        let rendered = if params.animate {
+            let seconds = f64::from(params.frame_ms.unwrap_or(1000).max(1)) / 1000.0;
+            animation_at(document, offset, &options, seconds)
+        } else {
+            render_at(document, offset, &options)
+        };
+        Ok(match rendered {
             Some(board) => json!({
                 "label": board.label,
                 "svg": board.svg,
