@@ -13,7 +13,8 @@
 ;; syntax colouring.  Each mode is registered with Eglot, which starts `ppn-ls' for
 ;; diagnostics (through Flymake), hover, completion, symbols, definitions and quick fixes.
 ;; `ppn-ls-board' (C-c C-b) shows the board after the move at point as a text diagram and
-;; `ppn-ls-board-picture' (C-c C-p) as a picture.  See README.md next to this file.
+;; `ppn-ls-board-picture' (C-c C-p) as a picture; `ppn-ls-animate' (C-c C-a) plays the game
+;; at point from its start in a browser.  See README.md next to this file.
 
 ;;; Code:
 
@@ -30,7 +31,8 @@
   :type 'string)
 
 (defcustom ppn-ls-picture-file (expand-file-name "ppn-board.svg" temporary-file-directory)
-  "Where `ppn-ls-board-picture' writes the picture before showing it."
+  "Where the picture commands write a picture before showing it.
+They are `ppn-ls-board-picture' and `ppn-ls-animate'."
   :type 'file)
 
 (defconst ppn-ls-modes
@@ -41,6 +43,7 @@
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "C-c C-b") #'ppn-ls-board)
     (define-key map (kbd "C-c C-p") #'ppn-ls-board-picture)
+    (define-key map (kbd "C-c C-a") #'ppn-ls-animate)
     map)
   "Keys shared by the modes of `ppn-ls-modes'.")
 
@@ -422,14 +425,16 @@ A `[' that opens a tag (`[name:' at a line start) is not commentary."
 (declare-function eglot--signal-textDocument/didChange "eglot")
 (declare-function jsonrpc-request "jsonrpc")
 
-(defun ppn-ls--server-request (method)
+(defun ppn-ls--server-request (method &optional params)
   "Ask the buffer's ppn-ls (through Eglot) METHOD about point.
-The answer is in a list; nil when Eglot manages no server here."
+PARAMS (a plist) is sent beside the document and position.  The
+answer is in a list; nil when Eglot manages no server here."
   (let ((server (and (fboundp 'eglot-current-server) (eglot-current-server))))
     (when server
       ;; Eglot sends edits when Emacs is idle: send those not sent yet first.
       (eglot--signal-textDocument/didChange)
-      (list (jsonrpc-request server method (eglot--TextDocumentPositionParams))))))
+      (list (jsonrpc-request server method
+                             (append (eglot--TextDocumentPositionParams) params))))))
 
 (defun ppn-ls--at ()
   "Point as ppn-ls's `--at LINE:COLUMN' (1-based, in characters)."
@@ -465,12 +470,12 @@ saved file."
               (ppn-ls--show-board nil (buffer-string))
             (user-error "ppn-ls render: %s" (string-trim (buffer-string))))))))))
 
-(defun ppn-ls-board-picture ()
-  "Show the board after the move at point as a picture (SVG).
-Shown in Emacs where it can display SVG, else opened with
-`browse-url-of-file'."
-  (interactive)
-  (let* ((answer (ppn-ls--server-request :ppn/render))
+(defun ppn-ls--picture (animate)
+  "Write the picture at point to `ppn-ls-picture-file' and return the file.
+The board after the move at point, or with ANIMATE the game at point
+played from its start.  With Eglot the running ppn-ls draws it (the
+buffer as it is); without, `ppn-ls render' draws the saved file."
+  (let* ((answer (ppn-ls--server-request :ppn/render (and animate '(:animate t))))
          (svg (and answer (car answer) (plist-get (car answer) :svg))))
     (cond
      (svg (with-temp-file ppn-ls-picture-file (insert svg)))
@@ -480,13 +485,31 @@ Shown in Emacs where it can display SVG, else opened with
       (let ((file buffer-file-name)
             (at (ppn-ls--at)))
         (with-temp-buffer
-          (unless (eq 0 (call-process ppn-ls-program nil t nil "render" file
-                                      "--at" at "-o" ppn-ls-picture-file))
+          (unless (eq 0 (apply #'call-process ppn-ls-program nil t nil "render" file
+                               "--at" at "-o" ppn-ls-picture-file
+                               (and animate '("--animate"))))
             (user-error "ppn-ls render: %s" (string-trim (buffer-string))))))))
-    (if (and (display-images-p) (image-type-available-p 'svg))
-        (find-file-other-window ppn-ls-picture-file)
-      (browse-url-of-file ppn-ls-picture-file))
     ppn-ls-picture-file))
+
+(defun ppn-ls-board-picture ()
+  "Show the board after the move at point as a picture (SVG).
+Shown in Emacs where it can display SVG, else opened with
+`browse-url-of-file'."
+  (interactive)
+  (let ((file (ppn-ls--picture nil)))
+    (if (and (display-images-p) (image-type-available-p 'svg))
+        (find-file-other-window file)
+      (browse-url-of-file file))
+    file))
+
+(defun ppn-ls-animate ()
+  "Play the game at point from its start, a board a second.
+The picture is an SVG animation, opened with `browse-url-of-file':
+browsers play it, where Emacs would show its first board only."
+  (interactive)
+  (let ((file (ppn-ls--picture t)))
+    (browse-url-of-file file)
+    file))
 
 (provide 'ppn-ls)
 

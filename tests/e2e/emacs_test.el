@@ -221,6 +221,22 @@ GameType: Tablut
                            (insert-file-contents ppn-ls-picture-file)
                            (search-forward "<svg" nil t)))
                     opened))
+  ;; C-c C-a: the game played, by the server and by the command line without it.
+  (dolist (how '(server command-line))
+    (let* ((opened nil)
+           (ppn-ls-picture-file (expand-file-name (format "game-%s.svg" how) ppn-test-dir)))
+      (cl-letf (((symbol-function 'browse-url-of-file) (lambda (file) (setq opened file))))
+        (if (eq how 'server)
+            (ppn-ls-animate)
+          (cl-letf (((symbol-function 'eglot-current-server) #'ignore))
+            (ppn-ls-animate))))
+      (let ((frames (with-temp-buffer
+                      (when (file-exists-p ppn-ls-picture-file)
+                        (insert-file-contents ppn-ls-picture-file))
+                      (how-many "<g id=\"frame-" (point-min) (point-max)))))
+        (ppn-test-check (format "C-c C-a opens the game played from its start (%s)" how)
+                        (and (equal opened ppn-ls-picture-file) (> frames 2))
+                        (list opened frames)))))
   ;; The quick fix, then an edit that makes an error and one that clears it.
   (ppn-test-goto "e4*e3" 1)
   (eglot-code-actions (point) (point) "quickfix" t)
