@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::output::{display_path, io_message, source_path, Palette, Style};
+use super::output::{config_for, display_path, io_message, source_path, Palette, Style};
 use super::paths;
 use super::snippet::{snippet, ColumnIndex, Position};
 use super::{read_input, report_error, report_warning, CheckFormat, EXIT_USAGE};
@@ -95,10 +95,7 @@ pub fn run(options: &Options) -> i32 {
             break;
         }
         let path = source_path(file);
-        let config = match path {
-            Some(path) => configs.for_file(path),
-            None => configs.for_folder(Path::new(".")),
-        };
+        let config = config_for(&configs, file);
         if let Some(found) = config.as_deref() {
             if !configs_reported.contains(&found.path) {
                 configs_reported.push(found.path.clone());

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::output::{display_path, io_message, source_path};
+use super::output::{config_for, display_path, io_message, source_path};
 use super::paths;
 use super::snippet::ColumnIndex;
 use super::{print_out, read_input, report_error, EXIT_USAGE};
@@ -19,7 +19,8 @@ use crate::model::format::Format;
 #[derive(Args, Debug)]
 pub struct FmtArgs {
     /// Files and directories to format (default: the current directory), or `-` to read
-    /// standard input (as PPN, or as `--stdin-filename` names it) and write the result to standard output.
+    /// standard input (as PPN, or as `--stdin-filename` names it) and write the result to
+    /// standard output.
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Write nothing: list the files whose layout would change, and exit 1 if any would.
@@ -36,18 +37,12 @@ pub struct FmtArgs {
 }
 
 impl FmtArgs {
-    /// The options for `file`: the command line's, else those of its `ppn-ls.toml` (found
-    /// from the folder `--stdin-filename` names for standard input, else from the current
-    /// folder), else the defaults.
+    /// The options for `file`: the command line's, else those of the `ppn-ls.toml` in force
+    /// for it, else the defaults.
     fn options(&self, configs: &ConfigFiles, file: &Path) -> FormatOptions {
         let mut options = FormatOptions::default();
-        let configured = || {
-            let found = match source_path(file) {
-                Some(path) => configs.for_file(path),
-                None => configs.for_folder(Path::new(".")),
-            };
-            found.and_then(|found| found.file.settings.format.line_width)
-        };
+        let configured =
+            || config_for(configs, file).and_then(|found| found.file.settings.format.line_width);
         if let Some(width) = self.line_width.or_else(configured) {
             options.line_width = width;
         }

@@ -4,9 +4,11 @@
 use std::fmt::Display;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use clap::ValueEnum;
+
+use crate::config::{ConfigFiles, Found};
 
 /// When to colour output.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -132,6 +134,15 @@ pub fn source_path(file: &Path) -> Option<&Path> {
         STDIN_NAME.get().map(PathBuf::as_path)
     } else {
         Some(file)
+    }
+}
+
+/// The `ppn-ls.toml` in force for `file`: the one nearest the file, or for standard input
+/// the one nearest the name `--stdin-filename` gave it, else the current folder's.
+pub fn config_for(configs: &ConfigFiles, file: &Path) -> Option<Arc<Found>> {
+    match source_path(file) {
+        Some(path) => configs.for_file(path),
+        None => configs.for_folder(Path::new(".")),
     }
 }
 
