@@ -185,6 +185,25 @@ pub const CODES: &[&str] = &[
 ];
 
 /// Whether ppn-ls reports diagnostics with this code.
+/// Text of the file quoted in a message, shortened in its middle past 80 characters: the
+/// diagnostic's range already shows all of it, and a message a screen long (a 30 KB
+/// brace expression with no MoveToken) helps no one.
+pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
+    const MOST: usize = 80;
+    const HEAD: usize = 50;
+    const TAIL: usize = 25;
+    if text.chars().count() <= MOST {
+        return text.into();
+    }
+    let head_end = text.char_indices().nth(HEAD).map_or(text.len(), |(i, _)| i);
+    let tail_start = text
+        .char_indices()
+        .rev()
+        .nth(TAIL - 1)
+        .map_or(0, |(i, _)| i);
+    format!("{}…{}", &text[..head_end], &text[tail_start..]).into()
+}
+
 pub fn is_known_code(code: &str) -> bool {
     CODES.binary_search(&code).is_ok()
 }

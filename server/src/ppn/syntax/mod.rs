@@ -64,28 +64,29 @@ pub const SYNTAX_ERROR: &str = "syntax-error";
 pub fn syntax_errors(tree: &Tree, text: &str) -> Vec<SyntaxError> {
     let mut errors = Vec::new();
     // Depth first on a stack of its own, not by recursion: nested braces make the tree as
-    // deep as the file is long.
-    let mut pending = vec![tree.root_node()];
+    // deep as the file is long. Each node comes with its parent, because asking a node
+    // for its parent walks down from the root (O(depth) each, O(depth²) in all).
+    let mut pending = vec![(tree.root_node(), None)];
     let mut cursor = tree.walk();
-    while let Some(node) = pending.pop() {
+    while let Some((node, parent)) = pending.pop() {
         if node.is_missing() {
-            errors.push(missing_error(node));
+            errors.push(missing_error(node, parent));
         } else if node.is_error() {
             errors.push(error_node_error(node, text));
         } else if node.has_error() {
             // Reversed, so that the first child comes off the stack first.
             let first = pending.len();
-            pending.extend(node.children(&mut cursor));
+            pending.extend(node.children(&mut cursor).map(|child| (child, Some(node))));
             pending[first..].reverse();
         }
     }
     errors
 }
 
-fn missing_error(node: Node) -> SyntaxError {
+fn missing_error(node: Node, parent: Option<Node>) -> SyntaxError {
     let at = node.start_byte();
     let kind = node.kind();
-    if let Some(comment) = node.parent().filter(|parent| parent.kind() == "comment") {
+    if let Some(comment) = parent.filter(|parent| parent.kind() == "comment") {
         let open = comment.start_byte();
         return SyntaxError {
             range: open..open + 1,

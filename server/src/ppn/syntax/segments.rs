@@ -517,8 +517,9 @@ fn summarize(text: &str, skip: usize) -> SegmentSyntax {
     let mut broken = Vec::new();
     let mut comments = Vec::new();
     let mut cursor = tree.walk();
-    let mut pending = vec![tree.root_node()];
-    while let Some(node) = pending.pop() {
+    // Each node with its parent: asking a node for its parent walks down from the root.
+    let mut pending = vec![(tree.root_node(), None)];
+    while let Some((node, parent)) = pending.pop() {
         if node.kind() == "comment" {
             comments.extend(relative(node.byte_range()));
         }
@@ -527,12 +528,12 @@ fn summarize(text: &str, skip: usize) -> SegmentSyntax {
             continue;
         }
         if node.is_missing() {
-            let holder = node.parent().unwrap_or(node);
+            let holder = parent.unwrap_or(node);
             broken.extend(relative(holder.byte_range()));
             continue;
         }
         if node.has_error() || node.kind() != "comment" {
-            pending.extend(node.children(&mut cursor));
+            pending.extend(node.children(&mut cursor).map(|child| (child, Some(node))));
         }
     }
     broken.sort_by_key(|span| (span.start, span.end));

@@ -108,8 +108,8 @@ fn stack_at(board: &Board, point: Point) -> Vec<usize> {
 }
 
 impl Context<'_> {
-    fn quote(&self, range: &std::ops::Range<usize>) -> &str {
-        self.text.get(range.clone()).unwrap_or_default()
+    fn quote(&self, range: &std::ops::Range<usize>) -> std::borrow::Cow<'_, str> {
+        crate::diagnostic::excerpt(self.text.get(range.clone()).unwrap_or_default())
     }
 
     /// Board positions of the pieces a PieceId identifies (never empty).

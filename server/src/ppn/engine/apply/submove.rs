@@ -617,7 +617,10 @@ impl Reader<'_> {
                 Issue::error(
                     range,
                     "bad-move",
-                    format!("`{text}` is not a number of degrees"),
+                    format!(
+                        "`{}` is not a number of degrees",
+                        crate::diagnostic::excerpt(text)
+                    ),
                 )
             })
     }
@@ -677,7 +680,8 @@ pub(crate) fn parse_submove(
             whole,
             "bad-move",
             format!(
-                "`{text}` has no MoveToken (`@`, `-`, `_`, `*`, `+`, `~`, `=`, `:`, `#`, `@>`, ...)"
+                "`{}` has no MoveToken (`@`, `-`, `_`, `*`, `+`, `~`, `=`, `:`, `#`, `@>`, ...)",
+                crate::diagnostic::excerpt(text)
             ),
         ));
     };
