@@ -1,6 +1,7 @@
 //! PPN's answers to the notation contract ([`NotationDocument`]), from a
 //! [`DocumentAnalysis`]: its replay, its syntax and the PPN editor features.
 
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::ops::Range;
 
@@ -17,6 +18,7 @@ use crate::model::edit::TextEdit;
 use crate::model::features::{Completion, Fold, InlayHint, SemanticToken, Symbol};
 use crate::model::format::Format;
 use crate::model::line_index::LineIndex;
+use crate::model::piece::Piece;
 use crate::model::scene::Scene;
 use crate::ppn::engine::replay::ReplayedGame;
 use crate::ppn::engine::setups::normalize_name;
@@ -417,28 +419,37 @@ fn scene_of(game: &ReplayedGame, index: usize) -> Option<Scene> {
         pieces: after.pieces().to_vec(),
         ..Scene::default()
     };
-    let earlier: Vec<_> = before.pieces_with_serials().collect();
+    // Keyed by serial and by square, so that a scene costs O(pieces), not
+    // O(pieces²): a board of thousands of pieces is drawn at every state of a replay.
+    let earlier: FastMap<u32, &Piece> = before.pieces_with_serials().collect();
+    let mut serial_squares: FastMap<u32, SquareKey> = FastMap::default();
+    let mut occupied: FastSet<SquareKey> = FastSet::default();
     for (position, (serial, piece)) in after.pieces_with_serials().enumerate() {
-        let unchanged = earlier
-            .iter()
-            .any(|(old_serial, old)| *old_serial == serial && *old == piece);
-        if !unchanged {
+        if earlier.get(&serial).is_none_or(|old| **old != *piece) {
             scene.highlighted.push(position);
         }
+        serial_squares.insert(serial, square_key(piece));
+        occupied.insert(square_key(piece));
     }
-    for (serial, old) in &earlier {
-        let still_there = after
-            .pieces_with_serials()
-            .any(|(new_serial, new)| new_serial == *serial && new.x == old.x && new.y == old.y);
-        let covered = after
-            .pieces()
-            .iter()
-            .any(|piece| piece.x == old.x && piece.y == old.y);
-        if !still_there && !covered && !scene.vacated.contains(&(old.x, old.y)) {
+    let mut vacated: FastSet<SquareKey> = FastSet::default();
+    for (serial, old) in before.pieces_with_serials() {
+        let square = square_key(old);
+        let still_there = serial_squares.get(&serial) == Some(&square);
+        if !still_there && !occupied.contains(&square) && vacated.insert(square) {
             scene.vacated.push((old.x, old.y));
         }
     }
     Some(scene)
+}
+
+/// A square as a hashable key: its coordinates' bits, with -0.0 read as 0.0 (equal as
+/// numbers, so equal as squares).
+type SquareKey = (u64, u64);
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
+
+fn square_key(piece: &Piece) -> SquareKey {
+    ((piece.x + 0.0).to_bits(), (piece.y + 0.0).to_bits())
 }
 
 #[cfg(test)]

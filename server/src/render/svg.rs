@@ -4,7 +4,7 @@
 //! Letters and symbols are outlines of the bundled fonts ([`super::font`]), defined once
 //! and reused, so the picture needs no font wherever it is shown.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use super::font::{glyph, short, Glyph};
@@ -351,20 +351,26 @@ fn draw_scene(writer: &mut Writer, scene: &Scene, view: &View, options: &SvgOpti
     draw_squares(writer, scene, view);
     let heights = elevations(scene);
     let perches = perches(scene);
-    for i in (0..scene.pieces.len()).filter(|i| !boards.contains(i)) {
+    let mut emphasised = vec![false; scene.pieces.len()];
+    for &i in &scene.highlighted {
+        if let Some(flag) = emphasised.get_mut(i) {
+            *flag = true;
+        }
+    }
+    for i in (0..scene.pieces.len()).filter(|&i| scene.pieces[i].kind != PieceKind::Board) {
         let lifted = lift(&scene.pieces[i], heights[i]);
         if heights[i] > 0 && scene.pieces[i].kind == PieceKind::Tile {
             draw_shadow(writer, &lifted, view);
         }
         let (placed, scale) = perch(&lifted, perches[i]);
         draw_piece(writer, scene, i, &placed, view, scale);
-        if options.changes && scene.highlighted.contains(&i) {
+        if options.changes && emphasised[i] {
             draw_highlight(writer, &placed, view, scale);
         }
     }
     if options.changes {
         for &i in &boards {
-            if scene.highlighted.contains(&i) {
+            if emphasised[i] {
                 draw_highlight(writer, &scene.pieces[i], view, 1.0);
             }
         }
@@ -395,26 +401,66 @@ fn draw_scene(writer: &mut Writer, scene: &Scene, view: &View, options: &SvgOpti
 /// the pieces on them are drawn a little up and to the left per level, so stacks show.
 fn elevations(scene: &Scene) -> Vec<u32> {
     let mut heights = vec![0u32; scene.pieces.len()];
+    // The tiles drawn so far, by the unit cells their extents cover, so that a piece looks
+    // only at the tiles near it: a scene costs O(pieces), not O(pieces × tiles).
+    let mut tiles_by_cell: HashMap<(i64, i64), Vec<(Extent, u32)>> = HashMap::new();
+    let mut wide_tiles: Vec<(Extent, u32)> = Vec::new();
     for (i, piece) in scene.pieces.iter().enumerate() {
         if piece.kind == PieceKind::Board {
             continue;
         }
-        let below = scene.pieces[..i]
-            .iter()
-            .enumerate()
-            .filter(|(_, under)| under.kind == PieceKind::Tile)
-            .filter(|(_, under)| {
-                let area = extent(under);
-                piece.x > area.xmin + 1e-6
-                    && piece.x < area.xmax - 1e-6
-                    && piece.y > area.ymin + 1e-6
-                    && piece.y < area.ymax - 1e-6
-            })
-            .map(|(j, _)| heights[j] + u32::from(piece.kind == PieceKind::Tile))
-            .max();
-        heights[i] = below.unwrap_or(0);
+        let inside = |area: &Extent| {
+            piece.x > area.xmin + 1e-6
+                && piece.x < area.xmax - 1e-6
+                && piece.y > area.ymin + 1e-6
+                && piece.y < area.ymax - 1e-6
+        };
+        let lift = u32::from(piece.kind == PieceKind::Tile);
+        let near = tiles_by_cell
+            .get(&unit_cell(piece.x, piece.y))
+            .into_iter()
+            .flatten()
+            .chain(&wide_tiles);
+        heights[i] = near
+            .filter(|(area, _)| inside(area))
+            .map(|(_, height)| height + lift)
+            .max()
+            .unwrap_or(0);
+        if piece.kind != PieceKind::Tile {
+            continue;
+        }
+        let area = extent(piece);
+        let (low, high) = (
+            unit_cell(area.xmin, area.ymin),
+            unit_cell(area.xmax, area.ymax),
+        );
+        let span = |from: i64, to: i64| i128::from(to) - i128::from(from) + 1;
+        let cells = span(low.0, high.0) * span(low.1, high.1);
+        if !(1..=MOST_CELLS_INDEXED).contains(&cells) {
+            wide_tiles.push((area, heights[i]));
+            continue;
+        }
+        for cx in low.0..=high.0 {
+            for cy in low.1..=high.1 {
+                let tiles = tiles_by_cell.entry((cx, cy)).or_default();
+                // A tile laid exactly on another, no lower, hides it from every piece
+                // above: stacks of tiles keep one entry, not one per tile.
+                tiles.retain(|(other, height)| !(*other == area && *height <= heights[i]));
+                tiles.push((area, heights[i]));
+            }
+        }
     }
     heights
+}
+
+/// A tile covering more unit cells than this is looked at by every piece instead of being
+/// indexed by cell (no tile is that large; a hostile scene could make one).
+const MOST_CELLS_INDEXED: i128 = 64;
+
+/// The unit cell holding a point (for indexing, not drawing).
+fn unit_cell(x: f64, y: f64) -> (i64, i64) {
+    // `as` saturates, so a point far off stays a valid key.
+    (x.floor() as i64, y.floor() as i64)
 }
 
 const LIFT_PER_LEVEL: f64 = 0.08;
@@ -430,19 +476,16 @@ fn perches(scene: &Scene) -> Vec<u32> {
         )
     };
     let mut levels = vec![0u32; scene.pieces.len()];
+    // The highest small piece so far at each point (by its coordinates' bits).
+    let mut top_at_point: HashMap<(u64, u64), usize> = HashMap::new();
     for (i, piece) in scene.pieces.iter().enumerate() {
         if !small(piece) {
             continue;
         }
-        let same_point =
-            |under: &Piece| (under.x - piece.x).abs() < 1e-6 && (under.y - piece.y).abs() < 1e-6;
+        let point = ((piece.x + 0.0).to_bits(), (piece.y + 0.0).to_bits());
         // The highest piece under it at its point decides.
-        let below = scene.pieces[..i]
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, under)| small(under) && same_point(under));
-        if let Some((j, under)) = below {
+        if let Some(&j) = top_at_point.get(&point) {
+            let under = &scene.pieces[j];
             let faced = matches!(under.kind, PieceKind::Die | PieceKind::Coin);
             levels[i] = if faced || levels[j] > 0 {
                 levels[j] + 1
@@ -450,6 +493,7 @@ fn perches(scene: &Scene) -> Vec<u32> {
                 0
             };
         }
+        top_at_point.insert(point, i);
     }
     levels
 }
