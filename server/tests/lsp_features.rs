@@ -760,3 +760,112 @@ async fn the_game_line_at_the_cursor() {
         assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
     }
 }
+
+/// The line and UTF-16 column of a byte offset of `text`.
+fn utf16_position(text: &str, offset: usize) -> Value {
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[..line_start].matches('\n').count();
+    let character: usize = text[line_start..offset].chars().map(char::len_utf16).sum();
+    json!({ "line": line, "character": character })
+}
+
+/// Every hover of sample files of every notation, asked for by a client that reads only
+/// plain text, next to the same hover asked for by one that reads Markdown: the plain one
+/// is plain text with no Markdown left (no bold, no code fences, no code spans), and each
+/// notation has hovers whose Markdown has them, so the check can fail.
+#[tokio::test]
+async fn plain_text_hovers_of_every_notation_carry_no_markdown() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let samples = [
+        ("PPN", "examples/tablut-short.ppn"),
+        ("PPN", "tests/conformance/examples/xiangqi.ppn"),
+        (
+            "PPN",
+            "tests/conformance/generated/g001_lines_of_action.ppn",
+        ),
+        ("OpenTafl", "tests/otn/opentafl/Ard-Ri-Capture-Puzzle.otg"),
+        (
+            "annoFEN",
+            "tests/xiangqi/samples/demo-last-two-moves.annofen",
+        ),
+        ("XAY", "tests/xiangqi/samples/demo-arrows-rook-upwards.xay"),
+        ("FEN", "tests/xiangqi/samples/demo.fen"),
+        ("WXF", "tests/xiangqi/samples/demo.wxf"),
+    ];
+    let start = |formats: Value| {
+        let params = json!({
+            "processId": null,
+            "rootUri": null,
+            "capabilities": { "textDocument": { "hover": { "contentFormat": formats } } },
+        });
+        TestClient::start_with(
+            params,
+            Arc::new(ppn_ls::lsp::IncrementalAnalyzer::default()),
+        )
+    };
+    let (mut plain, _) = start(json!(["plaintext"])).await;
+    let (mut markdown, _) = start(json!(["markdown"])).await;
+    for (notation, sample) in samples {
+        let text = std::fs::read_to_string(root.join(sample)).expect("the sample is read");
+        let uri = format!("file:///samples/{}", sample.rsplit('/').next().unwrap());
+        plain.open(&uri, 1, &text).await;
+        markdown.open(&uri, 1, &text).await;
+        let mut hovers = 0;
+        let mut marked_up = 0;
+        // Every word's first character: every hover path these files reach.
+        let word_starts = text.char_indices().filter(|&(at, c)| {
+            !c.is_whitespace()
+                && text[..at]
+                    .chars()
+                    .next_back()
+                    .is_none_or(char::is_whitespace)
+        });
+        for (offset, _) in word_starts {
+            let params = json!({
+                "textDocument": { "uri": uri },
+                "position": utf16_position(&text, offset),
+            });
+            let rich = result(&mut markdown, "textDocument/hover", params.clone()).await;
+            let bare = result(&mut plain, "textDocument/hover", params).await;
+            assert_eq!(rich.is_null(), bare.is_null(), "{sample} at {offset}");
+            if rich.is_null() {
+                continue;
+            }
+            hovers += 1;
+            let rich_text = rich["contents"]["value"].as_str().unwrap_or_default();
+            if ["**", "`"].iter().any(|mark| rich_text.contains(mark)) {
+                marked_up += 1;
+            }
+            assert_eq!(
+                bare["contents"]["kind"], "plaintext",
+                "{sample} at {offset}"
+            );
+            let bare_text = bare["contents"]["value"].as_str().unwrap_or_default();
+            assert!(
+                !bare_text.contains("**"),
+                "{sample} at {offset}: {bare_text}"
+            );
+            assert!(
+                !bare_text.contains("```"),
+                "{sample} at {offset}: {bare_text}"
+            );
+            // A backtick is left only where the file has one (a PPN macro's name).
+            if !text.contains('`') {
+                assert!(
+                    !bare_text.contains('`'),
+                    "{sample} at {offset}: {bare_text}"
+                );
+            }
+        }
+        assert!(hovers > 0, "{notation}: no hover in {sample}");
+        assert!(
+            marked_up > 0,
+            "{notation}: no Markdown to take away in {sample}"
+        );
+    }
+    assert_eq!(plain.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    assert_eq!(
+        markdown.shutdown_and_exit().await,
+        SessionEnd::AfterShutdown
+    );
+}

@@ -26,39 +26,72 @@ pub fn plain_text(markdown: &str) -> String {
 }
 
 /// One line outside code blocks: code spans' text kept as written, `**` pairs dropped
-/// from the rest.
+/// from the rest. A pair may hold a code span (`` **1. `C8.5`** ``), so the marks are
+/// counted over the whole line's prose before any is dropped.
 fn plain_line(line: &str) -> String {
+    let pieces = prose_and_code(line);
+    let marks: usize = pieces
+        .iter()
+        .filter(|piece| !piece.is_code)
+        .map(|piece| piece.text.matches("**").count())
+        .sum();
+    let drop_bold = marks.is_multiple_of(2);
     let mut out = String::with_capacity(line.len());
-    let mut prose = String::new();
-    let mut rest = line;
-    while let Some(start) = rest.find('`') {
-        let run = rest[start..].len() - rest[start..].trim_start_matches('`').len();
-        let after = &rest[start + run..];
-        let Some(close) = closing_run(after, run) else {
+    for piece in pieces {
+        if piece.is_code || !drop_bold {
+            out.push_str(piece.text);
+        } else {
+            out.push_str(&piece.text.replace("**", ""));
+        }
+    }
+    out
+}
+
+/// A stretch of a line: prose, or the text inside a code span.
+struct LinePiece<'a> {
+    text: &'a str,
+    is_code: bool,
+}
+
+/// `line` cut into prose and the contents of its code spans (backticks left out; a span
+/// padded with a space on each side, to hold a backtick at its edge, without them).
+fn prose_and_code(line: &str) -> Vec<LinePiece<'_>> {
+    let mut pieces = Vec::new();
+    let mut prose_start = 0;
+    let mut at = 0;
+    while let Some(found) = line[at..].find('`') {
+        let start = at + found;
+        let run = line[start..].len() - line[start..].trim_start_matches('`').len();
+        let after = start + run;
+        let Some(close) = closing_run(&line[after..], run) else {
             // No closing run: the backticks are text.
-            prose.push_str(&rest[..start + run]);
-            rest = after;
+            at = after;
             continue;
         };
-        prose.push_str(&rest[..start]);
-        out.push_str(&without_bold(&std::mem::take(&mut prose)));
-        let code = &after[..close];
-        // A span padded with a space on each side (to hold a backtick at its edge) is
-        // read without them.
-        let padded = code.len() >= 2
+        pieces.push(LinePiece {
+            text: &line[prose_start..start],
+            is_code: false,
+        });
+        let mut code = &line[after..after + close];
+        if code.len() >= 2
             && code.starts_with(' ')
             && code.ends_with(' ')
-            && !code.trim().is_empty();
-        out.push_str(if padded {
-            &code[1..code.len() - 1]
-        } else {
-            code
+            && !code.trim().is_empty()
+        {
+            code = &code[1..code.len() - 1];
+        }
+        pieces.push(LinePiece {
+            text: code,
+            is_code: true,
         });
-        rest = &after[close + run..];
+        at = after + close + run;
+        prose_start = at;
     }
-    prose.push_str(rest);
-    out.push_str(&without_bold(&prose));
-    out
+    pieces.push(LinePiece {
+        text: &line[prose_start..],
+        is_code: false,
+    });
+    pieces
 }
 
 /// Where, in `text`, the first run of exactly `run` backticks starts.
@@ -73,15 +106,6 @@ fn closing_run(text: &str, run: usize) -> Option<usize> {
         at = start + length;
     }
     None
-}
-
-/// Text with its `**` marks dropped, when they pair up (a lone `**` is text).
-fn without_bold(text: &str) -> String {
-    if text.matches("**").count().is_multiple_of(2) {
-        text.replace("**", "")
-    } else {
-        text.to_string()
-    }
 }
 
 #[cfg(test)]
@@ -107,6 +131,16 @@ mod tests {
         assert_eq!(plain_text("**Move 4...** `*d2`"), "Move 4... *d2");
         assert_eq!(plain_text("**Macro** `` `bridge' ``"), "Macro `bridge'");
         assert_eq!(plain_text("`SetUp` is given too"), "SetUp is given too");
+    }
+
+    #[test]
+    fn bold_around_a_code_span_is_taken_away() {
+        // A WXF move's hover: the label and the move in bold together.
+        assert_eq!(
+            plain_text("**1. `C8.5`** — Red cannon b2–e2"),
+            "1. C8.5 — Red cannon b2–e2"
+        );
+        assert_eq!(plain_text("**a** `**` **b**"), "a ** b");
     }
 
     #[test]
