@@ -38,46 +38,76 @@ pub fn located(
     }
 
     let problem = text.split(" at line ").next().unwrap_or(&text).to_string();
+    let brackets = flow_brackets(yaml);
+    let mut opening = None;
     if let Some((context, line, column)) = context_mark(&text) {
-        let opening = offset_of(yaml, line, column).map(|at| range.start + at);
-        let opened = match context.as_str() {
-            "while scanning a quoted scalar" => Some("the quote opened here is never closed"),
-            "while parsing a flow sequence" => Some("the `[` opened here is never closed"),
-            "while parsing a flow mapping" => Some("the `{` opened here is never closed"),
-            _ => None,
-        };
-        if let (Some(opening), Some(opened)) = (opening, opened) {
-            return Diagnostic::error(
-                point(opening),
-                code,
-                format!("{what}: {opened} ({problem})"),
-            )
-            .with_related(point(failed_at), "where the YAML reader gave up");
+        let at = offset_of(yaml, line, column);
+        match context.as_str() {
+            "while scanning a quoted scalar" => {
+                if let Some(at) = at {
+                    return Diagnostic::error(
+                        point(range.start + at),
+                        code,
+                        format!("{what}: the quote opened here is never closed ({problem})"),
+                    )
+                    .with_related(point(failed_at), "where the YAML reader gave up");
+                }
+            }
+            "while parsing a flow sequence" | "while parsing a flow mapping" => opening = at,
+            _ => {}
         }
     }
     // The reader names no opening, yet a bracket opened before it gave up is never closed
     // (`[[r], [h],` then the end): that bracket.
-    if let Some((opening, bracket)) = unclosed_bracket(yaml, failed_at - range.start) {
+    let opening = opening.or_else(|| {
+        let before = failed_at - range.start;
+        let mut unclosed = brackets.iter().rev().filter(|b| b.close.is_none());
+        unclosed
+            .find(|bracket| bracket.open < before)
+            .map(|bracket| bracket.open)
+    });
+    let Some(opening) = opening else {
+        return Diagnostic::error(point(failed_at), code, format!("{what}: {problem}"));
+    };
+    let bracket = char::from(yaml.as_bytes()[opening]);
+    // A row of a list written one row a line, left open: its `[` took the outer one's `]`,
+    // so the outer bracket is the one the reader names. Where a reader looks is the row.
+    if let Some(row) = row_left_open(yaml, &brackets, opening) {
         return Diagnostic::error(
-            point(range.start + opening),
+            point(range.start + row),
             code,
-            format!(
-                "{what}: the `{}` opened here is never closed ({problem})",
-                char::from(bracket)
-            ),
+            format!("{what}: this row's `[` is never closed on its line ({problem})"),
+        )
+        .with_related(
+            point(range.start + opening),
+            format!("the `{bracket}` the row is in, whose `]` closes the row instead"),
         )
         .with_related(point(failed_at), "where the YAML reader gave up");
     }
-    Diagnostic::error(point(failed_at), code, format!("{what}: {problem}"))
+    Diagnostic::error(
+        point(range.start + opening),
+        code,
+        format!("{what}: the `{bracket}` opened here is never closed ({problem})"),
+    )
+    .with_related(point(failed_at), "where the YAML reader gave up")
 }
 
-/// The innermost `[` or `{` of `yaml` that opens before `before` and is never closed, with
-/// its offset. Brackets count where a flow collection may start (after a line's start,
-/// `:`, `-`, `,`, `?` or another bracket), outside quotes and comments: `a[b` is a plain
-/// scalar.
-fn unclosed_bracket(yaml: &str, before: usize) -> Option<(usize, u8)> {
+/// A `[` or `{` of a flow collection: where it opens, where its match closes it (if
+/// anything does) and how many brackets it is inside.
+struct FlowBracket {
+    open: usize,
+    close: Option<usize>,
+    depth: usize,
+}
+
+/// Every flow bracket of `yaml`, in order. Brackets count where a flow collection may
+/// start (after a line's start, `:`, `-`, `,`, `?` or another bracket), outside quotes and
+/// comments: `a[b` is a plain scalar.
+fn flow_brackets(yaml: &str) -> Vec<FlowBracket> {
     let bytes = yaml.as_bytes();
-    let mut open: Vec<(usize, u8)> = Vec::new();
+    let mut brackets: Vec<FlowBracket> = Vec::new();
+    // Indices into `brackets` of those still open.
+    let mut open: Vec<usize> = Vec::new();
     let mut quote: Option<u8> = None;
     // The last byte before this one that is not a space or tab, if on the same line.
     let mut previous: Option<u8> = None;
@@ -115,16 +145,66 @@ fn unclosed_bracket(yaml: &str, before: usize) -> Option<(usize, u8)> {
                 continue;
             }
             b'"' | b'\'' if at_token_start => quote = Some(b),
-            b'[' | b'{' if at_token_start => open.push((i, b)),
-            b']' | b'}' if !open.is_empty() => {
-                open.pop();
+            b'[' | b'{' if at_token_start => {
+                open.push(brackets.len());
+                brackets.push(FlowBracket {
+                    open: i,
+                    close: None,
+                    depth: open.len() - 1,
+                });
+            }
+            b']' | b'}' => {
+                if let Some(index) = open.pop() {
+                    brackets[index].close = Some(i);
+                }
             }
             _ => {}
         }
         previous = Some(b);
         i += 1;
     }
-    open.into_iter().rev().find(|(at, _)| *at < before)
+    brackets
+}
+
+/// Inside the bracket opening at `outer`, the row whose `[` is not closed on its own line
+/// and whose `]` comes only after another row has started below it at its column: the
+/// row a `]` is missing from. `None` when the rows are not written one a line.
+fn row_left_open(yaml: &str, brackets: &[FlowBracket], outer: usize) -> Option<usize> {
+    let first = brackets.iter().position(|bracket| bracket.open == outer)?;
+    let depth = brackets[first].depth + 1;
+    let inside: Vec<&FlowBracket> = brackets[first + 1..]
+        .iter()
+        .take_while(|bracket| bracket.depth >= depth)
+        .collect();
+    // The rows that start their lines, by offset: a row begun inside another is one of
+    // these with the other's depth plus one.
+    let starts_line = |at: usize| yaml[line_start(yaml, at)..at].trim().is_empty();
+    for row in inside.iter().filter(|bracket| bracket.depth == depth) {
+        let Some(close) = row.close else {
+            continue;
+        };
+        let line_end = yaml[row.open..]
+            .find('\n')
+            .map_or(yaml.len(), |i| row.open + i);
+        if close < line_end || !starts_line(row.open) {
+            continue;
+        }
+        let column = row.open - line_start(yaml, row.open);
+        let sibling_inside = inside.iter().any(|other| {
+            other.depth == depth + 1
+                && (line_end..close).contains(&other.open)
+                && other.open - line_start(yaml, other.open) == column
+                && starts_line(other.open)
+        });
+        if sibling_inside {
+            return Some(row.open);
+        }
+    }
+    None
+}
+
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind('\n').map_or(0, |i| i + 1)
 }
 
 /// `duplicate entry with key "GameType"` → `GameType`.

@@ -501,6 +501,40 @@ setup:
     }
 
     #[test]
+    fn a_row_left_open_is_reported_at_the_row() {
+        // Rows written one a line; the ninth lacks its `]`, which the outer `]` then
+        // closes: the row is named, the outer `[` and the end are related information.
+        let rows = [
+            "[[r], [h], [e], [a], [k], [a], [e], [h], [r]],",
+            "[],",
+            "[[], [c], [], [], [], [], [], [c]],",
+            "[[p], [], [p], [], [p], [], [p], [], [p]],",
+            "[],",
+            "# river",
+            "[],",
+            "[[P], [], [P], [], [P], [], [P], [], [P]],",
+            "[[], [p], [], [K], [], [], [], [], [r, pm],",
+            "[],",
+            "[[R], [H], [E], [A], [], [A], [E], [H], [R]],",
+        ];
+        let text = format!("version: '1'\nsetup: [\n  {}\n]\n", rows.join("\n  "));
+        let parsed = read_xay(&text);
+        assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+        let found = &parsed.diagnostics[0];
+        assert_eq!(found.code, "xay-yaml");
+        let row = text.find("[[], [p]").unwrap();
+        assert_eq!(found.range, row..row + 1, "{}", found.message);
+        assert!(found.message.contains("row"), "{}", found.message);
+        let outer = text.find("setup: [").unwrap() + "setup: ".len();
+        assert_eq!(found.related[0].range, outer..outer + 1);
+        assert_eq!(found.related[1].range.start, text.len());
+        // Every row closed but the list itself: the list's `[` as before.
+        let text = format!("version: '1'\nsetup: [\n  {}\n", rows[..3].join("\n  "));
+        let found = &read_xay(&text).diagnostics[0];
+        assert_eq!(found.range.start, outer);
+    }
+
+    #[test]
     fn yaml_this_reader_does_not_follow_still_gives_the_position() {
         let text = "version: '1'\nsetup: &rows [[[r]]]\n";
         let parsed = read_xay(text);
