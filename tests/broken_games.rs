@@ -2,9 +2,9 @@
 //! replay.
 
 use ppn_ls::diagnostic::Severity;
-use ppn_ls::ide::board::describe_piece;
-use ppn_ls::ide::check::check_text;
-use ppn_ls::ppn::engine::replay::replay_document;
+use ppn_ls::ppn::diagnostics::check_text;
+use ppn_ls::ppn::replay::replay_document;
+use ppn_ls::render::piece_json::describe_piece;
 
 const GAME: &str = "---
 ...

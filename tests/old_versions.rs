@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use ppn_ls::ide::advice::migrate;
-use ppn_ls::ide::check::check_text;
+use ppn_ls::ppn::diagnostics::check_text;
+use ppn_ls::ppn::migrate::migrate;
 
 fn legacy(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -5,13 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ppn_ls::ide::document::{analyze_as, hover};
-use ppn_ls::model::document::{NotationDocument, Target};
+use ppn_ls::ide::analyze::{analyze_as, hover};
 use ppn_ls::model::format::Format;
+use ppn_ls::model::notation_document::{NotationDocument, Target};
 use ppn_ls::otn::board::TaflSide;
 use ppn_ls::otn::convert::{position_of, Layout};
 use ppn_ls::otn::document::OtnDocument;
-use ppn_ls::otn::engine::{Reason, Verdict};
+use ppn_ls::otn::rules::{Reason, Verdict};
 
 /// The rules of the `hnefatafl` crate's `rules::COPENHAGEN` preset the games were checked
 /// with: attackers first, corners hostile to soldiers only, strong shieldwalls closed by

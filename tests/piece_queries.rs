@@ -6,7 +6,7 @@
 //! gives only a side and an angle as a `%` target, `,cfg'`, `,sN`, `,rN` and `,aN` parts,
 //! and the configurations whose ranks count from one.
 
-use ppn_ls::ppn::engine::replay::replay_document;
+use ppn_ls::ppn::replay::replay_document;
 
 /// The board after the last move: `kind_side suit/rank cfg (x,y) angle`, bottom first.
 fn board(movetext: &str) -> Vec<String> {

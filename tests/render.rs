@@ -265,7 +265,7 @@ fn replay_text_says_start_and_shows_changes_or_ascii() {
 /// diagram (snapshots in `tests/snapshots/`).
 #[test]
 fn one_diagram_per_game_system() {
-    use ppn_ls::ide::document::analyze;
+    use ppn_ls::ide::analyze::analyze;
     use ppn_ls::render::text::{diagram, BoardStyle, TextOptions};
     let games = [
         ("alquerque", "alquerque", "alquerque"),

@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use ppn_ls::diagnostic::Severity;
-use ppn_ls::ide::document::analyze;
-use ppn_ls::model::document::{NotationDocument, StateRef};
+use ppn_ls::ide::analyze::analyze;
 use ppn_ls::model::format::Format;
+use ppn_ls::model::notation_document::{NotationDocument, StateRef};
 use ppn_ls::model::piece::{Piece, PieceKind};
 use ppn_ls::model::scene::Annotation;
 use ppn_ls::xiangqi::board::{Board, Kind, Man, Point, Side};
@@ -231,8 +231,8 @@ fn the_format_is_decided_as_xiangqi_setup_decides() {
 #[test]
 #[ignore = "writes test data; run by hand"]
 fn write_random_games() {
-    use ppn_ls::xiangqi::notation::write_move;
     use ppn_ls::xiangqi::rules::legal_moves;
+    use ppn_ls::xiangqi::wxf_move::write_move;
     let mut seed: u64 = 0x5eed_cafe;
     let mut next = move || {
         seed = seed
@@ -364,7 +364,7 @@ fn without_errors(document: &dyn NotationDocument) -> bool {
 
 #[test]
 fn every_file_converts_to_a_ppn_game_with_the_same_boards() {
-    use ppn_ls::model::document::Target;
+    use ppn_ls::model::notation_document::Target;
     let mut converted = 0;
     for path in all_files() {
         let document = analyze(Some(&path), std::fs::read_to_string(&path).unwrap());
@@ -390,7 +390,7 @@ fn every_file_converts_to_a_ppn_game_with_the_same_boards() {
 
 #[test]
 fn annofen_and_xay_convert_into_each_other_without_loss() {
-    use ppn_ls::model::document::Target;
+    use ppn_ls::model::notation_document::Target;
     let atoms = |document: &dyn NotationDocument| -> Vec<String> {
         let mut out = Vec::new();
         document.write_replay_json("f", None, &mut out).unwrap();
@@ -447,7 +447,7 @@ fn annofen_and_xay_convert_into_each_other_without_loss() {
 
 #[test]
 fn ppn_xiangqi_games_convert_to_wxf() {
-    use ppn_ls::model::document::Target;
+    use ppn_ls::model::notation_document::Target;
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance/examples/xiangqi.ppn");
     let ppn = std::fs::read_to_string(&path).unwrap();

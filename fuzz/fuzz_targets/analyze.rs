@@ -6,8 +6,8 @@ use libfuzzer_sys::fuzz_target;
 
 mod common;
 use common::notation_and_rest;
-use ppn_ls::ide::document::{analyze_as, board_at, hover, quick_fixes};
-use ppn_ls::model::document::StateRef;
+use ppn_ls::ide::analyze::{analyze_as, board_at, hover, quick_fixes};
+use ppn_ls::model::notation_document::StateRef;
 
 fuzz_target!(|data: &[u8]| {
     let (format, rest) = notation_and_rest(data);

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ppn_ls::ppn::notation::braces::{
+use ppn_ls::ppn::reader::braces::{
     expand_braces, expand_token, expands_to_itself, BraceError, MAX_EXPANDED_BYTES,
     MAX_EXPANSIONS,
 };

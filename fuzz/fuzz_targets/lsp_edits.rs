@@ -6,7 +6,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use ppn_ls::lsp::document::apply_change;
+use ppn_ls::lsp::open_document::apply_change;
 use ppn_ls::lsp::encoding::{text_offset, PositionEncoding};
 use ppn_ls::model::line_index::LineIndex;
 use ropey::Rope;

@@ -4,7 +4,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use ppn_ls::ppn::notation::macros::MacroTable;
+use ppn_ls::ppn::reader::macros::MacroTable;
 
 #[derive(Arbitrary, Debug)]
 struct Input {

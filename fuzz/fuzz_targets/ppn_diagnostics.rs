@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use ppn_ls::diagnostic::Diagnostic;
-use ppn_ls::ide::check::{check_text, check_text_in_batches};
+use ppn_ls::ppn::diagnostics::{check_text, check_text_in_batches};
 
 mod common;
 

@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ppn_ls::ppn::notation::movetext::split_movetext_in_windows_of;
+use ppn_ls::ppn::reader::movetext::split_movetext_in_windows_of;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&window, text)) = data.split_first() else {

@@ -7,10 +7,10 @@ use libfuzzer_sys::fuzz_target;
 
 mod common;
 use common::notation_and_rest;
-use ppn_ls::ide::document::analyze_as;
-use ppn_ls::model::document::NotationDocument;
+use ppn_ls::ide::analyze::analyze_as;
+use ppn_ls::model::notation_document::NotationDocument;
 use ppn_ls::model::edit::TextEdit;
-use ppn_ls::model::shown::Shown;
+use ppn_ls::model::editor_diagnostics::Shown;
 
 /// What the edits type: the characters each notation gives meaning to.
 const TYPED: &[&str] = &[

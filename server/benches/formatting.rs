@@ -20,7 +20,7 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ppn_ls::ide::document::check_as;
+use ppn_ls::ide::analyze::check_as;
 use ppn_ls::ide::formatting::{format_text, FormatOptions};
 use ppn_ls::lsp::{Analyzer, IncrementalAnalyzer};
 use ppn_ls::model::format::Format;

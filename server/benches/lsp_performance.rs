@@ -21,10 +21,10 @@ use std::fmt::Write as _;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use ppn_ls::ide::analysis::DocumentAnalysis;
-use ppn_ls::ppn::engine::replay::replay_document;
-use ppn_ls::ppn::notation::document::split_games;
-use ppn_ls::ppn::syntax::segments::DocumentSyntax;
+use ppn_ls::ppn::document::PpnDocument;
+use ppn_ls::ppn::reader::games::split_games;
+use ppn_ls::ppn::reader::syntax::segments::DocumentSyntax;
+use ppn_ls::ppn::replay::replay_document;
 use serde_json::json;
 
 mod lsp_scenarios;
@@ -353,7 +353,7 @@ async fn tokens_since_the_last_answer(session: &mut ServerSession<'_>) {
 /// The same in the library, without the protocol.
 fn in_the_library(text: &str) {
     let before = ALLOCATED.load(Ordering::Relaxed);
-    let analysis = DocumentAnalysis::new(text.to_string());
+    let analysis = PpnDocument::new(text.to_string());
     let heap = ALLOCATED.load(Ordering::Relaxed).saturating_sub(before);
     assert!(
         analysis.diagnostics.is_empty(),
@@ -378,9 +378,7 @@ fn in_the_library(text: &str) {
         println!("  {name:<46} {:>9.1} MiB", mebibytes(heap));
     }
     let open = measure(|| {
-        std::hint::black_box(DocumentAnalysis::new(std::hint::black_box(
-            text.to_string(),
-        )));
+        std::hint::black_box(PpnDocument::new(std::hint::black_box(text.to_string())));
     });
     report("analysis (library)", open, None);
     let parse = measure(|| {
@@ -399,7 +397,7 @@ fn in_the_library(text: &str) {
         let updated = analysis.update(edited.clone(), &edit);
         assert_eq!(
             updated.diagnostics,
-            DocumentAnalysis::new(edited.clone()).diagnostics
+            PpnDocument::new(edited.clone()).diagnostics
         );
         // The revisions are kept until the measurement ends: freeing them is not the
         // edit's cost (the server frees a revision when a newer one has replaced it).
@@ -417,11 +415,13 @@ fn in_the_library(text: &str) {
         report(&format!("analysis update, {}", typing.name), took, None);
     }
     let tokens = measure(|| {
-        std::hint::black_box(ppn_ls::ide::semantic_tokens::semantic_tokens(&analysis));
+        std::hint::black_box(ppn_ls::ppn::features::semantic_tokens::semantic_tokens(
+            &analysis,
+        ));
     });
     report("semantic tokens (library)", tokens, None);
     let folds = measure(|| {
-        std::hint::black_box(ppn_ls::ide::folding::folding_ranges(&analysis));
+        std::hint::black_box(ppn_ls::ppn::features::folding::folding_ranges(&analysis));
     });
     report("folding ranges (library)", folds, None);
 }
@@ -486,10 +486,10 @@ fn other_shapes(game: &str) {
         let middle = text.len() / 2;
         let at = middle + text[middle..].find(near).unwrap_or(0) + 1;
         let [(_, edit, edited), _] = type_and_undo(&x_typed(name, at), text);
-        let analysis = DocumentAnalysis::new(text.to_string());
+        let analysis = PpnDocument::new(text.to_string());
         assert_eq!(
             analysis.update(edited.clone(), &edit).diagnostics,
-            DocumentAnalysis::new(edited.clone()).diagnostics
+            PpnDocument::new(edited.clone()).diagnostics
         );
         let mut kept = Vec::new();
         let took = measure(|| {

@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 
 use ppn_ls::otn::board::{other_side, Census, Man, Square, TaflMan, TaflSide};
 use ppn_ls::otn::document::OtnDocument;
-use ppn_ls::otn::engine::{apply, check_move, man_at, verdict};
-use ppn_ls::otn::moves::capture_record;
-use ppn_ls::otn::rules::parse_rules;
+use ppn_ls::otn::reader::moves::capture_record;
+use ppn_ls::otn::rules::{apply, check_move, man_at, verdict};
+use ppn_ls::otn::variant::parse_rules;
 
 mod lsp_scenarios;
 use lsp_scenarios::{Prng, Scenario, Typing};
@@ -278,7 +278,7 @@ fn replay_speed() {
     );
 }
 
-use ppn_ls::model::document::NotationDocument;
+use ppn_ls::model::notation_document::NotationDocument;
 
 fn main() {
     lsp_scenarios::configure_allocator();

@@ -24,11 +24,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ppn_ls::ppn::engine::replay::replay_document;
-use ppn_ls::ppn::engine::setups::clear_setup_cache;
-use ppn_ls::ppn::engine::state::GameState;
-use ppn_ls::ppn::notation::document::split_games;
-use ppn_ls::ppn::notation::movetext::split_movetext_resumable;
+use ppn_ls::ppn::reader::games::split_games;
+use ppn_ls::ppn::reader::movetext::split_movetext_resumable;
+use ppn_ls::ppn::replay::replay_document;
+use ppn_ls::ppn::rules::setups::clear_setup_cache;
+use ppn_ls::ppn::rules::state::GameState;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

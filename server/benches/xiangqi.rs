@@ -14,12 +14,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ppn_ls::ide::document::analyze;
+use ppn_ls::ide::analyze::analyze;
 use ppn_ls::xiangqi::board::{Board, Side};
-use ppn_ls::xiangqi::notation::write_move;
+use ppn_ls::xiangqi::reader::wxf::read_wxf;
 use ppn_ls::xiangqi::replay::play;
 use ppn_ls::xiangqi::rules::{in_check, legal_moves};
-use ppn_ls::xiangqi::wxf::read_wxf;
+use ppn_ls::xiangqi::wxf_move::write_move;
 
 mod lsp_scenarios;
 use lsp_scenarios::{Prng, Scenario, Typing};

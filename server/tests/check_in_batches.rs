@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use ppn_ls::ide::check::{check_text, check_text_in_batches};
-use ppn_ls::ppn::notation::document::split_games;
+use ppn_ls::ppn::diagnostics::{check_text, check_text_in_batches};
+use ppn_ls::ppn::reader::games::split_games;
 
 fn ppn_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests");

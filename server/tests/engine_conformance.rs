@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use ppn_ls::model::piece::Piece;
-use ppn_ls::ppn::engine::state::{piece_from_json, GameState, ParserOptions, Severity};
-use ppn_ls::ppn::notation::document::split_games;
-use ppn_ls::ppn::notation::macros::MacroTable;
-use ppn_ls::ppn::notation::metadata::parse_metadata;
+use ppn_ls::ppn::reader::games::split_games;
+use ppn_ls::ppn::reader::macros::MacroTable;
+use ppn_ls::ppn::reader::metadata::parse_metadata;
+use ppn_ls::ppn::rules::state::{piece_from_json, GameState, ParserOptions, Severity};
 
 fn conformance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance")

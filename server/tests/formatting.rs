@@ -10,12 +10,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use ppn_ls::ide::analysis::DocumentAnalysis;
-use ppn_ls::ide::document::analyze;
+use ppn_ls::ide::analyze::analyze;
 use ppn_ls::ide::formatting::{format_document, formats, FormatError, FormatOptions};
-use ppn_ls::model::document::NotationDocument;
 use ppn_ls::model::format::Format;
-use ppn_ls::otn::syntax::parse_file;
+use ppn_ls::model::notation_document::NotationDocument;
+use ppn_ls::otn::reader::parse_file;
+use ppn_ls::ppn::document::PpnDocument;
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -78,7 +78,7 @@ fn words(text: &str) -> Vec<&str> {
 }
 
 /// Whether an empty (or blank) line comes right before each game after the first.
-fn blank_lines_between_games(analysis: &DocumentAnalysis) -> Vec<bool> {
+fn blank_lines_between_games(analysis: &PpnDocument) -> Vec<bool> {
     let text = &analysis.text;
     analysis
         .game_sources()
@@ -98,14 +98,14 @@ fn blank_lines_between_games(analysis: &DocumentAnalysis) -> Vec<bool> {
 
 /// A text analysed: as PPN with its syntax and metadata to look at, or in its notation.
 enum Analysed {
-    Ppn(DocumentAnalysis),
+    Ppn(PpnDocument),
     Other(Box<dyn NotationDocument>),
 }
 
 impl Analysed {
     fn of(path: &Path, text: &str) -> Analysed {
         match Format::detect(Some(path), text) {
-            Format::Ppn => Analysed::Ppn(DocumentAnalysis::new(text.to_string())),
+            Format::Ppn => Analysed::Ppn(PpnDocument::new(text.to_string())),
             _ => Analysed::Other(analyze(Some(path), text.to_string())),
         }
     }
@@ -118,7 +118,7 @@ impl Analysed {
     }
 }
 
-fn comments(analysis: &DocumentAnalysis) -> Vec<&str> {
+fn comments(analysis: &PpnDocument) -> Vec<&str> {
     analysis
         .syntax
         .comments()
@@ -126,7 +126,7 @@ fn comments(analysis: &DocumentAnalysis) -> Vec<&str> {
         .collect()
 }
 
-fn metadata(analysis: &DocumentAnalysis) -> Vec<serde_yaml::Mapping> {
+fn metadata(analysis: &PpnDocument) -> Vec<serde_yaml::Mapping> {
     analysis
         .replay
         .games

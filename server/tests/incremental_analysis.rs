@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use ppn_ls::ide::analysis::{DocumentAnalysis, TextEdit};
-use ppn_ls::ppn::engine::replay::{replay_document, Replay, ReplayedGame};
-use ppn_ls::ppn::notation::document::split_games;
-use ppn_ls::ppn::notation::movetext::split_movetext_resumable;
+use ppn_ls::ppn::document::{PpnDocument, TextEdit};
+use ppn_ls::ppn::reader::games::split_games;
+use ppn_ls::ppn::reader::movetext::split_movetext_resumable;
+use ppn_ls::ppn::replay::{replay_document, Replay, ReplayedGame};
 
 /// Small deterministic generator (SplitMix64), so a failing sequence replays from its seed.
 struct Prng(u64);
@@ -194,7 +194,7 @@ fn compare_replays(context: &str, got: &Replay, want: &Replay) {
     );
 }
 
-fn compare(context: &str, got: &DocumentAnalysis, want: &DocumentAnalysis) {
+fn compare(context: &str, got: &PpnDocument, want: &PpnDocument) {
     assert_eq!(got.text, want.text, "{context}: text");
     assert!(got.syntax == want.syntax, "{context}: syntax");
     compare_replays(context, &got.replay, &want.replay);
@@ -211,7 +211,7 @@ fn compare(context: &str, got: &DocumentAnalysis, want: &DocumentAnalysis) {
 fn check_random_edits(name: &str, text: &str, seed: u64, edits: usize) {
     let mut prng = Prng(seed);
     let mut current = text.to_string();
-    let mut analysis = DocumentAnalysis::new(current.clone());
+    let mut analysis = PpnDocument::new(current.clone());
     let mut history = Vec::new();
     for step in 0..edits {
         let mut edit = random_edit(&mut prng, &mut current);
@@ -222,7 +222,7 @@ fn check_random_edits(name: &str, text: &str, seed: u64, edits: usize) {
             edit = edit.then(next);
         }
         let updated = analysis.update(current.clone(), &edit);
-        let fresh = DocumentAnalysis::new(current.clone());
+        let fresh = PpnDocument::new(current.clone());
         compare(
             &format!("{name}, seed {seed}, step {step}, edits {history:?}"),
             &updated,
@@ -332,7 +332,7 @@ fn a_resumed_split_keeps_counting_brace_expansions_towards_the_cap() {
 #[test]
 fn a_wrong_edit_still_gives_the_analysis_of_the_new_text() {
     let text = "---\n...\n1. S@b2 2. M@c3 3. b2-b4\n---\n...\n1. C@d4\n";
-    let analysis = DocumentAnalysis::new(text.to_string());
+    let analysis = PpnDocument::new(text.to_string());
     let edited = text.replace("b4", "b5").replace("d4", "🂡d4");
     let wrong = [
         TextEdit::NONE,
@@ -352,7 +352,7 @@ fn a_wrong_edit_still_gives_the_analysis_of_the_new_text() {
         compare(
             &format!("{edit:?}"),
             &updated,
-            &DocumentAnalysis::new(edited.clone()),
+            &PpnDocument::new(edited.clone()),
         );
     }
 }
@@ -417,20 +417,20 @@ fn edited(text: &str, at: usize, old_len: usize, new: &str) -> (String, TextEdit
 #[test]
 fn an_edit_late_in_a_game_keeps_the_moves_before_it() {
     let text = long_game(600);
-    let analysis = DocumentAnalysis::new(text.clone());
+    let analysis = PpnDocument::new(text.clone());
     assert_eq!(analysis.replay.games[0].moves_replayed(), 600);
     let at = text.find("590. ").unwrap();
     let (edited, edit) = edited(&text, at + 5, 1, "Z");
     let updated = analysis.update(edited.clone(), &edit);
     let replayed = updated.replay.games[0].moves_replayed();
     assert!((11..=11 + 64).contains(&replayed), "replayed {replayed}");
-    compare("late edit", &updated, &DocumentAnalysis::new(edited));
+    compare("late edit", &updated, &PpnDocument::new(edited));
 }
 
 #[test]
 fn an_edit_that_leaves_the_board_alike_stops_replaying_where_it_is_the_same_again() {
     let text = long_game(600);
-    let analysis = DocumentAnalysis::new(text.clone());
+    let analysis = PpnDocument::new(text.clone());
     // A comment near the start; then a move whose board is the same as before.
     for (what, at, old_len, new) in [
         ("comment", text.find("{note}").unwrap() + 1, 0, "x"),
@@ -441,11 +441,11 @@ fn an_edit_that_leaves_the_board_alike_stops_replaying_where_it_is_the_same_agai
         let updated = analysis.update(edited.clone(), &edit);
         let replayed = updated.replay.games[0].moves_replayed();
         assert!(replayed <= 2 * 64, "{what}: replayed {replayed} moves");
-        compare(what, &updated, &DocumentAnalysis::new(edited.clone()));
+        compare(what, &updated, &PpnDocument::new(edited.clone()));
         // An edit that changes the board everywhere after it replays to the end.
         let (changed, edit) = self::edited(&edited, at, new.len(), "S@h8 ");
         let updated = updated.update(changed.clone(), &edit);
-        compare(what, &updated, &DocumentAnalysis::new(changed));
+        compare(what, &updated, &PpnDocument::new(changed));
     }
 }
 
@@ -456,8 +456,8 @@ fn moves_numbered_twice_are_reported_where_they_are_after_an_edit() {
         let at = text.find(after).unwrap();
         text.insert_str(at, duplicate);
     }
-    let mut analysis = DocumentAnalysis::new(text.clone());
-    let duplicates = |analysis: &DocumentAnalysis| {
+    let mut analysis = PpnDocument::new(text.clone());
+    let duplicates = |analysis: &PpnDocument| {
         analysis.replay.games[0]
             .movetext_diagnostics
             .iter()
@@ -475,7 +475,7 @@ fn moves_numbered_twice_are_reported_where_they_are_after_an_edit() {
         let at = text.find(needle).unwrap() + skip;
         let (edited, edit) = edited(&text, at, old_len, new);
         let updated = analysis.update(edited.clone(), &edit);
-        compare(needle, &updated, &DocumentAnalysis::new(edited.clone()));
+        compare(needle, &updated, &PpnDocument::new(edited.clone()));
         (text, analysis) = (edited, updated);
     }
     assert_eq!(duplicates(&analysis), 3);
@@ -486,7 +486,7 @@ fn a_game_moved_by_an_edit_before_it_is_then_edited_itself() {
     let first = "---\n...\n1. S@b2\n";
     let second = "---\n...\n1. S@b2 2. M@c3 3. b2-b4 {x} 4. *c3\n";
     let text = format!("{first}{second}");
-    let analysis = DocumentAnalysis::new(text.clone());
+    let analysis = PpnDocument::new(text.clone());
     let mut edited = text.clone();
     let at = first.find("b2").unwrap();
     edited.insert_str(at, "🂡 ");
@@ -498,11 +498,7 @@ fn a_game_moved_by_an_edit_before_it_is_then_edited_itself() {
             new_end: at + "🂡 ".len(),
         },
     );
-    compare(
-        "game 2 moved",
-        &moved,
-        &DocumentAnalysis::new(edited.clone()),
-    );
+    compare("game 2 moved", &moved, &PpnDocument::new(edited.clone()));
     let mut again = edited.clone();
     let at = again.rfind("b4").unwrap() + 1;
     again.replace_range(at..at + 1, "5");
@@ -514,7 +510,7 @@ fn a_game_moved_by_an_edit_before_it_is_then_edited_itself() {
             new_end: at + 1,
         },
     );
-    compare("game 2 edited", &updated, &DocumentAnalysis::new(again));
+    compare("game 2 edited", &updated, &PpnDocument::new(again));
     assert_eq!(moved.replay.games[1].moves_replayed(), 0);
     assert_eq!(updated.replay.games[1].moves_replayed(), 4);
 }
@@ -522,7 +518,7 @@ fn a_game_moved_by_an_edit_before_it_is_then_edited_itself() {
 #[test]
 fn the_state_at_an_offset_is_the_move_written_there() {
     let text = "---\n...\n1. S@b2 2. M@c3\n---\n...\n1. C@d4\n";
-    let analysis = DocumentAnalysis::new(text.to_string());
+    let analysis = PpnDocument::new(text.to_string());
     let label = |offset: usize| {
         analysis
             .state_at(offset)
@@ -738,26 +734,18 @@ fn a_board_changed_where_later_moves_never_look_is_patched_not_replayed() {
         };
         text.push_str(&format!("{number}. {body}\n"));
     }
-    let analysis = DocumentAnalysis::new(text.clone());
+    let analysis = PpnDocument::new(text.clone());
     // The first tile no longer reads: every later board lacks it, and the later pieces
     // are numbered one lower; then it is typed back.
     let at = text.find("tS@").unwrap() + 1;
     let (broken, edit) = edited(&text, at, 0, "x");
     let updated = analysis.update(broken.clone(), &edit);
-    compare(
-        "tile broken",
-        &updated,
-        &DocumentAnalysis::new(broken.clone()),
-    );
+    compare("tile broken", &updated, &PpnDocument::new(broken.clone()));
     let replayed = updated.replay.games[0].moves_replayed();
     assert!(replayed <= 2 * 64, "replayed {replayed} moves");
     let (mended, edit) = edited(&broken, at, 1, "");
     let mended_analysis = updated.update(mended.clone(), &edit);
-    compare(
-        "tile mended",
-        &mended_analysis,
-        &DocumentAnalysis::new(mended),
-    );
+    compare("tile mended", &mended_analysis, &PpnDocument::new(mended));
     let replayed = mended_analysis.replay.games[0].moves_replayed();
     assert!(replayed <= 2 * 64, "replayed {replayed} moves");
     // A coin dropped elsewhere for good, and one moved onto a square the moves read.
@@ -766,7 +754,7 @@ fn a_board_changed_where_later_moves_never_look_is_patched_not_replayed() {
         let old_len = text[at..].find('\n').unwrap();
         let (changed, edit) = edited(&text, at, old_len, new);
         let updated = analysis.update(changed.clone(), &edit);
-        compare(what, &updated, &DocumentAnalysis::new(changed));
+        compare(what, &updated, &PpnDocument::new(changed));
         let replayed = updated.replay.games[0].moves_replayed();
         if !replays_all {
             assert!(replayed <= 2 * 64, "{what}: replayed {replayed} moves");
@@ -801,13 +789,13 @@ fn check_edit_carried_over_quiet_moves(before: &[&str], old: &str, new: &str, af
             push(&mut text, "{quiet}");
         }
     }
-    let analysis = DocumentAnalysis::new(text.clone());
+    let analysis = PpnDocument::new(text.clone());
     let (changed, edit) = edited(&text, at, old.len(), new);
     let context = format!("{old} → {new}, then {after:?}");
     compare(
         &context,
         &analysis.update(changed.clone(), &edit),
-        &DocumentAnalysis::new(changed),
+        &PpnDocument::new(changed),
     );
 }
 
@@ -855,11 +843,11 @@ fn a_crowded_board_changed_where_later_moves_never_look_is_patched_too() {
         let (x, y) = (2 + 2 * (number % 12), 1 + (number * 7) % 25);
         text.push_str(&format!("{number}. !({x},{y})\n"));
     }
-    let analysis = DocumentAnalysis::new(text.clone());
+    let analysis = PpnDocument::new(text.clone());
     let at = text.find("S@(1,2)").unwrap() + 1;
     let (edited, edit) = edited(&text, at, 0, "x");
     let updated = analysis.update(edited.clone(), &edit);
-    compare("coin taken out", &updated, &DocumentAnalysis::new(edited));
+    compare("coin taken out", &updated, &PpnDocument::new(edited));
     let replayed = updated.replay.games[0].moves_replayed();
     assert!(replayed <= 2 * 75, "replayed {replayed} moves");
 }

@@ -9,13 +9,13 @@ use std::time::Duration;
 
 use common::{range, TestClient};
 use ppn_ls::diagnostic::{Diagnostic, Severity};
-use ppn_ls::ide::analysis::DocumentAnalysis;
 use ppn_ls::lsp::{Analyzer, SessionEnd};
+use ppn_ls::ppn::document::PpnDocument;
 use serde_json::{json, Value};
 
 /// An analyzer whose diagnostics are `diagnose`'s.
 fn fake(diagnose: impl Fn(&str) -> Vec<Diagnostic> + Send + Sync + 'static) -> Analyzer {
-    Arc::new(move |text: &str| DocumentAnalysis::with_diagnostics(text.to_string(), diagnose(text)))
+    Arc::new(move |text: &str| PpnDocument::with_diagnostics(text.to_string(), diagnose(text)))
 }
 
 fn flag_double_x(text: &str) -> Vec<Diagnostic> {

@@ -7,8 +7,8 @@ mod common;
 use std::sync::Arc;
 
 use common::TestClient;
-use ppn_ls::ide::analysis::DocumentAnalysis;
 use ppn_ls::lsp::{Analyzer, SessionEnd, MOST_DIAGNOSTICS_SHOWN};
+use ppn_ls::ppn::document::PpnDocument;
 use serde_json::{json, Value};
 
 const URI: &str = "file:///features.ppn";
@@ -65,7 +65,7 @@ impl Encoding {
 }
 
 fn analyzer() -> Analyzer {
-    Arc::new(|text: &str| DocumentAnalysis::new(text.to_string()))
+    Arc::new(|text: &str| PpnDocument::new(text.to_string()))
 }
 
 /// Byte offset of the `n`th (zero-based) `needle` in `TEXT`.
@@ -257,7 +257,7 @@ async fn many_problems_are_published_as_the_first_ones_and_a_note() {
         .as_array()
         .cloned()
         .unwrap_or_default();
-    let fresh = DocumentAnalysis::new(text.clone()).diagnostics;
+    let fresh = PpnDocument::new(text.clone()).diagnostics;
     assert_eq!(fresh.len(), 1_201);
     const { assert!(MOST_DIAGNOSTICS_SHOWN < 1_200) };
     assert_eq!(published.len(), MOST_DIAGNOSTICS_SHOWN + 1);

@@ -13,16 +13,16 @@ use std::time::Duration;
 
 use common::TestClient;
 use ppn_ls::diagnostic::{Diagnostic, Severity};
-use ppn_ls::ide::analysis::DocumentAnalysis;
 use ppn_ls::lsp::{Analyzer, SessionEnd, MOST_DIAGNOSTICS_SHOWN};
-use ppn_ls::model::document::{
-    GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef,
-};
 use ppn_ls::model::edit::TextEdit;
 use ppn_ls::model::features::{Fold, Symbol};
 use ppn_ls::model::format::Format;
 use ppn_ls::model::line_index::LineIndex;
+use ppn_ls::model::notation_document::{
+    GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef,
+};
 use ppn_ls::model::scene::Scene;
+use ppn_ls::ppn::document::PpnDocument;
 use serde_json::{json, Value};
 
 /// Every `XX` of the text is an error.
@@ -329,7 +329,7 @@ async fn a_panicking_analysis_is_logged_and_the_document_still_answers() {
 
 /// A document whose hover panics; everything else is its analysis's.
 #[derive(Debug)]
-struct PanicsOnHover(DocumentAnalysis);
+struct PanicsOnHover(PpnDocument);
 
 impl NotationDocument for PanicsOnHover {
     fn format(&self) -> Format {
@@ -342,7 +342,7 @@ impl NotationDocument for PanicsOnHover {
         self.0.line_index()
     }
     fn update(&self, text: String, _: &TextEdit) -> Box<dyn NotationDocument> {
-        Box::new(PanicsOnHover(DocumentAnalysis::with_diagnostics(
+        Box::new(PanicsOnHover(PpnDocument::with_diagnostics(
             text,
             Vec::new(),
         )))
@@ -384,10 +384,7 @@ impl NotationDocument for PanicsOnHover {
 #[tokio::test]
 async fn a_panicking_handler_answers_an_internal_error_and_the_server_goes_on() {
     let analyzer: Analyzer = Arc::new(|text: &str| {
-        PanicsOnHover(DocumentAnalysis::with_diagnostics(
-            text.to_string(),
-            Vec::new(),
-        ))
+        PanicsOnHover(PpnDocument::with_diagnostics(text.to_string(), Vec::new()))
     });
     let (mut client, _) = TestClient::start(None, analyzer).await;
     let uri = "file:///hover.ppn";

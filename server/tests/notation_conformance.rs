@@ -4,11 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use ppn_ls::ppn::notation::braces::{expand_braces, expand_token, BraceError, MAX_EXPANSIONS};
-use ppn_ls::ppn::notation::document::{
+use ppn_ls::ppn::reader::braces::{expand_braces, expand_token, BraceError, MAX_EXPANSIONS};
+use ppn_ls::ppn::reader::games::{
     split_games, split_games_checked, DocumentProblemCode, GameSource,
 };
-use ppn_ls::ppn::notation::movetext::{
+use ppn_ls::ppn::reader::movetext::{
     split_movetext, MovetextProblemCode, MovetextSplit, Severity, MAX_MOVETEXT_EXPANSIONS,
 };
 use serde_json::Value;

@@ -5,12 +5,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use ppn_ls::ppn::engine::setups::{
+use ppn_ls::ppn::reader::games::split_games;
+use ppn_ls::ppn::reader::metadata::parse_metadata;
+use ppn_ls::ppn::rules::setups::{
     normalize_name, setup_from_game_metadata, setup_from_metadata, setup_from_metadata_seeded,
     Setup, SetupContext,
 };
-use ppn_ls::ppn::notation::document::split_games;
-use ppn_ls::ppn::notation::metadata::parse_metadata;
 use serde_json::Value as Json;
 use serde_yaml::Value as Yaml;
 
@@ -424,7 +424,7 @@ fn every_reference_setup_is_known() {
     .unwrap_or(Json::Null);
     let entries = index.as_array().cloned().unwrap_or_default();
     assert!(entries.len() > 150, "games index not found");
-    let known = ppn_ls::ppn::engine::setups::known_games();
+    let known = ppn_ls::ppn::rules::setups::known_games();
     let mut problems = Vec::new();
     for entry in &entries {
         let system = entry["system"].as_str().unwrap_or("");
@@ -593,7 +593,7 @@ fn more_setups_match_the_reference() {
 fn every_known_setup_builds_reproducibly() {
     let ctx = SetupContext::default();
     let mut failures = Vec::new();
-    for game in ppn_ls::ppn::engine::setups::known_games() {
+    for game in ppn_ls::ppn::rules::setups::known_games() {
         if normalize_name(game.name) != game.name {
             continue; // exported by the reference but unreachable by name there too
         }

@@ -2,7 +2,7 @@
 //! as a fresh analysis of the same text; each is replayed edit by edit and checked after
 //! every edit.
 
-use ppn_ls::ide::document::analyze_as;
+use ppn_ls::ide::analyze::analyze_as;
 use ppn_ls::model::edit::TextEdit;
 use ppn_ls::model::format::Format;
 

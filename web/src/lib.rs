@@ -10,11 +10,11 @@ use std::ops::Range;
 use std::path::Path;
 
 use ppn_ls::diagnostic::{Diagnostic, Severity};
-use ppn_ls::ide::document::{analyze, hover_scene, reanalyze};
+use ppn_ls::ide::analyze::{analyze, hover_scene, reanalyze};
 use ppn_ls::ide::viewer::{state_picture, viewer_games, ViewerGame};
-use ppn_ls::model::document::{LineState, NotationDocument, StateRef};
 use ppn_ls::model::edit::TextEdit;
 use ppn_ls::model::features::TokenKind;
+use ppn_ls::model::notation_document::{LineState, NotationDocument, StateRef};
 use ppn_ls::render::raster;
 use ppn_ls::render::svg::{still_frames, svg, Frame, SvgOptions};
 use serde_json::{json, Value};

@@ -44,7 +44,7 @@ pub fn check_diagnostics(text: &str, diagnostics: &[ppn_ls::diagnostic::Diagnost
 
 /// What the fast per-notation targets ask of an analysed document: its diagnostics (see
 /// [`check_diagnostics`]), the boards of its main lines, and its conversions.
-pub fn check_document(document: &dyn ppn_ls::model::document::NotationDocument) {
+pub fn check_document(document: &dyn ppn_ls::model::notation_document::NotationDocument) {
     check_diagnostics(document.text(), document.diagnostics());
     for game in 0..document.games().len().min(4) {
         for state in document.main_line(game).iter().take(256) {

@@ -15,9 +15,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use mimalloc::MiMalloc;
-use ppn_ls::ide::document::{analyze, hover};
-use ppn_ls::model::document::NotationDocument;
+use ppn_ls::ide::analyze::{analyze, hover};
 use ppn_ls::model::edit::TextEdit;
+use ppn_ls::model::notation_document::NotationDocument;
 use serde_json::{json, Value};
 
 #[path = "../../tests/common/mod.rs"]

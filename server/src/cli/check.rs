@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::output::{config_for, display_path, io_message, source_path, Palette, Style};
-use super::paths;
-use super::snippet::{snippet, ColumnIndex, Position};
 use super::{read_input, report_error, report_warning, CheckFormat, EXIT_USAGE};
+use crate::cli::output::{config_for, display_path, io_message, source_path, Palette, Style};
+use crate::cli::paths;
+use crate::cli::snippet::{snippet, ColumnIndex, Position};
 use crate::config::{Config, ConfigFiles, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::ide::document::check_as;
+use crate::ide::analyze::check_as;
 use crate::model::format::Format;
 
 pub struct Options {
@@ -116,7 +116,7 @@ pub fn run(options: &Options) -> i32 {
             }
         };
         let text = if options.fix {
-            match super::fix::fix_file(file, text) {
+            match crate::cli::fix::fix_file(file, text) {
                 Ok(text) => text,
                 Err(()) => {
                     usage_failed = true;

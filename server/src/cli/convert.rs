@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
-use super::output::{display_path, io_message, source_path};
 use super::{print_out, read_input, report_error, EXIT_USAGE};
-use crate::ide::document::analyze;
-use crate::model::document::Target;
+use crate::cli::output::{display_path, io_message, source_path};
+use crate::ide::analyze::analyze;
+use crate::model::notation_document::Target;
 
 pub fn run(file: &Path, to: &str, output: Option<&Path>) -> i32 {
     let Some(target) = Target::from_name(to) else {

@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use super::fmt::write_in_place;
-use super::output::{display_path, io_message, source_path};
-use super::report_error;
-use super::snippet::ColumnIndex;
+use crate::cli::fmt::write_in_place;
+use crate::cli::output::{display_path, io_message, source_path};
+use crate::cli::report_error;
+use crate::cli::snippet::ColumnIndex;
 use crate::ide::fix_all::fix_all;
 
 /// The text of `file` after its safe fixes, written back to the file (standard input is

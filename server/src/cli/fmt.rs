@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::output::{config_for, display_path, io_message, source_path};
-use super::paths;
-use super::snippet::ColumnIndex;
 use super::{print_out, read_input, report_error, EXIT_USAGE};
+use crate::cli::output::{config_for, display_path, io_message, source_path};
+use crate::cli::paths;
+use crate::cli::snippet::ColumnIndex;
 use crate::config::ConfigFiles;
-use crate::ide::document::check_as;
+use crate::ide::analyze::check_as;
 use crate::ide::formatting::{format_text, formats, FormatError, FormatOptions, Formatted};
 use crate::model::format::Format;
 

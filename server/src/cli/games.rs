@@ -8,11 +8,11 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::output::{display_path, io_message, source_path};
-use super::snippet::ColumnIndex;
 use super::{paths, print_out, read_input, report_error, ReplayFormat, EXIT_USAGE};
+use crate::cli::output::{display_path, io_message, source_path};
+use crate::cli::snippet::ColumnIndex;
 use crate::ide::workspace::games_in;
-use crate::ppn::engine::setups::{known_games, normalize_name, title_case, GameInfo};
+use crate::ppn::rules::setups::{known_games, normalize_name, title_case, GameInfo};
 
 pub fn run(format: ReplayFormat) -> i32 {
     let games = games_by_name();
@@ -201,7 +201,7 @@ fn to_json(games: &BTreeMap<&'static str, Vec<GameInfo>>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ppn::engine::setups::{setup_from_metadata, SetupContext};
+    use crate::ppn::rules::setups::{setup_from_metadata, SetupContext};
 
     #[test]
     fn lists_each_game_once_with_all_its_systems() {

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::output::{display_path, io_message};
-use super::snippet::ColumnIndex;
 use super::{print_out, read_input, report_error, EXIT_USAGE};
-use crate::ide::advice::migrate;
+use crate::cli::output::{display_path, io_message};
+use crate::cli::snippet::ColumnIndex;
+use crate::ppn::migrate::migrate;
 
 #[derive(Args, Debug)]
 pub struct MigrateArgs {

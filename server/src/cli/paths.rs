@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::output::io_message;
+use crate::cli::output::io_message;
 use crate::model::format::Format;
 
 /// The files to read, in order, and what went wrong finding them.

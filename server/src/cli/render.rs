@@ -3,12 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::output::{display_path, source_path};
 use super::{print_out, read_input, report_error, EXIT_USAGE};
-use crate::ide::document::{analyze_boards, with_frames};
+use crate::cli::output::{display_path, source_path};
+use crate::ide::analyze::{analyze_boards, with_frames};
 use crate::ide::viewer::{html_page, state_caption, HtmlPage};
-use crate::model::document::{LineState, NotationDocument};
 use crate::model::line_index::{ColumnUnit, LineCol};
+use crate::model::notation_document::{LineState, NotationDocument};
 use crate::render::raster;
 use crate::render::svg::{animation, still_frames, svg, SvgOptions};
 use crate::render::text::{diagram, TextOptions};
@@ -86,7 +86,7 @@ fn render(args: &RenderRequest) -> Result<(), String> {
         return Err("an animation is written as .gif or .svg".to_string());
     }
     let file = &args.file;
-    let text = read_input(file).map_err(|err| super::output::io_message(&err))?;
+    let text = read_input(file).map_err(|err| crate::cli::output::io_message(&err))?;
     let path = source_path(file);
     let document = analyze_boards(path, text);
     let games = document.games();

@@ -4,13 +4,13 @@ use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::output::{display_path, io_message, source_path};
-use super::paths;
 use super::{read_input, report_error, report_warning, ReplayFormat, EXIT_USAGE};
-use crate::ide::board::{describe_piece, location_name};
-use crate::ide::document::analyze_boards;
-use crate::model::document::{LineState, NotationDocument};
+use crate::cli::output::{display_path, io_message, source_path};
+use crate::cli::paths;
+use crate::ide::analyze::analyze_boards;
+use crate::model::notation_document::{LineState, NotationDocument};
 use crate::model::scene::Scene;
+use crate::render::piece_json::{describe_piece, location_name};
 use crate::render::text::{diagram, BoardStyle, TextOptions};
 
 /// How `replay --format text` draws.

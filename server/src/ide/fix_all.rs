@@ -12,7 +12,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use crate::diagnostic::Diagnostic;
-use crate::ide::document::check_as;
+use crate::ide::analyze::check_as;
 use crate::model::format::Format;
 use crate::ppn::versions::OLD_FORM_CODES;
 
@@ -110,7 +110,7 @@ pub fn fix_all_as(format: Format, text: &str, diagnostics: Vec<Diagnostic>) -> F
                 .map(|(range, new)| (range.clone(), new.len()))
                 .collect(),
         );
-        current = crate::ppn::versions::apply_edits(&current, edits);
+        current = crate::model::edit::with_replacements(&current, &edits);
         diagnostics = check_as(format, &current);
     }
     FixedText {
@@ -164,7 +164,7 @@ mod tests {
             "{:?}",
             fixed.applied
         );
-        assert!(!crate::ide::check::check_text(&fixed.text)
+        assert!(!crate::ppn::diagnostics::check_text(&fixed.text)
             .iter()
             .any(|d| d.code == "metadata-without-end"));
         for fix in &fixed.applied {

@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use crate::model::document::{LineState, NotationDocument, StateRef};
+use crate::model::notation_document::{LineState, NotationDocument, StateRef};
 
 /// A state of the game and where the cursor goes to show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,7 +115,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::ide::document::analyze;
+    use crate::ide::analyze::analyze;
 
     /// Every stop's cursor shows that stop's state, in every notation.
     fn assert_cursors_show_their_states(name: &str, text: &str) -> usize {

@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use crate::model::document::NotationDocument;
+use crate::model::notation_document::NotationDocument;
 
 /// The command the lenses run: the editor's board panel (`ppn.showBoard` in VS Code),
 /// given the document, a position and whether to play the game through from there.
@@ -55,7 +55,7 @@ pub fn code_lenses(document: &dyn NotationDocument) -> Vec<Lens> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ide::document::{analyze, board_at};
+    use crate::ide::analyze::{analyze, board_at};
 
     #[test]
     fn each_game_gets_its_board_and_its_animation() {

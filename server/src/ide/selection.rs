@@ -3,23 +3,8 @@
 
 use std::ops::Range;
 
-use crate::model::document::NotationDocument;
 use crate::model::features::TokenKind;
-
-/// What MoveNumbers of one move pair share: `12` of `12.`, `12...` and `12S.`; `Round2` of
-/// `Round2.`; the whole stem of `setup.` (a label without digits).
-pub fn pair_key(label: &str) -> &str {
-    let stem = label.trim_end_matches('.');
-    match stem.find(|c: char| c.is_ascii_digit()) {
-        Some(first) => {
-            let end = stem[first..]
-                .find(|c: char| !c.is_ascii_digit())
-                .map_or(stem.len(), |offset| first + offset);
-            &stem[..end]
-        }
-        None => stem,
-    }
-}
+use crate::model::notation_document::{pair_key, NotationDocument};
 
 /// The ranges to select around `offset`, each holding the one before: the token, the
 /// word, the move, the move pair, the game.
@@ -41,7 +26,7 @@ pub fn selection_ranges(document: &dyn NotationDocument, offset: usize) -> Vec<R
         let line = document.main_line(at.state.game);
         if let Some(position) = line.iter().position(|state| state.state == at.state) {
             let key = pair_key(&line[position].label);
-            let same = |state: &&crate::model::document::LineState| {
+            let same = |state: &&crate::model::notation_document::LineState| {
                 state.range.is_some() && pair_key(&state.label) == key
             };
             let first = line[..position].iter().rev().take_while(same).count();
@@ -189,7 +174,7 @@ fn square_highlights(document: &dyn NotationDocument, offset: usize) -> Vec<High
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ide::document::analyze;
+    use crate::ide::analyze::analyze;
     use std::path::Path;
 
     const TEXT: &str = "---\nEvent: Demo\nMacros:\n  home: S@a1\n...\n\

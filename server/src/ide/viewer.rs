@@ -8,7 +8,7 @@ use std::io::Write;
 use flate2::write::GzEncoder;
 use serde_json::json;
 
-use crate::model::document::{LineState, NotationDocument, StateRef, Variation};
+use crate::model::notation_document::{LineState, NotationDocument, StateRef, Variation};
 use crate::render::svg::{svg, SvgOptions};
 
 /// One game as the viewer lists it.
@@ -252,7 +252,7 @@ fn base64(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ide::document::analyze;
+    use crate::ide::analyze::analyze;
 
     const GAME: &str = "---\nGameType: Tic-Tac-Toe\n...\n1. S@b2 {centre} 1... M@a2\n2. S@c1\n";
 

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 
 use serde_yaml::Value;
 
-use crate::ide::document::analyze;
+use crate::ide::analyze::analyze;
 use crate::model::edit::trimmed;
 use crate::model::format::Format;
-use crate::ppn::notation::document::split_games;
-use crate::ppn::notation::metadata::{parse_metadata, scalar_text};
+use crate::ppn::reader::games::split_games;
+use crate::ppn::reader::metadata::{parse_metadata, scalar_text};
 
 /// A game of a file, as a collection lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]

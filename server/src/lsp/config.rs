@@ -6,12 +6,12 @@ use std::path::PathBuf;
 
 use tower_lsp_server::ls_types::{self as lsp, NumberOrString};
 
-use super::encoding::{PositionCursor, PositionEncoding};
 use crate::config::{Config, ConfigFile};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::model::document::NotationDocument;
+use crate::lsp::encoding::{PositionCursor, PositionEncoding};
+use crate::model::editor_diagnostics::Shown;
 use crate::model::line_index::LineIndex;
-use crate::model::shown::Shown;
+use crate::model::notation_document::NotationDocument;
 
 /// The file a `file:` URI names, its `%XX` escapes decoded; `None` for other schemes.
 pub fn uri_file_path(uri: &str) -> Option<PathBuf> {

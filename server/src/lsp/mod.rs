@@ -4,21 +4,21 @@
 //! this module only keeps documents in sync with the client and converts positions.
 
 mod config;
-pub mod document;
 pub mod encoding;
+pub mod open_document;
+mod prewritten_json;
 mod server;
 pub mod transport;
 pub mod workspace_index;
-mod written_arrays;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::ide::document::reanalyze;
-use crate::ide::large::{analyze_for_editor, EDITOR_ANALYSIS_MAX_BYTES};
-use crate::model::document::NotationDocument;
+use crate::ide::analyze::reanalyze;
+use crate::ide::diagnostics_only::{analyze_for_editor, EDITOR_ANALYSIS_MAX_BYTES};
 use crate::model::edit::TextEdit;
 use crate::model::format::Format;
+use crate::model::notation_document::NotationDocument;
 
 pub use server::{serve, MOST_DIAGNOSTICS_SHOWN};
 
@@ -57,7 +57,7 @@ where
 
 /// The server's analyzer: each file is read in its own notation, and a revision made by an
 /// edit is analysed from the previous one. A PPN document over `max_bytes` gets only its
-/// diagnostics (see [`crate::ide::large`]).
+/// diagnostics (see [`crate::ide::diagnostics_only`]).
 pub struct IncrementalAnalyzer {
     pub max_bytes: usize,
 }

@@ -11,7 +11,7 @@
 //! on before that analysis is done).
 //!
 //! Nothing a client sends ends the server: malformed frames are answered and skipped
-//! before the protocol library sees them (see [`super::transport`]), and a panic while
+//! before the protocol library sees them (see [`crate::lsp::transport`]), and a panic while
 //! answering a message or analysing a document becomes an error response or a logged
 //! failure.
 
@@ -53,25 +53,25 @@ use tower_lsp_server::{Client, LanguageServer, LspService, Server};
 
 mod editing;
 
-use super::config::{self, uri_file_path};
-use super::document::{Document, Snapshot};
-use super::encoding::{text_offset, PositionCursor, PositionEncoding};
-use super::transport::{check_message, framed, skipped_line, Frame, FrameReader, Verdict};
-use super::workspace_index::WorkspaceIndex;
-use super::written_arrays::{JsonArray, WrittenArrays};
 use super::{uri_path, Analysis, Analyzer, SessionEnd};
 use crate::config::{editor_settings, is_config_file, Config, ConfigFiles, Settings};
 use crate::diagnostic::Diagnostic;
-use crate::ide::board::piece_json;
-use crate::ide::document::{
+use crate::ide::analyze::{
     animation_at, board_drawn_at, hover_with, quick_fixes, render_at, HoverOptions,
 };
 use crate::ide::game_line::{game_line_at, LineStop};
-use crate::model::document::NotationDocument;
+use crate::lsp::config::{self, uri_file_path};
+use crate::lsp::encoding::{text_offset, PositionCursor, PositionEncoding};
+use crate::lsp::open_document::{Document, Snapshot};
+use crate::lsp::prewritten_json::{JsonArray, WrittenArrays};
+use crate::lsp::transport::{check_message, framed, skipped_line, Frame, FrameReader, Verdict};
+use crate::lsp::workspace_index::WorkspaceIndex;
 use crate::model::features::TokenKind;
 use crate::model::features::{
     outline, CompletionKind, FoldKind, Symbol, SymbolKind as PpnSymbolKind,
 };
+use crate::model::notation_document::NotationDocument;
+use crate::render::piece_json::piece_json;
 
 /// The custom request for the board at a position: `{textDocument, position}` in, the
 /// move's label, its diagram and its pieces out (`null` outside any game).
@@ -1709,7 +1709,7 @@ fn to_lsp_diagnostic(uri: &Uri, convert: &Converter, diagnostic: &Diagnostic) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ide::analysis::DocumentAnalysis;
+    use crate::ppn::document::PpnDocument;
 
     fn tokens(lengths: &[u32]) -> Vec<SemanticToken> {
         lengths
@@ -1784,7 +1784,7 @@ mod tests {
                     symbol("v0".to_string(), vec![chain]),
                     symbol("last".to_string(), Vec::new()),
                 ];
-                let document = DocumentAnalysis::with_diagnostics("x".to_string(), Vec::new());
+                let document = PpnDocument::with_diagnostics("x".to_string(), Vec::new());
                 let convert = Converter::new(&document, PositionEncoding::Utf16);
                 let converted = to_lsp_symbols(&convert, outline);
                 // Writing the answer must not recurse deeply either.
@@ -1812,7 +1812,7 @@ mod tests {
 
     #[test]
     fn a_shallow_outline_keeps_its_shape() {
-        let document = DocumentAnalysis::with_diagnostics("x".to_string(), Vec::new());
+        let document = PpnDocument::with_diagnostics("x".to_string(), Vec::new());
         let convert = Converter::new(&document, PositionEncoding::Utf16);
         let outline = vec![
             symbol(

@@ -1,4 +1,7 @@
-//! An edit of a document's text, as the language server receives them.
+//! An edit of a document's text, as the language server receives them, and a text with
+//! replacements made.
+
+use std::ops::Range;
 
 /// One replacement in a text: the bytes `start..old_end` of the old text became
 /// `start..new_end` of the new one.
@@ -75,4 +78,24 @@ pub fn trimmed(text: &str, range: std::ops::Range<usize>) -> std::ops::Range<usi
     let start = range.start + (part.len() - part.trim_start().len());
     let end = (range.start + part.trim_end().len()).max(start);
     start..end
+}
+
+/// `text` with `replacements` made: each range of the old text replaced by its string,
+/// taken in the order of their starts. A replacement that overlaps an earlier one, or runs
+/// past the text, is left out.
+pub fn with_replacements(text: &str, replacements: &[(Range<usize>, String)]) -> String {
+    let mut in_order: Vec<&(Range<usize>, String)> = replacements.iter().collect();
+    in_order.sort_by_key(|(range, _)| range.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (range, replacement) in in_order {
+        if range.start < at || range.end > text.len() {
+            continue;
+        }
+        out.push_str(&text[at..range.start]);
+        out.push_str(replacement);
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    out
 }

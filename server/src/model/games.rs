@@ -2,7 +2,7 @@
 //! every renderer draws them like PPN's own components. Each board is one `board_face`
 //! piece at the centre of its grid, each man a `bit_face` piece on its cell or point.
 
-use super::piece::{Cfg, Piece, PieceKind, Side};
+use crate::model::piece::{Cfg, Piece, PieceKind, Side};
 
 /// The men of tafl games, as OTN names them (its letter, upper case for defenders).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

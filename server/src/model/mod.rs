@@ -2,14 +2,15 @@
 //! a board (a scene), and what an analysed document of any notation answers.
 
 pub mod chunked;
-pub mod document;
 pub mod edit;
+pub mod editor_diagnostics;
 pub mod features;
 pub mod format;
 pub mod games;
+pub mod layout;
 pub mod line_index;
+pub mod notation_document;
 pub mod piece;
 pub mod prefetch;
 pub mod scene;
-pub mod shown;
 pub mod suggest;

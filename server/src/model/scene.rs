@@ -7,7 +7,7 @@
 //! points at x `1..=9` (files a..i from Red's left) and y `1..=10` (ranks 0..9 from Red's
 //! side, so rank r is y = r + 1).
 
-use super::piece::Piece;
+use crate::model::piece::Piece;
 
 /// The board after one move (or the starting board), ready to draw.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -10,12 +10,12 @@
 
 use std::fmt::Write as _;
 
-use super::board::{position_record, Man, Square, TaflMan, TaflSide};
-use super::document::OtnDocument;
-use super::moves::{capture_record, MoveType};
-use super::rules::{parse_rules, Rules};
-use crate::model::document::ConvertError;
+use crate::model::notation_document::ConvertError;
 use crate::model::piece::{Piece, PieceKind, Side};
+use crate::otn::board::{position_record, Man, Square, TaflMan, TaflSide};
+use crate::otn::document::OtnDocument;
+use crate::otn::reader::moves::{capture_record, MoveType};
+use crate::otn::variant::{parse_rules, Rules};
 
 /// The game library's Tablut, as an OTN rules string (Linnaeus' rules as the piecepack
 /// game plays them: edge escape, no corner squares, king strong on and next to the throne).

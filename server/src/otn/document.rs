@@ -8,25 +8,19 @@ use std::sync::OnceLock;
 
 use serde_json::json;
 
-use super::board::{Man, Square};
-use super::replay::{replay, Line, MoveProblem, Replay, Reuse};
-use super::rules::Rules;
-use super::rules::Space;
-use super::syntax::{parse_file, parse_record_until, FileKind, OtnFile, ParseState, Turns};
 use crate::diagnostic::Diagnostic;
-use crate::model::document::{
-    ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef,
-    Target, Variation,
-};
 use crate::model::edit::TextEdit;
-use crate::model::features::{
-    Completion, Fold, FoldKind, InlayHint, SemanticToken, Symbol, SymbolKind,
-};
-use crate::model::format::Format;
+use crate::model::editor_diagnostics::{Outline, Shown, Tally};
+use crate::model::features::{Symbol, SymbolKind};
 use crate::model::games::{tafl_board, tafl_man};
 use crate::model::line_index::LineIndex;
+use crate::model::notation_document::{LineState, StateRef};
 use crate::model::scene::{Scene, SquareMark, SquareRole};
-use crate::model::shown::{Outline, Shown, Tally};
+use crate::otn::board::{Man, Square};
+use crate::otn::reader::{parse_file, parse_record_until, FileKind, OtnFile, ParseState, Turns};
+use crate::otn::replay::{replay, Line, MoveProblem, Replay, Reuse};
+use crate::otn::variant::Rules;
+use crate::otn::variant::Space;
 
 /// An analysed OTN file.
 #[derive(Debug)]
@@ -92,7 +86,7 @@ impl OtnDocument {
     /// What an editor is sent of the diagnostics: the problems of the moves are put in
     /// words only when shown (a broken move halfway into a long record makes tens of
     /// thousands of them).
-    fn shown(&self, most: usize) -> Shown {
+    pub(super) fn shown(&self, most: usize) -> Shown {
         let said: Vec<&Diagnostic> = self.said().collect();
         let Some(parsed) = &self.replay.rules else {
             return Shown::of_outlines(
@@ -295,7 +289,7 @@ impl OtnDocument {
     pub fn position(&self, line: usize, index: usize) -> String {
         let dim = self.replay.dim();
         self.board(line, index)
-            .map(|cells| super::board::position_record(&cells, dim))
+            .map(|cells| crate::otn::board::position_record(&cells, dim))
             .unwrap_or_default()
     }
 
@@ -352,7 +346,7 @@ impl OtnDocument {
             .unwrap_or_default()
     }
 
-    fn game_name(&self) -> String {
+    pub(super) fn game_name(&self) -> String {
         let dim = self.replay.dim();
         let tag = |name: &str| {
             self.file
@@ -373,7 +367,7 @@ impl OtnDocument {
         }
     }
 
-    fn scene_of(&self, line: usize, index: usize) -> Option<Scene> {
+    pub(super) fn scene_of(&self, line: usize, index: usize) -> Option<Scene> {
         let rules = &self.replay.rules.as_ref()?.rules;
         let dim = rules.dim;
         let cells = self.board(line, index)?;
@@ -434,7 +428,7 @@ impl OtnDocument {
         Some(scene)
     }
 
-    fn line_state(&self, line: usize, index: usize) -> LineState {
+    pub(super) fn line_state(&self, line: usize, index: usize) -> LineState {
         let l = &self.replay.lines[line];
         LineState {
             label: l.label(index),
@@ -445,7 +439,7 @@ impl OtnDocument {
         }
     }
 
-    fn write_states(
+    pub(super) fn write_states(
         &self,
         line: usize,
         only: Option<&[StateRef]>,
@@ -484,7 +478,7 @@ impl OtnDocument {
     }
 
     /// The variations of each move: `(parent line, index of the move replaced)` → lines.
-    fn children(&self) -> HashMap<(usize, usize), Vec<usize>> {
+    pub(super) fn children(&self) -> HashMap<(usize, usize), Vec<usize>> {
         let mut children: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
         for (l, line) in self.replay.lines.iter().enumerate() {
             if let Some((parent, before)) = line.parent {
@@ -495,7 +489,7 @@ impl OtnDocument {
     }
 
     /// Where a variation is written: from its first turn to its last turn's commentary.
-    fn line_range(&self, line: &Line) -> Range<usize> {
+    pub(super) fn line_range(&self, line: &Line) -> Range<usize> {
         let turns = &self.file.turns;
         let first = line.turns.first().map(|t| turns.range(*t));
         let last = line.turns.last().map(|t| {
@@ -530,7 +524,7 @@ impl OtnDocument {
         }
     }
 
-    fn move_symbols(
+    pub(super) fn move_symbols(
         &self,
         l: usize,
         children: &HashMap<(usize, usize), Vec<usize>>,
@@ -560,243 +554,10 @@ impl OtnDocument {
     }
 
     /// What the offset is in: a state's move, for hover and the board panel.
-    fn move_index_at(&self, offset: usize) -> Option<(usize, usize)> {
+    pub(super) fn move_index_at(&self, offset: usize) -> Option<(usize, usize)> {
         self.replay
             .move_at(offset)
             .map(|(_, line, index)| (line, index))
-    }
-}
-
-impl NotationDocument for OtnDocument {
-    fn format(&self) -> Format {
-        Format::Otn
-    }
-
-    fn text(&self) -> &str {
-        &self.text
-    }
-
-    fn line_index(&self) -> &LineIndex {
-        &self.line_index
-    }
-
-    fn update(&self, text: String, edit: &TextEdit) -> Box<dyn NotationDocument> {
-        Box::new(self.updated(text, edit))
-    }
-
-    fn diagnostics(&self) -> &[Diagnostic] {
-        OtnDocument::diagnostics(self)
-    }
-
-    fn diagnostics_shown(&self, most: usize) -> Shown {
-        self.shown(most)
-    }
-
-    fn games(&self) -> Vec<GameSummary> {
-        if self.replay.lines.is_empty() {
-            return Vec::new();
-        }
-        let selection = self
-            .replay
-            .rules_range
-            .clone()
-            .or_else(|| self.file.body.clone())
-            .unwrap_or(0..0);
-        vec![GameSummary {
-            name: self.game_name(),
-            range: 0..self.text.len(),
-            selection,
-            start: StateRef { game: 0, index: 0 },
-        }]
-    }
-
-    fn main_line(&self, game: usize) -> Vec<LineState> {
-        if game != 0 || self.replay.lines.is_empty() {
-            return Vec::new();
-        }
-        (0..self.replay.lines[0].plies.len())
-            .map(|index| self.line_state(0, index))
-            .collect()
-    }
-
-    fn variations(&self, game: usize) -> Vec<Variation> {
-        if game != 0 {
-            return Vec::new();
-        }
-        let lines = &self.replay.lines;
-        (1..lines.len())
-            .filter_map(|index| {
-                let line = &lines[index];
-                let (parent, at) = line.parent?;
-                Some(Variation {
-                    name: line.path.prefix(),
-                    from: self.state_ref(parent, at),
-                    states: (1..line.plies.len())
-                        .map(|state| self.line_state(index, state))
-                        .collect(),
-                })
-            })
-            .collect()
-    }
-
-    fn move_at(&self, offset: usize, or_before: bool) -> Option<MoveAt> {
-        if self.replay.lines.is_empty() {
-            return None;
-        }
-        let found = self.move_index_at(offset).or_else(|| {
-            if !or_before {
-                return None;
-            }
-            Some(
-                self.replay
-                    .move_starting_before(offset)
-                    .map_or((0, 0), |(_, line, index)| (line, index)),
-            )
-        })?;
-        let (line, index) = found;
-        let l = &self.replay.lines[line];
-        Some(MoveAt {
-            label: l.label(index),
-            range: (index > 0).then(|| l.plies.at(index).range),
-            state: self.state_ref(line, index),
-        })
-    }
-
-    fn scene(&self, state: StateRef) -> Option<Scene> {
-        let (line, index) = self.locate(state)?;
-        self.scene_of(line, index)
-    }
-
-    fn symbols(&self) -> Vec<Symbol> {
-        if self.replay.lines.is_empty() {
-            return Vec::new();
-        }
-        let games = self.games();
-        let game = &games[0];
-        vec![Symbol {
-            name: game.name.clone(),
-            detail: Some(self.rules_text()),
-            kind: SymbolKind::Game,
-            range: game.range.clone(),
-            selection: game.selection.clone(),
-            children: self.move_symbols(0, &self.children()),
-        }]
-    }
-
-    fn folds(&self) -> Vec<Fold> {
-        let mut folds = Vec::new();
-        let line_of = |offset: usize| self.line_index.line_of(offset);
-        for line in self.replay.lines.iter().skip(1) {
-            let range = self.line_range(line);
-            let (start, end) = (line_of(range.start), line_of(range.end));
-            if end > start {
-                folds.push(Fold {
-                    start_line: start,
-                    end_line: end,
-                    kind: FoldKind::Region,
-                });
-            }
-        }
-        let turns = &self.file.turns;
-        let commentary = (0..turns.len()).filter_map(|t| turns.commentary_range(t));
-        let tags = self.file.tags.iter().map(|t| t.range.clone());
-        for range in commentary.chain(tags) {
-            let (start, end) = (
-                line_of(range.start),
-                line_of(range.end.saturating_sub(1).max(range.start)),
-            );
-            if end > start {
-                folds.push(Fold {
-                    start_line: start,
-                    end_line: end,
-                    kind: FoldKind::Comment,
-                });
-            }
-        }
-        folds.sort_by_key(|f| (f.start_line, std::cmp::Reverse(f.end_line)));
-        folds
-    }
-
-    fn hover(&self, offset: usize) -> Option<NotationHover> {
-        super::features::hover(self, offset)
-    }
-
-    fn completions(&self, offset: usize) -> Vec<Completion> {
-        super::features::completions(self, offset)
-    }
-
-    fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
-        super::features::each_semantic_token(self, range, emit)
-    }
-
-    fn inlay_hints(&self, range: Range<usize>) -> Vec<InlayHint> {
-        super::features::inlay_hints(self, range)
-    }
-
-    fn write_replay_json(
-        &self,
-        file: &str,
-        only: Option<&[StateRef]>,
-        out: &mut dyn io::Write,
-    ) -> io::Result<()> {
-        write!(out, "{{\"file\":{},\"games\":[", json!(file))?;
-        let wanted_any = |line: usize, from: usize| {
-            let l = &self.replay.lines[line];
-            (from..l.plies.len())
-                .any(|i| only.is_none_or(|only| only.contains(&self.state_ref(line, i))))
-        };
-        if !self.replay.lines.is_empty()
-            && (wanted_any(0, 0) || (1..self.replay.lines.len()).any(|l| wanted_any(l, 1)))
-        {
-            write!(
-                out,
-                "{{\"format\":\"otn\",\"rules\":{},\"states\":[",
-                json!(self.rules_text())
-            )?;
-            self.write_states(0, only, true, out)?;
-            out.write_all(b"],\"variations\":[")?;
-            let mut first = true;
-            for (l, line) in self.replay.lines.iter().enumerate().skip(1) {
-                if !wanted_any(l, 1) {
-                    continue;
-                }
-                if !std::mem::take(&mut first) {
-                    out.write_all(b",")?;
-                }
-                let root = line.parent.and_then(|(parent, before)| {
-                    let parent = &self.replay.lines[parent];
-                    (before + 1 < parent.plies.len()).then(|| parent.label(before + 1))
-                });
-                write!(
-                    out,
-                    "{{\"address\":{},\"replaces\":{},\"states\":[",
-                    json!(line.path.prefix()),
-                    json!(root)
-                )?;
-                self.write_states(l, only, false, out)?;
-                out.write_all(b"]}")?;
-            }
-            out.write_all(b"]}")?;
-        }
-        out.write_all(b"]}\n")
-    }
-
-    fn conversions(&self) -> Vec<Target> {
-        if self.replay.lines.is_empty() {
-            Vec::new()
-        } else {
-            vec![Target::Ppn]
-        }
-    }
-
-    fn convert(&self, target: Target) -> Result<String, ConvertError> {
-        match target {
-            Target::Ppn => super::convert::to_ppn(self),
-            _ => Err(ConvertError(format!(
-                "an OTN file converts to ppn, not to {}",
-                target.name()
-            ))),
-        }
     }
 }
 

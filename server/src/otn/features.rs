@@ -1,18 +1,265 @@
-//! OTN's own editor features: hover texts, completion of rules keys, values and tag names,
-//! semantic tokens, and inlay hints with the captures a record leaves out.
+//! What editors and tools ask of an OTN file (the [`NotationDocument`] contract): its
+//! states and boards, diagnostics, outline and folds; hover texts, completion of rules keys,
+//! values and tag names, semantic tokens, and inlay hints with the captures a record leaves out.
 
 use std::fmt::Write as _;
+use std::io;
 use std::ops::Range;
 
-use super::board::{Man, Square};
-use super::document::OtnDocument;
-use super::moves::{capture_record, MoveRecord, MoveWord};
-use super::rules::{key_info, keys, ValueKind};
-use super::syntax::FileKind;
-use crate::model::document::{HoverBoard, NotationHover};
+use serde_json::json;
+
+use crate::diagnostic::Diagnostic;
+use crate::model::edit::TextEdit;
+use crate::model::editor_diagnostics::Shown;
 use crate::model::features::{
-    Completion, CompletionKind, HintKind, InlayHint, SemanticToken, TokenKind,
+    Completion, CompletionKind, Fold, FoldKind, HintKind, InlayHint, SemanticToken, Symbol,
+    SymbolKind, TokenKind,
 };
+use crate::model::format::Format;
+use crate::model::line_index::LineIndex;
+use crate::model::notation_document::{
+    ConvertError, GameSummary, HoverBoard, LineState, MoveAt, NotationDocument, NotationHover,
+    StateRef, Target, Variation,
+};
+use crate::model::scene::Scene;
+use crate::otn::board::{Man, Square};
+use crate::otn::document::OtnDocument;
+use crate::otn::reader::moves::{capture_record, MoveRecord, MoveWord};
+use crate::otn::reader::FileKind;
+use crate::otn::variant::{key_info, keys, ValueKind};
+
+impl NotationDocument for OtnDocument {
+    fn format(&self) -> Format {
+        Format::Otn
+    }
+
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn line_index(&self) -> &LineIndex {
+        &self.line_index
+    }
+
+    fn update(&self, text: String, edit: &TextEdit) -> Box<dyn NotationDocument> {
+        Box::new(self.updated(text, edit))
+    }
+
+    fn diagnostics(&self) -> &[Diagnostic] {
+        OtnDocument::diagnostics(self)
+    }
+
+    fn diagnostics_shown(&self, most: usize) -> Shown {
+        self.shown(most)
+    }
+
+    fn games(&self) -> Vec<GameSummary> {
+        if self.replay.lines.is_empty() {
+            return Vec::new();
+        }
+        let selection = self
+            .replay
+            .rules_range
+            .clone()
+            .or_else(|| self.file.body.clone())
+            .unwrap_or(0..0);
+        vec![GameSummary {
+            name: self.game_name(),
+            range: 0..self.text.len(),
+            selection,
+            start: StateRef { game: 0, index: 0 },
+        }]
+    }
+
+    fn main_line(&self, game: usize) -> Vec<LineState> {
+        if game != 0 || self.replay.lines.is_empty() {
+            return Vec::new();
+        }
+        (0..self.replay.lines[0].plies.len())
+            .map(|index| self.line_state(0, index))
+            .collect()
+    }
+
+    fn variations(&self, game: usize) -> Vec<Variation> {
+        if game != 0 {
+            return Vec::new();
+        }
+        let lines = &self.replay.lines;
+        (1..lines.len())
+            .filter_map(|index| {
+                let line = &lines[index];
+                let (parent, at) = line.parent?;
+                Some(Variation {
+                    name: line.path.prefix(),
+                    from: self.state_ref(parent, at),
+                    states: (1..line.plies.len())
+                        .map(|state| self.line_state(index, state))
+                        .collect(),
+                })
+            })
+            .collect()
+    }
+
+    fn move_at(&self, offset: usize, or_before: bool) -> Option<MoveAt> {
+        if self.replay.lines.is_empty() {
+            return None;
+        }
+        let found = self.move_index_at(offset).or_else(|| {
+            if !or_before {
+                return None;
+            }
+            Some(
+                self.replay
+                    .move_starting_before(offset)
+                    .map_or((0, 0), |(_, line, index)| (line, index)),
+            )
+        })?;
+        let (line, index) = found;
+        let l = &self.replay.lines[line];
+        Some(MoveAt {
+            label: l.label(index),
+            range: (index > 0).then(|| l.plies.at(index).range),
+            state: self.state_ref(line, index),
+        })
+    }
+
+    fn scene(&self, state: StateRef) -> Option<Scene> {
+        let (line, index) = self.locate(state)?;
+        self.scene_of(line, index)
+    }
+
+    fn symbols(&self) -> Vec<Symbol> {
+        if self.replay.lines.is_empty() {
+            return Vec::new();
+        }
+        let games = self.games();
+        let game = &games[0];
+        vec![Symbol {
+            name: game.name.clone(),
+            detail: Some(self.rules_text()),
+            kind: SymbolKind::Game,
+            range: game.range.clone(),
+            selection: game.selection.clone(),
+            children: self.move_symbols(0, &self.children()),
+        }]
+    }
+
+    fn folds(&self) -> Vec<Fold> {
+        let mut folds = Vec::new();
+        let line_of = |offset: usize| self.line_index.line_of(offset);
+        for line in self.replay.lines.iter().skip(1) {
+            let range = self.line_range(line);
+            let (start, end) = (line_of(range.start), line_of(range.end));
+            if end > start {
+                folds.push(Fold {
+                    start_line: start,
+                    end_line: end,
+                    kind: FoldKind::Region,
+                });
+            }
+        }
+        let turns = &self.file.turns;
+        let commentary = (0..turns.len()).filter_map(|t| turns.commentary_range(t));
+        let tags = self.file.tags.iter().map(|t| t.range.clone());
+        for range in commentary.chain(tags) {
+            let (start, end) = (
+                line_of(range.start),
+                line_of(range.end.saturating_sub(1).max(range.start)),
+            );
+            if end > start {
+                folds.push(Fold {
+                    start_line: start,
+                    end_line: end,
+                    kind: FoldKind::Comment,
+                });
+            }
+        }
+        folds.sort_by_key(|f| (f.start_line, std::cmp::Reverse(f.end_line)));
+        folds
+    }
+
+    fn hover(&self, offset: usize) -> Option<NotationHover> {
+        crate::otn::features::hover(self, offset)
+    }
+
+    fn completions(&self, offset: usize) -> Vec<Completion> {
+        crate::otn::features::completions(self, offset)
+    }
+
+    fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
+        crate::otn::features::each_semantic_token(self, range, emit)
+    }
+
+    fn inlay_hints(&self, range: Range<usize>) -> Vec<InlayHint> {
+        crate::otn::features::inlay_hints(self, range)
+    }
+
+    fn write_replay_json(
+        &self,
+        file: &str,
+        only: Option<&[StateRef]>,
+        out: &mut dyn io::Write,
+    ) -> io::Result<()> {
+        write!(out, "{{\"file\":{},\"games\":[", json!(file))?;
+        let wanted_any = |line: usize, from: usize| {
+            let l = &self.replay.lines[line];
+            (from..l.plies.len())
+                .any(|i| only.is_none_or(|only| only.contains(&self.state_ref(line, i))))
+        };
+        if !self.replay.lines.is_empty()
+            && (wanted_any(0, 0) || (1..self.replay.lines.len()).any(|l| wanted_any(l, 1)))
+        {
+            write!(
+                out,
+                "{{\"format\":\"otn\",\"rules\":{},\"states\":[",
+                json!(self.rules_text())
+            )?;
+            self.write_states(0, only, true, out)?;
+            out.write_all(b"],\"variations\":[")?;
+            let mut first = true;
+            for (l, line) in self.replay.lines.iter().enumerate().skip(1) {
+                if !wanted_any(l, 1) {
+                    continue;
+                }
+                if !std::mem::take(&mut first) {
+                    out.write_all(b",")?;
+                }
+                let root = line.parent.and_then(|(parent, before)| {
+                    let parent = &self.replay.lines[parent];
+                    (before + 1 < parent.plies.len()).then(|| parent.label(before + 1))
+                });
+                write!(
+                    out,
+                    "{{\"address\":{},\"replaces\":{},\"states\":[",
+                    json!(line.path.prefix()),
+                    json!(root)
+                )?;
+                self.write_states(l, only, false, out)?;
+                out.write_all(b"]}")?;
+            }
+            out.write_all(b"]}")?;
+        }
+        out.write_all(b"]}\n")
+    }
+
+    fn conversions(&self) -> Vec<Target> {
+        if self.replay.lines.is_empty() {
+            Vec::new()
+        } else {
+            vec![Target::Ppn]
+        }
+    }
+
+    fn convert(&self, target: Target) -> Result<String, ConvertError> {
+        match target {
+            Target::Ppn => crate::otn::convert::to_ppn(self),
+            _ => Err(ConvertError(format!(
+                "an OTN file converts to ppn, not to {}",
+                target.name()
+            ))),
+        }
+    }
+}
 
 /// The tags of an OTN game record, with what each holds.
 pub const TAGS: &[(&str, &str)] = &[
@@ -133,7 +380,8 @@ pub fn hover(document: &OtnDocument, offset: usize) -> Option<NotationHover> {
                         }
                     }
                     ValueKind::Pieces => {
-                        let set = super::board::PieceSet::from_letters(value).unwrap_or_default();
+                        let set =
+                            crate::otn::board::PieceSet::from_letters(value).unwrap_or_default();
                         format!("**{key}**: {}: {}", info.title, set.describe())
                     }
                     ValueKind::Position => {

@@ -27,9 +27,9 @@
 pub mod board;
 pub mod convert;
 pub mod document;
-pub mod engine;
 pub mod features;
-pub mod moves;
+pub mod format;
+pub mod reader;
 pub mod replay;
 pub mod rules;
-pub mod syntax;
+pub mod variant;

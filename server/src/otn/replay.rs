@@ -7,18 +7,26 @@ use std::ops::Range;
 
 use crate::model::prefetch::prefetch;
 
-use super::board::{
+use crate::otn::board::{
     parse_position, side_name, Board, Census, Man, Square, TaflSide, MAX_DIM, MIN_DIM,
 };
-use super::engine::{self, Reason, Verdict};
-use super::moves::{capture_record, shift_range, Info, MoveRecord, MoveType, MoveWord};
-use super::rules::{parse_rules, ParsedRules, Rules};
-use super::syntax::{AddressMove, FileKind, LinePath, OtnFile};
+use crate::otn::reader::moves::{
+    capture_record, shift_range, takes_a_move, Info, MoveRecord, MoveType, MoveWord,
+};
+use crate::otn::reader::{AddressMove, FileKind, LinePath, OtnFile};
+use crate::otn::rules::{
+    apply, berserk_continuation, captures_something, check_move, king_can_escape, king_threatened,
+    man_at, verdict_hinted, Outcome, Reason, Verdict, VerdictHints,
+};
+use crate::otn::variant::{parse_rules, ParsedRules, Rules};
 
+mod hashing;
 mod positions;
 mod problems;
 mod states;
 use crate::diagnostic::{Diagnostic, Fix, Severity};
+pub use hashing::position_hash;
+use hashing::{board_hash, board_hash_after, position_hash_of};
 pub use positions::Positions;
 use positions::Repetitions;
 pub use problems::MoveProblem;
@@ -74,7 +82,7 @@ impl Ply {
 }
 
 /// Makes a state's move on the board before it: the man moves, the captured men go (a
-/// captured mercenary changes sides), as [`engine::apply`] did when the move was played.
+/// captured mercenary changes sides), as [`apply`] did when the move was played.
 fn remake_move(cells: &mut [u8], ply: &Ply, captures: &[(u16, Man)]) {
     if let Some((_, from, to)) = ply.moved {
         let (from, to) = (usize::from(from), usize::from(to));
@@ -82,8 +90,8 @@ fn remake_move(cells: &mut [u8], ply: &Ply, captures: &[(u16, Man)]) {
         cells[from] = 0;
     }
     for (index, man) in captures {
-        cells[usize::from(*index)] = if man.kind == super::board::TaflMan::Mercenary {
-            Man::new(super::board::other_side(man.side), man.kind).code()
+        cells[usize::from(*index)] = if man.kind == crate::otn::board::TaflMan::Mercenary {
+            Man::new(crate::otn::board::other_side(man.side), man.kind).code()
         } else {
             0
         };
@@ -109,7 +117,7 @@ pub struct Line {
     pub path: LinePath,
     /// The line this one branches from and the index of the state it starts from there.
     pub parent: Option<(usize, usize)>,
-    /// The [`crate::model::document::StateRef`] index of this line's state 1 (the main
+    /// The [`crate::model::notation_document::StateRef`] index of this line's state 1 (the main
     /// line's state 0 is the start, index 0).
     pub first_ref: usize,
     /// The StateRef index of this line's state 0.
@@ -484,7 +492,7 @@ pub fn replay(text: &str, file: &OtnFile, reuse: Option<Reuse<'_>>) -> Replay {
         diagnostics: &mut diagnostics,
         ply_diagnostics: Vec::new(),
         spare_board: Vec::new(),
-        verdict_hints: engine::VerdictHints::default(),
+        verdict_hints: VerdictHints::default(),
     };
     // The main line.
     let main_turns: Vec<usize> = (0..file.turns.len())
@@ -709,12 +717,12 @@ pub struct MoveLabel<'a> {
 }
 
 impl MoveLabel<'_> {
-    /// Appends the label to `out` (see [`super::board::push_number`]).
+    /// Appends the label to `out` (see [`crate::otn::board::push_number`]).
     pub fn push_name(&self, out: &mut String) {
         if !self.path.is_main() {
             out.push_str(&self.path.prefix());
         }
-        super::board::push_number(out, self.address.turn);
+        crate::otn::board::push_number(out, self.address.turn);
         out.push(char::from(b'a' + self.address.letter.min(25)));
     }
 }
@@ -758,7 +766,7 @@ struct Player<'a> {
     /// a board allocated and freed for every move showed in long replays.
     spare_board: Vec<u8>,
     /// Where the last verdict found men that could move, to look first.
-    verdict_hints: engine::VerdictHints,
+    verdict_hints: VerdictHints,
 }
 
 /// What a move of the record is to the replay: a move record, or a word in a move's place
@@ -776,88 +784,6 @@ impl Played<'_> {
             Played::Unreadable(range) => range,
         }
     }
-}
-
-/// Whether the word at `position` of a turn stands for a move: a move record, or a word that
-/// does not read as one among a turn's first two (most likely a move being typed: it takes
-/// its move's place, so that the moves after it keep their sides).
-pub fn takes_a_move(position: usize, word: &MoveWord) -> bool {
-    match word {
-        MoveWord::Move(_) => true,
-        MoveWord::Bad { .. } => position < 2,
-        MoveWord::Resign(_) | MoveWord::Placeholder(_) => false,
-    }
-}
-
-/// A deterministic hash of a position: the board, the side to move and the man that must
-/// move again.
-pub fn position_hash(cells: &[u8], side: TaflSide, berserker: Option<u16>) -> u64 {
-    position_hash_of(board_hash(cells), side, berserker)
-}
-
-/// The hash of a board: the exclusive or of its men's keys (Zobrist hashing), so that a
-/// move changes it by the keys of the squares it changes, and the whole board is not read
-/// again at every move.
-pub fn board_hash(cells: &[u8]) -> u64 {
-    cells
-        .iter()
-        .enumerate()
-        .fold(0, |hash, (square, &cell)| hash ^ square_key(square, cell))
-}
-
-/// The hash of `boards.1`, which differs from `boards.0` (whose hash is `before`) only at
-/// `changed` squares (a square named twice counts once).
-fn board_hash_after(
-    before: u64,
-    boards: (&[u8], &[u8]),
-    changed: impl Iterator<Item = usize>,
-) -> u64 {
-    let mut hash = before;
-    let mut done: [usize; 8] = [usize::MAX; 8];
-    let mut count = 0;
-    for square in changed {
-        if done[..count].contains(&square) {
-            continue;
-        }
-        if count < done.len() {
-            done[count] = square;
-        } else {
-            // More squares than a move changes in any rules: read the board again.
-            return board_hash(boards.1);
-        }
-        count += 1;
-        hash ^= square_key(square, boards.0[square]) ^ square_key(square, boards.1[square]);
-    }
-    hash
-}
-
-/// What a square holding `cell` gives a board's hash: nothing when it is empty.
-fn square_key(square: usize, cell: u8) -> u64 {
-    if cell == 0 {
-        0
-    } else {
-        scramble(((square as u64) << 8) | u64::from(cell))
-    }
-}
-
-/// The hash of a position whose board hashes to `board`.
-fn position_hash_of(board: u64, side: TaflSide, berserker: Option<u16>) -> u64 {
-    // Above every square's key's input: the side's key is no square's.
-    const SIDE_DOMAIN: u64 = 1 << 40;
-    board
-        ^ scramble(
-            SIDE_DOMAIN
-                | u64::from(side == TaflSide::Defenders)
-                | (u64::from(berserker.unwrap_or(u16::MAX)) << 8),
-        )
-}
-
-/// SplitMix64's finaliser: a one-to-one map of 64-bit words whose outputs look random, so
-/// that distinct inputs give distinct keys.
-fn scramble(mut word: u64) -> u64 {
-    word = (word ^ (word >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    word = (word ^ (word >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    word ^ (word >> 31)
 }
 
 impl Player<'_> {
@@ -1277,7 +1203,7 @@ impl Player<'_> {
         let mut after = std::mem::take(&mut self.spare_board);
         after.clone_from(&before);
         let mut moved = None;
-        let mut outcome = engine::Outcome::default();
+        let mut outcome = Outcome::default();
         // An unreadable move is skipped: its side's turn passes.
         let mut playable = record.is_some();
         let mut legal = false;
@@ -1298,7 +1224,7 @@ impl Player<'_> {
             if playable {
                 let from = from_square.index(dim);
                 let to = to_square.index(dim);
-                match engine::man_at(&before, from) {
+                match man_at(&before, from) {
                     None => {
                         self.ply_diagnostics.push(MoveProblem::NoMan {
                             range: record.from.1.clone(),
@@ -1334,20 +1260,20 @@ impl Player<'_> {
                         } else if let Some(b) = berserker {
                             if usize::from(b) != from {
                                 reason = Some(Illegality::MustMoveAgain {
-                                    man: engine::man_at(&before, usize::from(b)),
+                                    man: man_at(&before, usize::from(b)),
                                     at: b,
                                 });
                             }
                         }
                         if reason.is_none() {
-                            if let Err(why) = engine::check_move(rules, &before, from, to) {
+                            if let Err(why) = check_move(rules, &before, from, to) {
                                 reason = Some(Illegality::Rule(why));
                             }
                         }
                         if reason.is_none()
                             && berserker.is_some()
-                            && rules.berserk == super::rules::Berserk::Capture
-                            && !engine::captures_something(rules, &before, from, to)
+                            && rules.berserk == crate::otn::variant::Berserk::Capture
+                            && !captures_something(rules, &before, from, to)
                         {
                             reason = Some(Illegality::OnlyToCapture);
                         }
@@ -1364,7 +1290,7 @@ impl Player<'_> {
                             None => legal = true,
                         }
                         if physical {
-                            outcome = engine::apply(rules, &mut after, from, to);
+                            outcome = apply(rules, &mut after, from, to);
                             moved = Some((man, from as u16, to as u16));
                         } else {
                             playable = false;
@@ -1415,8 +1341,7 @@ impl Player<'_> {
         }
         let next_berserker = if playable {
             moved.and_then(|(_, _, to)| {
-                engine::berserk_continuation(rules, &after, usize::from(to), &outcome)
-                    .map(|b| b as u16)
+                berserk_continuation(rules, &after, usize::from(to), &outcome).map(|b| b as u16)
             })
         } else {
             None
@@ -1426,7 +1351,7 @@ impl Player<'_> {
         let mover_side = side;
         let next_side = match (next_berserker, moved) {
             (Some(_), Some((man, _, _))) => man.side,
-            _ => super::board::other_side(mover_side),
+            _ => crate::otn::board::other_side(mover_side),
         };
         let had_king = census_before.king.is_some();
         let census = match moved {
@@ -1434,7 +1359,7 @@ impl Player<'_> {
             None => census_before,
         };
         let mut verdict = if playable && checking {
-            engine::verdict_hinted(
+            verdict_hinted(
                 rules,
                 &after,
                 (census, had_king),
@@ -1459,13 +1384,13 @@ impl Player<'_> {
         let seen = repetitions.reach(hash, line.plies.len(), &line.plies);
         if checking && playable && verdict.is_none() && seen >= 3 && next_berserker.is_none() {
             verdict = match rules.threefold {
-                super::rules::Threefold::Ignore => None,
-                super::rules::Threefold::Draw => Some(Verdict::Draw(Reason::Repetition)),
-                super::rules::Threefold::MoverLoses => Some(Verdict::Win(
-                    super::board::other_side(mover_side),
+                crate::otn::variant::Threefold::Ignore => None,
+                crate::otn::variant::Threefold::Draw => Some(Verdict::Draw(Reason::Repetition)),
+                crate::otn::variant::Threefold::MoverLoses => Some(Verdict::Win(
+                    crate::otn::board::other_side(mover_side),
                     Reason::Repetition,
                 )),
-                super::rules::Threefold::MoverWins => {
+                crate::otn::variant::Threefold::MoverWins => {
                     Some(Verdict::Win(mover_side, Reason::Repetition))
                 }
             };
@@ -1529,12 +1454,7 @@ impl Player<'_> {
         self.spare_board = before;
     }
 
-    fn check_captures(
-        &mut self,
-        record: &MoveRecord,
-        outcome: &engine::Outcome,
-        label: &MoveLabel<'_>,
-    ) {
+    fn check_captures(&mut self, record: &MoveRecord, outcome: &Outcome, label: &MoveLabel<'_>) {
         let dim = self.rules.dim;
         let computed: Vec<(Square, Man)> = outcome
             .captures
@@ -1655,10 +1575,10 @@ impl Player<'_> {
                 ))
             ),
             Info::Threat => {
-                engine::king_threatened(rules, after, next_side)
-                    || (mover == TaflSide::Defenders && engine::king_can_escape(rules, after))
+                king_threatened(rules, after, next_side)
+                    || (mover == TaflSide::Defenders && king_can_escape(rules, after))
             }
-            Info::EscapeRoute => engine::king_can_escape(rules, after),
+            Info::EscapeRoute => king_can_escape(rules, after),
         };
         if !holds {
             self.ply_diagnostics.push(MoveProblem::said(
@@ -1694,7 +1614,7 @@ impl Player<'_> {
                     main.resigned.as_ref().map(|(side, _)| {
                         (
                             "the resignation".to_string(),
-                            Verdict::Win(super::board::other_side(*side), Reason::Resigned),
+                            Verdict::Win(crate::otn::board::other_side(*side), Reason::Resigned),
                         )
                     })
                 });
@@ -1756,7 +1676,7 @@ impl Player<'_> {
 
 /// The letter a record writes for a moving or captured man: none for a plain taflman.
 fn man_letter(man: Man) -> String {
-    if man.kind == super::board::TaflMan::Taflman {
+    if man.kind == crate::otn::board::TaflMan::Taflman {
         String::new()
     } else {
         man.letter().to_string()

@@ -15,9 +15,10 @@
 use std::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Fix, Severity};
-use crate::ppn::engine::replay::{replay_document, Replay, ReplayedGame};
-use crate::ppn::engine::setups::normalize_name;
-use crate::ppn::notation::metadata::scalar_text;
+use crate::model::edit::with_replacements;
+use crate::ppn::reader::metadata::scalar_text;
+use crate::ppn::replay::{replay_document, Replay, ReplayedGame};
+use crate::ppn::rules::setups::normalize_name;
 
 /// The codes of the diagnostics this module gives.
 pub const OLD_FORM_CODES: &[&str] = &[
@@ -142,23 +143,6 @@ impl ErrorIndex {
         let to = self.starts.partition_point(|&s| s < range.end);
         to - from
     }
-}
-
-/// `text` with non-overlapping `edits` applied.
-pub fn apply_edits(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
-    edits.sort_by_key(|(range, _)| range.start);
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for (range, replacement) in edits {
-        if range.start < at || range.end > text.len() {
-            continue;
-        }
-        out.push_str(&text[at..range.start]);
-        out.push_str(&replacement);
-        at = range.end;
-    }
-    out.push_str(&text[at..]);
-    out
 }
 
 /// A location at the start of `text`: `b4`, `aa12` or `(2.5,-3)`; its length.
@@ -353,7 +337,7 @@ fn mirrored_checkers(text: &str, game: &ReplayedGame, errors: &ErrorIndex, found
             )
         })
         .collect();
-    let mirrored = replay_document(&apply_edits(game_text, local));
+    let mirrored = replay_document(&with_replacements(game_text, &local));
     let errors_after = mirrored
         .diagnostics
         .iter()
@@ -464,7 +448,7 @@ mod tests {
         let diagnostic = &found.diagnostics[0];
         assert_eq!(diagnostic.code, "mirrored-checkers");
         assert_eq!(&text[diagnostic.range.clone()], "American Checkers");
-        let mirrored = apply_edits(text, diagnostic.fixes[0].edits.clone());
+        let mirrored = with_replacements(text, &diagnostic.fixes[0].edits);
         assert!(
             mirrored.ends_with("1. e3-d4 1... d6-e5 2. d2-e3 2... h6-g5\n"),
             "{mirrored}"
@@ -475,9 +459,9 @@ mod tests {
     }
 
     #[test]
-    fn apply_edits_keeps_the_rest() {
+    fn replacements_keep_the_rest() {
         assert_eq!(
-            apply_edits("abcdef", vec![(4..5, "E".into()), (0..1, "AA".into())]),
+            with_replacements("abcdef", &vec![(4..5, "E".into()), (0..1, "AA".into())]),
             "AAbcdEf"
         );
     }

@@ -7,6 +7,7 @@
 //! ranks) is decided here once and shared by every renderer.
 
 pub mod font;
+pub mod piece_json;
 pub mod raster;
 pub mod svg;
 pub mod text;

@@ -1,13 +1,12 @@
 //! A top-down picture of the real components as SVG: boards with their grids and special
 //! squares, piecepack tiles, coins, dice, pawns, pyramids and matchsticks, dominoes, cards,
 //! chess men, checkers, stones, tafl men and xiangqi pieces, with coordinates on the edges.
-//! Letters and symbols are outlines of the bundled fonts ([`super::font`]), defined once
+//! Letters and symbols are outlines of the bundled fonts ([`crate::render::font`]), defined once
 //! and reused, so the picture needs no font wherever it is shown.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-use super::font::{glyph, short, Glyph};
 use super::{
     axes, board_cell_width, board_cells, extent, family, is_light, matchstick_length, suit_color,
     Extent, Family,
@@ -15,6 +14,7 @@ use super::{
 use crate::model::games::{TaflMan, XiangqiPiece};
 use crate::model::piece::{Piece, PieceKind, Side};
 use crate::model::scene::{Annotation, MarkColor, MarkShape, Scene, SquareRole};
+use crate::render::font::{glyph, short, Glyph};
 
 /// A straight line between two scene points.
 type Segment = ((f64, f64), (f64, f64));
@@ -327,7 +327,7 @@ pub fn animation(frames: &[Frame<'_>], options: &SvgOptions, seconds: f64) -> St
 }
 
 fn draw_scene(writer: &mut Writer, scene: &Scene, view: &View, options: &SvgOptions) {
-    let scene = &super::sane_scene(scene);
+    let scene = &crate::render::sane_scene(scene);
     if let Some(caption) = &options.caption {
         if !caption.is_empty() {
             let size = view.len(0.36);

@@ -4,7 +4,7 @@
 use crate::model::scene::{MarkColor, MarkShape};
 use crate::model::suggest::edit_distance;
 
-use super::board::Point;
+use crate::xiangqi::board::Point;
 
 /// One annotation code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -4,15 +4,15 @@
 
 use std::fmt::Write as _;
 
-use crate::model::document::{ConvertError, NotationDocument, Target};
 use crate::model::format::Format;
+use crate::model::notation_document::{ConvertError, NotationDocument, Target};
 use crate::model::piece::{Piece, PieceKind, Side as PieceSide};
 
-use super::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
-use super::document::XiangqiDocument;
-use super::notation::write_move;
-use super::position::{Atom, AtomKind, Position};
-use super::replay::move_number;
+use crate::xiangqi::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
+use crate::xiangqi::document::XiangqiDocument;
+use crate::xiangqi::reader::position::{Atom, AtomKind, Position};
+use crate::xiangqi::replay::move_number;
+use crate::xiangqi::wxf_move::write_move;
 
 /// The formats a document converts to.
 pub fn conversions(document: &XiangqiDocument) -> Vec<Target> {
@@ -64,7 +64,7 @@ fn position_to_write(document: &XiangqiDocument) -> Position {
         .unwrap_or_else(|| Board::clone(&document.start));
     let mut position = Position::of_board(&board, Some(last.side.other()));
     for (point, code) in [(last.from, "bm"), (last.to, "pm")] {
-        if let (Some(point), Some(kind)) = (point, super::annotation::Code::parse(code)) {
+        if let (Some(point), Some(kind)) = (point, crate::xiangqi::annotation::Code::parse(code)) {
             let at = position
                 .atoms
                 .iter()
@@ -419,7 +419,7 @@ pub fn write_wxf(name: &str, boards: &[Board]) -> Result<String, ConvertError> {
     out.push_str("START{\n");
     let mut line = String::new();
     for (index, text) in moves.iter().enumerate() {
-        let side = super::replay::side_of(first, index);
+        let side = crate::xiangqi::replay::side_of(first, index);
         if side == Side::Red || index == 0 {
             if !line.is_empty() {
                 let _ = writeln!(out, "{}", line.trim_end());

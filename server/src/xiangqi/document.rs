@@ -2,44 +2,39 @@
 //! played, and the answers of the notation contract ([`NotationDocument`]).
 
 use std::fmt::Write as _;
-use std::io;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
-use serde_json::json;
-
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::chunked::{ChunkedVec, CHUNK};
-use crate::model::document::{
-    ConvertError, GameSummary, HoverBoard, LineState, MoveAt, NotationDocument, NotationHover,
-    StateRef, Target,
-};
 use crate::model::edit::TextEdit;
-use crate::model::features::{
-    Completion, Fold, FoldKind, HintKind, InlayHint, SemanticToken, Symbol, SymbolKind,
-};
+use crate::model::editor_diagnostics::{Outline, Shown};
 use crate::model::format::Format;
 use crate::model::games::{xiangqi_board, xiangqi_piece};
 use crate::model::line_index::LineIndex;
+use crate::model::notation_document::{HoverBoard, StateRef};
 use crate::model::scene::{Annotation, Scene};
-use crate::model::shown::{Outline, Shown};
 
-use super::annofen::{read_annofen, read_fen};
-use super::annotation::Code;
-use super::board::{Board, Side};
-use super::notation::{ResolveError, Which};
-use super::parsed::{ChunkMarks, ChunkNumbers, Parsed, WrittenMove, WrittenMoves};
-use super::placement::check_position;
-use super::position::{AtomKind, Position};
-use super::replay::{board_after, move_number, play, side_of, Divergence, Outcome, Played, Player};
-use super::wxf::{read_wxf, read_wxf_reusing, reread_moves, MovesSplice, Previous};
-use super::xay::read_xay;
+use crate::xiangqi::annotation::Code;
+use crate::xiangqi::board::{Board, Side};
+use crate::xiangqi::placement::check_position;
+use crate::xiangqi::reader::annofen::{read_annofen, read_fen};
+use crate::xiangqi::reader::parsed::{ChunkMarks, ChunkNumbers, Parsed, WrittenMove, WrittenMoves};
+use crate::xiangqi::reader::position::{AtomKind, Position};
+use crate::xiangqi::reader::wxf::{
+    read_wxf, read_wxf_reusing, reread_moves, MovesSplice, Previous,
+};
+use crate::xiangqi::reader::xay::read_xay;
+use crate::xiangqi::replay::{
+    board_after, move_number, play, side_of, Divergence, Outcome, Played, Player,
+};
+use crate::xiangqi::wxf_move::{ResolveError, Which};
 
 /// One analysed revision of a xiangqi-setup file.
 #[derive(Debug)]
 pub struct XiangqiDocument {
-    text: String,
-    line_index: LineIndex,
+    pub(super) text: String,
+    pub(super) line_index: LineIndex,
     pub(crate) parsed: Parsed,
     pub(crate) start: Arc<Board>,
     pub(crate) first: Side,
@@ -109,7 +104,7 @@ impl XiangqiDocument {
 
     /// Every diagnostic, sorted by position: put in words when first asked for (an editor
     /// is sent a few of them: see [`XiangqiDocument::shown`]).
-    fn all_diagnostics(&self) -> &[Diagnostic] {
+    pub(super) fn all_diagnostics(&self) -> &[Diagnostic] {
         self.diagnostics.get_or_init(|| {
             let mut out = self.said();
             self.find_move_problems(true, |found| out.push(self.word(&found)));
@@ -120,7 +115,7 @@ impl XiangqiDocument {
 
     /// What an editor is sent of the diagnostics: the problems of the moves are put in
     /// words only when shown (a move broken early in a long record makes thousands).
-    fn shown(&self, most: usize) -> Shown {
+    pub(super) fn shown(&self, most: usize) -> Shown {
         let said = self.said();
         let mut found = Vec::new();
         self.find_move_problems(false, |problem| found.push(problem));
@@ -566,7 +561,7 @@ pub fn position_scene(position: &Position) -> Scene {
 }
 
 /// The scene of a board after a move (men in point order).
-fn board_scene(board: &Board, played: Option<&Played>) -> Scene {
+pub(super) fn board_scene(board: &Board, played: Option<&Played>) -> Scene {
     let mut scene = Scene {
         pieces: vec![xiangqi_board()],
         ..Scene::default()
@@ -586,312 +581,6 @@ fn board_scene(board: &Board, played: Option<&Played>) -> Scene {
         scene.vacated.push(from.scene_xy());
     }
     scene
-}
-
-/// One state of `replay --format json`, its fields in the documented order.
-#[derive(serde::Serialize)]
-struct StateJson {
-    #[serde(rename = "move")]
-    label: String,
-    fen: String,
-    annotations: Vec<AnnotationJson>,
-}
-
-#[derive(serde::Serialize)]
-struct AnnotationJson {
-    square: String,
-    code: String,
-}
-
-/// The annotations of a position for JSON: `{"square": "b9", "code": "a+1-2"}`.
-fn annotations_json(position: &Position) -> Vec<AnnotationJson> {
-    position
-        .codes()
-        .map(|(atom, code)| AnnotationJson {
-            square: atom.point.name(),
-            code: code.text(),
-        })
-        .collect()
-}
-
-impl NotationDocument for XiangqiDocument {
-    fn format(&self) -> Format {
-        self.parsed.format
-    }
-
-    fn text(&self) -> &str {
-        &self.text
-    }
-
-    fn line_index(&self) -> &LineIndex {
-        &self.line_index
-    }
-
-    fn update(&self, text: String, edit: &TextEdit) -> Box<dyn NotationDocument> {
-        Box::new(self.updated(text, edit))
-    }
-
-    fn diagnostics(&self) -> &[Diagnostic] {
-        self.all_diagnostics()
-    }
-
-    fn diagnostics_shown(&self, most: usize) -> Shown {
-        self.shown(most)
-    }
-
-    fn games(&self) -> Vec<GameSummary> {
-        let content = super::parsed::trimmed(&self.text, 0..self.text.len());
-        vec![GameSummary {
-            name: self.parsed.name.clone(),
-            range: if content.is_empty() {
-                0..self.text.len()
-            } else {
-                content
-            },
-            selection: self.parsed.selection.clone(),
-            start: StateRef { game: 0, index: 0 },
-        }]
-    }
-
-    fn main_line(&self, game: usize) -> Vec<LineState> {
-        if game != 0 {
-            return Vec::new();
-        }
-        let mut states = vec![LineState {
-            label: "start".to_string(),
-            text: String::new(),
-            comment: String::new(),
-            range: None,
-            state: StateRef { game: 0, index: 0 },
-        }];
-        for (index, written) in self.parsed.moves.iter().enumerate() {
-            states.push(LineState {
-                label: self.state_label(index + 1),
-                text: written.text(&self.text).to_string(),
-                comment: String::new(),
-                range: Some(written.range.clone()),
-                state: StateRef {
-                    game: 0,
-                    index: index + 1,
-                },
-            });
-        }
-        states
-    }
-
-    fn move_at(&self, offset: usize, or_before: bool) -> Option<MoveAt> {
-        let index = match self.move_index(offset) {
-            Some(index) => index + 1,
-            None if or_before => self
-                .parsed
-                .moves
-                .partition_point(|m| m.range.start <= offset),
-            None => return None,
-        };
-        Some(MoveAt {
-            label: self.state_label(index),
-            range: index
-                .checked_sub(1)
-                .and_then(|i| self.parsed.moves.get(i))
-                .map(|m| m.range),
-            state: StateRef { game: 0, index },
-        })
-    }
-
-    fn scene(&self, state: StateRef) -> Option<Scene> {
-        if state.game != 0 {
-            return None;
-        }
-        if state.index == 0 {
-            return Some(position_scene(&self.parsed.start));
-        }
-        let played = self.played.get(state.index - 1)?;
-        Some(board_scene(
-            &self.board_at_state(state.index)?,
-            Some(played),
-        ))
-    }
-
-    fn symbols(&self) -> Vec<Symbol> {
-        let children = self
-            .parsed
-            .moves
-            .iter()
-            .enumerate()
-            .map(|(index, written)| Symbol {
-                name: self.state_label(index + 1),
-                detail: Some(written.text(&self.text).to_string()),
-                kind: SymbolKind::Move,
-                range: written
-                    .number
-                    .as_ref()
-                    .map_or(written.range.start, |n| n.1.start)
-                    ..written.range.end,
-                selection: written.range.clone(),
-                children: Vec::new(),
-            })
-            .collect();
-        let game = &self.games()[0];
-        vec![Symbol {
-            name: game.name.clone(),
-            detail: Some(self.parsed.format.name().to_string()),
-            kind: SymbolKind::Game,
-            range: game.range.clone(),
-            selection: game.selection.clone(),
-            children,
-        }]
-    }
-
-    fn folds(&self) -> Vec<Fold> {
-        let mut folds: Vec<Fold> = self
-            .parsed
-            .folds
-            .iter()
-            .filter_map(|(range, comment)| {
-                let start_line = self.line_index.line_of(range.start);
-                let end_line = self
-                    .line_index
-                    .line_of(range.end.saturating_sub(1).max(range.start));
-                (end_line > start_line).then_some(Fold {
-                    start_line,
-                    end_line,
-                    kind: if *comment {
-                        FoldKind::Comment
-                    } else {
-                        FoldKind::Region
-                    },
-                })
-            })
-            .collect();
-        folds.sort_by_key(|fold| (fold.start_line, fold.end_line));
-        folds
-    }
-
-    fn hover(&self, offset: usize) -> Option<NotationHover> {
-        super::features::hover(self, offset)
-    }
-
-    fn completions(&self, offset: usize) -> Vec<Completion> {
-        super::features::completions(self, offset)
-    }
-
-    fn each_semantic_token(&self, range: Range<usize>, emit: &mut dyn FnMut(SemanticToken)) {
-        let moves = &self.parsed.moves;
-        let first = moves.partition_point(|m| m.range.end <= range.start);
-        let last = first.max(moves.partition_point(|m| m.item_start() < range.end));
-        // The moves' tokens are in order: the few others are sorted and merged with them.
-        let mut others: Vec<SemanticToken> = self
-            .parsed
-            .tokens
-            .iter()
-            .filter(|token| token.range.end > range.start && token.range.start < range.end)
-            .cloned()
-            .collect();
-        others.sort_by_key(|token| (token.range.start, token.range.end));
-        let mut others = others.into_iter().peekable();
-        let mut covered_to = 0;
-        let mut give = |token: SemanticToken| {
-            let wanted = token.range.end > range.start && token.range.start < range.end;
-            if wanted && token.range.start >= covered_to {
-                covered_to = token.range.end;
-                emit(token);
-            }
-        };
-        for token in moves
-            .iter_from(first)
-            .take(last - first)
-            .flat_map(|m| m.tokens())
-        {
-            while let Some(other) = others.next_if(|other| {
-                (other.range.start, other.range.end) <= (token.range.start, token.range.end)
-            }) {
-                give(other);
-            }
-            give(token);
-        }
-        others.for_each(give);
-    }
-
-    fn inlay_hints(&self, range: Range<usize>) -> Vec<InlayHint> {
-        self.parsed
-            .moves
-            .iter()
-            .zip(self.played.iter())
-            .filter(|(written, _)| {
-                written.range.end >= range.start && written.range.end <= range.end
-            })
-            .filter_map(|(written, played)| {
-                let captured = played.captured?;
-                Some(InlayHint {
-                    offset: written.range.end,
-                    label: format!("×{}", captured.letter()),
-                    kind: HintKind::Capture,
-                    tooltip: Some(format!("captures the {}", captured.describe())),
-                })
-            })
-            .collect()
-    }
-
-    fn write_replay_json(
-        &self,
-        file: &str,
-        only: Option<&[StateRef]>,
-        out: &mut dyn io::Write,
-    ) -> io::Result<()> {
-        let wanted = |index| only.is_none_or(|only| only.contains(&StateRef { game: 0, index }));
-        write!(out, "{{\"file\":{},\"games\":[", json!(file))?;
-        let count = self.played.len() + 1;
-        if (0..count).any(wanted) {
-            write!(
-                out,
-                "{{\"format\":{},\"states\":[",
-                json!(self.parsed.format.name())
-            )?;
-            let mut first = true;
-            for index in (0..count).filter(|&i| wanted(i)) {
-                if !std::mem::take(&mut first) {
-                    out.write_all(b",")?;
-                }
-                let (label, fen, annotations) = if index == 0 {
-                    (
-                        "start".to_string(),
-                        self.start.fen_field(),
-                        annotations_json(&self.parsed.start),
-                    )
-                } else {
-                    let text = self
-                        .parsed
-                        .moves
-                        .get(index - 1)
-                        .map_or_else(String::new, |written| written.text(&self.text).to_string());
-                    let board = self
-                        .board_at_state(index)
-                        .as_ref()
-                        .map(Board::fen_field)
-                        .unwrap_or_default();
-                    (text, board, Vec::new())
-                };
-                serde_json::to_writer(
-                    &mut *out,
-                    &StateJson {
-                        label,
-                        fen,
-                        annotations,
-                    },
-                )?;
-            }
-            out.write_all(b"]}")?;
-        }
-        out.write_all(b"]}\n")
-    }
-
-    fn conversions(&self) -> Vec<Target> {
-        super::convert::conversions(self)
-    }
-
-    fn convert(&self, target: Target) -> Result<String, ConvertError> {
-        super::convert::convert(self, target)
-    }
 }
 
 impl XiangqiDocument {

@@ -10,21 +10,16 @@
 //! - [`document`], [`features`], [`convert`]: the notation contract, hovers and
 //!   completions, conversions.
 
-pub mod annofen;
 pub mod annotation;
 pub mod board;
 pub mod convert;
 pub mod document;
 pub mod features;
-pub mod notation;
-pub mod parsed;
 pub mod placement;
-pub mod position;
+pub mod reader;
 pub mod replay;
 pub mod rules;
-pub mod wxf;
-pub mod xay;
-pub mod yaml;
+pub mod wxf_move;
 
 #[cfg(test)]
 mod tests;

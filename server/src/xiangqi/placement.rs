@@ -9,10 +9,12 @@ use std::collections::HashMap;
 use crate::diagnostic::Diagnostic;
 use crate::model::scene::MarkShape;
 
-use super::annotation::Code;
-use super::board::{Board, Kind, Man, Point, Side};
-use super::position::{Atom, Position};
-use super::rules::{checker, generals_facing, in_palace, is_advisor_point, is_elephant_point};
+use crate::xiangqi::annotation::Code;
+use crate::xiangqi::board::{Board, Kind, Man, Point, Side};
+use crate::xiangqi::reader::position::{Atom, Position};
+use crate::xiangqi::rules::{
+    checker, generals_facing, in_palace, is_advisor_point, is_elephant_point,
+};
 
 /// Whether the diagram has Red at the top.
 fn upside_down(position: &Position) -> bool {
@@ -258,7 +260,7 @@ fn check_generals(position: &Position, board: &Board, out: &mut Vec<Diagnostic>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::xiangqi::position::{read_board_field, FieldSyntax};
+    use crate::xiangqi::reader::position::{read_board_field, FieldSyntax};
 
     fn check(field: &str, side: Option<Side>) -> Vec<(&'static str, String)> {
         let read = read_board_field(field, 0..field.len(), FieldSyntax::AnnoFen);

@@ -3,14 +3,14 @@
 
 use std::sync::Arc;
 
-use super::board::{Board, Kind, Man, Point, Side};
-use super::notation::{destination, resolve_on, Direction, ResolveError, Which, WxfMove};
-use super::parsed::WrittenMoves;
-use super::rules::{
+use crate::model::chunked::ChunkedVec;
+use crate::xiangqi::board::{Board, Kind, Man, Point, Side};
+use crate::xiangqi::reader::parsed::WrittenMoves;
+use crate::xiangqi::rules::{
     attacked_through, check_move, check_reads, files_between, generals_facing, in_check,
     may_expose, may_threaten, movement_reads,
 };
-use crate::model::chunked::ChunkedVec;
+use crate::xiangqi::wxf_move::{destination, resolve_on, Direction, ResolveError, Which, WxfMove};
 
 /// How often a played move keeps the board after it: the boards between are made again
 /// from the last one kept by the moves since (at most a few dozen `put`s), so that a replay
@@ -521,8 +521,8 @@ fn loose_tandem(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::xiangqi::notation::parse_move;
-    use crate::xiangqi::parsed::WrittenMove;
+    use crate::xiangqi::reader::parsed::WrittenMove;
+    use crate::xiangqi::wxf_move::parse_move;
 
     fn written(texts: &[&str]) -> WrittenMoves {
         texts
@@ -640,8 +640,8 @@ mod tests {
     #[test]
     fn what_a_player_knows_of_calm_generals_changes_no_outcome() {
         use crate::test_random::Xorshift;
-        use crate::xiangqi::notation::write_move;
         use crate::xiangqi::rules::reachable;
+        use crate::xiangqi::wxf_move::write_move;
         let mut random = Xorshift::new(0x1234_5678_9abc_def1);
         let (mut moves_seen, mut illegal_seen) = (0, 0);
         for _ in 0..200 {
@@ -699,8 +699,8 @@ mod tests {
     #[test]
     fn a_move_followed_on_another_board_is_what_playing_it_there_gives() {
         use crate::test_random::Xorshift;
-        use crate::xiangqi::notation::{file_number, write_move};
         use crate::xiangqi::rules::{in_check, reachable};
+        use crate::xiangqi::wxf_move::{file_number, write_move};
         let mut random = Xorshift::new(0x2f6b_1d3a_96c4_e807);
         let letters = ['A', 'E', 'H', 'R', 'C', 'P', 'P', 'P'];
         let signs = ["+", "-", "=", "++", "--"];

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
+use crate::xiangqi::board::{Board, Kind, Man, Point, Side, FILES, RANKS};
 
 /// Whether `point` is in `side`'s palace (files d..f, the side's first three ranks).
 pub fn in_palace(side: Side, point: Point) -> bool {

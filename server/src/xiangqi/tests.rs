@@ -1,10 +1,10 @@
 //! The editor features of xiangqi-setup files, through the notation contract and the
 //! generic `ide` paths every notation shares.
 
-use crate::ide::document::{analyze, board_at, hover, quick_fixes, reanalyze};
-use crate::model::document::{NotationDocument, StateRef};
+use crate::ide::analyze::{analyze, board_at, hover, quick_fixes, reanalyze};
 use crate::model::edit::TextEdit;
 use crate::model::features::{FoldKind, SymbolKind, TokenKind};
+use crate::model::notation_document::{NotationDocument, StateRef};
 use crate::model::scene::{Annotation, MarkColor, MarkShape};
 use std::path::Path;
 
@@ -30,7 +30,7 @@ fn assert_shown_as_worded(
     for most in [0, 1, 2, 3, 100, usize::MAX] {
         assert_eq!(
             document.diagnostics_shown(most),
-            crate::model::shown::Shown::of(worded, most),
+            crate::model::editor_diagnostics::Shown::of(worded, most),
             "{context}: {most} at most"
         );
     }
@@ -406,7 +406,7 @@ fn nothing_panics_on_any_prefix_of_the_sample_files() {
 
 #[test]
 fn a_wxf_record_converts_to_a_diagram_of_its_last_move() {
-    use crate::model::document::Target;
+    use crate::model::notation_document::Target;
     let doc = open("g.wxf", PLAYOK);
     assert_eq!(
         doc.conversions(),
@@ -440,7 +440,7 @@ fn a_wxf_record_converts_to_a_diagram_of_its_last_move() {
 
 #[test]
 fn annotations_are_listed_in_the_ppn_they_cannot_be_drawn_in() {
-    use crate::model::document::Target;
+    use crate::model::notation_document::Target;
     let doc = open("a.annofen", ANNOFEN);
     let ppn = doc.convert(Target::Ppn).unwrap();
     assert!(ppn.starts_with("---\nGameType: Xiangqi\n...\n{ Converted from an annoFEN position: Copyright last two moves. Annotations (PPN draws none): b9 bm, b9 a+1-2,"), "{ppn}");
@@ -526,8 +526,8 @@ fn offsets_inside_a_character_are_safe() {
 /// generator, with its text.
 fn quiet_game(moves: usize) -> String {
     use crate::xiangqi::board::{Board, Side};
-    use crate::xiangqi::notation::write_move;
     use crate::xiangqi::rules::{in_check, legal_moves};
+    use crate::xiangqi::wxf_move::write_move;
     let mut seed: u64 = 5;
     let mut board = Board::initial();
     let mut side = Side::Red;
@@ -779,8 +779,8 @@ fn wxf_tokens_follow_the_text_and_a_range_gives_those_inside_it() {
 fn random_game(moves: usize, seed: u64) -> String {
     use crate::test_random::Xorshift;
     use crate::xiangqi::board::{Board, Side};
-    use crate::xiangqi::notation::write_move;
     use crate::xiangqi::rules::{in_check, legal_moves};
+    use crate::xiangqi::wxf_move::write_move;
     let mut random = Xorshift::new(seed);
     let mut board = Board::initial();
     let mut side = Side::Red;

@@ -6,30 +6,13 @@
 //! and what is a comment is a guess, and a layout built on a guess could change what the
 //! file says once it is repaired.
 
-mod otn;
-mod ppn;
-
 use std::fmt;
 use std::ops::Range;
 
 use crate::diagnostic::Diagnostic;
-use crate::model::document::NotationDocument;
 use crate::model::format::Format;
-
-/// How the formatter lays files out (`[format]` in `ppn-ls.toml`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FormatOptions {
-    /// The widest a line of moves is made, in characters, where it can be cut: a move
-    /// pair wider than this is written a move a line, and a move wider than this goes on
-    /// over indented lines. A single word or comment wider than a line is never cut.
-    pub line_width: usize,
-}
-
-impl Default for FormatOptions {
-    fn default() -> Self {
-        FormatOptions { line_width: 80 }
-    }
-}
+pub use crate::model::layout::FormatOptions;
+use crate::model::notation_document::NotationDocument;
 
 /// The layout of a file: edits of its whitespace, in order and disjoint.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -43,7 +26,7 @@ pub struct Formatted {
 impl Formatted {
     /// `text` (the text formatted) laid out.
     pub fn apply(&self, text: &str) -> String {
-        ppn::apply(text, &self.edits)
+        crate::model::edit::with_replacements(text, &self.edits)
     }
 
     pub fn changes_nothing(&self) -> bool {
@@ -138,8 +121,8 @@ pub fn format_text(
         return Err(FormatError::DoesNotParse(broken.clone()));
     }
     let (edits, games_left_as_written) = match format {
-        Format::Ppn => ppn::layout(text, options),
-        Format::Otn => match otn::layout(text, options) {
+        Format::Ppn => crate::ppn::format::layout(text, options),
+        Format::Otn => match crate::otn::format::layout(text, options) {
             Ok(edits) => (edits, Vec::new()),
             Err(()) => (Vec::new(), vec![0]),
         },

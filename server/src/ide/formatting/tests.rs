@@ -1,5 +1,5 @@
 use super::*;
-use crate::ide::document::analyze;
+use crate::ide::analyze::analyze;
 
 fn formatted(text: &str) -> String {
     formatted_with(text, &FormatOptions::default())

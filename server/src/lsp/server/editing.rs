@@ -24,8 +24,8 @@ use crate::ide::lenses::{code_lenses, SHOW_BOARD_COMMAND};
 use crate::ide::selection::{highlights, selection_ranges, HighlightKind};
 use crate::lsp::encoding::PositionEncoding;
 use crate::lsp::workspace_index::{FileChange, IndexedGame};
-use crate::model::document::NotationDocument;
 use crate::model::format::Format;
+use crate::model::notation_document::NotationDocument;
 
 /// The kind of the code action that makes every safe fix (`editor.codeActionsOnSave` in
 /// VS Code names it).

@@ -1,7 +1,8 @@
 use super::*;
 use crate::diagnostic::Severity;
-use crate::ide::document::{hover, quick_fixes};
-use crate::model::features::{HintKind, TokenKind};
+use crate::ide::analyze::{hover, quick_fixes};
+use crate::model::features::{FoldKind, HintKind, TokenKind};
+use crate::model::notation_document::NotationDocument;
 
 const BRANDUBH: &str =
     "dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
@@ -793,7 +794,7 @@ fn threefold_repetition_follows_tfr() {
         line.verdict_at(line.plies.len() - 1)
     };
     use crate::otn::board::TaflSide;
-    use crate::otn::engine::{Reason, Verdict};
+    use crate::otn::rules::{Reason, Verdict};
     assert_eq!(verdict("d"), Some((8, Verdict::Draw(Reason::Repetition))));
     assert_eq!(
         verdict("w"),
@@ -815,7 +816,7 @@ fn an_update_keeps_the_old_states_only_with_the_same_history() {
     let text = format!("[rules:dim:7 tfr:d start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n{moves}");
     let base = document(&text);
     let line = &base.replay.lines[0];
-    use crate::otn::engine::{Reason, Verdict};
+    use crate::otn::rules::{Reason, Verdict};
     assert_eq!(
         line.verdict_at(line.plies.len() - 1),
         Some((10, Verdict::Draw(Reason::Repetition)))

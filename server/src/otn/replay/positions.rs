@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::states::Plies;
+use crate::otn::replay::states::Plies;
 
 /// Hashes a position hash with one multiplication: the keys are hashes already, and a
 /// general-purpose hasher doubled the cost of replaying a move.

@@ -6,12 +6,12 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use super::super::board::{side_name, Man, Square, TaflSide};
-use super::super::engine::MoveError;
-use super::super::moves::{shift_range, MoveRecord, MoveType};
-use super::super::rules::Rules;
 use super::MoveLabel;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::otn::board::{side_name, Man, Square, TaflSide};
+use crate::otn::reader::moves::{shift_range, MoveRecord, MoveType};
+use crate::otn::rules::MoveError;
+use crate::otn::variant::Rules;
 
 const ILLEGAL_MOVE: &str = "illegal-move";
 

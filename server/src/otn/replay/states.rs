@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::{remake_move, MoveProblem, Ply};
-use crate::model::shown::{outline_key, OutlineKey, Tally};
+use crate::model::editor_diagnostics::{outline_key, OutlineKey, Tally};
 use crate::otn::board::Man;
 
 /// How many states a chunk holds; a chunk keeps the board of its first state, the boards

@@ -8,8 +8,10 @@ use proptest::prelude::*;
 use super::*;
 use crate::otn::board::Census;
 use crate::otn::document::OtnDocument;
-use crate::otn::engine::{apply, berserk_continuation, destinations, verdict};
-use crate::otn::rules::parse_rules;
+use crate::otn::rules::{
+    apply, berserk_continuation, captures_something, destinations, man_at, verdict,
+};
+use crate::otn::variant::parse_rules;
 use crate::test_random::Xorshift;
 
 /// Rule sets that exercise most of the engine: corners and edge escapes, shieldwalls and
@@ -57,11 +59,11 @@ fn play(rules_text: &str, choices: &[u16]) -> Played {
             if berserker.is_some_and(|b| b != from) {
                 continue;
             }
-            if engine::man_at(&cells, from).is_some_and(|m| m.side == side) {
+            if man_at(&cells, from).is_some_and(|m| m.side == side) {
                 for (to, _) in destinations(&rules, &cells, from) {
                     if berserker.is_some()
-                        && rules.berserk == super::super::rules::Berserk::Capture
-                        && !engine::captures_something(&rules, &cells, from, to)
+                        && rules.berserk == crate::otn::variant::Berserk::Capture
+                        && !captures_something(&rules, &cells, from, to)
                     {
                         continue;
                     }
@@ -73,7 +75,7 @@ fn play(rules_text: &str, choices: &[u16]) -> Played {
             break;
         }
         let (from, to) = moves[usize::from(*choice) % moves.len()];
-        let mover = engine::man_at(&cells, from).unwrap();
+        let mover = man_at(&cells, from).unwrap();
         let had_king = cells.iter().any(|c| {
             Man::from_code(*c).is_some_and(|m| m.is_king() && m.side == TaflSide::Defenders)
         });
@@ -97,7 +99,7 @@ fn play(rules_text: &str, choices: &[u16]) -> Played {
             .iter()
             .map(|(i, m)| (Square::of_index(*i, dim), *m))
             .collect();
-        let letter = if mover.kind == super::super::board::TaflMan::Taflman {
+        let letter = if mover.kind == crate::otn::board::TaflMan::Taflman {
             String::new()
         } else {
             mover.letter().to_string()
@@ -109,20 +111,20 @@ fn play(rules_text: &str, choices: &[u16]) -> Played {
             Square::of_index(to, dim).name(),
             capture_record(&captured)
         ));
-        positions.push(super::super::board::position_record(&cells, dim));
+        positions.push(crate::otn::board::position_record(&cells, dim));
         last_mover = Some(mover.side);
         berserker = continues;
         side = if continues.is_some() {
             mover.side
         } else {
-            super::super::board::other_side(mover.side)
+            crate::otn::board::other_side(mover.side)
         };
         let hash = position_hash(&cells, side, continues.map(|b| b as u16));
         let count = seen.entry(hash).or_default();
         *count += 1;
         let repeated = *count >= 3
             && continues.is_none()
-            && rules.threefold != super::super::rules::Threefold::Ignore;
+            && rules.threefold != crate::otn::variant::Threefold::Ignore;
         if verdict(
             &rules,
             &cells,
@@ -187,8 +189,8 @@ fn a_long_random_game_reads_back_the_same() {
 /// What an editor is shown of `document`'s diagnostics is what it would be shown of all
 /// of them put in words.
 fn assert_shown_as_worded(document: &OtnDocument) {
-    use crate::model::document::NotationDocument;
-    use crate::model::shown::Shown;
+    use crate::model::editor_diagnostics::Shown;
+    use crate::model::notation_document::NotationDocument;
     for most in [0, 3, 100] {
         assert_eq!(
             document.diagnostics_shown(most),
@@ -495,7 +497,7 @@ fn variations_of_a_long_record_follow_its_edits() {
 
 #[test]
 fn features_of_an_updated_record_are_a_fresh_one_s() {
-    use crate::model::document::{NotationDocument, Target};
+    use crate::model::notation_document::{NotationDocument, Target};
     let mut record = long_record();
     let at = record.find("\n12. ").unwrap() + 1;
     let line_end = at + record[at..].find('\n').unwrap() + 1;
@@ -535,7 +537,7 @@ fn features_of_an_updated_record_are_a_fresh_one_s() {
         assert_eq!(document.completions(offset), fresh.completions(offset));
     }
     for state in (0..fresh.replay.state_count()).step_by(13) {
-        let state = crate::model::document::StateRef {
+        let state = crate::model::notation_document::StateRef {
             game: 0,
             index: state,
         };

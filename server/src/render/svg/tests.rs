@@ -217,7 +217,7 @@ fn coordinates_name_files_and_ranks() {
     for c in ['a', 'h', '1', '8'] {
         assert!(svg.contains(&format!("id=\"g{:x}\"", u32::from(c))), "{c}");
     }
-    let bare = super::svg(
+    let bare = crate::render::svg::svg(
         &chess_start(),
         &SvgOptions {
             coordinates: false,
@@ -349,7 +349,7 @@ fn animations_play_every_frame_in_one_frame() {
     let sizes: Vec<_> = stills
         .iter()
         .map(|still| {
-            let size = super::tests::tree(still).size();
+            let size = crate::render::svg::tests::tree(still).size();
             (size.width(), size.height())
         })
         .collect();
