@@ -7,6 +7,8 @@
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
+#[cfg(feature = "native")]
+pub mod exit_code;
 pub mod ide;
 #[cfg(feature = "native")]
 pub mod lsp;

@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::{read_input, report_error, report_warning, CheckFormat, EXIT_USAGE};
+use super::{read_input, report_error, report_warning, CheckFormat};
 use crate::cli::output::{config_for, display_path, io_message, source_path, Palette, Style};
 use crate::cli::paths;
 use crate::cli::snippet::{snippet, ColumnIndex, Position};
 use crate::config::{Config, ConfigFiles, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::exit_code;
 use crate::ide::analyze::check_as;
 use crate::model::format::Format;
 
@@ -152,15 +153,15 @@ pub fn run(options: &Options) -> i32 {
         // A reader that went away (`| head`) is not an error.
         if err.kind() != io::ErrorKind::BrokenPipe {
             report_error("standard output", io_message(&err));
-            return EXIT_USAGE;
+            return exit_code::USAGE;
         }
     }
     if usage_failed {
-        EXIT_USAGE
+        exit_code::USAGE
     } else if tally.errors > 0 || (options.deny_warnings && tally.warnings > 0) {
-        1
+        exit_code::PROBLEMS
     } else {
-        0
+        exit_code::SUCCESS
     }
 }
 

@@ -2,8 +2,9 @@
 
 use std::path::Path;
 
-use super::{print_out, read_input, report_error, EXIT_USAGE};
+use super::{print_out, read_input, report_error};
 use crate::cli::output::{display_path, io_message, source_path};
+use crate::exit_code;
 use crate::ide::analyze::analyze;
 use crate::model::notation_document::Target;
 
@@ -13,13 +14,13 @@ pub fn run(file: &Path, to: &str, output: Option<&Path>) -> i32 {
             format!("--to {to}"),
             "not a notation; choose ppn, otn, annofen, xay or wxf",
         );
-        return EXIT_USAGE;
+        return exit_code::USAGE;
     };
     let text = match read_input(file) {
         Ok(text) => text,
         Err(err) => {
             report_error(display_path(file), io_message(&err));
-            return EXIT_USAGE;
+            return exit_code::USAGE;
         }
     };
     let path = source_path(file);
@@ -28,7 +29,7 @@ pub fn run(file: &Path, to: &str, output: Option<&Path>) -> i32 {
         Ok(converted) => converted,
         Err(err) => {
             report_error(display_path(file), err);
-            return 1;
+            return exit_code::PROBLEMS;
         }
     };
     match output {
@@ -36,9 +37,9 @@ pub fn run(file: &Path, to: &str, output: Option<&Path>) -> i32 {
         Some(output) => {
             if let Err(err) = std::fs::write(output, converted) {
                 report_error(display_path(output), io_message(&err));
-                return EXIT_USAGE;
+                return exit_code::USAGE;
             }
         }
     }
-    0
+    exit_code::SUCCESS
 }

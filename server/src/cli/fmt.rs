@@ -7,11 +7,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{print_out, read_input, report_error, EXIT_USAGE};
+use super::{print_out, read_input, report_error};
 use crate::cli::output::{config_for, display_path, io_message, source_path};
 use crate::cli::paths;
 use crate::cli::snippet::ColumnIndex;
 use crate::config::ConfigFiles;
+use crate::exit_code;
 use crate::ide::analyze::check_as;
 use crate::ide::formatting::{format_text, formats, FormatError, FormatOptions, Formatted};
 use crate::model::format::Format;
@@ -105,11 +106,11 @@ pub fn run(args: &FmtArgs) -> i32 {
         eprintln!("{summary}{not_formatted}");
     }
     if outcome.failed {
-        EXIT_USAGE
+        exit_code::USAGE
     } else if outcome.not_formatted > 0 || (!writes && outcome.changed > 0) {
-        1
+        exit_code::PROBLEMS
     } else {
-        0
+        exit_code::SUCCESS
     }
 }
 

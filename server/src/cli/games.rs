@@ -8,9 +8,10 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::{paths, print_out, read_input, report_error, ReplayFormat, EXIT_USAGE};
+use super::{paths, print_out, read_input, report_error, ReplayFormat};
 use crate::cli::output::{display_path, io_message, source_path};
 use crate::cli::snippet::ColumnIndex;
+use crate::exit_code;
 use crate::ide::workspace::games_in;
 use crate::ppn::rules::setups::{known_games, normalize_name, title_case, GameInfo};
 
@@ -20,7 +21,7 @@ pub fn run(format: ReplayFormat) -> i32 {
         ReplayFormat::Text => print_out(&to_text(&games)),
         ReplayFormat::Json => print_out(&(to_json(&games) + "\n")),
     }
-    0
+    exit_code::SUCCESS
 }
 
 /// `ppn-ls games --find TEXT PATH...`: the games of the files whose metadata holds every
@@ -89,9 +90,9 @@ pub fn run_find(find: Option<&str>, paths: &[PathBuf], format: ReplayFormat) -> 
         ReplayFormat::Json => print_out(&(serde_json::Value::Array(json_out).to_string() + "\n")),
     }
     if failed {
-        EXIT_USAGE
+        exit_code::USAGE
     } else if found {
-        0
+        exit_code::SUCCESS
     } else {
         1
     }

@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{print_out, read_input, report_error, EXIT_USAGE};
+use super::{print_out, read_input, report_error};
 use crate::cli::output::{display_path, io_message};
 use crate::cli::snippet::ColumnIndex;
+use crate::exit_code;
 use crate::ppn::migrate::migrate;
 
 #[derive(Args, Debug)]
@@ -27,7 +28,7 @@ pub fn run(args: &MigrateArgs) -> i32 {
         Ok(text) => text,
         Err(err) => {
             report_error(&name, io_message(&err));
-            return EXIT_USAGE;
+            return exit_code::USAGE;
         }
     };
     let (migrated, changes) = migrate(&text);
@@ -55,9 +56,9 @@ pub fn run(args: &MigrateArgs) -> i32 {
         Some(path) => {
             if let Err(err) = std::fs::write(&path, migrated) {
                 report_error(display_path(&path), io_message(&err));
-                return EXIT_USAGE;
+                return exit_code::USAGE;
             }
         }
     }
-    0
+    exit_code::SUCCESS
 }

@@ -17,10 +17,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use output::ColorChoice;
+use crate::exit_code;
 
-/// Exit code for a usage or I/O error.
-pub const EXIT_USAGE: i32 = 2;
+pub use output::ColorChoice;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -302,7 +301,11 @@ pub fn run(before_serving: fn()) -> i32 {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
-            return if err.use_stderr() { EXIT_USAGE } else { 0 };
+            return if err.use_stderr() {
+                exit_code::USAGE
+            } else {
+                0
+            };
         }
     };
     if let Some(name) = cli.stdin_filename {

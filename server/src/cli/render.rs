@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{print_out, read_input, report_error, EXIT_USAGE};
+use super::{print_out, read_input, report_error};
 use crate::cli::output::{display_path, source_path};
+use crate::exit_code;
 use crate::ide::analyze::{analyze_boards, with_frames};
 use crate::ide::viewer::{html_page, state_caption, HtmlPage};
 use crate::model::line_index::{ColumnUnit, LineCol};
@@ -69,10 +70,10 @@ fn picture_format(args: &RenderRequest) -> Result<Picture, String> {
 
 pub fn run(args: &RenderRequest) -> i32 {
     match render(args) {
-        Ok(()) => 0,
+        Ok(()) => exit_code::SUCCESS,
         Err(message) => {
             report_error(display_path(&args.file), message);
-            EXIT_USAGE
+            exit_code::USAGE
         }
     }
 }

@@ -4,9 +4,10 @@ use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::{read_input, report_error, report_warning, ReplayFormat, EXIT_USAGE};
+use super::{read_input, report_error, report_warning, ReplayFormat};
 use crate::cli::output::{display_path, io_message, source_path};
 use crate::cli::paths;
+use crate::exit_code;
 use crate::ide::analyze::analyze_boards;
 use crate::model::notation_document::{LineState, NotationDocument};
 use crate::model::scene::Scene;
@@ -22,9 +23,6 @@ pub struct TextStyle {
     pub board: BoardStyle,
 }
 
-/// Exit code when a game is one the notation's reference implementation cannot read.
-const EXIT_UNREADABLE_GAME: i32 = 1;
-
 pub fn run(
     paths_given: &[PathBuf],
     format: ReplayFormat,
@@ -33,10 +31,10 @@ pub fn run(
     style: TextStyle,
 ) -> i32 {
     let collected = paths::collect(paths_given);
-    let mut exit = 0;
+    let mut exit = exit_code::SUCCESS;
     for (path, why) in &collected.failures {
         report_error(display_path(path), why);
-        exit = EXIT_USAGE;
+        exit = exit_code::USAGE;
     }
     for directory in &collected.empty_directories {
         report_warning(display_path(directory), paths::empty_directory_message());
@@ -50,7 +48,7 @@ pub fn run(
             Err(err) if err.kind() == io::ErrorKind::BrokenPipe => return exit,
             Err(err) => {
                 report_error("standard output", io_message(&err));
-                EXIT_USAGE
+                exit_code::USAGE
             }
         };
         exit = exit.max(code);
@@ -58,7 +56,7 @@ pub fn run(
     match out.flush() {
         Err(err) if err.kind() != io::ErrorKind::BrokenPipe => {
             report_error("standard output", io_message(&err));
-            EXIT_USAGE
+            exit_code::USAGE
         }
         _ => exit,
     }
@@ -78,7 +76,7 @@ fn replay_file(
         Ok(text) => text,
         Err(err) => {
             report_error(&name, io_message(&err));
-            return Ok(EXIT_USAGE);
+            return Ok(exit_code::USAGE);
         }
     };
     let path = source_path(file);
@@ -94,7 +92,7 @@ fn replay_file(
                     if games.len() == 1 { "" } else { "s" }
                 ),
             );
-            return Ok(EXIT_USAGE);
+            return Ok(exit_code::USAGE);
         }
     }
     let file_name = source_path(file)
@@ -104,7 +102,7 @@ fn replay_file(
     let chosen: Vec<usize> = (0..games.len())
         .filter(|i| game.is_none_or(|n| n == i + 1))
         .collect();
-    let mut exit = 0;
+    let mut exit = exit_code::SUCCESS;
     for &index in &chosen {
         if let Some(why) = document.game_error(index) {
             report_error(
@@ -114,7 +112,7 @@ fn replay_file(
                     index + 1
                 ),
             );
-            exit = EXIT_UNREADABLE_GAME;
+            exit = exit_code::PROBLEMS;
         }
     }
 
@@ -147,7 +145,7 @@ fn replay_file(
                     describe_labels(&labels)
                 ),
             );
-            return Ok(EXIT_USAGE);
+            return Ok(exit_code::USAGE);
         }
     }
     match format {

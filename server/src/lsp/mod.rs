@@ -152,8 +152,8 @@ impl SessionEnd {
     /// The process exit code LSP prescribes.
     pub fn exit_code(self) -> i32 {
         match self {
-            SessionEnd::AfterShutdown => 0,
-            SessionEnd::WithoutShutdown => 1,
+            SessionEnd::AfterShutdown => crate::exit_code::SUCCESS,
+            SessionEnd::WithoutShutdown => crate::exit_code::PROBLEMS,
         }
     }
 }
@@ -182,7 +182,7 @@ pub fn run_stdio() -> i32 {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("ppn-ls: cannot start the language server: {err}");
-            return crate::cli::EXIT_USAGE;
+            return crate::exit_code::USAGE;
         }
     };
     let analyzer: Analyzer = Arc::new(IncrementalAnalyzer::default());
