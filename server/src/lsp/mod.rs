@@ -3,11 +3,15 @@
 //! Everything it shows comes from an [`Analyzer`], a pure function of a document's text;
 //! this module only keeps documents in sync with the client and converts positions.
 
+mod capabilities;
 mod config;
 pub mod encoding;
+mod handlers;
 pub mod open_document;
 mod prewritten_json;
-mod server;
+mod session;
+mod state;
+mod to_proto;
 pub mod transport;
 pub mod workspace_index;
 
@@ -20,7 +24,8 @@ use crate::model::edit::TextEdit;
 use crate::model::format::Format;
 use crate::model::notation_document::NotationDocument;
 
-pub use server::{serve, MOST_DIAGNOSTICS_SHOWN};
+pub use session::serve;
+pub use to_proto::MOST_DIAGNOSTICS_SHOWN;
 
 /// What the server runs on every revision of a document.
 pub type Analyzer = Arc<dyn Analyze>;

@@ -66,14 +66,14 @@ fn line_breaks(gap: &str) -> usize {
     gap.matches('\n').count() + gap.matches('\r').count() - gap.matches("\r\n").count()
 }
 
-/// The edits that lay out `text`, an OpenTafl file; `Err(())` when it is a record whose
+/// The edits that lay out `text`, an OpenTafl file; `None` when it is a record whose
 /// layout would not read back the same (it is then left as written).
-pub fn layout(text: &str, _options: &FormatOptions) -> Result<Vec<(Range<usize>, String)>, ()> {
+pub fn layout(text: &str, _options: &FormatOptions) -> Option<Vec<(Range<usize>, String)>> {
     let file = parse_file(text);
     if file.kind != FileKind::GameRecord {
-        return Ok(Vec::new());
+        return Some(Vec::new());
     }
-    let pieces = pieces(text, &file).ok_or(())?;
+    let pieces = pieces(text, &file)?;
     let eol = line_ending(text);
     let mut edits = Vec::new();
     let mut at = 0;
@@ -85,7 +85,7 @@ pub fn layout(text: &str, _options: &FormatOptions) -> Result<Vec<(Range<usize>,
             .all(|c| c.is_ascii_whitespace() || c == '\u{feff}')
         {
             // Text the reader skipped: not laid out.
-            return Err(());
+            return None;
         }
         let breaks = line_breaks(gap);
         let new = match previous {
@@ -111,16 +111,16 @@ pub fn layout(text: &str, _options: &FormatOptions) -> Result<Vec<(Range<usize>,
     }
     let tail = &text[at..];
     if !tail.chars().all(|c| c.is_ascii_whitespace()) {
-        return Err(());
+        return None;
     }
     if previous.is_some() && tail != eol {
         edits.push((at..text.len(), eol.to_string()));
     }
     let laid_out = crate::model::edit::with_replacements(text, &edits);
     if !reads_the_same(text, &file, &laid_out) {
-        return Err(());
+        return None;
     }
-    Ok(edits)
+    Some(edits)
 }
 
 /// Whether `laid_out` reads as the same record as `text` (read as `file`).
@@ -185,7 +185,7 @@ mod tests {
             "/3t3/3t3/  ",
             "",
         ] {
-            assert_eq!(layout(text, &FormatOptions::default()), Ok(Vec::new()));
+            assert_eq!(layout(text, &FormatOptions::default()), Some(Vec::new()));
         }
     }
 }

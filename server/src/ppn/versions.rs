@@ -461,7 +461,7 @@ mod tests {
     #[test]
     fn replacements_keep_the_rest() {
         assert_eq!(
-            with_replacements("abcdef", &vec![(4..5, "E".into()), (0..1, "AA".into())]),
+            with_replacements("abcdef", &[(4..5, "E".into()), (0..1, "AA".into())]),
             "AAbcdEf"
         );
     }

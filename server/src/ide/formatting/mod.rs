@@ -123,8 +123,8 @@ pub fn format_text(
     let (edits, games_left_as_written) = match format {
         Format::Ppn => crate::ppn::format::layout(text, options),
         Format::Otn => match crate::otn::format::layout(text, options) {
-            Ok(edits) => (edits, Vec::new()),
-            Err(()) => (Vec::new(), vec![0]),
+            Some(edits) => (edits, Vec::new()),
+            None => (Vec::new(), vec![0]),
         },
         _ => return Err(FormatError::Unsupported(format)),
     };

@@ -8,21 +8,24 @@ use std::path::PathBuf;
 use serde_json::json;
 use tower_lsp_server::jsonrpc::{self, ErrorCode, Result};
 use tower_lsp_server::ls_types::{
-    self as lsp, CodeAction, CodeActionKind, CodeActionOrCommand, CodeLens, CodeLensParams,
-    Command, DidChangeWatchedFilesParams, DocumentFormattingParams, DocumentHighlight,
-    DocumentHighlightKind, DocumentHighlightParams, DocumentRangeFormattingParams, FileChangeType,
-    FileSystemWatcher, GlobPattern, MessageType, PrepareRenameResponse, RenameParams,
-    SelectionRange, SelectionRangeParams, SymbolInformation, SymbolKind,
-    TextDocumentPositionParams, TextEdit, Uri, WorkspaceEdit, WorkspaceSymbolParams,
+    self as lsp, CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams,
+    CodeActionResponse, CodeLens, CodeLensParams, Command, DidChangeWatchedFilesParams,
+    DocumentFormattingParams, DocumentHighlight, DocumentHighlightKind, DocumentHighlightParams,
+    DocumentRangeFormattingParams, FileChangeType, FileSystemWatcher, GlobPattern, MessageType,
+    PrepareRenameResponse, RenameParams, SelectionRange, SelectionRangeParams, SymbolInformation,
+    SymbolKind, TextDocumentPositionParams, TextEdit, Uri, WorkspaceEdit, WorkspaceSymbolParams,
     WorkspaceSymbolResponse,
 };
 
-use super::{Backend, Converter, State};
+use super::Backend;
+use crate::ide::analyze::quick_fixes;
 use crate::ide::fix_all::{fix_all_as, is_safe};
 use crate::ide::formatting::{edits_within, format_document, FormatError, FormatOptions};
 use crate::ide::lenses::{code_lenses, SHOW_BOARD_COMMAND};
 use crate::ide::selection::{highlights, selection_ranges, HighlightKind};
 use crate::lsp::encoding::PositionEncoding;
+use crate::lsp::state::State;
+use crate::lsp::to_proto::{to_lsp_diagnostic, Converter};
 use crate::lsp::workspace_index::{FileChange, IndexedGame};
 use crate::model::format::Format;
 use crate::model::notation_document::NotationDocument;
@@ -120,6 +123,47 @@ impl State {
 }
 
 /// Whether the client asked for this kind of action (or for any).
+/// The `source.fixAll.ppn-ls` action, when the client asks for it (or for any action
+/// and the document has a safe fix).
+fn fix_all_action(
+    uri: &Uri,
+    document: &dyn NotationDocument,
+    convert: &Converter<'_>,
+    only: Option<&[CodeActionKind]>,
+) -> Option<CodeActionOrCommand> {
+    if !asked_for(only, FIX_ALL_KIND) || !document.diagnostics().iter().any(is_safe) {
+        return None;
+    }
+    let fixed = fix_all_as(
+        document.format(),
+        document.text(),
+        document.diagnostics().to_vec(),
+    );
+    let (range, new_text) = one_edit(document.text(), &fixed.text)?;
+    let count = fixed.applied.len();
+    Some(CodeActionOrCommand::CodeAction(CodeAction {
+        title: format!(
+            "Fix all: {count} safe fix{}",
+            if count == 1 { "" } else { "es" }
+        ),
+        kind: Some(CodeActionKind::new(FIX_ALL_KIND)),
+        edit: Some(WorkspaceEdit {
+            changes: Some(
+                std::iter::once((
+                    uri.clone(),
+                    vec![TextEdit {
+                        range: convert.range(&range),
+                        new_text,
+                    }],
+                ))
+                .collect(),
+            ),
+            ..WorkspaceEdit::default()
+        }),
+        ..CodeAction::default()
+    }))
+}
+
 fn asked_for(only: Option<&[CodeActionKind]>, kind: &str) -> bool {
     only.is_none_or(|only| {
         only.iter().any(|wanted| {
@@ -129,6 +173,66 @@ fn asked_for(only: Option<&[CodeActionKind]>, kind: &str) -> bool {
 }
 
 impl Backend {
+    pub(super) async fn code_action_request(
+        &self,
+        params: CodeActionParams,
+    ) -> Result<Option<CodeActionResponse>> {
+        let uri = &params.text_document.uri;
+        self.state
+            .on_document(uri, |analysis, convert| {
+                Some(self.code_actions(uri, &*analysis.document, convert, &params))
+            })
+            .await
+    }
+
+    /// The quick fixes of the diagnostics in the range asked about, and the action that
+    /// makes every safe fix.
+    fn code_actions(
+        &self,
+        uri: &Uri,
+        document: &dyn NotationDocument,
+        convert: &Converter<'_>,
+        params: &CodeActionParams,
+    ) -> CodeActionResponse {
+        let range = convert.offset(params.range.start)..convert.offset(params.range.end);
+        let only = params.context.only.as_deref();
+        let fix_all = fix_all_action(uri, document, convert, only);
+        let quick_fixes_asked = only.is_none_or(|only| {
+            only.iter()
+                .any(|kind| CodeActionKind::QUICKFIX.as_str().starts_with(kind.as_str()))
+        });
+        let quick_fixes = if quick_fixes_asked {
+            quick_fixes(document, range)
+        } else {
+            Vec::new()
+        };
+        quick_fixes
+            .into_iter()
+            .map(|(diagnostic, fix)| {
+                let edits = fix
+                    .edits
+                    .iter()
+                    .map(|(range, new_text)| TextEdit {
+                        range: convert.range(range),
+                        new_text: new_text.clone(),
+                    })
+                    .collect();
+                CodeActionOrCommand::CodeAction(CodeAction {
+                    title: fix.title.clone(),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![to_lsp_diagnostic(uri, convert, diagnostic)]),
+                    edit: Some(WorkspaceEdit {
+                        changes: Some(std::iter::once((uri.clone(), edits)).collect()),
+                        ..WorkspaceEdit::default()
+                    }),
+                    is_preferred: Some(true),
+                    ..CodeAction::default()
+                })
+            })
+            .chain(fix_all)
+            .collect()
+    }
+
     pub(super) async fn formatting_request(
         &self,
         params: DocumentFormattingParams,
@@ -174,93 +278,49 @@ impl Backend {
         }
     }
 
-    /// The `source.fixAll.ppn-ls` action, when the client asks for it (or for any action
-    /// and the document has a safe fix).
-    pub(super) fn fix_all_action(
-        &self,
-        uri: &Uri,
-        document: &dyn NotationDocument,
-        only: Option<&[CodeActionKind]>,
-    ) -> Option<CodeActionOrCommand> {
-        if !asked_for(only, FIX_ALL_KIND) || !document.diagnostics().iter().any(is_safe) {
-            return None;
-        }
-        let fixed = fix_all_as(
-            document.format(),
-            document.text(),
-            document.diagnostics().to_vec(),
-        );
-        let (range, new_text) = one_edit(document.text(), &fixed.text)?;
-        let convert = self.state.converter(document);
-        let count = fixed.applied.len();
-        Some(CodeActionOrCommand::CodeAction(CodeAction {
-            title: format!(
-                "Fix all: {count} safe fix{}",
-                if count == 1 { "" } else { "es" }
-            ),
-            kind: Some(CodeActionKind::new(FIX_ALL_KIND)),
-            edit: Some(WorkspaceEdit {
-                changes: Some(
-                    std::iter::once((
-                        uri.clone(),
-                        vec![TextEdit {
-                            range: convert.range(&range),
-                            new_text,
-                        }],
-                    ))
-                    .collect(),
-                ),
-                ..WorkspaceEdit::default()
-            }),
-            ..CodeAction::default()
-        }))
-    }
-
     pub(super) async fn prepare_rename_request(
         &self,
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
-        let Some((analysis, offset)) = self.state.analysis_at(&params).await? else {
-            return Ok(None);
-        };
-        let document = &*analysis.document;
-        match document.prepare_rename(offset) {
-            Ok(Some((range, name))) => {
-                let convert = self.state.converter(document);
-                Ok(Some(PrepareRenameResponse::RangeWithPlaceholder {
-                    range: convert.range(&range),
-                    placeholder: name,
-                }))
-            }
-            Ok(None) => Ok(None),
-            Err(why) => Err(invalid_request(why)),
-        }
+        let answer = self
+            .state
+            .at_position(&params, |document, offset, convert| {
+                let found = document.prepare_rename(offset).transpose()?;
+                Some(found.map(
+                    |(range, name)| PrepareRenameResponse::RangeWithPlaceholder {
+                        range: convert.range(&range),
+                        placeholder: name,
+                    },
+                ))
+            })
+            .await?;
+        answer.transpose().map_err(invalid_request)
     }
 
     pub(super) async fn rename_request(
         &self,
         params: RenameParams,
     ) -> Result<Option<WorkspaceEdit>> {
-        let at = params.text_document_position;
-        let Some((analysis, offset)) = self.state.analysis_at(&at).await? else {
-            return Ok(None);
-        };
-        let document = &*analysis.document;
-        let edits = document
-            .rename(offset, &params.new_name)
-            .map_err(invalid_request)?;
-        let convert = self.state.converter(document);
-        let edits = edits
-            .iter()
-            .map(|(range, new_text)| TextEdit {
-                range: convert.range(range),
-                new_text: new_text.clone(),
+        let at = &params.text_document_position;
+        let answer = self
+            .state
+            .at_position(at, |document, offset, convert| {
+                Some(document.rename(offset, &params.new_name).map(|edits| {
+                    let edits = (edits.iter())
+                        .map(|(range, new_text)| TextEdit {
+                            range: convert.range(range),
+                            new_text: new_text.clone(),
+                        })
+                        .collect();
+                    let uri = at.text_document.uri.clone();
+                    WorkspaceEdit {
+                        changes: Some(std::iter::once((uri, edits)).collect()),
+                        ..WorkspaceEdit::default()
+                    }
+                }))
             })
-            .collect();
-        Ok(Some(WorkspaceEdit {
-            changes: Some(std::iter::once((at.text_document.uri, edits)).collect()),
-            ..WorkspaceEdit::default()
-        }))
+            .await?;
+        answer.transpose().map_err(invalid_request)
     }
 
     pub(super) async fn document_highlight_request(
@@ -268,95 +328,102 @@ impl Backend {
         params: DocumentHighlightParams,
     ) -> Result<Option<Vec<DocumentHighlight>>> {
         let at = params.text_document_position_params;
-        let Some((analysis, offset)) = self.state.analysis_at(&at).await? else {
-            return Ok(None);
-        };
-        let document = &*analysis.document;
-        let convert = self.state.converter(document);
-        let found: Vec<DocumentHighlight> = highlights(document, offset)
-            .into_iter()
-            .map(|highlight| DocumentHighlight {
-                range: convert.range(&highlight.range),
-                kind: Some(match highlight.kind {
-                    HighlightKind::Definition => DocumentHighlightKind::WRITE,
-                    HighlightKind::Use => DocumentHighlightKind::READ,
-                }),
+        self.state
+            .at_position(&at, |document, offset, convert| {
+                let found: Vec<DocumentHighlight> = (highlights(document, offset).into_iter())
+                    .map(|highlight| DocumentHighlight {
+                        range: convert.range(&highlight.range),
+                        kind: Some(match highlight.kind {
+                            HighlightKind::Definition => DocumentHighlightKind::WRITE,
+                            HighlightKind::Use => DocumentHighlightKind::READ,
+                        }),
+                    })
+                    .collect();
+                (!found.is_empty()).then_some(found)
             })
-            .collect();
-        Ok((!found.is_empty()).then_some(found))
+            .await
     }
 
     pub(super) async fn selection_range_request(
         &self,
         params: SelectionRangeParams,
     ) -> Result<Option<Vec<SelectionRange>>> {
-        let Some(analysis) = self
-            .state
-            .current_analysis(&params.text_document.uri)
-            .await?
-        else {
-            return Ok(None);
-        };
-        let document = &*analysis.document;
-        let convert = self.state.converter(document);
-        let answers = params
-            .positions
-            .iter()
-            .map(|&position| {
-                let offset = convert.offset(position);
-                let chain = selection_ranges(document, offset);
-                // Built from the outside in: each range's parent is the one around it.
-                let mut outer: Option<Box<SelectionRange>> = None;
-                for range in chain.iter().rev() {
-                    outer = Some(Box::new(SelectionRange {
-                        range: convert.range(range),
-                        parent: outer,
-                    }));
-                }
-                outer.map_or_else(
-                    || SelectionRange {
-                        range: lsp::Range {
-                            start: position,
-                            end: position,
-                        },
-                        parent: None,
-                    },
-                    |innermost| *innermost,
-                )
+        self.state
+            .on_document(&params.text_document.uri, |analysis, convert| {
+                Some(selections(&*analysis.document, convert, &params.positions))
             })
-            .collect();
-        Ok(Some(answers))
+            .await
     }
+}
 
+/// For each position, its selection ranges from the innermost out.
+fn selections(
+    document: &dyn NotationDocument,
+    convert: &Converter<'_>,
+    positions: &[lsp::Position],
+) -> Vec<SelectionRange> {
+    positions
+        .iter()
+        .map(|&position| {
+            let offset = convert.offset(position);
+            let chain = selection_ranges(document, offset);
+            // Built from the outside in: each range's parent is the one around it.
+            let mut outer: Option<Box<SelectionRange>> = None;
+            for range in chain.iter().rev() {
+                outer = Some(Box::new(SelectionRange {
+                    range: convert.range(range),
+                    parent: outer,
+                }));
+            }
+            outer.map_or_else(
+                || SelectionRange {
+                    range: lsp::Range {
+                        start: position,
+                        end: position,
+                    },
+                    parent: None,
+                },
+                |innermost| *innermost,
+            )
+        })
+        .collect()
+}
+
+impl Backend {
     pub(super) async fn code_lens_request(
         &self,
         params: CodeLensParams,
     ) -> Result<Option<Vec<CodeLens>>> {
-        let uri = params.text_document.uri;
-        let Some(analysis) = self.state.current_analysis(&uri).await? else {
-            return Ok(None);
-        };
-        let document = &*analysis.document;
-        let convert = self.state.converter(document);
-        let lenses = code_lenses(document)
-            .into_iter()
-            .map(|lens| CodeLens {
-                range: convert.range(&lens.range),
-                command: Some(Command {
-                    title: lens.title.to_string(),
-                    command: SHOW_BOARD_COMMAND.to_string(),
-                    arguments: Some(vec![json!({
-                        "uri": uri.as_str(),
-                        "position": convert.position(lens.offset),
-                        "animate": lens.animate,
-                    })]),
-                }),
-                data: None,
+        let uri = &params.text_document.uri;
+        self.state
+            .on_document(uri, |analysis, convert| {
+                Some(lenses(uri, &*analysis.document, convert))
             })
-            .collect();
-        Ok(Some(lenses))
+            .await
     }
+}
 
+/// The code lenses above each game, running *Show board* or *Animate* where they point.
+fn lenses(uri: &Uri, document: &dyn NotationDocument, convert: &Converter<'_>) -> Vec<CodeLens> {
+    code_lenses(document)
+        .into_iter()
+        .map(|lens| CodeLens {
+            range: convert.range(&lens.range),
+            command: Some(Command {
+                title: lens.title.to_string(),
+                command: SHOW_BOARD_COMMAND.to_string(),
+                arguments: Some(vec![json!({
+                    "uri": uri.as_str(),
+                    "position": convert.position(lens.offset),
+                    "animate": lens.animate,
+                })]),
+            }),
+            data: None,
+        })
+        .collect()
+}
+
+impl Backend {
     pub(super) async fn workspace_symbol_request(
         &self,
         params: WorkspaceSymbolParams,
