@@ -786,7 +786,146 @@ impl Played<'_> {
     }
 }
 
+/// One move of the record as a line's replay plays it.
+struct MoveToPlay<'r> {
+    played: Played<'r>,
+    /// How far the record now sits from where it was read: the ranges of its state and
+    /// diagnostics are moved by that much (copying a moved record for every move replayed
+    /// cost more).
+    shift: isize,
+    /// The commentary part that goes with it.
+    comment: Option<Range<usize>>,
+    /// Its turn's place among the line's turns.
+    turn_position: usize,
+    /// Whether it is the first move written in its turn (placeholders count as moves).
+    first_of_turn: bool,
+}
+
+/// A move made on the board, or not.
+#[derive(Default)]
+struct MadeMove {
+    /// The man moved, from and to; `None` when the move could not be made.
+    moved: Option<(Man, u16, u16)>,
+    outcome: Outcome,
+    /// Whether the record's move was made (the turn passes otherwise).
+    playable: bool,
+    /// Whether the rules allow it.
+    legal: bool,
+}
+
+/// What the third repetition of a position means under `rules` for the side that made it.
+fn repetition_verdict(rules: &Rules, mover: TaflSide) -> Option<Verdict> {
+    use crate::otn::variant::Threefold;
+    match rules.threefold {
+        Threefold::Ignore => None,
+        Threefold::Draw => Some(Verdict::Draw(Reason::Repetition)),
+        Threefold::MoverLoses => Some(Verdict::Win(
+            crate::otn::board::other_side(mover),
+            Reason::Repetition,
+        )),
+        Threefold::MoverWins => Some(Verdict::Win(mover, Reason::Repetition)),
+    }
+}
+
+/// A turn of a line, as its replay plays it.
+#[derive(Clone, Copy)]
+struct TurnToPlay {
+    /// The turn's index in the file.
+    index: usize,
+    /// Its place among the line's turns.
+    position: usize,
+    /// Whether it is the line's last turn.
+    last: bool,
+}
+
+/// A line holding its starting state alone, and that state's position hash.
+fn start_line(path: LinePath, parent: Option<(usize, usize)>, start: &StartFrom) -> (Line, u64) {
+    let mut line = Line {
+        path,
+        parent,
+        first_ref: start.first_ref,
+        start_ref: start.start_ref,
+        plies: Plies::default(),
+        last_board: Vec::new(),
+        last_facts: LastBoardFacts(None),
+        positions: Positions::default(),
+        turns: Vec::new(),
+        resigned: None,
+    };
+    let start_hash = position_hash(&start.board, start.side, start.berserker);
+    line.push(
+        (
+            Ply {
+                address: start.address,
+                range: 0..0,
+                comment: None,
+                moved: start.start_moved,
+                captures: 0..0,
+                next_side: start.side,
+                berserker: start.berserker,
+                verdict: None,
+                checked: start.unmade_before.is_none(),
+            },
+            start_hash,
+        ),
+        [],
+        &mut Vec::new(),
+        start.board.clone(),
+    );
+    (line, start_hash)
+}
+
+/// Past the edit, where the turns are the previous replay's: whether the move at
+/// `record_range` is the previous replay's next one, from the same state, so that the
+/// rest of the line is the previous replay's.
+fn steps_into(
+    line: &Line,
+    progress: &mut LineProgress,
+    reuse: &Reuse<'_>,
+    record_range: &Range<usize>,
+) -> bool {
+    let index = line.plies.len() - 1;
+    if progress.ended.is_some() || index + 1 >= reuse.line.plies.len() || !progress.may_step_in {
+        return false;
+    }
+    // Read in place: a copy of every state compared showed.
+    let (next, shift) = reuse.line.plies.as_read(index + 1);
+    if shift_range(&next.range, shift + reuse.delta) != *record_range {
+        return false;
+    }
+    match in_step(line, reuse.line, index, reuse.keep.min(index)) {
+        InStep::No => false,
+        InStep::Never => {
+            progress.may_step_in = false;
+            false
+        }
+        InStep::Yes => true,
+    }
+}
+
+/// Where the replay of a line stands between its moves.
+struct LineProgress {
+    /// How many moves of the line the previous replay's states are kept for.
+    reused: usize,
+    /// The moves of the line so far, kept, copied or played.
+    move_count: usize,
+    /// The number of the turn before.
+    previous_turn: Option<u32>,
+    /// The game ends at the first verdict (its state and what it is); the moves after it
+    /// are replayed all the same.
+    ended: Option<(usize, Verdict)>,
+    warned_after_end: bool,
+    /// Once the rest of the line is the previous replay's, its moves are only counted.
+    copied_rest: bool,
+    /// Whether the rest of the line may still turn out to be the previous replay's.
+    may_step_in: bool,
+    /// Where the states played end, once the rest is the previous replay's.
+    played_until: Option<usize>,
+}
+
 impl Player<'_> {
+    /// Replays one line of play (the main line or a variation) from `start` through
+    /// `turns`, keeping what `reuse` holds of the previous replay of this line.
     fn play_line(
         &mut self,
         path: LinePath,
@@ -795,44 +934,7 @@ impl Player<'_> {
         turns: Vec<usize>,
         reuse: Option<Reuse<'_>>,
     ) -> Line {
-        let rules = self.rules;
-        let start_side = if rules.attackers_first {
-            TaflSide::Attackers
-        } else {
-            TaflSide::Defenders
-        };
-        let mut line = Line {
-            path: path.clone(),
-            parent,
-            first_ref: start.first_ref,
-            start_ref: start.start_ref,
-            plies: Plies::default(),
-            last_board: Vec::new(),
-            last_facts: LastBoardFacts(None),
-            positions: Positions::default(),
-            turns: Vec::new(),
-            resigned: None,
-        };
-        let start_hash = position_hash(&start.board, start.side, start.berserker);
-        line.push(
-            (
-                Ply {
-                    address: start.address,
-                    range: 0..0,
-                    comment: None,
-                    moved: start.start_moved,
-                    captures: 0..0,
-                    next_side: start.side,
-                    berserker: start.berserker,
-                    verdict: None,
-                    checked: start.unmade_before.is_none(),
-                },
-                start_hash,
-            ),
-            [],
-            &mut Vec::new(),
-            start.board.clone(),
-        );
+        let (mut line, start_hash) = start_line(path.clone(), parent, &start);
         let mut reused = 0;
         if let Some(reuse) = &reuse {
             let keep = reuse.keep.min(reuse.line.plies.len());
@@ -847,9 +949,7 @@ impl Player<'_> {
             Some(reuse) => Repetitions::keeping(&reuse.line.positions, first_played),
             None if path.is_main() => Repetitions::after(std::iter::empty()),
             None => Repetitions::after(
-                start
-                    .history
-                    .iter()
+                (start.history.iter())
                     .chain(std::iter::once(&start_hash))
                     .copied(),
             ),
@@ -857,238 +957,61 @@ impl Player<'_> {
         if first_played == 0 && path.is_main() {
             repetitions.reach(start_hash, 0, &line.plies);
         }
-        repetitions.expected = turns
-            .iter()
+        repetitions.expected = (turns.iter())
             .map(|&turn| self.file.turns.outline(turn).moves)
             .sum::<usize>()
             .saturating_sub(reused);
-        // The game ends at the first verdict; the moves after it are replayed all the same.
-        let mut ended: Option<(usize, Verdict)> = line
-            .plies
-            .first_verdict_before(line.plies.len())
-            .and_then(|at| {
-                line.plies
-                    .as_read(at)
-                    .0
-                    .verdict
-                    .map(|verdict| (at, verdict))
-            });
-        let mut warned_after_end = ended.is_some_and(|(at, _)| at + 1 < line.plies.len());
-        // Once the rest of the line is the previous replay's, its moves are only counted.
-        let mut copied_rest = false;
-        // Whether the rest of the line may still turn out to be the previous replay's.
-        let mut may_step_in = true;
-        // Where the states played end, once the rest is the previous replay's.
-        let mut played_until: Option<usize> = None;
-        let mut previous_turn: Option<u32> = None;
-        let mut move_count = 0usize;
+        let ended = (line.plies.first_verdict_before(line.plies.len())).and_then(|at| {
+            line.plies
+                .as_read(at)
+                .0
+                .verdict
+                .map(|verdict| (at, verdict))
+        });
+        let mut progress = LineProgress {
+            reused,
+            move_count: 0,
+            previous_turn: None,
+            ended,
+            warned_after_end: ended.is_some_and(|(at, _)| at + 1 < line.plies.len()),
+            copied_rest: false,
+            may_step_in: true,
+            played_until: None,
+        };
         for (turn_position, &turn_index) in turns.iter().enumerate() {
             let outline = self.file.turns.outline(turn_index);
-            let plays = !copied_rest && move_count + outline.moves > reused;
-            let numbered_in_order = previous_turn.map_or(outline.number == 1, |previous| {
-                outline.number > previous && u64::from(outline.number) <= u64::from(previous) + 1
-            });
+            let plays = !progress.copied_rest && progress.move_count + outline.moves > reused;
+            let numbered_in_order =
+                progress
+                    .previous_turn
+                    .map_or(outline.number == 1, |previous| {
+                        outline.number > previous
+                            && u64::from(outline.number) <= u64::from(previous) + 1
+                    });
             if !plays && outline.only_moves && numbered_in_order && turn_position > 0 {
                 // Kept or copied, and nothing to say about it.
-                previous_turn = Some(outline.number);
-                move_count += outline.moves;
+                progress.previous_turn = Some(outline.number);
+                progress.move_count += outline.moves;
                 continue;
             }
-            // A turn is read where it was first read, `shift` bytes off, rather than copied
-            // moved along: only the moves played are moved, one at a time.
-            let (turn, shift) = self.file.turns.as_read(turn_index);
             self.prefetch_turns_after(&turns, turn_position);
-            let shifted = |range: &Range<usize>| shift_range(range, shift);
-            let written = turn.address.turn;
-            // Turn numbers: one after the other.
-            if let Some(previous) = previous_turn {
-                if u64::from(written) > u64::from(previous) + 1 {
-                    let missing = if u64::from(written) == u64::from(previous) + 2 {
-                        format!("turn {} is missing", u64::from(previous) + 1)
-                    } else {
-                        format!(
-                            "turns {} to {} are missing",
-                            u64::from(previous) + 1,
-                            written - 1
-                        )
-                    };
-                    self.diagnostics.push(Diagnostic::error(
-                        shifted(&turn.address.range),
-                        "missing-turn",
-                        format!(
-                            "{missing} before {}{written}; OpenTafl drops every turn after a gap, ppn-ls replays them in order",
-                            path.prefix()
-                        ),
-                    ));
-                } else if written <= previous {
-                    self.diagnostics.push(Diagnostic::error(
-                        shifted(&turn.address.range),
-                        "repeated-turn",
-                        format!(
-                            "turn {}{written} comes after turn {previous}; its moves are replayed in the order written",
-                            path.prefix()
-                        ),
-                    ));
-                }
-            } else if written != 1 {
-                self.diagnostics.push(Diagnostic::error(
-                    shifted(&turn.address.range),
-                    "missing-turn",
-                    format!("the first turn of {} is numbered 1", line_name(&path)),
-                ));
-            }
-            previous_turn = Some(written);
-            let comments: &[Range<usize>] =
-                turn.commentary.as_ref().map_or(&[], |c| c.parts.as_slice());
-            let mut real_moves = 0usize;
-            let mut placeholders = 0usize;
-            for (word_position, word) in turn.moves.iter().enumerate() {
-                match word {
-                    MoveWord::Placeholder(range) => {
-                        if path.is_main() {
-                            self.diagnostics.push(Diagnostic::error(
-                                shifted(range),
-                                "misplaced-placeholder",
-                                "`.....` stands for a parent line's move, at the start of a variation: the main line has none",
-                            ));
-                        } else if turn_position != 0 || real_moves > 0 {
-                            self.diagnostics.push(Diagnostic::error(
-                                shifted(range),
-                                "misplaced-placeholder",
-                                "`.....` only stands at the start of a variation's first turn, for the moves it shares with its parent line",
-                            ));
-                        } else {
-                            placeholders += 1;
-                        }
-                    }
-                    MoveWord::Bad { .. } if !takes_a_move(word_position, word) => {}
-                    MoveWord::Resign(range) => {
-                        // The state the moves so far reached.
-                        let last = line
-                            .plies
-                            .get(move_count)
-                            .or_else(|| line.plies.last())
-                            .map_or(start.side, |p| p.next_side);
-                        if line.resigned.is_none() {
-                            line.resigned = Some((last, shifted(range)));
-                        }
-                        if word_position + 1 < turn.moves.len() || turn_position + 1 < turns.len() {
-                            self.diagnostics.push(Diagnostic::warning(
-                                shifted(range),
-                                "move-after-end",
-                                format!(
-                                    "the {} resign here, yet the record goes on",
-                                    side_name(last)
-                                ),
-                            ));
-                        }
-                    }
-                    MoveWord::Move(_) | MoveWord::Bad { .. } => {
-                        let played = match word {
-                            MoveWord::Move(record) => Played::Record(record),
-                            _ => Played::Unreadable(word.range_ref()),
-                        };
-                        if move_count < reused || copied_rest {
-                            move_count += 1;
-                            real_moves += 1;
-                            continue;
-                        }
-                        let record_range = shifted(played.range());
-                        if let Some(reuse) = &reuse {
-                            // Past the edit, where the turns are the previous replay's: once
-                            // this move is the previous replay's next one, from the same
-                            // state, the rest of the line is the previous replay's.
-                            let index = line.plies.len() - 1;
-                            if turn_index >= reuse.same_turns_from
-                                && shifted(&turn.range).start >= reuse.tail_from
-                                && ended.is_none()
-                                && index + 1 < reuse.line.plies.len()
-                                && {
-                                    // Read in place: a copy of every state compared showed.
-                                    let (next, shift) = reuse.line.plies.as_read(index + 1);
-                                    shift_range(&next.range, shift + reuse.delta) == record_range
-                                }
-                                && may_step_in
-                                && {
-                                    let from = reuse.keep.min(index);
-                                    match in_step(&line, reuse.line, index, from) {
-                                        InStep::No => false,
-                                        InStep::Never => {
-                                            may_step_in = false;
-                                            false
-                                        }
-                                        InStep::Yes => true,
-                                    }
-                                }
-                            {
-                                played_until = Some(line.plies.len());
-                                copy_rest(&mut line, reuse.line, reuse.delta);
-                                copied_rest = true;
-                                move_count += 1;
-                                real_moves += 1;
-                                continue;
-                            }
-                        }
-                        let comment = comments
-                            .get(real_moves)
-                            .map(shifted)
-                            .filter(|c| !c.is_empty());
-                        if let Some((at, verdict)) = ended {
-                            if !warned_after_end {
-                                warned_after_end = true;
-                                self.ply_diagnostics.push(MoveProblem::said(Diagnostic::warning(
-                                        record_range.clone(),
-                                        "move-after-end",
-                                        format!(
-                                            "the game ended after {} ({}); the moves after it are replayed all the same",
-                                            line.label(at),
-                                            verdict.describe()
-                                        ),
-                                    )
-                                    .with_related(line.plies.at(at).range, "the game ends here")));
-                            }
-                        }
-                        let is_first_of_turn = real_moves == 0 && placeholders == 0;
-                        self.play_move(
-                            &mut line,
-                            (played, shift),
-                            comment,
-                            &mut repetitions,
-                            turn_position,
-                            is_first_of_turn,
-                            start_side,
-                            &start,
-                        );
-                        if ended.is_none() {
-                            ended = line.last_ply_verdict();
-                        }
-                        move_count += 1;
-                        real_moves += 1;
-                    }
-                }
-            }
-            if turn_position == 0 && !path.is_main() && real_moves + placeholders > 0 {
-                let expected = line
-                    .plies
-                    .get(1)
-                    .filter(|p| p.address.turn == 1)
-                    .map_or(placeholders, |p| usize::from(p.address.letter));
-                if placeholders != expected {
-                    self.diagnostics.push(Diagnostic::warning(
-                        shifted(&turn.address.range),
-                        "variation-placeholders",
-                        format!(
-                            "this variation's first move is the {} move of its turn: write {} `.....` before it",
-                            ordinal(expected + 1),
-                            expected
-                        ),
-                    ));
-                }
-            }
+            let turn = TurnToPlay {
+                index: turn_index,
+                position: turn_position,
+                last: turn_position + 1 == turns.len(),
+            };
+            self.play_turn(
+                &mut line,
+                &mut progress,
+                &mut repetitions,
+                turn,
+                &start,
+                reuse.as_ref(),
+            );
         }
         line.turns = turns;
         if path.is_main() {
-            let played = first_played..played_until.unwrap_or(line.plies.len());
+            let played = first_played..progress.played_until.unwrap_or(line.plies.len());
             line.positions = repetitions.into_positions(
                 reuse.as_ref().map(|reuse| &reuse.line.positions),
                 &line.plies,
@@ -1096,6 +1019,225 @@ impl Player<'_> {
             );
         }
         line
+    }
+
+    /// Plays the moves of one turn of `line`, and says what is wrong with its number, its
+    /// placeholders and its resignations.
+    fn play_turn(
+        &mut self,
+        line: &mut Line,
+        progress: &mut LineProgress,
+        repetitions: &mut Repetitions,
+        to_play: TurnToPlay,
+        start: &StartFrom,
+        reuse: Option<&Reuse<'_>>,
+    ) {
+        // A turn is read where it was first read, `shift` bytes off, rather than copied
+        // moved along: only the moves played are moved, one at a time.
+        let (turn, shift) = self.file.turns.as_read(to_play.index);
+        let shifted = |range: &Range<usize>| shift_range(range, shift);
+        self.check_turn_number(
+            &line.path,
+            progress.previous_turn,
+            turn.address.turn,
+            shifted(&turn.address.range),
+        );
+        progress.previous_turn = Some(turn.address.turn);
+        let comments: &[Range<usize>] =
+            turn.commentary.as_ref().map_or(&[], |c| c.parts.as_slice());
+        let mut real_moves = 0usize;
+        let mut placeholders = 0usize;
+        for (word_position, word) in turn.moves.iter().enumerate() {
+            match word {
+                MoveWord::Placeholder(range) => {
+                    let misplaced = if line.path.is_main() {
+                        Some("`.....` stands for a parent line's move, at the start of a variation: the main line has none")
+                    } else if to_play.position != 0 || real_moves > 0 {
+                        Some("`.....` only stands at the start of a variation's first turn, for the moves it shares with its parent line")
+                    } else {
+                        None
+                    };
+                    match misplaced {
+                        Some(why) => self.diagnostics.push(Diagnostic::error(
+                            shifted(range),
+                            "misplaced-placeholder",
+                            why,
+                        )),
+                        None => placeholders += 1,
+                    }
+                }
+                MoveWord::Bad { .. } if !takes_a_move(word_position, word) => {}
+                MoveWord::Resign(range) => {
+                    let more_after = word_position + 1 < turn.moves.len() || !to_play.last;
+                    self.resign(line, progress.move_count, start, shifted(range), more_after);
+                }
+                MoveWord::Move(_) | MoveWord::Bad { .. } => {
+                    let played = match word {
+                        MoveWord::Move(record) => Played::Record(record),
+                        _ => Played::Unreadable(word.range_ref()),
+                    };
+                    real_moves += 1;
+                    if progress.move_count < progress.reused || progress.copied_rest {
+                        progress.move_count += 1;
+                        continue;
+                    }
+                    let record_range = shifted(played.range());
+                    if let Some(reuse) = reuse {
+                        let from_here = to_play.index >= reuse.same_turns_from
+                            && shifted(&turn.range).start >= reuse.tail_from;
+                        if from_here && steps_into(line, progress, reuse, &record_range) {
+                            // The rest of the line is the previous replay's.
+                            progress.played_until = Some(line.plies.len());
+                            copy_rest(line, reuse.line, reuse.delta);
+                            progress.copied_rest = true;
+                            progress.move_count += 1;
+                            continue;
+                        }
+                    }
+                    self.warn_once_after_end(line, progress, &record_range);
+                    let comment = (comments.get(real_moves - 1))
+                        .map(shifted)
+                        .filter(|c| !c.is_empty());
+                    let to_play = MoveToPlay {
+                        played,
+                        shift,
+                        comment,
+                        turn_position: to_play.position,
+                        first_of_turn: real_moves == 1 && placeholders == 0,
+                    };
+                    self.play_move(line, repetitions, to_play, start);
+                    if progress.ended.is_none() {
+                        progress.ended = line.last_ply_verdict();
+                    }
+                    progress.move_count += 1;
+                }
+            }
+        }
+        if to_play.position == 0 && !line.path.is_main() && real_moves + placeholders > 0 {
+            self.check_placeholders(line, placeholders, shifted(&turn.address.range));
+        }
+    }
+
+    /// Turn numbers: one after the other, the first one 1.
+    fn check_turn_number(
+        &mut self,
+        path: &LinePath,
+        previous: Option<u32>,
+        written: u32,
+        range: Range<usize>,
+    ) {
+        let Some(previous) = previous else {
+            if written != 1 {
+                self.diagnostics.push(Diagnostic::error(
+                    range,
+                    "missing-turn",
+                    format!("the first turn of {} is numbered 1", line_name(path)),
+                ));
+            }
+            return;
+        };
+        if u64::from(written) > u64::from(previous) + 1 {
+            let missing = if u64::from(written) == u64::from(previous) + 2 {
+                format!("turn {} is missing", u64::from(previous) + 1)
+            } else {
+                format!(
+                    "turns {} to {} are missing",
+                    u64::from(previous) + 1,
+                    written - 1
+                )
+            };
+            self.diagnostics.push(Diagnostic::error(
+                range,
+                "missing-turn",
+                format!(
+                    "{missing} before {}{written}; OpenTafl drops every turn after a gap, ppn-ls replays them in order",
+                    path.prefix()
+                ),
+            ));
+        } else if written <= previous {
+            self.diagnostics.push(Diagnostic::error(
+                range,
+                "repeated-turn",
+                format!(
+                    "turn {}{written} comes after turn {previous}; its moves are replayed in the order written",
+                    path.prefix()
+                ),
+            ));
+        }
+    }
+
+    /// A resignation: the side to move at the state the moves so far reached resigns
+    /// (the first resignation of the line counts), and a record that goes on after it says so.
+    fn resign(
+        &mut self,
+        line: &mut Line,
+        move_count: usize,
+        start: &StartFrom,
+        range: Range<usize>,
+        more_after: bool,
+    ) {
+        let last = (line.plies.get(move_count))
+            .or_else(|| line.plies.last())
+            .map_or(start.side, |p| p.next_side);
+        if line.resigned.is_none() {
+            line.resigned = Some((last, range.clone()));
+        }
+        if more_after {
+            self.diagnostics.push(Diagnostic::warning(
+                range,
+                "move-after-end",
+                format!(
+                    "the {} resign here, yet the record goes on",
+                    side_name(last)
+                ),
+            ));
+        }
+    }
+
+    /// Past the game's end, the first move played says so (once).
+    fn warn_once_after_end(
+        &mut self,
+        line: &Line,
+        progress: &mut LineProgress,
+        range: &Range<usize>,
+    ) {
+        let Some((at, verdict)) = progress.ended else {
+            return;
+        };
+        if !progress.warned_after_end {
+            progress.warned_after_end = true;
+            self.ply_diagnostics.push(MoveProblem::said(
+                Diagnostic::warning(
+                    range.clone(),
+                    "move-after-end",
+                    format!(
+                        "the game ended after {} ({}); the moves after it are replayed all the same",
+                        line.label(at),
+                        verdict.describe()
+                    ),
+                )
+                .with_related(line.plies.at(at).range, "the game ends here"),
+            ));
+        }
+    }
+
+    /// A variation's first turn holds one `.....` for each move of the turn it shares with
+    /// its parent line.
+    fn check_placeholders(&mut self, line: &Line, placeholders: usize, range: Range<usize>) {
+        let expected = (line.plies.get(1))
+            .filter(|p| p.address.turn == 1)
+            .map_or(placeholders, |p| usize::from(p.address.letter));
+        if placeholders != expected {
+            self.diagnostics.push(Diagnostic::warning(
+                range,
+                "variation-placeholders",
+                format!(
+                    "this variation's first move is the {} move of its turn: write {} `.....` before it",
+                    ordinal(expected + 1),
+                    expected
+                ),
+            ));
+        }
     }
 
     /// Asks for the memory of the turns after `turns[position]` ahead of their replay: the
@@ -1115,29 +1257,23 @@ impl Player<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    /// Plays `record`, read where it now sits `shift` bytes further on (the ranges of its
-    /// state and diagnostics are moved by that much: copying a moved record for every
-    /// move replayed cost more).
+    /// Plays one move of the record at the end of `line`: its address, the checks of its
+    /// turn's length, the move made (or refused) on the board, its verdict and repetitions,
+    /// and what is wrong with it, pushed with the state after it.
     fn play_move(
         &mut self,
         line: &mut Line,
-        (word, shift): (Played<'_>, isize),
-        comment: Option<Range<usize>>,
         repetitions: &mut Repetitions,
-        turn_position: usize,
-        first_of_turn_line: bool,
-        start_side: TaflSide,
+        to_play: MoveToPlay<'_>,
         start: &StartFrom,
     ) {
         #[cfg(test)]
         MOVES_PLAYED.with(|played| played.set(played.get() + 1));
-        let (record, word_range) = match word {
-            Played::Record(record) => (Some(record), &record.range),
-            Played::Unreadable(range) => (None, range),
+        let (played, shift) = (to_play.played, to_play.shift);
+        let record = match played {
+            Played::Record(record) => Some(record),
+            Played::Unreadable(_) => None,
         };
-        let rules = self.rules;
-        let dim = rules.dim;
         let own_diagnostics = self.ply_diagnostics.len();
         let previous = line.plies.len() - 1;
         // The last board becomes this move's board before; the board after it, the last.
@@ -1150,255 +1286,70 @@ impl Player<'_> {
         let (previous_ply, _) = line.plies.as_read(previous);
         let side = previous_ply.next_side;
         let berserker = previous_ply.berserker;
-        let prev_address = previous_ply.address;
         // After a move that could not be made, the boards are not the record's: what would
         // be found wrong with the moves would only echo it.
         let checking = previous_ply.checked;
-        // This move's address: a new turn when the side that starts turns moves after the
-        // other side has.
-        let address = if let Some(first) = start.first_address.filter(|_| previous == 0) {
-            first
-        } else {
-            // The side whose move the last one was (made by a man of the other side, it was
-            // still theirs).
-            let last_mover = match previous.checked_sub(1) {
-                Some(before_previous) => Some(line.plies.as_read(before_previous).0.next_side),
-                None => previous_ply.moved.map(|(m, _, _)| m.side),
-            };
-            let new_turn =
-                side == start_side && berserker.is_none() && last_mover != Some(start_side);
-            if new_turn {
-                AddressMove {
-                    turn: prev_address.turn.saturating_add(1),
-                    letter: 0,
-                }
-            } else {
-                AddressMove {
-                    turn: prev_address.turn,
-                    letter: prev_address.letter.saturating_add(1),
-                }
-            }
-        };
+        let address = self.next_address(line, start);
         let label = MoveLabel {
             path: &line.path,
             address,
         };
         if previous > 0 {
-            if first_of_turn_line && address.letter != 0 && turn_position > 0 {
-                self.ply_diagnostics.push(MoveProblem::said(Diagnostic::warning(
-                    word_range.clone(),
-                    "turn-length",
-                    format!(
-                        "by the moves played this is move {label}: the turn before lacks a move (a turn holds one move per side)"
-                    ),
-                )));
-            } else if !first_of_turn_line && address.letter == 0 {
-                self.ply_diagnostics.push(MoveProblem::said(Diagnostic::warning(
-                    word_range.clone(),
-                    "turn-length",
-                    format!("this move starts turn {label}: a turn holds one move per side, unless a capture lets a berserk man move again"),
-                )));
-            }
+            self.check_turn_length(&to_play, address, &label);
         }
         let mut after = std::mem::take(&mut self.spare_board);
         after.clone_from(&before);
-        let mut moved = None;
-        let mut outcome = Outcome::default();
         // An unreadable move is skipped: its side's turn passes.
-        let mut playable = record.is_some();
-        let mut legal = false;
-        if let Some(record) = record {
-            let from_square = record.from.0;
-            let to_square = record.to.0;
-            for (square, range) in [(from_square, &record.from.1), (to_square, &record.to.1)] {
-                if !square.on_board(dim) {
-                    self.ply_diagnostics
-                        .push(MoveProblem::said(Diagnostic::error(
-                            range.clone(),
-                            "square-off-board",
-                            format!("{} is off the {dim}×{dim} board", square.name()),
-                        )));
-                    playable = false;
-                }
-            }
-            if playable {
-                let from = from_square.index(dim);
-                let to = to_square.index(dim);
-                match man_at(&before, from) {
-                    None => {
-                        self.ply_diagnostics.push(MoveProblem::NoMan {
-                            range: record.from.1.clone(),
-                            movement: Movement::of(record),
-                        });
-                        playable = false;
-                    }
-                    Some(man) => {
-                        if let Some((written, range)) = &record.mover {
-                            if *written != man {
-                                self.ply_diagnostics.push(MoveProblem::said(
-                                    Diagnostic::error(
-                                        range.clone(),
-                                        "mover-mismatch",
-                                        format!(
-                                            "`{}` says {} moves, but {} holds {}",
-                                            written.letter(),
-                                            written.describe(),
-                                            from_square.name(),
-                                            man.describe()
-                                        ),
-                                    )
-                                    .with_fix(Fix {
-                                        title: format!("Write `{}`", man_letter(man)),
-                                        edits: vec![(range.clone(), man_letter(man))],
-                                    }),
-                                ));
-                            }
-                        }
-                        let mut reason = None;
-                        if man.side != side {
-                            reason = Some(Illegality::NotToMove(side));
-                        } else if let Some(b) = berserker {
-                            if usize::from(b) != from {
-                                reason = Some(Illegality::MustMoveAgain {
-                                    man: man_at(&before, usize::from(b)),
-                                    at: b,
-                                });
-                            }
-                        }
-                        if reason.is_none() {
-                            if let Err(why) = check_move(rules, &before, from, to) {
-                                reason = Some(Illegality::Rule(why));
-                            }
-                        }
-                        if reason.is_none()
-                            && berserker.is_some()
-                            && rules.berserk == crate::otn::variant::Berserk::Capture
-                            && !captures_something(rules, &before, from, to)
-                        {
-                            reason = Some(Illegality::OnlyToCapture);
-                        }
-                        let physical = before[to] == 0 && from != to;
-                        match reason {
-                            Some(why) => {
-                                self.ply_diagnostics.push(MoveProblem::Illegal {
-                                    range: record.from.1.start..record.to.1.end,
-                                    movement: Movement::of(record),
-                                    why,
-                                    made: physical,
-                                });
-                            }
-                            None => legal = true,
-                        }
-                        if physical {
-                            outcome = apply(rules, &mut after, from, to);
-                            moved = Some((man, from as u16, to as u16));
-                        } else {
-                            playable = false;
-                        }
-                    }
-                }
-            }
-            // Move type as written against what was played.
-            if let Some((man, _, _)) = moved {
-                let _ = man;
-                let written = record.kind.0;
-                let berserk_move = berserker.is_some();
-                let actual = MoveType::of(outcome.jump, berserk_move);
-                if legal && written != actual {
-                    let mut fix_text = String::from(actual.symbol());
-                    if fix_text.is_empty() {
-                        fix_text.push('-');
-                    }
-                    self.ply_diagnostics.push(MoveProblem::said(
-                        Diagnostic::warning(
-                            record.kind.1.clone(),
-                            "move-type-mismatch",
-                            format!(
-                                "`{}` marks {}, but this is {}",
-                                written.symbol(),
-                                move_type_words(written),
-                                move_type_words(actual)
-                            ),
-                        )
-                        .with_fix(Fix {
-                            title: format!("Write `{}`", actual.symbol()),
-                            edits: vec![(record.kind.1.clone(), actual.symbol().to_string())],
-                        }),
-                    ));
-                }
-            }
-            // Captures as written against the engine's.
-            if playable {
-                self.check_captures(record, &outcome, &label);
-            } else if !record.captures.is_empty() {
-                self.ply_diagnostics
-                    .push(MoveProblem::said(Diagnostic::warning(
-                        record.captures_range.clone(),
-                        "capture-not-made",
-                        format!("{label} could not be made, so it captures nothing"),
-                    )));
-            }
-        }
-        let next_berserker = if playable {
-            moved.and_then(|(_, _, to)| {
-                berserk_continuation(rules, &after, usize::from(to), &outcome).map(|b| b as u16)
-            })
-        } else {
-            None
+        let made = match record {
+            Some(record) => self.make_move(record, (&before, &mut after), side, berserker, &label),
+            None => MadeMove::default(),
         };
+        let rules = self.rules;
+        let next_berserker = made.moved.filter(|_| made.playable).and_then(|(_, _, to)| {
+            berserk_continuation(rules, &after, usize::from(to), &made.outcome).map(|b| b as u16)
+        });
         // A move made by a man of the side not to move still takes its side's place: the
         // other side moves next, as the record has it.
-        let mover_side = side;
-        let next_side = match (next_berserker, moved) {
+        let next_side = match (next_berserker, made.moved) {
             (Some(_), Some((man, _, _))) => man.side,
-            _ => crate::otn::board::other_side(mover_side),
+            _ => crate::otn::board::other_side(side),
         };
         let had_king = census_before.king.is_some();
-        let census = match moved {
-            Some((man, _, _)) => census_before.after_move(&after, man, &outcome.captures),
+        let census = match made.moved {
+            Some((man, _, _)) => census_before.after_move(&after, man, &made.outcome.captures),
             None => census_before,
         };
-        let mut verdict = if playable && checking {
+        let mut verdict = if made.playable && checking {
             verdict_hinted(
                 rules,
                 &after,
                 (census, had_king),
-                mover_side,
+                side,
                 next_berserker.is_some(),
                 &mut self.verdict_hints,
             )
         } else {
             None
         };
-        let board_hash = match moved {
+        let board_hash = match made.moved {
             Some((_, from, to)) => board_hash_after(
                 board_hash_before,
                 (&before, &after),
                 [usize::from(from), usize::from(to)]
                     .into_iter()
-                    .chain(outcome.captures.iter().map(|(square, _)| *square)),
+                    .chain(made.outcome.captures.iter().map(|(square, _)| *square)),
             ),
             None => board_hash_before,
         };
         let hash = position_hash_of(board_hash, next_side, next_berserker);
         let seen = repetitions.reach(hash, line.plies.len(), &line.plies);
-        if checking && playable && verdict.is_none() && seen >= 3 && next_berserker.is_none() {
-            verdict = match rules.threefold {
-                crate::otn::variant::Threefold::Ignore => None,
-                crate::otn::variant::Threefold::Draw => Some(Verdict::Draw(Reason::Repetition)),
-                crate::otn::variant::Threefold::MoverLoses => Some(Verdict::Win(
-                    crate::otn::board::other_side(mover_side),
-                    Reason::Repetition,
-                )),
-                crate::otn::variant::Threefold::MoverWins => {
-                    Some(Verdict::Win(mover_side, Reason::Repetition))
-                }
-            };
+        if checking && made.playable && verdict.is_none() && seen >= 3 && next_berserker.is_none() {
+            verdict = repetition_verdict(rules, side);
         }
         // The info symbol against the board.
         if let Some((info, range)) = record.and_then(|record| record.info.as_ref()) {
-            if playable {
-                self.check_info(*info, range.clone(), &after, verdict, mover_side, next_side);
+            if made.playable {
+                self.check_info(*info, range.clone(), &after, verdict, side, next_side);
             }
         }
         if shift != 0 {
@@ -1406,52 +1357,287 @@ impl Player<'_> {
                 problem.shift(shift);
             }
         }
+        let range = shift_range(played.range(), shift);
         if !checking {
             self.ply_diagnostics.truncate(own_diagnostics);
-            // Said once, at the first move not checked.
-            let unmade = if previous == 0 {
-                start.unmade_before.as_ref().map(|(_, label)| label.clone())
-            } else if line.plies.as_read(previous - 1).0.checked {
-                Some(line.label(previous))
-            } else {
-                None
-            };
-            if let Some(unmade) = unmade {
-                self.ply_diagnostics.push(MoveProblem::said(Diagnostic::new(
-                    shift_range(word_range, shift),
-                    Severity::Information,
-                    "moves-not-checked",
-                    format!(
-                        "the moves of {} from here on are not checked: {unmade} could not be made, so the boards after it are not the record's",
-                        line_name(&line.path)
-                    ),
-                )));
-            }
+            self.say_moves_not_checked(line, start, &range);
         }
         line.push(
             (
                 Ply {
                     address,
-                    range: shift_range(word_range, shift),
-                    comment,
-                    moved,
+                    range,
+                    comment: to_play.comment,
+                    moved: made.moved,
                     captures: 0..0,
                     next_side,
                     berserker: next_berserker,
                     verdict,
-                    checked: checking && playable,
+                    checked: checking && made.playable,
                 },
                 hash,
             ),
-            outcome
-                .captures
-                .iter()
-                .map(|(index, man)| (*index as u16, *man)),
+            (made.outcome.captures.iter()).map(|(index, man)| (*index as u16, *man)),
             &mut self.ply_diagnostics,
             after,
         );
         line.last_facts = LastBoardFacts(Some((census, board_hash)));
         self.spare_board = before;
+    }
+
+    /// The address of the next move of `line`: a new turn when the side that starts turns
+    /// moves after the other side has.
+    fn next_address(&self, line: &Line, start: &StartFrom) -> AddressMove {
+        let previous = line.plies.len() - 1;
+        if let Some(first) = start.first_address.filter(|_| previous == 0) {
+            return first;
+        }
+        let (previous_ply, _) = line.plies.as_read(previous);
+        // The side whose move the last one was (made by a man of the other side, it was
+        // still theirs).
+        let last_mover = match previous.checked_sub(1) {
+            Some(before_previous) => Some(line.plies.as_read(before_previous).0.next_side),
+            None => previous_ply.moved.map(|(m, _, _)| m.side),
+        };
+        let start_side = if self.rules.attackers_first {
+            TaflSide::Attackers
+        } else {
+            TaflSide::Defenders
+        };
+        let address = previous_ply.address;
+        let new_turn = previous_ply.next_side == start_side
+            && previous_ply.berserker.is_none()
+            && last_mover != Some(start_side);
+        if new_turn {
+            AddressMove {
+                turn: address.turn.saturating_add(1),
+                letter: 0,
+            }
+        } else {
+            AddressMove {
+                turn: address.turn,
+                letter: address.letter.saturating_add(1),
+            }
+        }
+    }
+
+    /// A move written first in its turn that the moves played make another turn's second,
+    /// or the other way round.
+    fn check_turn_length(
+        &mut self,
+        to_play: &MoveToPlay<'_>,
+        address: AddressMove,
+        label: &MoveLabel<'_>,
+    ) {
+        let range = to_play.played.range();
+        if to_play.first_of_turn && address.letter != 0 && to_play.turn_position > 0 {
+            self.ply_diagnostics.push(MoveProblem::said(Diagnostic::warning(
+                range.clone(),
+                "turn-length",
+                format!(
+                    "by the moves played this is move {label}: the turn before lacks a move (a turn holds one move per side)"
+                ),
+            )));
+        } else if !to_play.first_of_turn && address.letter == 0 {
+            self.ply_diagnostics.push(MoveProblem::said(Diagnostic::warning(
+                range.clone(),
+                "turn-length",
+                format!("this move starts turn {label}: a turn holds one move per side, unless a capture lets a berserk man move again"),
+            )));
+        }
+    }
+
+    /// `record` made on `boards.1` (a copy of the board before, `boards.0`), with what is
+    /// wrong with it: squares off the board, no man to move, the wrong man named, an
+    /// illegal move (made all the same when it can be), the move type and the captures
+    /// written against the engine's.
+    fn make_move(
+        &mut self,
+        record: &MoveRecord,
+        (before, after): (&[u8], &mut [u8]),
+        side: TaflSide,
+        berserker: Option<u16>,
+        label: &MoveLabel<'_>,
+    ) -> MadeMove {
+        let mut made = MadeMove {
+            playable: self.on_board(record),
+            ..MadeMove::default()
+        };
+        let dim = self.rules.dim;
+        if made.playable {
+            let (from, to) = (record.from.0.index(dim), record.to.0.index(dim));
+            match man_at(before, from) {
+                None => {
+                    self.ply_diagnostics.push(MoveProblem::NoMan {
+                        range: record.from.1.clone(),
+                        movement: Movement::of(record),
+                    });
+                    made.playable = false;
+                }
+                Some(man) => {
+                    self.check_mover(record, man);
+                    let illegality = self.illegality(before, (from, to), man, side, berserker);
+                    // A move that breaks the rules is made all the same when the board
+                    // allows it, so that the record goes on as written.
+                    let physical = before[to] == 0 && from != to;
+                    match illegality {
+                        Some(why) => self.ply_diagnostics.push(MoveProblem::Illegal {
+                            range: record.from.1.start..record.to.1.end,
+                            movement: Movement::of(record),
+                            why,
+                            made: physical,
+                        }),
+                        None => made.legal = true,
+                    }
+                    if physical {
+                        made.outcome = apply(self.rules, after, from, to);
+                        made.moved = Some((man, from as u16, to as u16));
+                    } else {
+                        made.playable = false;
+                    }
+                }
+            }
+        }
+        if made.moved.is_some() && made.legal {
+            let actual = MoveType::of(made.outcome.jump, berserker.is_some());
+            self.check_move_type(record, actual);
+        }
+        // Captures as written against the engine's.
+        if made.playable {
+            self.check_captures(record, &made.outcome, label);
+        } else if !record.captures.is_empty() {
+            self.ply_diagnostics
+                .push(MoveProblem::said(Diagnostic::warning(
+                    record.captures_range.clone(),
+                    "capture-not-made",
+                    format!("{label} could not be made, so it captures nothing"),
+                )));
+        }
+        made
+    }
+
+    /// Whether both squares of `record` are on the board (saying so for each that is not).
+    fn on_board(&mut self, record: &MoveRecord) -> bool {
+        let dim = self.rules.dim;
+        let mut on_board = true;
+        for (square, range) in [&record.from, &record.to] {
+            if !square.on_board(dim) {
+                self.ply_diagnostics
+                    .push(MoveProblem::said(Diagnostic::error(
+                        range.clone(),
+                        "square-off-board",
+                        format!("{} is off the {dim}×{dim} board", square.name()),
+                    )));
+                on_board = false;
+            }
+        }
+        on_board
+    }
+
+    /// The man written before the move (`K` of `Ke1-a1`) against the man on its square.
+    fn check_mover(&mut self, record: &MoveRecord, man: Man) {
+        let Some((written, range)) = &record.mover else {
+            return;
+        };
+        if *written != man {
+            self.ply_diagnostics.push(MoveProblem::said(
+                Diagnostic::error(
+                    range.clone(),
+                    "mover-mismatch",
+                    format!(
+                        "`{}` says {} moves, but {} holds {}",
+                        written.letter(),
+                        written.describe(),
+                        record.from.0.name(),
+                        man.describe()
+                    ),
+                )
+                .with_fix(Fix {
+                    title: format!("Write `{}`", man_letter(man)),
+                    edits: vec![(range.clone(), man_letter(man))],
+                }),
+            ));
+        }
+    }
+
+    /// Why `man` may not move `from` → `to` on `board` with `side` to move (and, after a
+    /// berserk capture, `berserker` the man that must move again); `None` when it may.
+    fn illegality(
+        &self,
+        board: &[u8],
+        (from, to): (usize, usize),
+        man: Man,
+        side: TaflSide,
+        berserker: Option<u16>,
+    ) -> Option<Illegality> {
+        let rules = self.rules;
+        if man.side != side {
+            return Some(Illegality::NotToMove(side));
+        }
+        if let Some(b) = berserker.filter(|&b| usize::from(b) != from) {
+            return Some(Illegality::MustMoveAgain {
+                man: man_at(board, usize::from(b)),
+                at: b,
+            });
+        }
+        if let Err(why) = check_move(rules, board, from, to) {
+            return Some(Illegality::Rule(why));
+        }
+        if berserker.is_some()
+            && rules.berserk == crate::otn::variant::Berserk::Capture
+            && !captures_something(rules, board, from, to)
+        {
+            return Some(Illegality::OnlyToCapture);
+        }
+        None
+    }
+
+    /// The move type written (`-`, `^`, `=`) against the one played.
+    fn check_move_type(&mut self, record: &MoveRecord, actual: MoveType) {
+        let written = record.kind.0;
+        if written == actual {
+            return;
+        }
+        self.ply_diagnostics.push(MoveProblem::said(
+            Diagnostic::warning(
+                record.kind.1.clone(),
+                "move-type-mismatch",
+                format!(
+                    "`{}` marks {}, but this is {}",
+                    written.symbol(),
+                    move_type_words(written),
+                    move_type_words(actual)
+                ),
+            )
+            .with_fix(Fix {
+                title: format!("Write `{}`", actual.symbol()),
+                edits: vec![(record.kind.1.clone(), actual.symbol().to_string())],
+            }),
+        ));
+    }
+
+    /// At the first move of a line whose boards are no longer the record's (a move before
+    /// it could not be made), says once that the moves from there on are not checked.
+    fn say_moves_not_checked(&mut self, line: &Line, start: &StartFrom, range: &Range<usize>) {
+        let previous = line.plies.len() - 1;
+        let unmade = if previous == 0 {
+            start.unmade_before.as_ref().map(|(_, label)| label.clone())
+        } else if line.plies.as_read(previous - 1).0.checked {
+            Some(line.label(previous))
+        } else {
+            None
+        };
+        if let Some(unmade) = unmade {
+            self.ply_diagnostics.push(MoveProblem::said(Diagnostic::new(
+                range.clone(),
+                Severity::Information,
+                "moves-not-checked",
+                format!(
+                    "the moves of {} from here on are not checked: {unmade} could not be made, so the boards after it are not the record's",
+                    line_name(&line.path)
+                ),
+            )));
+        }
     }
 
     fn check_captures(&mut self, record: &MoveRecord, outcome: &Outcome, label: &MoveLabel<'_>) {
