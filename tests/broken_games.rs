@@ -4,7 +4,7 @@
 use ppn_ls::diagnostic::Severity;
 use ppn_ls::ppn::diagnostics::check_text;
 use ppn_ls::ppn::replay::replay_document;
-use ppn_ls::render::piece_json::describe_piece;
+use ppn_ls::render::words::describe_piece;
 
 const GAME: &str = "---
 ...

@@ -11,8 +11,8 @@ use crate::exit_code;
 use crate::ide::analyze::analyze_boards;
 use crate::model::notation_document::{LineState, NotationDocument};
 use crate::model::scene::Scene;
-use crate::render::piece_json::{describe_piece, location_name};
 use crate::render::text::{diagram, BoardStyle, TextOptions};
+use crate::render::words::{describe_piece, location_name};
 
 /// How `replay --format text` draws.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -138,7 +138,7 @@ pub fn hover_with(
             if let Some(marked) = board.marked.as_deref().filter(|m| !m.is_empty()) {
                 let mut names: Vec<String> = Vec::new();
                 for piece in marked.iter().filter_map(|&i| scene.pieces.get(i)) {
-                    let name = crate::render::piece_json::location_name(piece.x, piece.y);
+                    let name = crate::render::words::location_name(piece.x, piece.y);
                     if !names.contains(&name) {
                         names.push(name);
                     }

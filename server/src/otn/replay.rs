@@ -878,6 +878,7 @@ fn start_line(path: LinePath, parent: Option<(usize, usize)>, start: &StartFrom)
 /// Past the edit, where the turns are the previous replay's: whether the move at
 /// `record_range` is the previous replay's next one, from the same state, so that the
 /// rest of the line is the previous replay's.
+#[inline(always)]
 fn steps_into(
     line: &Line,
     progress: &mut LineProgress,
@@ -1023,6 +1024,7 @@ impl Player<'_> {
 
     /// Plays the moves of one turn of `line`, and says what is wrong with its number, its
     /// placeholders and its resignations.
+    #[inline(always)]
     fn play_turn(
         &mut self,
         line: &mut Line,
@@ -1289,7 +1291,7 @@ impl Player<'_> {
         // After a move that could not be made, the boards are not the record's: what would
         // be found wrong with the moves would only echo it.
         let checking = previous_ply.checked;
-        let address = self.next_address(line, start);
+        let address = self.next_address(line, start, previous_ply);
         let label = MoveLabel {
             path: &line.path,
             address,
@@ -1385,14 +1387,14 @@ impl Player<'_> {
         self.spare_board = before;
     }
 
-    /// The address of the next move of `line`: a new turn when the side that starts turns
-    /// moves after the other side has.
-    fn next_address(&self, line: &Line, start: &StartFrom) -> AddressMove {
+    /// The address of the next move of `line`, whose last state is `previous_ply`: a new
+    /// turn when the side that starts turns moves after the other side has.
+    #[inline(always)]
+    fn next_address(&self, line: &Line, start: &StartFrom, previous_ply: &Ply) -> AddressMove {
         let previous = line.plies.len() - 1;
         if let Some(first) = start.first_address.filter(|_| previous == 0) {
             return first;
         }
-        let (previous_ply, _) = line.plies.as_read(previous);
         // The side whose move the last one was (made by a man of the other side, it was
         // still theirs).
         let last_mover = match previous.checked_sub(1) {
@@ -1451,6 +1453,7 @@ impl Player<'_> {
     /// wrong with it: squares off the board, no man to move, the wrong man named, an
     /// illegal move (made all the same when it can be), the move type and the captures
     /// written against the engine's.
+    #[inline(always)]
     fn make_move(
         &mut self,
         record: &MoveRecord,
@@ -1517,6 +1520,7 @@ impl Player<'_> {
     }
 
     /// Whether both squares of `record` are on the board (saying so for each that is not).
+    #[inline(always)]
     fn on_board(&mut self, record: &MoveRecord) -> bool {
         let dim = self.rules.dim;
         let mut on_board = true;
@@ -1562,6 +1566,7 @@ impl Player<'_> {
 
     /// Why `man` may not move `from` → `to` on `board` with `side` to move (and, after a
     /// berserk capture, `berserker` the man that must move again); `None` when it may.
+    #[inline(always)]
     fn illegality(
         &self,
         board: &[u8],

@@ -444,6 +444,7 @@ impl MoveError {
 }
 
 /// Checks that the man on `from` may move to `to`; `Ok(jump)` or why not.
+#[inline]
 pub fn check_move(rules: &Rules, cells: &[u8], from: usize, to: usize) -> Result<bool, MoveError> {
     // Squares are fewer than 2^16 (see `MAX_DIM`).
     let (from_square, to_square) = (from as u16, to as u16);

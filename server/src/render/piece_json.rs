@@ -1,7 +1,5 @@
-//! Pieces for the editors and the command line: as JSON (the conformance schema) and as a
-//! text diagram; the words for pieces and places live with the pictures.
-
-pub use crate::render::words::{describe_piece, file_letters, format_number, location_name};
+//! Pieces as JSON, in the conformance schema: `replay --format json`, the `ppn/boardAt`
+//! request and the page's worker write them so.
 
 use crate::model::piece::Piece;
 
@@ -45,12 +43,4 @@ impl serde::Serialize for JsonNumber {
             serializer.serialize_f64(self.0)
         }
     }
-}
-
-/// A text diagram of a bare list of pieces (coordinates, legend and stacks included).
-pub fn render_board(pieces: &[Piece]) -> String {
-    crate::render::text::diagram(
-        &crate::render::scene_of_pieces(pieces),
-        &crate::render::text::TextOptions::default(),
-    )
 }

@@ -1455,6 +1455,11 @@ fn draw_xiangqi_board(canvas: &mut Canvas, col: i64, row: i64) {
     }
 }
 
+/// A text diagram of a bare list of pieces (coordinates, legend and stacks included).
+pub fn diagram_of_pieces(pieces: &[Piece]) -> String {
+    diagram(&super::scene_of_pieces(pieces), &TextOptions::default())
+}
+
 #[cfg(test)]
 mod tests;
 

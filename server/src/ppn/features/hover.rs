@@ -31,7 +31,8 @@ use crate::ppn::rules::setups::{
 };
 use crate::ppn::rules::state::GameState;
 use crate::ppn::rules::TokenPart;
-use crate::render::piece_json::{describe_piece, location_name, render_board};
+use crate::render::text::diagram_of_pieces;
+use crate::render::words::{describe_piece, location_name};
 
 /// What to show, and the text it is about.
 #[derive(Clone, Debug, PartialEq)]
@@ -175,7 +176,7 @@ fn code(text: &str) -> String {
 }
 
 fn board_block(pieces: &[Piece]) -> String {
-    format!("```text\n{}```", render_board(pieces))
+    format!("```text\n{}```", diagram_of_pieces(pieces))
 }
 
 fn piece_with_place(piece: &Piece) -> String {

@@ -271,7 +271,7 @@ pub fn board_at(analysis: &PpnDocument, offset: usize) -> Option<BoardAt> {
     let state = game.game.state(state_index)?;
     Some(BoardAt {
         label: state.label.clone(),
-        text: crate::render::piece_json::render_board(state.pieces()),
+        text: crate::render::text::diagram_of_pieces(state.pieces()),
         pieces: state.pieces().to_vec(),
     })
 }
