@@ -9,6 +9,8 @@ pub mod config;
 pub mod diagnostic;
 #[cfg(feature = "native")]
 pub mod exit_code;
+#[cfg(test)]
+mod fixture;
 pub mod ide;
 #[cfg(feature = "native")]
 pub mod lsp;

@@ -473,208 +473,261 @@ fn find_game(name: &str, system: &str) -> Option<GameInfo> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use expect_test::expect;
 
-    fn hover_on(text: &str, needle: &str, within: usize) -> HoverInfo {
-        let analysis = PpnDocument::new(text.to_string());
-        let at = text.find(needle).expect("the text holds the needle") + within;
-        hover(&analysis, at).unwrap_or_else(|| panic!("no hover on {needle:?}"))
-    }
+    use super::*;
+    use crate::fixture::{check_hover, spot};
+    use crate::model::format::Format::Ppn;
 
     const TIC_TAC_TOE: &str = "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n\
                                1. S@b2 1... M@a2 {? (1... M@a1)}\n2. b2-c1 2... *a2\n";
 
+    fn tic_tac_toe(marked_at: &str) -> String {
+        TIC_TAC_TOE.replacen(marked_at, &format!("$0{marked_at}"), 1)
+    }
+
     #[test]
     fn a_move_shows_its_changes_and_names_the_board_after_it() {
-        let shown = hover_on(TIC_TAC_TOE, "2. b2-c1", 0);
-        let start = TIC_TAC_TOE.find("2. b2-c1").unwrap();
-        assert_eq!(shown.range, start..start + "2. b2-c1".len());
-        assert_eq!(
-            shown.markdown,
-            "**Move 2.** `b2-c1`\n\n- Moved null of Suns coin, back up from b2 to c1\n"
-        );
         // States: start, setup., 1., 1..., 2.: the board after move 2. is state 4.
-        assert_eq!(
-            shown.board,
-            Some(HoverBoard {
-                state: StateRef { game: 0, index: 4 },
-                label: "2.".to_string(),
-                marked: None,
-            })
+        check_hover(
+            Ppn,
+            &tic_tac_toe("2. b2-c1"),
+            expect![[r#"
+                6:1-6:9 "2. b2-c1"
+                **Move 2.** `b2-c1`
+
+                - Moved null of Suns coin, back up from b2 to c1
+
+                board: 2. (game 0, state 4)
+            "#]],
         );
     }
 
     #[test]
     fn a_piece_id_marks_the_pieces_it_names_on_the_board_before_its_move() {
-        let shown = hover_on(TIC_TAC_TOE, "2. b2-c1", 3);
-        assert!(
-            shown.markdown.starts_with("**PieceId** `b2` names 1 piece"),
-            "{}",
-            shown.markdown
-        );
         // Before move 2. (state 3) the coin of Suns (piece 1) is the top piece on b2.
-        assert_eq!(
-            shown.board,
-            Some(HoverBoard {
-                state: StateRef { game: 0, index: 3 },
-                label: "before 2.".to_string(),
-                marked: Some(vec![1]),
-            })
+        check_hover(
+            Ppn,
+            &tic_tac_toe("b2-c1").replacen("$0b2-c1", "b$02-c1", 1),
+            expect![[r#"
+                6:4-6:6 "b2"
+                **PieceId** `b2` names 1 piece here:
+
+                - null of Suns coin, back up at b2
+
+                board: before 2. (game 0, state 3), marked pieces [1]
+            "#]],
         );
     }
 
     #[test]
     fn removals_additions_and_comments_are_described() {
-        let removal = hover_on(TIC_TAC_TOE, "*a2", 0);
-        assert!(
-            removal
-                .markdown
-                .contains("- Removed null of Moons coin, back up at a2\n"),
-            "{}",
-            removal.markdown
+        check_hover(
+            Ppn,
+            &tic_tac_toe("*a2"),
+            expect![[r#"
+            6:10-6:18 "2... *a2"
+            **Move 2...** `*a2`
+
+            - Removed null of Moons coin, back up at a2
+
+            board: 2... (game 0, state 5)
+        "#]],
         );
-        let added = hover_on(TIC_TAC_TOE, "1... M@a2", 1);
-        assert!(
-            added
-                .markdown
-                .starts_with("**Move 1...** `M@a2` — ? (1... M@a1)\n\n- Added null of Moons coin, back up at a2\n"),
-            "{}",
-            added.markdown
+        check_hover(
+            Ppn,
+            &TIC_TAC_TOE.replacen("1... M@a2", "1$0... M@a2", 1),
+            expect![[r#"
+                5:9-5:34 "1... M@a2 {? (1... M@a1)}"
+                **Move 1...** `M@a2` — ? (1... M@a1)
+
+                - Added null of Moons coin, back up at a2
+
+                board: 1... (game 0, state 3)
+            "#]],
         );
     }
 
     #[test]
     fn flips_and_rotations_turn_a_piece_into_another_view_of_it() {
-        let text = "1. t@b2 2. +b2 3. b2@>90\n";
-        let flip = hover_on(text, "2.", 0);
-        assert!(
-            flip.markdown.starts_with(
-                "**Move 2.** `+b2`\n\n- Turned null of Suns tile, back up into null of Suns \
-                 tile, face up at b2\n"
-            ),
-            "{}",
-            flip.markdown
+        check_hover(
+            Ppn,
+            "1. t@b2 $02. +b2 3. b2@>90\n",
+            expect![[r#"
+            1:9-1:15 "2. +b2"
+            **Move 2.** `+b2`
+
+            - Turned null of Suns tile, back up into null of Suns tile, face up at b2
+
+            board: 2. (game 0, state 2)
+        "#]],
         );
-        let turn = hover_on(text, "3.", 1);
-        assert!(
-            turn.markdown.starts_with(
-                "**Move 3.** `b2@>90`\n\n- Turned null of Suns tile, face up into null of \
-                 Suns tile, face up, rotated 270° at b2\n"
-            ),
-            "{}",
-            turn.markdown
+        check_hover(
+            Ppn,
+            "1. t@b2 2. +b2 3$0. b2@>90\n",
+            expect![[r#"
+            1:16-1:25 "3. b2@>90"
+            **Move 3.** `b2@>90`
+
+            - Turned null of Suns tile, face up into null of Suns tile, face up, rotated 270° at b2
+
+            board: 3. (game 0, state 3)
+        "#]],
         );
     }
 
     #[test]
     fn a_piece_spec_in_words() {
-        let text = "1. A2<@b2 Cc3@c3\n";
-        let shown = hover_on(text, "A2<", 1);
-        assert_eq!(shown.range, 3..6);
-        assert_eq!(
-            shown.markdown,
-            "**PieceSpec** `A2<`: 2 of Arms tile, face up, rotated 90°\n\n\
-             Written: suit, rank, angle; the rest is assumed."
+        check_hover(
+            Ppn,
+            "1. A$02<@b2 Cc3@c3\n",
+            expect![[r#"
+            1:4-1:7 "A2<"
+            **PieceSpec** `A2<`: 2 of Arms tile, face up, rotated 90°
+
+            Written: suit, rank, angle; the rest is assumed.
+        "#]],
         );
-        let coin = hover_on(text, "Cc3", 0);
-        assert_eq!(
-            coin.markdown,
-            "**PieceSpec** `Cc3`: 3 of Crowns coin, back up\n\n\
-             Written: kind, suit, rank; the rest is assumed."
+        check_hover(
+            Ppn,
+            "1. A2<@b2 $0Cc3@c3\n",
+            expect![[r#"
+            1:11-1:14 "Cc3"
+            **PieceSpec** `Cc3`: 3 of Crowns coin, back up
+
+            Written: kind, suit, rank; the rest is assumed.
+        "#]],
         );
     }
 
     #[test]
     fn a_piece_id_names_the_pieces_before_its_token() {
         let text = "1. S@b2 M@b2 2. b2-c3 b2-a1 3. *d4\n";
-        let first = hover_on(text, "b2-c3", 0);
-        assert_eq!(
-            first.markdown,
-            "**PieceId** `b2` names 1 piece here:\n\n- null of Moons coin, back up at b2"
+        check_hover(
+            Ppn,
+            &text.replacen("b2-c3", "$0b2-c3", 1),
+            expect![[r#"
+            1:17-1:19 "b2"
+            **PieceId** `b2` names 1 piece here:
+
+            - null of Moons coin, back up at b2
+
+            board: before 2. (game 0, state 1), marked pieces [1]
+        "#]],
         );
         // After `b2-c3` the coin of Suns is on top of b2.
-        let second = hover_on(text, "b2-a1", 1);
-        assert_eq!(
-            second.markdown,
-            "**PieceId** `b2` names 1 piece here:\n\n- null of Suns coin, back up at b2"
+        check_hover(
+            Ppn,
+            &text.replacen("b2-a1", "b$02-a1", 1),
+            expect![[r#"
+            1:23-1:25 "b2"
+            **PieceId** `b2` names 1 piece here:
+
+            - null of Suns coin, back up at b2
+
+            board: before 2. (game 0, state 1), marked pieces [0]
+        "#]],
         );
-        let missing = hover_on(text, "d4", 0);
-        assert_eq!(
-            missing.markdown,
-            "**PieceId** `d4` names no piece here: there is no piece at `d4`"
+        check_hover(
+            Ppn,
+            &text.replacen("d4", "$0d4", 1),
+            expect![[r#"
+            1:33-1:35 "d4"
+            **PieceId** `d4` names no piece here: there is no piece at `d4`
+        "#]],
         );
     }
 
     #[test]
     fn a_macro_shows_its_value_and_origin() {
         let text = "---\nMacros:\n  home: S@a1\n...\n1. `home' `q'@d4\n";
-        let mine = hover_on(text, "`home'", 2);
-        let at = text.find("`home'").unwrap();
-        assert_eq!(mine.range, at..at + 6);
-        assert_eq!(
-            mine.markdown,
-            "**Macro** `` `home' `` stands for `S@a1`\n\n\
-             Defined in this game's metadata, under `Macros`."
+        check_hover(
+            Ppn,
+            &text.replacen("`home' ", "`ho$0me' ", 1),
+            expect![[r#"
+            5:4-5:10 "`home'"
+            **Macro** `` `home' `` stands for `S@a1`
+
+            Defined in this game's metadata, under `Macros`.
+        "#]],
         );
-        let queen = hover_on(text, "`q'", 1);
-        assert_eq!(
-            queen.markdown,
-            "**Macro** `` `q' `` stands for `\u{265b}`\n\nA built-in macro."
+        check_hover(
+            Ppn,
+            &text.replacen("`q'", "`$0q'", 1),
+            expect![[r#"
+            5:11-5:14 "`q'"
+            **Macro** `` `q' `` stands for `♛`
+
+            A built-in macro.
+        "#]],
         );
     }
 
     #[test]
     fn known_metadata_keys_say_what_they_are_for() {
         let text = "---\nEvent: x\nGameType: Tablut\nMine: y\n...\n";
-        let shown = hover_on(text, "GameType", 4);
-        let at = text.find("GameType").unwrap();
-        assert_eq!(shown.range, at..at + 8);
-        assert_eq!(
-            shown.markdown,
-            "**Metadata** `GameType`: the game played; sets up its starting board"
+        check_hover(
+            Ppn,
+            &text.replacen("GameType", "Game$0Type", 1),
+            expect![[r#"
+            3:1-3:9 "GameType"
+            **Metadata** `GameType`: the game played; sets up its starting board
+        "#]],
         );
-        let analysis = PpnDocument::new(text.to_string());
-        assert_eq!(hover(&analysis, text.find("Mine").unwrap()), None);
-        assert_eq!(hover(&analysis, text.find(": x").unwrap()), None);
+        check_hover(
+            Ppn,
+            &text.replacen("Mine", "$0Mine", 1),
+            expect!["no hover"],
+        );
+        check_hover(Ppn, &text.replacen(": x", "$0: x", 1), expect!["no hover"]);
     }
 
     #[test]
     fn the_game_type_shows_the_game_and_its_board() {
-        let text = "---\nGameType: Four Field Kono\n...\n1. b1:b3\n";
-        let shown = hover_on(text, "Four", 3);
-        let at = text.find("Four").unwrap();
-        assert_eq!(shown.range, at..at + "Four Field Kono".len());
-        assert!(
-            shown.markdown.starts_with(
-                "**Four Field Kono** — setup `four_field_kono` of the `piecepack` system\n\n"
-            ),
-            "{}",
-            shown.markdown
+        check_hover(
+            Ppn,
+            "---\nGameType: Fou$0r Field Kono\n...\n1. b1:b3\n",
+            expect![[r#"
+                2:11-2:26 "Four Field Kono"
+                **Four Field Kono** — setup `four_field_kono` of the `piecepack` system
+
+                Starting board (20 pieces):
+
+                ```text
+                  ┌─┰─┬─┰─┐
+                4 │☀┃☀│☾┃☾│
+                  ┝━╋━┿━╋━┥
+                3 │☀┃☀│☾┃☾│
+                  ├─╂─┼─╂─┤
+                2 │⚜┃⚜│♛┃♛│
+                  ┝━╋━┿━╋━┥
+                1 │⚜┃⚜│♛┃♛│
+                  └─┸─┴─┸─┘
+                   a b c d
+                Key: ☀ Suns, ☾ Moons, ♛ Crowns, ⚜ Arms; coins show their rank, or their suit when back up
+                ```
+            "#]],
         );
-        assert!(
-            shown.markdown.contains("Starting board (20 pieces):"),
-            "{}",
-            shown.markdown
-        );
-        assert!(shown.markdown.ends_with("```"), "{}", shown.markdown);
     }
 
     #[test]
     fn nothing_between_moves_and_astral_glyphs_are_whole_specs() {
+        check_hover(
+            Ppn,
+            &TIC_TAC_TOE.replacen(" 2...", "$0 2...", 1),
+            expect!["no hover"],
+        );
         let analysis = PpnDocument::new(TIC_TAC_TOE.to_string());
-        let gap = TIC_TAC_TOE.find(" 2...").unwrap();
-        assert_eq!(hover(&analysis, gap), None);
         assert_eq!(hover(&analysis, TIC_TAC_TOE.len() + 3), None);
+        // Inside the glyph's bytes as much as on its first one.
         let astral = "1. 🂡@b2 🁣@c3\n";
         let analysis = PpnDocument::new(astral.to_string());
-        // Inside the glyph's bytes as much as on its first one.
         let card = hover(&analysis, astral.find('@').unwrap() - 1).unwrap();
-        assert_eq!(card.range, 3..7);
-        assert!(
-            card.markdown
-                .starts_with("**PieceSpec** `🂡`: 1 of Spades card, face up"),
-            "{}",
-            card.markdown
-        );
+        expect![[r#"
+            1:4-1:5 "🂡"
+            **PieceSpec** `🂡`: 1 of Spades card, face up
+
+            Written: kind, suit, rank; the rest is assumed."#]]
+        .assert_eq(&format!("{}\n{}", spot(astral, &card.range), card.markdown));
     }
 }

@@ -1,0 +1,268 @@
+//! Feature tests as fixtures: a text with `$0` where the cursor stands (twice around a
+//! range), asked of any notation, and the answer written beside it with `expect-test`.
+//! `UPDATE_EXPECT=1 cargo test` writes the answers anew; review the diff.
+//!
+//! ```text
+//! check_hover(Format::Ppn, "1. S@b2 2. $0b2-c3\n", expect![[r#"..."#]]);
+//! ```
+//!
+//! Each answer is written as a person reads it: ranges as the text they cover with its
+//! line and column (1-based), boards by their label.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use expect_test::Expect;
+
+use crate::ide::analyze::analyze_as;
+use crate::model::features::Symbol;
+use crate::model::format::Format;
+use crate::model::notation_document::NotationDocument;
+
+/// The marker of the cursor in a fixture.
+pub const CURSOR: &str = "$0";
+
+/// A fixture's text without its markers, and where they stood.
+pub struct Fixture {
+    pub text: String,
+    /// The cursor; for a range, its start.
+    pub offset: usize,
+    /// Between two markers; empty at one.
+    pub range: Range<usize>,
+}
+
+/// Reads a fixture: one `$0` for a cursor, two around a range.
+pub fn fixture(marked: &str) -> Fixture {
+    let first = marked
+        .find(CURSOR)
+        .unwrap_or_else(|| panic!("no {CURSOR} in the fixture {marked:?}"));
+    let rest = &marked[first + CURSOR.len()..];
+    let (text, range) = match rest.find(CURSOR) {
+        Some(second) => (
+            format!(
+                "{}{}{}",
+                &marked[..first],
+                &rest[..second],
+                &rest[second + 2..]
+            ),
+            first..first + second,
+        ),
+        None => (format!("{}{rest}", &marked[..first]), first..first),
+    };
+    assert!(
+        !text.contains(CURSOR),
+        "more than two {CURSOR} in {marked:?}"
+    );
+    Fixture {
+        text,
+        offset: range.start,
+        range,
+    }
+}
+
+/// The analysis of `text` as `format`.
+pub fn analysed(format: Format, text: &str) -> Box<dyn NotationDocument> {
+    analyze_as(format, text.to_string())
+}
+
+/// `range` of `text` as a reader finds it: `2:4-2:9 "b2-c3"` (lines and columns from 1,
+/// columns in characters).
+pub fn spot(text: &str, range: &Range<usize>) -> String {
+    let place = |offset: usize| {
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+            .chars()
+            .count()
+            + 1;
+        format!("{line}:{column}")
+    };
+    format!(
+        "{}-{} {:?}",
+        place(range.start),
+        place(range.end),
+        &text[range.clone()]
+    )
+}
+
+/// The hover at the cursor: the text it is about, its Markdown, and the board below it.
+pub fn check_hover(format: Format, marked: &str, expect: Expect) {
+    let fixture = fixture(marked);
+    let document = analysed(format, &fixture.text);
+    let shown = match document.hover(fixture.offset) {
+        None => "no hover".to_string(),
+        Some(hover) => {
+            let markdown = hover.markdown.trim_end();
+            let mut shown = format!("{}\n{markdown}\n", spot(&fixture.text, &hover.range));
+            if let Some(board) = hover.board {
+                let _ = write!(
+                    shown,
+                    "\nboard: {} (game {}, state {})",
+                    board.label, board.state.game, board.state.index
+                );
+                if let Some(marked) = board.marked {
+                    let _ = write!(shown, ", marked pieces {marked:?}");
+                }
+                shown.push('\n');
+            }
+            shown
+        }
+    };
+    expect.assert_eq(&shown);
+}
+
+/// The completions at the cursor, a line each: the label, what it inserts where it differs,
+/// and its detail; then the text they replace.
+pub fn check_completions(format: Format, marked: &str, expect: Expect) {
+    let fixture = fixture(marked);
+    let document = analysed(format, &fixture.text);
+    let completions = document.completions(fixture.offset);
+    let mut shown = String::new();
+    for completion in &completions {
+        shown.push_str(&completion.label);
+        if completion.insert != completion.label {
+            let _ = write!(shown, " => {:?}", completion.insert);
+        }
+        if let Some(detail) = &completion.detail {
+            let _ = write!(shown, " — {detail}");
+        }
+        shown.push('\n');
+    }
+    if let Some(first) = completions.first() {
+        let _ = writeln!(shown, "replacing {}", spot(&fixture.text, &first.replace));
+    }
+    expect.assert_eq(&shown);
+}
+
+/// Every diagnostic of `text`: its code, where, and its message.
+pub fn check_diagnostics(format: Format, text: &str, expect: Expect) {
+    let document = analysed(format, text);
+    let mut shown = String::new();
+    for diagnostic in document.diagnostics() {
+        let _ = writeln!(
+            shown,
+            "{} {} {}: {}",
+            diagnostic.severity.name(),
+            diagnostic.code,
+            spot(text, &diagnostic.range),
+            diagnostic.message
+        );
+    }
+    expect.assert_eq(&shown);
+}
+
+/// The codes of `text`'s diagnostics, in order: what a test of which problems a text has,
+/// and not how they are worded, compares.
+pub fn diagnostic_codes(format: Format, text: &str) -> Vec<&'static str> {
+    analysed(format, text)
+        .diagnostics()
+        .iter()
+        .map(|diagnostic| diagnostic.code)
+        .collect()
+}
+
+/// The text with its inlay hints written in, between `‹` and `›`.
+pub fn check_inlay_hints(format: Format, text: &str, expect: Expect) {
+    let document = analysed(format, text);
+    let mut shown = String::new();
+    let mut at = 0;
+    for hint in document.inlay_hints(0..text.len()) {
+        shown.push_str(&text[at..hint.offset]);
+        let _ = write!(shown, "‹{}›", hint.label);
+        at = hint.offset;
+    }
+    shown.push_str(&text[at..]);
+    expect.assert_eq(&shown);
+}
+
+/// The outline: each symbol's kind, name, detail and range, indented under its parent.
+pub fn check_symbols(format: Format, text: &str, expect: Expect) {
+    fn write_symbols(text: &str, symbols: &[Symbol], depth: usize, shown: &mut String) {
+        for symbol in symbols {
+            let _ = write!(
+                shown,
+                "{}{:?} {}",
+                "  ".repeat(depth),
+                symbol.kind,
+                symbol.name
+            );
+            if let Some(detail) = &symbol.detail {
+                let _ = write!(shown, " ({detail})");
+            }
+            let _ = writeln!(shown, " at {}", spot(text, &symbol.selection));
+            write_symbols(text, &symbol.children, depth + 1, shown);
+        }
+    }
+    let document = analysed(format, text);
+    let mut shown = String::new();
+    write_symbols(text, &document.symbols(), 0, &mut shown);
+    expect.assert_eq(&shown);
+}
+
+/// The folds: their kind and their first and last lines (from 1).
+pub fn check_folds(format: Format, text: &str, expect: Expect) {
+    let document = analysed(format, text);
+    let mut shown = String::new();
+    for fold in document.folds() {
+        let _ = writeln!(
+            shown,
+            "{:?} lines {}-{}",
+            fold.kind,
+            fold.start_line + 1,
+            fold.end_line + 1
+        );
+    }
+    expect.assert_eq(&shown);
+}
+
+/// The semantic tokens of the whole text, a line each: the kind and the text it covers.
+pub fn check_semantic_tokens(format: Format, text: &str, expect: Expect) {
+    let document = analysed(format, text);
+    let mut shown = String::new();
+    for token in document.semantic_tokens(0..text.len()) {
+        let _ = writeln!(shown, "{:?} {:?}", token.kind, &text[token.range]);
+    }
+    expect.assert_eq(&shown);
+}
+
+/// The definition of what the cursor is on, and every use of it (the definition too).
+pub fn check_navigation(format: Format, marked: &str, expect: Expect) {
+    let fixture = fixture(marked);
+    let document = analysed(format, &fixture.text);
+    let mut shown = String::new();
+    match document.definition(fixture.offset) {
+        Some(range) => {
+            let _ = writeln!(shown, "defined at {}", spot(&fixture.text, &range));
+        }
+        None => shown.push_str("no definition\n"),
+    }
+    for range in document.references(fixture.offset, true) {
+        let _ = writeln!(shown, "used at {}", spot(&fixture.text, &range));
+    }
+    expect.assert_eq(&shown);
+}
+
+/// The text after renaming what the cursor is on to `new_name`, or why it cannot be.
+pub fn check_rename(format: Format, marked: &str, new_name: &str, expect: Expect) {
+    let fixture = fixture(marked);
+    let document = analysed(format, &fixture.text);
+    let shown = match document.rename(fixture.offset, new_name) {
+        Ok(edits) => crate::model::edit::with_replacements(&fixture.text, &edits),
+        Err(why) => format!("refused: {why}"),
+    };
+    expect.assert_eq(&shown);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fixture_marks_a_cursor_or_a_range() {
+        let cursor = fixture("1. S@$0b2\n");
+        assert_eq!((cursor.text.as_str(), cursor.offset), ("1. S@b2\n", 5));
+        let range = fixture("1. $0S@b2$0\n");
+        assert_eq!((range.text.as_str(), range.range), ("1. S@b2\n", 3..7));
+        assert_eq!(spot("a\nb2-c3\n", &(2..7)), "2:1-2:6 \"b2-c3\"");
+    }
+}
