@@ -1,12 +1,10 @@
 //! Formatting, fix-all, rename, highlights, selection ranges, code lenses and workspace
 //! symbols through the real server and its real analyzer.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use common::TestClient;
+use crate::common::TestClient;
 use ppn_ls::lsp::{Analyzer, IncrementalAnalyzer};
 use serde_json::{json, Value};
 

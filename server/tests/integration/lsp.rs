@@ -2,12 +2,10 @@
 //! diagnostics are known exactly: every `XX` is an error, and (for the edit tests) one
 //! extra diagnostic carries the whole text the server holds.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{range, TestClient};
+use crate::common::{range, TestClient};
 use ppn_ls::diagnostic::{Diagnostic, Severity};
 use ppn_ls::lsp::{Analyzer, SessionEnd};
 use ppn_ls::ppn::document::PpnDocument;

@@ -2,11 +2,9 @@
 //! encodings, on lines where astral glyphs (two UTF-16 units, four UTF-8 bytes) come before
 //! the positions asked about.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::TestClient;
+use crate::common::TestClient;
 use ppn_ls::lsp::{Analyzer, SessionEnd, MOST_DIAGNOSTICS_SHOWN};
 use ppn_ls::ppn::document::PpnDocument;
 use serde_json::{json, Value};

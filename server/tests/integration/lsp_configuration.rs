@@ -3,12 +3,10 @@
 //! `workspace/didChangeConfiguration`, `workspace/configuration`), and an open
 //! `ppn-ls.toml` with diagnostics of its own.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use common::TestClient;
+use crate::common::TestClient;
 use ppn_ls::lsp::IncrementalAnalyzer;
 use serde_json::{json, Value};
 

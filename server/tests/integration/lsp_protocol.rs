@@ -3,15 +3,13 @@
 //! analysis or a handler, huge documents. Whatever happens, the server answers what it
 //! must and goes on serving.
 
-mod common;
-
 use std::io;
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::TestClient;
+use crate::common::TestClient;
 use ppn_ls::diagnostic::{Diagnostic, Severity};
 use ppn_ls::lsp::{Analyzer, SessionEnd, MOST_DIAGNOSTICS_SHOWN};
 use ppn_ls::model::edit::TextEdit;
@@ -429,7 +427,7 @@ async fn bursts_of_edits_and_requests_are_all_answered_in_order() {
             .change(
                 uri,
                 version,
-                json!([{ "range": common::range((0, 0), (0, 0)), "text": "XX " }]),
+                json!([{ "range": crate::common::range((0, 0), (0, 0)), "text": "XX " }]),
             )
             .await;
         let id = client.request_id();
@@ -495,7 +493,7 @@ async fn a_huge_document_is_opened_edited_and_closed() {
         .change(
             uri,
             2,
-            json!([{ "range": common::range((last.start, 0), (last.end, 0)), "text": "" }]),
+            json!([{ "range": crate::common::range((last.start, 0), (last.end, 0)), "text": "" }]),
         )
         .await;
     let published = client.diagnostics_of_version(uri, 2).await;
@@ -563,7 +561,7 @@ async fn hostile_documents_are_analysed_and_every_request_about_them_answered() 
             .collect();
         assert!(codes.contains(code), "{index}: {codes:?}");
         let document = json!({ "uri": uri });
-        let whole = common::range((0, 0), (4, 0));
+        let whole = crate::common::range((0, 0), (4, 0));
         for (method, params) in [
             (
                 "textDocument/documentSymbol",
@@ -644,7 +642,7 @@ async fn a_document_over_the_size_limit_gets_its_diagnostics_and_a_note_only() {
         .change(
             uri,
             2,
-            json!([{ "range": common::range((8, 0), (240, 0)), "text": "" }]),
+            json!([{ "range": crate::common::range((8, 0), (240, 0)), "text": "" }]),
         )
         .await;
     let published = client.diagnostics_of_version(uri, 2).await;
