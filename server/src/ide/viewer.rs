@@ -77,25 +77,6 @@ pub fn state_picture(
     Some(svg(&scene, &options))
 }
 
-/// The picture of `state` of `game`'s main line (by its place in the line).
-pub fn line_picture(
-    document: &dyn NotationDocument,
-    game: usize,
-    index: usize,
-    options: &SvgOptions,
-) -> Option<String> {
-    let line = document.main_line(game);
-    state_picture(document, line.get(index)?, options)
-}
-
-/// The place of a state in its game's main line.
-pub fn line_index_of(document: &dyn NotationDocument, state: StateRef) -> Option<usize> {
-    document
-        .main_line(state.game)
-        .iter()
-        .position(|line_state| line_state.state == state)
-}
-
 const VIEWER_SCRIPT: &str = include_str!("../../assets/viewer/viewer.js");
 const VIEWER_STYLE: &str = include_str!("../../assets/viewer/viewer.css");
 const PAGE_SCRIPT: &str = include_str!("../../assets/viewer/standalone.js");
@@ -275,15 +256,6 @@ mod tests {
         assert_eq!(labels, ["start", "1.", "1...", "2."]);
         assert_eq!(games[0].states[1].comment, "centre");
         assert_eq!(state_caption(&games[0].states[2]), "1... M@a2");
-        assert_eq!(line_index_of(&*document, games[0].states[3].state), Some(3));
-    }
-
-    #[test]
-    fn a_state_picture_is_drawn_with_its_caption() {
-        let document = analyze(None, GAME.to_string());
-        let picture = line_picture(&*document, 0, 2, &SvgOptions::default()).unwrap();
-        assert!(picture.contains("The board after 1... M@a2"), "{picture}");
-        assert!(line_picture(&*document, 0, 9, &SvgOptions::default()).is_none());
     }
 
     #[test]

@@ -123,6 +123,7 @@ impl WorkspaceIndex {
     }
 
     /// How many files are kept read.
+    #[cfg(test)]
     pub fn files_read(&self) -> usize {
         self.read.len()
     }

@@ -561,13 +561,5 @@ impl OtnDocument {
     }
 }
 
-/// The range of a state's move record, for tests and features.
-pub fn ply_range(document: &OtnDocument, line: usize, index: usize) -> Option<Range<usize>> {
-    let line = document.replay.lines.get(line)?;
-    (index > 0)
-        .then(|| line.plies.get(index).map(|p| p.range.clone()))
-        .flatten()
-}
-
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::model::prefetch::prefetch;
 
 use crate::otn::board::{
-    parse_position, side_name, Board, Census, Man, Square, TaflSide, MAX_DIM, MIN_DIM,
+    parse_position, side_name, Census, Man, Square, TaflSide, MAX_DIM, MIN_DIM,
 };
 use crate::otn::reader::moves::{
     capture_record, shift_range, takes_a_move, Info, MoveRecord, MoveType, MoveWord,
@@ -1907,11 +1907,6 @@ fn ordinal(n: usize) -> String {
         3 => "third".to_string(),
         _ => format!("{n}th"),
     }
-}
-
-/// The board of a rules string or position record alone.
-pub fn board_of(rules: &Rules) -> Board {
-    rules.start.clone()
 }
 
 #[cfg(test)]

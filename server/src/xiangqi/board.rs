@@ -443,6 +443,7 @@ impl Board {
     }
 
     /// The board of a well-formed FEN board field (`None` for anything else).
+    #[cfg(test)]
     pub fn from_fen_field(field: &str) -> Option<Board> {
         let mut board = Board::default();
         let rows: Vec<&str> = field.split('/').collect();

@@ -29,14 +29,6 @@ impl MoveType {
         }
     }
 
-    pub fn is_jump(self) -> bool {
-        matches!(self, MoveType::Jump | MoveType::BerserkJump)
-    }
-
-    pub fn is_berserk(self) -> bool {
-        matches!(self, MoveType::Berserk | MoveType::BerserkJump)
-    }
-
     pub fn of(jump: bool, berserk: bool) -> MoveType {
         match (jump, berserk) {
             (false, false) => MoveType::Move,

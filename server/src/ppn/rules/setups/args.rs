@@ -53,16 +53,6 @@ impl Args {
         self
     }
 
-    /// Arguments from (name, value) pairs; names are normalised.
-    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, Value)>) -> Args {
-        Args {
-            values: pairs
-                .into_iter()
-                .map(|(k, v)| (normalize_name(k), v))
-                .collect(),
-        }
-    }
-
     pub(crate) fn check_allowed(&self, allowed: &[(&str, &str)]) -> Result<(), SetupError> {
         match self
             .values

@@ -432,16 +432,6 @@ fn build_from_metadata(
     build(&name, &system, args, ctx, session_seed)
 }
 
-/// Build a setup from a game name, a game system and the setup's arguments.
-pub fn setup_by_name(
-    name: &str,
-    system: &str,
-    args: Args,
-    ctx: &SetupContext,
-) -> Result<Setup, SetupError> {
-    build(name, system, args, ctx, None)
-}
-
 fn build(
     name: &str,
     system: &str,
