@@ -12,7 +12,7 @@
 //!
 //! Medians of passes run for `PPN_BENCH_SECONDS` seconds each (default 3).
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/integration/common/mod.rs"]
 mod common;
 
 use std::fmt::Write as _;

@@ -20,7 +20,7 @@ use ppn_ls::model::edit::TextEdit;
 use ppn_ls::model::notation_document::NotationDocument;
 use serde_json::{json, Value};
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../tests/integration/common/mod.rs"]
 pub mod common;
 use common::TestClient;
 
