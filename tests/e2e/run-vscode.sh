@@ -83,11 +83,13 @@ node editors/vscode/scripts/package-with-server.mjs --server "$PPN_LS" --out "$v
   cat "$prefix/package.log" >&2
   exit 1
 }
+# What the platform .vsix holds: what a user needs (its ppn-ls too), nothing else.
+node editors/vscode/scripts/check-package.mjs --vsix "$vsix"
 echo "packaged $(basename "$vsix") with $PPN_LS ($((SECONDS - started)) s)"
 
 # The test imports playwright-core from the install beside it.
 cp tests/e2e/vscode/vscode_test.mjs "$prefix/vscode_test.mjs"
 rm -rf "$prefix/artifacts"
-CODE_SERVER="$prefix/node_modules/.bin/code-server" VSIX="$vsix" ARTIFACTS="$prefix/artifacts" \
+CODE_SERVER="$prefix/node_modules/.bin/code-server" VSIX="$vsix" ARTIFACTS="$prefix/artifacts" EXAMPLES="$root/examples" \
   timeout 900 node "$prefix/vscode_test.mjs"
 echo "VS Code end-to-end test: $((SECONDS - started)) s in all"

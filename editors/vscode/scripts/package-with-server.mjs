@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readmeLinkArguments } from './readme-links.mjs';
 
 const extensionRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repositoryRoot = resolve(extensionRoot, '..', '..');
@@ -81,7 +82,8 @@ try {
   copyFileSync(server, bundled);
   chmodSync(bundled, 0o755);
   const vsce = join(extensionRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-  execFileSync(process.execPath, [vsce, 'package', '--allow-missing-repository', '--target', target, '--out', out], {
+  const packageArguments = ['package', '--allow-missing-repository', ...readmeLinkArguments(), '--target', target, '--out', out];
+  execFileSync(process.execPath, [vsce, ...packageArguments], {
     cwd: extensionRoot,
     stdio: 'inherit',
   });
