@@ -48,6 +48,10 @@ if [ ! -f "$stamp" ]; then
   rm -rf "$prefix/node_modules" "$prefix"/installed-*
   mkdir -p "$prefix/tmp"
   cp tests/e2e/vscode/package.json tests/e2e/vscode/package-lock.json "$prefix/"
+  node_prefix=$(node -p 'require("path").resolve(process.execPath, "..", "..")')
+  if [ ! -f "$node_prefix/include/node/common.gypi" ]; then
+    skip "no headers of Node.js $(node --version) in $node_prefix/include/node (code-server's native modules are built against them)"
+  fi
   # @vscode/ripgrep's install script downloads rg from GitHub unless its cache (under the
   # temporary directory) has the archive: give it Debian's rg.
   ripgrep_cache="$prefix/tmp/vscode-ripgrep-cache-1.15.11"
@@ -55,12 +59,14 @@ if [ ! -f "$stamp" ]; then
   cp "$(command -v rg)" "$prefix/tmp/rg/rg"
   tar -C "$prefix/tmp/rg" -czf "$ripgrep_cache/ripgrep-v13.0.0-10-$(uname -m)-unknown-linux-musl.tar.gz" rg
   # code-server's install script runs `npm install` for VS Code's own packages, whose
-  # native modules build against Node's headers in /usr. npm 11 runs dependencies'
+  # native modules build against the headers of the Node.js that runs this (in /usr for a
+  # system package, beside the binary for one from nodejs.org, as actions/setup-node
+  # installs it): node-gyp would download them otherwise. npm 11 runs dependencies'
   # install scripts only when allowed, and those nested installs have no list of their
   # own: allow them all for this pinned, locked install.
   (cd "$prefix" && TMPDIR="$prefix/tmp" \
     npm_config_cache="$root/target/npm-cache" \
-    npm_config_nodedir=/usr npm_config_unsafe_perm=true npm_config_yes=true \
+    npm_config_nodedir="$node_prefix" npm_config_unsafe_perm=true npm_config_yes=true \
     npm_config_dangerously_allow_all_scripts=true \
     npm ci --no-audit --no-fund --loglevel=error >"$prefix/install.log" 2>&1) || {
     tail -40 "$prefix/install.log" >&2
