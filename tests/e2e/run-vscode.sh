@@ -85,6 +85,10 @@ if [ ! -d editors/vscode/node_modules/@vscode/vsce ]; then
   (cd editors/vscode && npm ci --no-audit --no-fund)
 fi
 vsix="$prefix/ppn-e2e.vsix"
+# The README's picture at its address in the repository on GitHub, as a release's package
+# has it (the test checks the address; with no network here, it cannot fetch it).
+export PPN_REPOSITORY_URL="${PPN_REPOSITORY_URL:-https://github.com/ppn-ls/ppn-ls}"
+export PPN_REPOSITORY_REF="${PPN_REPOSITORY_REF:-HEAD}"
 node editors/vscode/scripts/package-with-server.mjs --server "$PPN_LS" --out "$vsix" >"$prefix/package.log" 2>&1 || {
   cat "$prefix/package.log" >&2
   exit 1
@@ -97,5 +101,6 @@ echo "packaged $(basename "$vsix") with $PPN_LS ($((SECONDS - started)) s)"
 cp tests/e2e/vscode/vscode_test.mjs "$prefix/vscode_test.mjs"
 rm -rf "$prefix/artifacts"
 CODE_SERVER="$prefix/node_modules/.bin/code-server" VSIX="$vsix" ARTIFACTS="$prefix/artifacts" EXAMPLES="$root/examples" \
+  README_PICTURE="$PPN_REPOSITORY_URL/raw/$PPN_REPOSITORY_REF/editors/vscode/images/board-panel.png" \
   timeout 900 node "$prefix/vscode_test.mjs"
 echo "VS Code end-to-end test: $((SECONDS - started)) s in all"

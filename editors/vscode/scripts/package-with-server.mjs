@@ -9,7 +9,7 @@
 // The binary is copied to server/ for the duration of the packaging and removed after.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readmeLinkArguments } from './readme-links.mjs';
@@ -82,7 +82,7 @@ try {
   copyFileSync(server, bundled);
   chmodSync(bundled, 0o755);
   const vsce = join(extensionRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const packageArguments = ['package', '--allow-missing-repository', ...readmeLinkArguments(), '--target', target, '--out', out];
+  const packageArguments = ['package', '--allow-missing-repository', ...readmeLinkArguments(process.env, JSON.parse(readFileSync(join(extensionRoot, 'package.json'), 'utf8'))), '--target', target, '--out', out];
   execFileSync(process.execPath, [vsce, ...packageArguments], {
     cwd: extensionRoot,
     stdio: 'inherit',

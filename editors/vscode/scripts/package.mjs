@@ -4,6 +4,7 @@
 //   node scripts/package.mjs --out ppn.vsix
 
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readmeLinkArguments } from './readme-links.mjs';
@@ -12,6 +13,6 @@ const extensionRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const vsce = join(extensionRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
 execFileSync(
   process.execPath,
-  [vsce, 'package', '--allow-missing-repository', ...readmeLinkArguments(), ...process.argv.slice(2)],
+  [vsce, 'package', '--allow-missing-repository', ...readmeLinkArguments(process.env, JSON.parse(readFileSync(join(extensionRoot, 'package.json'), 'utf8'))), ...process.argv.slice(2)],
   { cwd: extensionRoot, stdio: 'inherit' },
 );

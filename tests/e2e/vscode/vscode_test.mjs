@@ -14,6 +14,8 @@
 //   ARTIFACTS    where screenshots go (each failure's, the hover's and the board's, and
 //                marketplace-board-panel.png, the extension README's picture)
 //   EXAMPLES     the repository's examples/ (the README's picture shows one of them)
+//   README_PICTURE  where the packaged README's picture must point (package-with-server.mjs
+//                makes its relative address absolute, as the Marketplace needs)
 // Prints one line per check and "N passed, M failed"; exits 1 on any failure.
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -28,6 +30,7 @@ const vsix = requiredEnv('VSIX');
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const artifacts = path.resolve(process.env.ARTIFACTS || 'vscode-e2e-artifacts');
 const examples = requiredEnv('EXAMPLES');
+const readmePicture = requiredEnv('README_PICTURE');
 const STEP_TIMEOUT_MS = 30_000;
 
 function requiredEnv(name) {
@@ -937,15 +940,43 @@ async function runChecks({ workspace, crashCount, crashingServer }) {
     assert(report.combining.includes('\u20dd'), `no enclosing circle: ${JSON.stringify(report.text.slice(0, 200))}`);
   });
 
+  await check("the extension's page shows its icon, and its README's picture at its address in the repository", async () => {
+    await runCommand('Extensions: Show Enabled Extensions');
+    await page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Portable Piecepack Notation' }).first().click();
+    const icon = page.locator('.extension-editor .header .icon-container img.icon');
+    const iconWidth = await waitFor('the icon, drawn', async () =>
+      icon.evaluate((image) => (image.complete && /icon\.png/.test(image.src) ? image.naturalWidth : 0)).catch(() => 0),
+    );
+    assert(iconWidth >= 128, `the icon is ${iconWidth} pixels wide`);
+    // The README, in a frame of its own: its picture at an https address (VS Code shows a
+    // relative one broken, as this test found), the one packaging wrote.
+    const alt = 'A PPN game with the board panel beside it';
+    const source = await waitFor("the README's picture", async () => {
+      for (const frame of page.frames()) {
+        const picture = frame.locator(`img[alt="${alt}"]`);
+        if ((await picture.count().catch(() => 0)) > 0) {
+          return picture.first().getAttribute('src').catch(() => undefined);
+        }
+      }
+      return undefined;
+    });
+    assert(source === readmePicture, `the picture is at ${source}, not ${readmePicture}`);
+    await page.screenshot({ path: path.join(artifacts, 'extension-page.png') });
+    // Closed by its tab: the keys would go to the README's frame.
+    await page.locator(`${ACTIVE_TAB} .codicon-close`).click();
+    return `icon ${iconWidth} px wide`;
+  });
+
   await check("the extension README's picture: an example game beside its board", async () => {
     await writeWorkspaceSettings({});
     await runCommand('View: Close All Editors');
     await runCommand('View: Hide Panel');
-    // The game and its board, without the test's other files beside them.
-    await runCommand('View: Toggle Primary Side Bar Visibility');
+    await runCommand('View: Show Explorer');
     await page.setViewportSize({ width: 1280, height: 720 });
     try {
       await openFile(README_EXAMPLE);
+      // The game and its board, without the test's other files beside them.
+      await runCommand('View: Toggle Primary Side Bar Visibility');
       await goTo(12, 2);
       await runCommand('PPN: Show Board');
       const frame = await boardFrame();
