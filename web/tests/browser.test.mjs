@@ -109,6 +109,12 @@ async function press(page, testId) {
   if (await control.isEnabled()) await control.click();
 }
 
+/** The link Share makes, once made (the game is compressed first, asynchronously). */
+async function sharedLink(page) {
+  await page.waitForFunction(() => document.querySelector('[data-testid="share-link"]').value !== '');
+  return page.$eval('[data-testid="share-link"]', (input) => input.value);
+}
+
 async function screenshotOnFailure(page, name, body) {
   try {
     await body();
@@ -239,7 +245,7 @@ test('a shared link opens the same game at the same move', async () => {
   await page.click('[data-testid="next"]');
   await boardAt(page, 2);
   await page.click('[data-testid="share"]');
-  const link = await page.$eval('[data-testid="share-link"]', (input) => input.value);
+  const link = await sharedLink(page);
   assert.match(link, /#v=1&/);
   // The address bar holds the link too.
   assert.equal(page.url(), link);
@@ -337,7 +343,7 @@ test('the page works served from a sub-path, as GitHub Pages serves it (/ppn-ls/
       assert.equal(shown, await cliPicture(page, file, states[states.length - 1]));
       // A shared link stays under the sub-path.
       await page.click('[data-testid="share"]');
-      const link = await page.$eval('[data-testid="share-link"]', (input) => input.value);
+      const link = await sharedLink(page);
       assert.ok(link.startsWith(`${pages.url}#v=1&`), link);
     });
     await page.screenshot({ path: join(shots, 'sub-path.png') });
