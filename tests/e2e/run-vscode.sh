@@ -48,6 +48,10 @@ if [ ! -f "$stamp" ]; then
   rm -rf "$prefix/node_modules" "$prefix"/installed-*
   mkdir -p "$prefix/tmp"
   cp tests/e2e/vscode/package.json tests/e2e/vscode/package-lock.json "$prefix/"
+  node_prefix=$(node -p 'require("path").resolve(process.execPath, "..", "..")')
+  if [ ! -f "$node_prefix/include/node/common.gypi" ]; then
+    skip "no headers of Node.js $(node --version) in $node_prefix/include/node (code-server's native modules are built against them)"
+  fi
   # @vscode/ripgrep's install script downloads rg from GitHub unless its cache (under the
   # temporary directory) has the archive: give it Debian's rg.
   ripgrep_cache="$prefix/tmp/vscode-ripgrep-cache-1.15.11"
@@ -55,12 +59,14 @@ if [ ! -f "$stamp" ]; then
   cp "$(command -v rg)" "$prefix/tmp/rg/rg"
   tar -C "$prefix/tmp/rg" -czf "$ripgrep_cache/ripgrep-v13.0.0-10-$(uname -m)-unknown-linux-musl.tar.gz" rg
   # code-server's install script runs `npm install` for VS Code's own packages, whose
-  # native modules build against Node's headers in /usr. npm 11 runs dependencies'
+  # native modules build against the headers of the Node.js that runs this (in /usr for a
+  # system package, beside the binary for one from nodejs.org, as actions/setup-node
+  # installs it): node-gyp would download them otherwise. npm 11 runs dependencies'
   # install scripts only when allowed, and those nested installs have no list of their
   # own: allow them all for this pinned, locked install.
   (cd "$prefix" && TMPDIR="$prefix/tmp" \
     npm_config_cache="$root/target/npm-cache" \
-    npm_config_nodedir=/usr npm_config_unsafe_perm=true npm_config_yes=true \
+    npm_config_nodedir="$node_prefix" npm_config_unsafe_perm=true npm_config_yes=true \
     npm_config_dangerously_allow_all_scripts=true \
     npm ci --no-audit --no-fund --loglevel=error >"$prefix/install.log" 2>&1) || {
     tail -40 "$prefix/install.log" >&2
@@ -79,15 +85,22 @@ if [ ! -d editors/vscode/node_modules/@vscode/vsce ]; then
   (cd editors/vscode && npm ci --no-audit --no-fund)
 fi
 vsix="$prefix/ppn-e2e.vsix"
+# The README's picture at its address in the repository on GitHub, as a release's package
+# has it (the test checks the address; with no network here, it cannot fetch it).
+export PPN_REPOSITORY_URL="${PPN_REPOSITORY_URL:-https://github.com/ppn-ls/ppn-ls}"
+export PPN_REPOSITORY_REF="${PPN_REPOSITORY_REF:-HEAD}"
 node editors/vscode/scripts/package-with-server.mjs --server "$PPN_LS" --out "$vsix" >"$prefix/package.log" 2>&1 || {
   cat "$prefix/package.log" >&2
   exit 1
 }
+# What the platform .vsix holds: what a user needs (its ppn-ls too), nothing else.
+node editors/vscode/scripts/check-package.mjs --vsix "$vsix"
 echo "packaged $(basename "$vsix") with $PPN_LS ($((SECONDS - started)) s)"
 
 # The test imports playwright-core from the install beside it.
 cp tests/e2e/vscode/vscode_test.mjs "$prefix/vscode_test.mjs"
 rm -rf "$prefix/artifacts"
-CODE_SERVER="$prefix/node_modules/.bin/code-server" VSIX="$vsix" ARTIFACTS="$prefix/artifacts" \
+CODE_SERVER="$prefix/node_modules/.bin/code-server" VSIX="$vsix" ARTIFACTS="$prefix/artifacts" EXAMPLES="$root/examples" \
+  README_PICTURE="$PPN_REPOSITORY_URL/raw/$PPN_REPOSITORY_REF/editors/vscode/images/board-panel.png" \
   timeout 900 node "$prefix/vscode_test.mjs"
 echo "VS Code end-to-end test: $((SECONDS - started)) s in all"

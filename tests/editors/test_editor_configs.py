@@ -286,6 +286,74 @@ class VscodeManifestTest(unittest.TestCase):
         self.assertEqual(root["dependencies"], self.manifest["dependencies"])
         self.assertEqual(root["devDependencies"], self.manifest["devDependencies"])
 
+    def test_workspace_trust_restricts_the_settings_that_choose_the_server(self):
+        capabilities = self.manifest["capabilities"]
+        untrusted = capabilities["untrustedWorkspaces"]
+        self.assertEqual(untrusted["supported"], "limited")
+        self.assertTrue(untrusted["description"].strip())
+        restricted = ["ppn.server.path", "ppn.server.args"]
+        self.assertEqual(untrusted["restrictedConfigurations"], restricted)
+        properties = self.contributes["configuration"]["properties"]
+        for name in restricted:
+            # A setting a workspace cannot set needs no restriction; these can.
+            self.assertEqual(properties[name]["scope"], "machine-overridable", name)
+        # Every setting that names a program or its arguments is restricted.
+        launching = [name for name in properties if name.startswith("ppn.server.")]
+        self.assertEqual(sorted(launching), sorted(restricted))
+        self.assertIs(capabilities["virtualWorkspaces"], True)
+        # The extension keeps to these itself, whatever the editor hands it.
+        source = (self.root / "src" / "launchSettings.ts").read_text(encoding="utf-8")
+        self.assertIn("export const LAUNCH_SETTINGS = ['ppn.server.path', 'ppn.server.args']", source)
+
+    def test_loads_in_vscode_for_the_web_1_91_and_uses_no_newer_api(self):
+        def minor(version_range):
+            match = re.fullmatch(r"[\^~]?1\.(\d+)\.\d+", version_range)
+            self.assertIsNotNone(match, version_range)
+            return int(match.group(1))
+
+        engine = minor(self.manifest["engines"]["vscode"])
+        self.assertLessEqual(engine, 91, "VS Code for the Web 1.91 must load the extension")
+        # The API the code is type-checked against is that of the oldest VS Code it claims.
+        types = minor(self.manifest["devDependencies"]["@types/vscode"])
+        self.assertEqual(types, engine)
+        self.assertTrue(self.manifest["devDependencies"]["@types/vscode"].startswith("~"))
+        lock = json.loads((self.root / "package-lock.json").read_text(encoding="utf-8"))
+        installed = lock["packages"]["node_modules/@types/vscode"]["version"]
+        self.assertEqual(minor(installed), engine, installed)
+        # The language client's own floor is no higher.
+        client_engine = lock["packages"]["node_modules/vscode-languageclient"]["engines"]["vscode"]
+        self.assertLessEqual(minor(client_engine), engine)
+
+    def test_marketplace_listing(self):
+        manifest = self.manifest
+        self.assertTrue(manifest["displayName"].strip())
+        self.assertGreater(len(manifest["description"]), 60)
+        known_categories = {
+            "Programming Languages", "Snippets", "Linters", "Themes", "Debuggers", "Formatters",
+            "Keymaps", "SCM Providers", "Other", "Extension Packs", "Language Packs", "Data Science",
+            "Machine Learning", "Visualization", "Notebooks", "Education", "Testing", "AI", "Chat",
+        }
+        self.assertLessEqual(set(manifest["categories"]), known_categories)
+        self.assertIn("Programming Languages", manifest["categories"])
+        self.assertLessEqual(len(manifest["keywords"]), 30)
+        self.assertEqual(len(set(manifest["keywords"])), len(manifest["keywords"]))
+        # The icon: a PNG (the Marketplace takes no SVG) of at least 128 x 128 pixels.
+        icon = (self.root / manifest["icon"]).read_bytes()
+        self.assertEqual(icon[:8], b"\x89PNG\r\n\x1a\n")
+        width, height = int.from_bytes(icon[16:20], "big"), int.from_bytes(icon[20:24], "big")
+        self.assertGreaterEqual(min(width, height), 128)
+        self.assertEqual(width, height)
+        self.assertRegex(manifest["galleryBanner"]["color"], r"^#[0-9a-fA-F]{6}$")
+        self.assertIn(manifest["galleryBanner"]["theme"], ("dark", "light"))
+        # The README's pictures exist; the changelog has the version's entry.
+        readme = (self.root / "README.md").read_text(encoding="utf-8")
+        pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme)
+        self.assertTrue(pictures, "the README shows no picture")
+        for picture in pictures:
+            self.assertTrue((self.root / picture).is_file(), picture)
+        changelog = (self.root / "CHANGELOG.md").read_text(encoding="utf-8")
+        self.assertIn(f"## {manifest['version']}", changelog)
+
 
 if __name__ == "__main__":
     unittest.main()

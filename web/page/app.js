@@ -511,7 +511,8 @@ $('share').addEventListener('click', async () => {
   output.value = link;
   output.hidden = false;
   output.select();
-  history.replaceState(null, '', '#' + fragment);
+  // `window.`: `history` here is CodeMirror's undo history, imported above.
+  window.history.replaceState(null, '', '#' + fragment);
   try {
     await navigator.clipboard.writeText(link);
     $('share').title = 'Link copied';

@@ -109,6 +109,12 @@ async function press(page, testId) {
   if (await control.isEnabled()) await control.click();
 }
 
+/** The link Share makes, once made (the game is compressed first, asynchronously). */
+async function sharedLink(page) {
+  await page.waitForFunction(() => document.querySelector('[data-testid="share-link"]').value !== '');
+  return page.$eval('[data-testid="share-link"]', (input) => input.value);
+}
+
 async function screenshotOnFailure(page, name, body) {
   try {
     await body();
@@ -239,8 +245,11 @@ test('a shared link opens the same game at the same move', async () => {
   await page.click('[data-testid="next"]');
   await boardAt(page, 2);
   await page.click('[data-testid="share"]');
-  const link = await page.$eval('[data-testid="share-link"]', (input) => input.value);
+  const link = await sharedLink(page);
   assert.match(link, /#v=1&/);
+  // The address bar holds the link too.
+  assert.equal(page.url(), link);
+  assert.deepEqual(page.errors, []);
   await page.close();
   const opened = await browser.newPage();
   await opened.goto(link);
@@ -308,6 +317,49 @@ test('a panic in the core is shown, the text is kept and the next edit is analys
   assert.equal(await page.isVisible('[data-testid="problem"]'), false);
   assert.equal(await page.evaluate(() => window.ppnPage.page.diagnostics.length), 0);
   await page.close();
+});
+
+test('the page works served from a sub-path, as GitHub Pages serves it (/ppn-ls/)', async () => {
+  const pages = await serve(site, { base: '/ppn-ls/' });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const errors = [];
+  const failures = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('requestfailed', (request) => failures.push(`${request.url()}: ${request.failure()?.errorText}`));
+  try {
+    await page.goto(pages.url);
+    await waitForAnalysis(page);
+    await screenshotOnFailure(page, 'sub-path', async () => {
+      // An example opens and its boards are drawn, from the WebAssembly fetched there.
+      await page.selectOption('[data-testid="examples"]', 'scholars-mate.ppn');
+      await waitForAnalysis(page);
+      const states = await page.evaluate(() => window.ppnPage.page.games[0].states.map((s) => s.label));
+      await press(page, 'last');
+      const shown = await boardAt(page, states.length - 1);
+      const file = join(root, 'examples', 'scholars-mate.ppn');
+      assert.equal(shown, await cliPicture(page, file, states[states.length - 1]));
+      // A shared link stays under the sub-path.
+      await page.click('[data-testid="share"]');
+      const link = await sharedLink(page);
+      assert.ok(link.startsWith(`${pages.url}#v=1&`), link);
+    });
+    await page.screenshot({ path: join(shots, 'sub-path.png') });
+    // Everything the page asked for is under /ppn-ls/, and was there.
+    const asked = pages.requests.map(({ path, status }) => `${status} ${path}`);
+    assert.deepEqual(asked.filter((line) => !/^200 \/ppn-ls\//.test(line)), [], asked.join('\n'));
+    for (const asset of ['index.html', 'app.js', 'engine-source.js', 'viewer.js', 'viewer.css', 'style.css', 'ppn_ls_web_bg.wasm']) {
+      const path = asset === 'index.html' ? '/ppn-ls/' : `/ppn-ls/${asset}`;
+      assert.ok(pages.requests.some((request) => request.path === path), `${path} was not asked for:\n${asked.join('\n')}`);
+    }
+    assert.deepEqual(failures, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    pages.close();
+  }
 });
 
 test('the page works from file:// too', async () => {

@@ -12,22 +12,36 @@ const types = {
   '.svg': 'image/svg+xml',
 };
 
-export function serve(folder) {
+/**
+ * Serves `folder` at `base` (`/` by default; `/ppn-ls/` as GitHub Pages serves a project's
+ * page): anything outside `base` is not found, as on Pages. Every request is noted in
+ * `server.requests` (`{ path, status }`), so that a test can see what a page asked for.
+ */
+export function serve(folder, { base = '/' } = {}) {
   return new Promise((resolve) => {
+    const requests = [];
     const server = createServer(async (request, response) => {
-      const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+      const pathname = decodeURIComponent(new URL(request.url, 'http://x').pathname);
+      const answer = (status, headers = {}, body = 'not found') => {
+        requests.push({ path: pathname, status });
+        response.writeHead(status, headers);
+        response.end(body);
+      };
+      if (!pathname.startsWith(base)) {
+        return answer(404);
+      }
+      const path = normalize(pathname.slice(base.length - 1)).replace(/^(\.\.[/\\])+/, '');
       const file = join(folder, path.endsWith('/') ? path + 'index.html' : path);
       try {
         const body = await readFile(file);
-        response.writeHead(200, { 'content-type': types[extname(file)] || 'application/octet-stream' });
-        response.end(body);
+        answer(200, { 'content-type': types[extname(file)] || 'application/octet-stream' }, body);
       } catch {
-        response.writeHead(404);
-        response.end('not found');
+        answer(404);
       }
     });
     server.listen(0, '127.0.0.1', () => {
-      server.url = `http://127.0.0.1:${server.address().port}/`;
+      server.url = `http://127.0.0.1:${server.address().port}${base}`;
+      server.requests = requests;
       resolve(server);
     });
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks the VS Code extension from a clean state: install from the lockfile, grammar
-# tests, type-check and unit tests, then the .vsix package. Stops at the first failure.
+# tests, type-check and unit tests, then the .vsix package and what it holds. Stops at the
+# first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,28 +40,12 @@ node --test out/test/unit/
 step "editor configuration tests (Neovim, Helix, VS Code manifest)"
 python3 -m unittest discover -s ../../tests/editors -p 'test_*.py' -v
 
+step "the package holds what a user needs and nothing else (vsce ls, then the .vsix)"
+node --test test/scripts/
+node scripts/check-package.mjs
+
 step "vsce package"
 rm -f ppn.vsix
-npx --no-install vsce package --allow-missing-repository --out ppn.vsix
-python3 - <<'PY'
-import sys, zipfile
-names = set(zipfile.ZipFile('ppn.vsix').namelist())
-needed = [
-    'extension/package.json',
-    'extension/language-configuration.json',
-    'extension/syntaxes/ppn.tmLanguage.json',
-    'extension/syntaxes/annofen.tmLanguage.json',
-    'extension/syntaxes/wxf.tmLanguage.json',
-    'extension/xiangqi-language-configuration.json',
-    'extension/syntaxes/otn.tmLanguage.json',
-    'extension/language-configuration-otn.json',
-    'extension/out/src/extension.js',
-    'extension/node_modules/vscode-languageclient/node.js',
-    'extension/media/viewer/viewer.js',
-    'extension/media/viewer/viewer.css',
-]
-missing = [name for name in needed if name not in names]
-if missing:
-    sys.exit(f'ppn.vsix lacks {missing}')
-PY
+node scripts/package.mjs --out ppn.vsix
+node scripts/check-package.mjs --vsix ppn.vsix
 echo "ppn.vsix: $(du -h ppn.vsix | cut -f1)"

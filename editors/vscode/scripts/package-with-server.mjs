@@ -9,9 +9,10 @@
 // The binary is copied to server/ for the duration of the packaging and removed after.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readmeLinkArguments } from './readme-links.mjs';
 
 const extensionRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repositoryRoot = resolve(extensionRoot, '..', '..');
@@ -81,7 +82,8 @@ try {
   copyFileSync(server, bundled);
   chmodSync(bundled, 0o755);
   const vsce = join(extensionRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-  execFileSync(process.execPath, [vsce, 'package', '--allow-missing-repository', '--target', target, '--out', out], {
+  const packageArguments = ['package', '--allow-missing-repository', ...readmeLinkArguments(process.env, JSON.parse(readFileSync(join(extensionRoot, 'package.json'), 'utf8'))), '--target', target, '--out', out];
+  execFileSync(process.execPath, [vsce, ...packageArguments], {
     cwd: extensionRoot,
     stdio: 'inherit',
   });

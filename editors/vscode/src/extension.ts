@@ -1,7 +1,9 @@
 // Starts ppn-ls for .ppn, OpenTafl (.otg, .otn) and xiangqi-setup files and registers the
 // PPN commands. A server that cannot start or stops is reported once and left stopped: a
 // missing or broken executable would only fail again, so restarting it in a loop helps
-// nobody.
+// nobody. In a workspace the user has not trusted, the workspace's own `ppn.server.*`
+// settings are ignored (see launchSettings.ts); trusting it later restarts the server with
+// them.
 
 import { ChildProcess, spawn } from 'node:child_process';
 import * as vscode from 'vscode';
@@ -14,6 +16,13 @@ import {
 } from 'vscode-languageclient/node';
 import { BoardPanel, ShowTarget } from './boardPanel';
 import { SERVED_LANGUAGES } from './languages';
+import {
+  LaunchSettings,
+  ignoredSettingsMessage,
+  ignoredWorkspaceSettings,
+  launchSettings,
+  sameLaunchSettings,
+} from './launchSettings';
 import { CONFIG_FILE_NAME, SERVER_SETTINGS_SECTION, serverSettings } from './settings';
 import { ServerExit, serverFailureMessage } from './serverFailure';
 import {
@@ -61,10 +70,7 @@ class ServerSession {
     const serverOptions: ServerOptions = () => this.spawn(args);
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
-        ...SERVED_LANGUAGES.flatMap((language) => [
-          { scheme: 'file', language },
-          { scheme: 'untitled', language },
-        ]),
+        ...SERVED_LANGUAGES.flatMap((language) => servedSchemes().map((scheme) => ({ scheme, language }))),
         // The project's configuration: the server reads it as it is typed, and reports
         // its mistakes in it.
         { scheme: 'file', pattern: `**/${CONFIG_FILE_NAME}` },
@@ -146,6 +152,16 @@ class ServerSession {
 let session: ServerSession | undefined;
 let outputChannel: vscode.OutputChannel | undefined;
 let extensionPath: string | undefined;
+/** The settings the current server was chosen by (also when it could not be found). */
+let launchedWith: LaunchSettings | undefined;
+/** Starts and stops, one after the other: two at once could leave a server running unowned. */
+let lifecycle: Promise<void> = Promise.resolve();
+
+function serialized(task: () => Promise<void>): Promise<void> {
+  const next = lifecycle.then(task, task);
+  lifecycle = next.catch(() => undefined);
+  return next;
+}
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   extensionPath = context.extensionPath;
@@ -156,23 +172,53 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('ppn.showBoard', (target?: ShowTarget) =>
       BoardPanel.show(() => session?.client, context.extensionPath, target),
     ),
-    vscode.commands.registerCommand('ppn.restartServer', () => restartServer()),
+    vscode.commands.registerCommand('ppn.restartServer', () => serialized(restartServer)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('ppn.server')) {
-        void restartServer();
+        void serialized(restartIfSettingsChanged);
       }
     }),
+    // Trust also changes the configuration (the workspace's values of restricted settings
+    // appear); whichever comes first restarts, the other finds nothing changed.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void serialized(restartIfSettingsChanged)),
     { dispose: () => BoardPanel.disposeCurrent() },
   );
-  await startServer();
+  await serialized(startServer);
 }
 
 export async function deactivate(): Promise<void> {
-  await stopServer();
+  await serialized(stopServer);
 }
 
+/** The folder a relative `ppn.server.path` starts at and the server runs in: a folder on disk. */
 function baseDirectory(): string | undefined {
-  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+}
+
+/**
+ * The URI schemes of the documents served: files, new files, and those of the workspace's
+ * folders, so that a virtual workspace (a repository opened from the web) is served too:
+ * the server is given every document's text and needs no file of its own.
+ */
+function servedSchemes(): string[] {
+  const schemes = new Set(['file', 'untitled']);
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    schemes.add(folder.uri.scheme);
+  }
+  return [...schemes];
+}
+
+/** The launch settings that apply now, trust considered. */
+function currentLaunchSettings(): { settings: LaunchSettings; ignored: string[] } {
+  const configuration = vscode.workspace.getConfiguration('ppn.server');
+  const inputs = {
+    // `isTrusted` is undefined only in an editor that knows nothing of trust.
+    trusted: vscode.workspace.isTrusted !== false,
+    effective: { path: configuration.get<unknown>('path'), args: configuration.get<unknown>('args') },
+    inspected: { path: configuration.inspect<unknown>('path'), args: configuration.inspect<unknown>('args') },
+  };
+  return { settings: launchSettings(inputs), ignored: ignoredWorkspaceSettings(inputs) };
 }
 
 function delay(ms: number): Promise<void> {
@@ -191,9 +237,13 @@ function showFailure(message: string): void {
 }
 
 async function startServer(): Promise<void> {
-  const configuration = vscode.workspace.getConfiguration('ppn.server');
-  const configuredPath = configuration.get<string>('path');
-  const args = configuration.get<string[]>('args') ?? [];
+  const { settings, ignored } = currentLaunchSettings();
+  launchedWith = settings;
+  if (ignored.length > 0) {
+    outputChannel?.appendLine(ignoredSettingsMessage(ignored));
+  }
+  const configuredPath = settings.path;
+  const args = settings.args;
   const server = chooseServer(configuredPath, {
     env: process.env,
     platform: process.platform,
@@ -237,4 +287,11 @@ async function stopServer(): Promise<void> {
 async function restartServer(): Promise<void> {
   await stopServer();
   await startServer();
+}
+
+/** Restarts the server when the settings that choose it now say otherwise. */
+async function restartIfSettingsChanged(): Promise<void> {
+  if (!sameLaunchSettings(launchedWith, currentLaunchSettings().settings)) {
+    await restartServer();
+  }
 }

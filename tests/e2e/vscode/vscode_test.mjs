@@ -3,11 +3,19 @@
 // Chromium by playwright-core as a user would drive it: keys, the command palette, the
 // Problems and Output panels, hovers, the board panel.
 //
+// Two sessions, each a code-server of its own: one with Workspace Trust on, where a folder
+// that is not trusted names a program of its own as the server; then the features, with
+// Workspace Trust off as most users of code-server have it.
+//
 // Run by tests/e2e/run-vscode.sh, which installs code-server and builds the .vsix. Reads:
 //   CODE_SERVER  the code-server executable
 //   VSIX         the platform-specific .vsix (with its own ppn-ls)
 //   CHROMIUM     the browser (default /usr/bin/chromium)
-//   ARTIFACTS    where screenshots go (each failure's, and the hover's and the board's)
+//   ARTIFACTS    where screenshots go (each failure's, the hover's and the board's, and
+//                marketplace-board-panel.png, the extension README's picture)
+//   EXAMPLES     the repository's examples/ (the README's picture shows one of them)
+//   README_PICTURE  where the packaged README's picture must point (package-with-server.mjs
+//                makes its relative address absolute, as the Marketplace needs)
 // Prints one line per check and "N passed, M failed"; exits 1 on any failure.
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,6 +29,8 @@ const codeServer = requiredEnv('CODE_SERVER');
 const vsix = requiredEnv('VSIX');
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const artifacts = path.resolve(process.env.ARTIFACTS || 'vscode-e2e-artifacts');
+const examples = requiredEnv('EXAMPLES');
+const readmePicture = requiredEnv('README_PICTURE');
 const STEP_TIMEOUT_MS = 30_000;
 
 function requiredEnv(name) {
@@ -63,6 +73,15 @@ const TAFL = [
 
 const XIANGQI = ['FORMAT  WXF', 'START{', ' 1. H2+3 h8+7', ' 2. H3+4 r9.8', '}END', ''].join('\n');
 
+// A stranger's folder: its settings name a program of its own, with arguments, as the
+// server. The program only notes that it was started (in a file outside the folder) and
+// fails.
+const STRANGER_GAME = '---\nGameType: Tablut\n...\n1. a4-a3 1... c5-c3 ]\n';
+/** The game the extension README's picture shows. */
+const README_EXAMPLE = 'notation-tour.ppn';
+
+const STRANGER_SETTINGS = { 'ppn.server.path': './tools/ppn-ls', 'ppn.server.args': ['--from-the-folder'] };
+
 const USER_SETTINGS = {
   'workbench.startupEditor': 'none',
   'git.enabled': false,
@@ -74,7 +93,6 @@ const USER_SETTINGS = {
   'update.mode': 'none',
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
-  'security.workspace.trust.enabled': false,
   'editor.minimap.enabled': false,
   // VS Code for the browser saves after a delay by default; the test saves when it means to.
   'files.autoSave': 'off',
@@ -418,12 +436,24 @@ function pathWithoutPpnLs() {
     .join(path.delimiter);
 }
 
-async function startCodeServer(root) {
+/**
+ * Workspace Trust as a careful user has it: on, with no dialog when a folder opens (a
+ * folder not yet trusted opens in Restricted Mode; the test trusts it later, from the
+ * Workspace Trust editor).
+ */
+const TRUST_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.emptyWindow': false,
+};
+
+async function startCodeServer(root, { workspaceTrust }) {
   const userData = path.join(root, 'user-data');
   const extensions = path.join(root, 'extensions');
   extensionsDirectory = extensions;
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  const settings = { ...USER_SETTINGS, ...(workspaceTrust ? TRUST_SETTINGS : { 'security.workspace.trust.enabled': false }) };
+  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
   const common = ['--config', path.join(root, 'code-server.yaml'), '--user-data-dir', userData, '--extensions-dir', extensions];
   fs.writeFileSync(path.join(root, 'code-server.yaml'), '');
   const installStarted = Date.now();
@@ -431,7 +461,7 @@ async function startCodeServer(root) {
   const installMs = Date.now() - installStarted;
   const port = await freePort();
   const env = { ...process.env, PATH: pathWithoutPpnLs() };
-  const log = fs.openSync(path.join(artifacts, 'code-server.log'), 'w');
+  const log = fs.openSync(path.join(artifacts, `code-server-${path.basename(root)}.log`), 'w');
   const child = spawn(
     codeServer,
     [
@@ -442,7 +472,7 @@ async function startCodeServer(root) {
       'none',
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
     ],
     { env, stdio: ['ignore', log, log], detached: true },
@@ -482,19 +512,6 @@ async function main() {
   const started = Date.now();
   fs.mkdirSync(artifacts, { recursive: true });
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ppn-vscode-e2e-'));
-  const workspace = path.join(root, 'games');
-  fs.mkdirSync(workspace);
-  fs.writeFileSync(path.join(workspace, 'tablut.ppn'), TABLUT);
-  fs.writeFileSync(path.join(workspace, 'tafl.otg'), TAFL);
-  fs.writeFileSync(path.join(workspace, 'record.wxf'), XIANGQI);
-  // A "server" that fails at once, counting how often it is started.
-  const crashCount = path.join(root, 'crash-count');
-  const crashingServer = path.join(root, 'crashing-ppn-ls');
-  fs.writeFileSync(crashingServer, `#!/bin/sh\necho started >> '${crashCount}'\necho 'simulated failure' >&2\nexit 3\n`);
-  fs.chmodSync(crashingServer, 0o755);
-
-  const { child, port, installMs } = await startCodeServer(root);
-  console.log(`code-server on port ${port}; extension installed in ${installMs} ms`);
   let browser;
   try {
     browser = await chromium.launchPersistentContext(path.join(root, 'chromium'), {
@@ -511,20 +528,10 @@ async function main() {
         '--disable-sync',
       ],
     });
-    page = browser.pages()[0] ?? (await browser.newPage());
-    page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
-    await page.locator('.monaco-workbench').waitFor();
-    await page.locator('.explorer-folders-view .monaco-list-row[aria-label^="tablut.ppn"]').waitFor();
-
-    await runChecks({ workspace, crashCount, crashingServer });
+    await trustSession(browser, path.join(root, 'trust'));
+    await featureSession(browser, path.join(root, 'features'));
   } finally {
     await browser?.close().catch(() => {});
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
     if (failed === 0) {
       fs.rmSync(root, { recursive: true, force: true });
     } else {
@@ -533,6 +540,122 @@ async function main() {
   }
   console.log(`${passed} passed, ${failed} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   process.exit(failed === 0 ? 0 : 1);
+}
+
+/**
+ * Starts a code-server of its own in `root`, opens `workspace` in a new tab of the browser
+ * once `firstFile` shows in the explorer, and runs `body`; stops them after.
+ */
+async function withCodeServer(browser, root, { workspaceTrust, workspace, firstFile }, body) {
+  const { child, port, installMs } = await startCodeServer(root, { workspaceTrust });
+  console.log(
+    `code-server on port ${port}, Workspace Trust ${workspaceTrust ? 'on' : 'off'}; extension installed in ${installMs} ms`,
+  );
+  try {
+    page = await browser.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench').waitFor();
+    await page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${firstFile}"]`).waitFor();
+    await body();
+  } finally {
+    await page?.close().catch(() => {});
+    page = undefined;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+async function featureSession(browser, root) {
+  const workspace = path.join(root, 'games');
+  fs.mkdirSync(workspace, { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'tablut.ppn'), TABLUT);
+  fs.writeFileSync(path.join(workspace, 'tafl.otg'), TAFL);
+  fs.writeFileSync(path.join(workspace, 'record.wxf'), XIANGQI);
+  fs.copyFileSync(path.join(examples, README_EXAMPLE), path.join(workspace, README_EXAMPLE));
+  // A "server" that fails at once, counting how often it is started.
+  const crashCount = path.join(root, 'crash-count');
+  const crashingServer = path.join(root, 'crashing-ppn-ls');
+  fs.writeFileSync(crashingServer, `#!/bin/sh\necho started >> '${crashCount}'\necho 'simulated failure' >&2\nexit 3\n`);
+  fs.chmodSync(crashingServer, 0o755);
+  await withCodeServer(browser, root, { workspaceTrust: false, workspace, firstFile: 'tablut.ppn' }, () =>
+    runChecks({ workspace, crashCount, crashingServer }),
+  );
+}
+
+async function trustSession(browser, root) {
+  const stranger = path.join(root, 'cloned-repository');
+  fs.mkdirSync(path.join(stranger, '.vscode'), { recursive: true });
+  fs.mkdirSync(path.join(stranger, 'tools'));
+  fs.writeFileSync(path.join(stranger, 'game.ppn'), STRANGER_GAME);
+  fs.writeFileSync(path.join(stranger, '.vscode', 'settings.json'), JSON.stringify(STRANGER_SETTINGS, null, 2));
+  // The marker is outside the folder, where the folder's program would not be looked for.
+  const marker = path.join(root, 'started-by-the-folder');
+  const program = path.join(stranger, 'tools', 'ppn-ls');
+  fs.writeFileSync(program, `#!/bin/sh\necho "$0 $*" >> '${marker}'\nexit 3\n`);
+  fs.chmodSync(program, 0o755);
+  await withCodeServer(browser, root, { workspaceTrust: true, workspace: stranger, firstFile: 'game.ppn' }, () =>
+    runTrustChecks({ marker }),
+  );
+}
+
+async function runTrustChecks({ marker }) {
+  const trustIndicator = () =>
+    page.evaluate(() => {
+      const statusBar = document.querySelector('.statusbar')?.textContent ?? '';
+      return statusBar.includes('Restricted Mode');
+    });
+
+  await check('with Workspace Trust on, a new folder opens in Restricted Mode', async () => {
+    await waitFor('Restricted Mode in the status bar', trustIndicator);
+  });
+
+  await check("in Restricted Mode the folder's ppn.server.path and args are ignored: the bundled server serves it", async () => {
+    await openFile('game.ppn');
+    const rows = await waitFor('the diagnostics of game.ppn', async () => {
+      const found = (await problems()).filter((row) => row.includes('unexpected `]`'));
+      return found.length > 0 ? found : undefined;
+    });
+    assert((await squiggles('error')) >= 1, 'no error squiggle in game.ppn');
+    const servers = serverProcesses();
+    assert(servers.length === 1, `${servers.length} bundled servers running`);
+    const commandLine = fs.readFileSync(`/proc/${servers[0]}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    assert(commandLine.length === 1, `the bundled server was started with ${JSON.stringify(commandLine.slice(1))}`);
+    const output = await outputChannel('PPN Language Server');
+    assert(/Starting \S+\/server\/ppn-ls \(bundled with the extension\)/.test(output), `no bundled start in ${JSON.stringify(output.slice(0, 500))}`);
+    // Time enough for the folder's program to have been started, had it been.
+    await sleep(3000);
+    if (fs.existsSync(marker)) {
+      throw new Error(`the folder's program was started: ${fs.readFileSync(marker, 'utf8')}`);
+    }
+    assert(await trustIndicator(), 'no longer in Restricted Mode');
+    await page.screenshot({ path: path.join(artifacts, 'restricted-mode.png') });
+    return rows[0].slice(0, 60);
+  });
+
+  await check('trusting the folder later starts the program its settings name, with its arguments', async () => {
+    await runCommand('Workspaces: Manage Workspace Trust');
+    const trustButton = page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust( Folder)?$/ }).first();
+    await trustButton.click();
+    await waitFor('Restricted Mode to end', async () => !(await trustIndicator()));
+    const started = await waitFor("the folder's program to be started", async () =>
+      fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : undefined,
+    );
+    assert(/tools\/ppn-ls --from-the-folder\n$/.test(started), JSON.stringify(started));
+    const errors = await waitFor('its failure reported', async () => {
+      const found = (await notifications()).filter((notification) => notification.severity === 'error');
+      return found.length > 0 ? found : undefined;
+    });
+    assert(errors[0].message.includes('ppn.server.path'), errors[0].message);
+    // Trust comes with a configuration change: the program is started once, not twice.
+    await sleep(3000);
+    const starts = fs.readFileSync(marker, 'utf8').split('\n').filter(Boolean).length;
+    assert(starts === 1, `the folder's program was started ${starts} times`);
+    return started.trim().replace(/^.*\/tools\//, 'tools/');
+  });
 }
 
 async function runChecks({ workspace, crashCount, crashingServer }) {
@@ -815,6 +938,60 @@ async function runChecks({ workspace, crashCount, crashingServer }) {
     const report = await glyphReport(hover);
     await page.keyboard.press('Escape');
     assert(report.combining.includes('\u20dd'), `no enclosing circle: ${JSON.stringify(report.text.slice(0, 200))}`);
+  });
+
+  await check("the extension's page shows its icon, and its README's picture at its address in the repository", async () => {
+    await runCommand('Extensions: Show Enabled Extensions');
+    await page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Portable Piecepack Notation' }).first().click();
+    const icon = page.locator('.extension-editor .header .icon-container img.icon');
+    const iconWidth = await waitFor('the icon, drawn', async () =>
+      icon.evaluate((image) => (image.complete && /icon\.png/.test(image.src) ? image.naturalWidth : 0)).catch(() => 0),
+    );
+    assert(iconWidth >= 128, `the icon is ${iconWidth} pixels wide`);
+    // The README, in a frame of its own: its picture at an https address (VS Code shows a
+    // relative one broken, as this test found), the one packaging wrote.
+    const alt = 'A PPN game with the board panel beside it';
+    const source = await waitFor("the README's picture", async () => {
+      for (const frame of page.frames()) {
+        const picture = frame.locator(`img[alt="${alt}"]`);
+        if ((await picture.count().catch(() => 0)) > 0) {
+          return picture.first().getAttribute('src').catch(() => undefined);
+        }
+      }
+      return undefined;
+    });
+    assert(source === readmePicture, `the picture is at ${source}, not ${readmePicture}`);
+    await page.screenshot({ path: path.join(artifacts, 'extension-page.png') });
+    // Closed by its tab: the keys would go to the README's frame.
+    await page.locator(`${ACTIVE_TAB} .codicon-close`).click();
+    return `icon ${iconWidth} px wide`;
+  });
+
+  await check("the extension README's picture: an example game beside its board", async () => {
+    await writeWorkspaceSettings({});
+    await runCommand('View: Close All Editors');
+    await runCommand('View: Hide Panel');
+    await runCommand('View: Show Explorer');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    try {
+      await openFile(README_EXAMPLE);
+      // The game and its board, without the test's other files beside them.
+      await runCommand('View: Toggle Primary Side Bar Visibility');
+      await goTo(12, 2);
+      await runCommand('PPN: Show Board');
+      const frame = await boardFrame();
+      const label = await waitFor('the board of move 4', async () => {
+        const shown = await boardLabel(frame);
+        return shown?.startsWith('4') ? shown : undefined;
+      });
+      await page.locator('.editor-group-container .monaco-editor .view-lines').first().click();
+      await goTo(12, 2);
+      await sleep(500);
+      await page.screenshot({ path: path.join(artifacts, 'marketplace-board-panel.png') });
+      return `the board after ${label}`;
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
   });
 }
 

@@ -46,3 +46,49 @@ test('a missing server executable is reported with a way to the setting', async 
   }
   await extension.deactivate();
 });
+
+test("an untrusted workspace's own server path and arguments are ignored until it is trusted", async () => {
+  fake.errorMessages.length = 0;
+  fake.outputLines.length = 0;
+  fake.errorChoice = undefined;
+  // An editor that hands out the folder's values even when untrusted: the extension itself
+  // must keep to the user's.
+  fake.trusted = false;
+  fake.settings.set('ppn.server.path', '/nonexistent/folder-tool');
+  fake.settings.set('ppn.server.args', ['--from-the-folder']);
+  fake.inspected.set('ppn.server.path', { defaultValue: '', workspaceValue: '/nonexistent/folder-tool' });
+  fake.inspected.set('ppn.server.args', { defaultValue: [], workspaceValue: ['--from-the-folder'] });
+  const originalPath = process.env.PATH;
+  process.env.PATH = '/nonexistent/empty-path';
+  const context = { subscriptions: [] as { dispose(): unknown }[] };
+  try {
+    await extension.activate(context as never);
+    await settle();
+    assert.equal(fake.errorMessages.length, 1);
+    assert.match(fake.errorMessages[0].message, /no ppn-ls of its own and "ppn-ls" is not on PATH/);
+    assert.doesNotMatch(fake.errorMessages[0].message, /folder-tool/);
+    assert.match(fake.outputLines[0], /sets "ppn\.server\.path" and "ppn\.server\.args" in its own settings; they are ignored until you trust/);
+
+    // A configuration event that changes nothing that counts starts nothing.
+    fake.configurationChanged.fire({ affectsConfiguration: (section) => section.startsWith('ppn.server') });
+    await settle();
+    assert.equal(fake.errorMessages.length, 1);
+
+    // Trust granted: the folder's values count, and the server is started again, once,
+    // although VS Code also says the configuration changed.
+    fake.trusted = true;
+    fake.trustGranted.fire();
+    fake.configurationChanged.fire({ affectsConfiguration: (section) => section.startsWith('ppn.server') });
+    await settle();
+    assert.equal(fake.errorMessages.length, 2, JSON.stringify(fake.errorMessages));
+    assert.match(fake.errorMessages[1].message, /"\/nonexistent\/folder-tool" does not exist or is not executable/);
+  } finally {
+    process.env.PATH = originalPath;
+    fake.inspected.clear();
+    fake.settings.clear();
+    for (const subscription of context.subscriptions) {
+      subscription.dispose();
+    }
+    await extension.deactivate();
+  }
+});

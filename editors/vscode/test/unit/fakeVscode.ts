@@ -88,9 +88,17 @@ export class FakeVscode {
   readonly activeEditorChanged = new FakeEvent<FakeEditor | undefined>();
   readonly documentChanged = new FakeEvent<{ document: FakeEditor['document'] }>();
   readonly configurationChanged = new FakeEvent<{ affectsConfiguration(section: string): boolean }>();
+  readonly trustGranted = new FakeEvent<void>();
+  /** `workspace.isTrusted`. */
+  trusted = true;
   activeTextEditor: FakeEditor | undefined;
-  /** Settings by full name, e.g. `ppn.server.path`. */
+  /** Settings by full name, e.g. `ppn.server.path`: the values `get` returns. */
   readonly settings = new Map<string, unknown>();
+  /**
+   * What `inspect` reports of a setting, by full name; a setting not here is reported as
+   * the user's own value, the one in `settings`.
+   */
+  readonly inspected = new Map<string, { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown }>();
   readonly commands = new Map<string, (...args: unknown[]) => unknown>();
   readonly executedCommands: unknown[][] = [];
   readonly errorMessages: { message: string; items: string[] }[] = [];
@@ -158,11 +166,18 @@ export class FakeVscode {
     workspace: {
       onDidChangeTextDocument: this.documentChanged.subscribe,
       onDidChangeConfiguration: this.configurationChanged.subscribe,
+      onDidGrantWorkspaceTrust: this.trustGranted.subscribe,
+      get isTrusted(): boolean {
+        return fake.trusted;
+      },
       workspaceFolders: undefined,
-      getConfiguration: (section?: string) => ({
-        get: <T>(key: string): T | undefined =>
-          fake.settings.get(section === undefined ? key : `${section}.${key}`) as T | undefined,
-      }),
+      getConfiguration: (section?: string) => {
+        const name = (key: string) => (section === undefined ? key : `${section}.${key}`);
+        return {
+          get: <T>(key: string): T | undefined => fake.settings.get(name(key)) as T | undefined,
+          inspect: (key: string) => fake.inspected.get(name(key)) ?? { globalValue: fake.settings.get(name(key)) },
+        };
+      },
     },
   };
 }
