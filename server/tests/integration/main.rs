@@ -10,6 +10,7 @@ mod check_in_batches;
 mod cli;
 mod cli_fmt_fix_find;
 mod conformance;
+mod documented_commands;
 mod editor_queries;
 mod engine_conformance;
 mod formatting;
