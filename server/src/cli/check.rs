@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::{read_input, report_error, report_warning, CheckFormat};
+use crate::cli::args::CheckFormat;
 use crate::cli::output::{config_for, display_path, io_message, source_path, Palette, Style};
+use crate::cli::output::{read_input, report_error, report_warning};
 use crate::cli::paths;
 use crate::cli::snippet::{snippet, ColumnIndex, Position};
 use crate::config::{Config, ConfigFiles, Settings};

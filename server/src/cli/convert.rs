@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use super::{print_out, read_input, report_error};
 use crate::cli::output::{display_path, io_message, source_path};
+use crate::cli::output::{print_out, read_input, report_error};
 use crate::exit_code;
 use crate::ide::analyze::analyze;
 use crate::model::notation_document::Target;

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use crate::cli::fmt::write_in_place;
+use crate::cli::output::report_error;
 use crate::cli::output::{display_path, io_message, source_path};
-use crate::cli::report_error;
 use crate::cli::snippet::ColumnIndex;
 use crate::ide::fix_all::fix_all;
 

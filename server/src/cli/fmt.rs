@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{print_out, read_input, report_error};
 use crate::cli::output::{config_for, display_path, io_message, source_path};
+use crate::cli::output::{print_out, read_input, report_error};
 use crate::cli::paths;
 use crate::cli::snippet::ColumnIndex;
 use crate::config::ConfigFiles;

@@ -8,8 +8,10 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::{paths, print_out, read_input, report_error, ReplayFormat};
+use crate::cli::args::ReplayFormat;
 use crate::cli::output::{display_path, io_message, source_path};
+use crate::cli::output::{print_out, read_input, report_error};
+use crate::cli::paths;
 use crate::cli::snippet::ColumnIndex;
 use crate::exit_code;
 use crate::ide::workspace::games_in;

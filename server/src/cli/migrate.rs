@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{print_out, read_input, report_error};
 use crate::cli::output::{display_path, io_message};
+use crate::cli::output::{print_out, read_input, report_error};
 use crate::cli::snippet::ColumnIndex;
 use crate::exit_code;
 use crate::ppn::migrate::migrate;

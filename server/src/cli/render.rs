@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{print_out, read_input, report_error};
 use crate::cli::output::{display_path, source_path};
+use crate::cli::output::{print_out, read_input, report_error};
 use crate::exit_code;
 use crate::ide::analyze::{analyze_boards, with_frames};
 use crate::ide::viewer::{html_page, state_caption, HtmlPage};

@@ -4,8 +4,9 @@ use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::{read_input, report_error, report_warning, ReplayFormat};
+use crate::cli::args::ReplayFormat;
 use crate::cli::output::{display_path, io_message, source_path};
+use crate::cli::output::{read_input, report_error, report_warning};
 use crate::cli::paths;
 use crate::exit_code;
 use crate::ide::analyze::analyze_boards;

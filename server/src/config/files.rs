@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::{ConfigFile, Exclude, FILE_NAME};
+use crate::config::settings::{ConfigFile, Exclude, FILE_NAME};
 
 /// A `ppn-ls.toml` in force: where it is, what it says and its `check.exclude` globs.
 #[derive(Debug)]

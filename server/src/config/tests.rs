@@ -1,4 +1,5 @@
 use super::*;
+use crate::config::ConfigFiles;
 
 fn at<'a>(text: &'a str, diagnostic: &Diagnostic) -> &'a str {
     &text[diagnostic.range.clone()]

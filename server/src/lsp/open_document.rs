@@ -5,7 +5,7 @@ use std::sync::Arc;
 use ropey::Rope;
 use tower_lsp_server::ls_types::TextDocumentContentChangeEvent;
 
-use super::Analysis;
+use super::analysis::Analysis;
 use crate::lsp::encoding::{rope_char_index, PositionEncoding};
 use crate::ppn::document::TextEdit;
 

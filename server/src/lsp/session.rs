@@ -5,29 +5,43 @@
 //! before the protocol library sees them (see [`crate::lsp::transport`]), and a panic while
 //! answering a message becomes an error response.
 
-use std::future::Future;
-use std::panic::AssertUnwindSafe;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::task::{Context, Poll};
 
 use dashmap::DashMap;
-use futures::FutureExt;
 use serde_json::json;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, DuplexStream};
 use tokio::sync::{mpsc, watch};
-use tower_lsp_server::jsonrpc::{self, ErrorCode, Request, Response};
 use tower_lsp_server::{LspService, Server};
 
+use super::analysis::Analyzer;
+use super::catch_panics::CatchPanics;
 use super::handlers::custom::{BOARD_AT_METHOD, GAME_LINE_METHOD, RENDER_METHOD};
 use super::handlers::Backend;
 use super::state::State;
-use super::{Analyzer, SessionEnd};
 use crate::config::{ConfigFiles, Settings};
 use crate::lsp::prewritten_json::WrittenArrays;
 use crate::lsp::transport::{check_message, framed, skipped_line, Frame, FrameReader, Verdict};
 use crate::lsp::workspace_index::WorkspaceIndex;
+
+/// How a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// `exit` after `shutdown`, as LSP asks.
+    AfterShutdown,
+    /// `exit` without `shutdown`, or the client closed the stream.
+    WithoutShutdown,
+}
+
+impl SessionEnd {
+    /// The process exit code LSP prescribes.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            SessionEnd::AfterShutdown => crate::exit_code::SUCCESS,
+            SessionEnd::WithoutShutdown => crate::exit_code::PROBLEMS,
+        }
+    }
+}
 
 /// Serve one client over `input` and `output` until it exits.
 ///
@@ -184,60 +198,4 @@ async fn write_frames<O: AsyncWrite>(mut frames: mpsc::Receiver<Vec<u8>>, output
             open = written.await.is_ok();
         }
     }
-}
-
-/// The language server's service, answering a request whose handler panicked with an
-/// internal error (and a notification whose handler panicked with nothing) instead of
-/// letting the panic end the server.
-struct CatchPanics<S>(S);
-
-impl<S> tower_service::Service<Request> for CatchPanics<S>
-where
-    S: tower_service::Service<Request, Response = Option<Response>>,
-    S::Future: Send + 'static,
-    S::Error: Send + 'static,
-{
-    type Response = Option<Response>;
-    type Error = S::Error;
-    type Future =
-        Pin<Box<dyn Future<Output = std::result::Result<Self::Response, S::Error>> + Send>>;
-
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<std::result::Result<(), S::Error>> {
-        self.0.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: Request) -> Self::Future {
-        let id = request.id().cloned();
-        let method = request.method().to_string();
-        let answer = std::panic::catch_unwind(AssertUnwindSafe(|| self.0.call(request)));
-        Box::pin(async move {
-            let panic = match answer {
-                Ok(answer) => match AssertUnwindSafe(answer).catch_unwind().await {
-                    Ok(answered) => return answered,
-                    Err(panic) => panic,
-                },
-                Err(panic) => panic,
-            };
-            let message = format!("ppn-ls failed on {method}: {}", panic_message(&*panic));
-            eprintln!("{message}");
-            Ok(id.map(|id| {
-                Response::from_error(
-                    id,
-                    jsonrpc::Error {
-                        code: ErrorCode::InternalError,
-                        message: message.into(),
-                        data: None,
-                    },
-                )
-            }))
-        })
-    }
-}
-
-pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
-    panic
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("a panic")
 }

@@ -25,9 +25,9 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::Client;
 
-use super::session::panic_message;
+use super::analysis::{uri_path, Analysis, Analyzer};
+use super::catch_panics::panic_message;
 use super::to_proto::{to_lsp_diagnostics, token_numbers_json, Converter};
-use super::{uri_path, Analysis, Analyzer};
 use crate::config::{editor_settings, is_config_file, Config, ConfigFiles, Settings};
 use crate::lsp::config::{self, uri_file_path};
 use crate::lsp::encoding::PositionEncoding;

@@ -9,7 +9,7 @@ use tower_lsp_server::ls_types::{
     NumberOrString, Position, SemanticToken, SemanticTokensEdit, SymbolKind, TextEdit, Uri,
 };
 
-use super::Analysis;
+use super::analysis::Analysis;
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::lsp::config;

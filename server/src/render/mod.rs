@@ -9,6 +9,7 @@
 pub mod font;
 pub mod piece_json;
 pub mod raster;
+pub mod sanitized;
 pub mod svg;
 pub mod text;
 pub mod words;
@@ -281,29 +282,6 @@ pub fn scene_of_pieces(pieces: &[Piece]) -> Scene {
     Scene {
         pieces: pieces.to_vec(),
         ..Scene::default()
-    }
-}
-
-/// A piece whose numbers a renderer can compute with: suit and rank within ±1000 (no
-/// real component has more), a finite angle.
-pub fn sane(piece: &Piece) -> Piece {
-    Piece {
-        suit: piece.suit.clamp(-1000, 1000),
-        rank: piece.rank.clamp(-1000, 1000),
-        angle: if piece.angle.is_finite() {
-            piece.angle
-        } else {
-            0.0
-        },
-        ..*piece
-    }
-}
-
-/// The scene with every piece made [`sane`].
-pub fn sane_scene(scene: &Scene) -> Scene {
-    Scene {
-        pieces: scene.pieces.iter().map(sane).collect(),
-        ..scene.clone()
     }
 }
 

@@ -327,7 +327,7 @@ pub fn animation(frames: &[Frame<'_>], options: &SvgOptions, seconds: f64) -> St
 }
 
 fn draw_scene(writer: &mut Writer, scene: &Scene, view: &View, options: &SvgOptions) {
-    let scene = &crate::render::sane_scene(scene);
+    let scene = &crate::render::sanitized::sane_scene(scene);
     if let Some(caption) = &options.caption {
         if !caption.is_empty() {
             let size = view.len(0.36);

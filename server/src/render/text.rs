@@ -118,7 +118,7 @@ const MAX_CELLS: i64 = 400;
 
 /// A text diagram of a scene, ending with a newline.
 pub fn diagram(scene: &Scene, options: &TextOptions) -> String {
-    let scene = &crate::render::sane_scene(scene);
+    let scene = &crate::render::sanitized::sane_scene(scene);
     let Some(bounds) = scene_extent(scene) else {
         return "(empty board)\n".to_string();
     };

@@ -105,7 +105,7 @@ fn game_piece_name(piece: &Piece) -> Option<String> {
 
 /// A piece in words, e.g. "ace of Arms tile, face up, rotated 270°".
 pub fn describe_piece(piece: &Piece) -> String {
-    let piece = &crate::render::sane(piece);
+    let piece = &crate::render::sanitized::sane(piece);
     if let Some(name) = game_piece_name(piece) {
         return name;
     }

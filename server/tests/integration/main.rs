@@ -22,6 +22,7 @@ mod lsp_features;
 mod lsp_format_and_find;
 mod lsp_protocol;
 mod lsp_stdio;
+mod module_graph;
 mod notation_conformance;
 mod old_versions;
 mod otn;

@@ -6,10 +6,10 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use super::MoveLabel;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::otn::board::{side_name, Man, Square, TaflSide};
 use crate::otn::reader::moves::{shift_range, MoveRecord, MoveType};
+use crate::otn::replay::ply::MoveLabel;
 use crate::otn::rules::MoveError;
 use crate::otn::variant::Rules;
 

@@ -8,9 +8,10 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::{remake_move, MoveProblem, Ply};
 use crate::model::editor_diagnostics::{outline_key, OutlineKey, Tally};
 use crate::otn::board::Man;
+use crate::otn::replay::ply::{remake_move, Ply};
+use crate::otn::replay::problems::MoveProblem;
 
 /// How many states a chunk holds; a chunk keeps the board of its first state, the boards
 /// of the others are made again from it.

@@ -15,6 +15,7 @@
 
 use std::ops::Range;
 use std::sync::Arc;
+use summary::{push_token, SegmentSyntax, TokenSpan};
 
 use tree_sitter::Node;
 
@@ -53,22 +54,6 @@ const CUT_LIMITS: CutLimits = CutLimits {
 /// What a segment that starts inside a movetext is parsed after: a game with empty
 /// metadata, whose movetext the segment continues.
 const MOVETEXT_PREFIX: &str = "---\n...\n";
-
-/// The summary of a parse of one segment, with byte ranges relative to its start.
-#[derive(Debug, Default, PartialEq)]
-struct SegmentSyntax {
-    errors: Vec<SyntaxError>,
-    broken: Vec<Range<u32>>,
-    comments: Vec<Range<u32>>,
-    tokens: Vec<TokenSpan>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct TokenSpan {
-    start: u32,
-    end: u32,
-    kind: TokenKind,
-}
 
 #[derive(Debug, Clone, PartialEq)]
 struct PlacedSegment {
@@ -557,15 +542,6 @@ fn summarize(text: &str, skip: usize) -> SegmentSyntax {
     }
 }
 
-/// Appends a span, merged with the last one when they touch and are of one kind (`&` and
-/// `a1` of `&a1`, the parts of a macro or a comment).
-fn push_token(tokens: &mut Vec<TokenSpan>, start: u32, end: u32, kind: TokenKind) {
-    match tokens.last_mut() {
-        Some(last) if last.end == start && last.kind == kind => last.end = end,
-        _ => tokens.push(TokenSpan { start, end, kind }),
-    }
-}
-
 /// The kind of a syntax node's span, if it has one.
 fn kind_of_node(kind: &str) -> Option<TokenKind> {
     Some(match kind {
@@ -615,5 +591,6 @@ fn collect_token_spans(root: Node<'_>, spans: &mut Vec<(Range<usize>, TokenKind)
 }
 
 mod simple;
+mod summary;
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_yaml::Value;
 
-use super::SetupError;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::names::normalize_name;
 
 /// Setup arguments by normalised name (`Cell Width` is `cell_width`).

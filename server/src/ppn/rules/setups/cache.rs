@@ -11,7 +11,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use super::{Args, Setup};
+use crate::ppn::rules::setups::args::Args;
+use crate::ppn::rules::setups::setup::Setup;
 
 /// At most this many setups are kept...
 pub const MAX_CACHED_SETUPS: usize = 64;

@@ -12,192 +12,26 @@
 
 mod args;
 mod cache;
+mod env;
+mod error;
 mod frame;
 mod games;
 mod names;
+mod setup;
 
-use std::fmt;
 use std::sync::Arc;
 
 use serde_yaml::Value;
 
-use crate::model::piece::Piece;
-use crate::ppn::rules::rng::RRng;
-
 pub use args::Args;
 pub use cache::{clear as clear_setup_cache, MAX_CACHED_PIECES, MAX_CACHED_SETUPS};
+pub(crate) use env::Env;
+pub use error::SetupError;
+pub use names::title_case;
 pub use names::{normalize_name, normalize_system};
+pub use setup::{Setup, SetupContext};
 
 use frame::Row;
-
-/// The starting position of a game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Setup {
-    /// Bottom piece first.
-    pub pieces: Vec<Piece>,
-    /// How many inches a coordinate unit is worth (checker boards with wide cells,
-    /// some piecepack layouts and the marble board change it).
-    pub scale_factor: f64,
-    /// Macros the setup defines for the movetext, as (name, expansion).
-    pub macros: Vec<(String, String)>,
-}
-
-impl Default for Setup {
-    /// An empty board at the usual scale.
-    fn default() -> Self {
-        Setup {
-            pieces: Vec::new(),
-            scale_factor: 1.0,
-            macros: Vec::new(),
-        }
-    }
-}
-
-/// What the movetext parser in use contributes to setups.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SetupContext {
-    /// The system used when the metadata names none (`piecepack` for the default
-    /// parser, `checker` for the checker parser, ...).
-    pub default_system: String,
-    /// Board cell width chosen by the checker and chess parsers; `None` means 1.
-    pub cell_width: Option<u32>,
-}
-
-impl SetupContext {
-    /// The context a `MovetextParser` sets up: its default system and, for the
-    /// checker and chess parsers, a cell width (2 unless given).
-    pub fn for_parser(parser: &str, cell_width: Option<u32>) -> SetupContext {
-        let name = normalize_name(parser);
-        let (system, width) = match name.as_str() {
-            "checker" | "chess" => (name.as_str(), Some(cell_width.unwrap_or(2))),
-            "alquerque" | "domino" | "go" | "morris" | "tarot" => (name.as_str(), None),
-            "marble" => ("marbles", None),
-            _ => ("piecepack", None),
-        };
-        SetupContext {
-            default_system: system.to_string(),
-            cell_width: width,
-        }
-    }
-}
-
-impl SetupContext {
-    /// The context for a game's metadata: from its `MovetextParser`, a parser
-    /// name or a mapping with `Name` and perhaps `Cell Width`.
-    pub fn from_metadata(metadata: &Value) -> SetupContext {
-        match metadata.get("MovetextParser") {
-            Some(Value::String(name)) => SetupContext::for_parser(name, None),
-            Some(Value::Mapping(mapping)) => {
-                let mut name = None;
-                let mut cell_width = None;
-                for (key, value) in mapping {
-                    match key.as_str().map(normalize_name).as_deref() {
-                        Some("name") => name = value.as_str().map(str::to_string),
-                        Some("cell_width") => {
-                            cell_width = value.as_u64().and_then(|w| u32::try_from(w).ok())
-                        }
-                        _ => {}
-                    }
-                }
-                SetupContext::for_parser(name.as_deref().unwrap_or("default"), cell_width)
-            }
-            _ => SetupContext::default(),
-        }
-    }
-}
-
-impl Default for SetupContext {
-    fn default() -> Self {
-        SetupContext {
-            default_system: "piecepack".to_string(),
-            cell_width: None,
-        }
-    }
-}
-
-/// Why a setup could not be built.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SetupError {
-    /// No setup of that name in the system nor among the piecepack setups.
-    UnknownGame {
-        name: String,
-        system: String,
-        suggestions: Vec<String>,
-    },
-    /// The system is not known and the game has no piecepack setup either.
-    UnknownSystem {
-        system: String,
-        suggestions: Vec<String>,
-    },
-    /// An argument the setup does not take, or a value it cannot use.
-    BadArgument { argument: String, message: String },
-    /// An argument the setup does not take (normalised name), and those it does take.
-    UnknownArgument {
-        argument: String,
-        accepted: Vec<String>,
-    },
-    /// The `SetUp`/`GameType` value is neither a name nor a mapping with a `Name`.
-    BadValue { message: String },
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::UnknownGame {
-                name,
-                system,
-                suggestions,
-            } => {
-                write!(f, "unknown game `{name}` for system `{system}`")?;
-                if !suggestions.is_empty() {
-                    let titled: Vec<String> = suggestions
-                        .iter()
-                        .map(|name| {
-                            let title = title_case(name);
-                            if normalize_name(&title) == *name {
-                                format!("`{title}`")
-                            } else {
-                                format!("`{name}`")
-                            }
-                        })
-                        .collect();
-                    write!(f, "; did you mean {}?", titled.join(", "))?;
-                }
-                Ok(())
-            }
-            SetupError::UnknownSystem {
-                system,
-                suggestions,
-            } => {
-                write!(f, "unknown game system `{system}`")?;
-                if !suggestions.is_empty() {
-                    write!(f, "; did you mean {}?", suggestions.join(", "))?;
-                }
-                Ok(())
-            }
-            SetupError::BadArgument { argument, message } => {
-                write!(f, "bad setup argument `{argument}`: {message}")
-            }
-            SetupError::UnknownArgument { argument, accepted } => {
-                if accepted.is_empty() {
-                    write!(
-                        f,
-                        "`{argument}` is not an argument of this setup, which takes none"
-                    )
-                } else {
-                    write!(
-                        f,
-                        "`{argument}` is not an argument of this setup; it takes {}",
-                        accepted.join(", ")
-                    )
-                }
-            }
-            SetupError::BadValue { message } => write!(f, "bad SetUp/GameType value: {message}"),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
 
 /// One argument a setup takes, with its default as the reference writes it.
 #[derive(Clone, Debug, PartialEq)]
@@ -218,21 +52,6 @@ impl ArgumentInfo {
     pub fn ppn_default(&self) -> String {
         ppn_value(self.name, self.default)
     }
-}
-
-/// `four_field_kono` as `Four Field Kono`.
-pub fn title_case(snake: &str) -> String {
-    snake
-        .split('_')
-        .map(|word| {
-            let mut chars = word.chars();
-            match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
-                None => String::new(),
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A default written in R (`24L`, `FALSE`, `NULL`, `c("Basic", "Free")`,
@@ -530,52 +349,6 @@ fn build_game(
         scale_factor: env.scale_factor,
         macros: env.macros,
     })
-}
-
-/// What a setup function can use while it builds its board.
-pub(crate) struct Env {
-    pub args: Args,
-    pub rng: RRng,
-    /// The reference's `ppdf.checker_cell_width` / `ppdf.chess_cell_width` option.
-    pub option_cell_width: u32,
-    pub scale_factor: f64,
-    pub macros: Vec<(String, String)>,
-}
-
-impl Env {
-    fn new(args: Args, ctx: &SetupContext, session_seed: Option<i32>) -> Result<Env, SetupError> {
-        let seed = args.seed()?.or(session_seed);
-        Ok(Env {
-            rng: RRng::from_seed(seed.unwrap_or_else(unseeded)),
-            args,
-            option_cell_width: ctx.cell_width.unwrap_or(1),
-            scale_factor: 1.0,
-            macros: Vec::new(),
-        })
-    }
-
-    /// The `cell_width` argument of checker and chess setups.
-    pub fn cell_width(&self) -> Result<u32, SetupError> {
-        Ok(self
-            .args
-            .integer("cell_width")?
-            .map(|w| w.max(1) as u32)
-            .unwrap_or(self.option_cell_width))
-    }
-}
-
-/// Setups without a `Seed` are random, as in the reference.
-fn unseeded() -> i32 {
-    // The browser's WebAssembly has no clock in the standard library.
-    #[cfg(target_family = "wasm")]
-    return 0x5eed;
-    #[cfg(not(target_family = "wasm"))]
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos() ^ (d.as_secs() as u32))
-        .unwrap_or(0);
-    #[cfg(not(target_family = "wasm"))]
-    return nanos as i32;
 }
 
 #[cfg(test)]

@@ -129,6 +129,21 @@ pub(crate) fn closest<'a>(target: &str, candidates: impl Iterator<Item = &'a str
         .collect()
 }
 
+/// `four_field_kono` as `Four Field Kono`.
+pub fn title_case(snake: &str) -> String {
+    snake
+        .split('_')
+        .map(|word| {
+            let mut chars = word.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

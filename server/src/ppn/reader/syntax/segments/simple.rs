@@ -4,7 +4,7 @@
 //! character outside ASCII) is left to the grammar, and a test checks that what is read
 //! here is what the grammar reads.
 
-use super::{push_token, SegmentSyntax, TokenSpan};
+use super::summary::{push_token, SegmentSyntax, TokenSpan};
 use crate::model::features::TokenKind;
 
 /// The summary of `segment` (a part of a movetext starting between two items), if every

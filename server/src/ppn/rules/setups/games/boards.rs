@@ -2,8 +2,8 @@
 
 use crate::model::piece::{PieceKind, Side};
 use crate::ppn::rules::setups::args::bad;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::frame::{cfg, each, tiles, times, Group, Row, Values};
-use crate::ppn::rules::setups::SetupError;
 
 /// A board of face-down piecepack tiles with `nrows` x `ncols` cells, whose
 /// bottom-left cell is centred at (`x0`, `y0`).  Even sizes are made of 2x2

@@ -4,8 +4,9 @@
 
 use crate::model::piece::{PieceKind, Side};
 use crate::ppn::rules::setups::args::bad;
+use crate::ppn::rules::setups::env::Env;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::frame::{cat, each, seq_to, stack, times, Group, Row};
-use crate::ppn::rules::setups::{Env, SetupError};
 
 use super::{piecepack_checkers as pp, piecepack_traditional as pt};
 use crate::ppn::rules::setups::games::boards::{square_board, with_cell_width};

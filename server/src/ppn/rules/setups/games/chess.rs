@@ -3,8 +3,9 @@
 
 use crate::model::piece::{PieceKind, Side};
 use crate::ppn::rules::setups::args::bad;
+use crate::ppn::rules::setups::env::Env;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::frame::{each, stack, times, Group, Row};
-use crate::ppn::rules::setups::{Env, SetupError};
 
 use crate::ppn::rules::setups::games::boards::{square_board, with_cell_width};
 use crate::ppn::rules::setups::games::fen::placements;

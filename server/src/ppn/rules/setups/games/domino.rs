@@ -2,10 +2,11 @@
 
 use crate::model::piece::{PieceKind, Side};
 use crate::ppn::rules::setups::args::bad;
+use crate::ppn::rules::setups::env::Env;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::frame::{
     cat, each, pawns, sample_values, shuffle_identities, stack, times, Group, Row,
 };
-use crate::ppn::rules::setups::{Env, SetupError};
 
 use super::{fen, text};
 

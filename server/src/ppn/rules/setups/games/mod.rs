@@ -13,7 +13,8 @@ mod piecepack_parts;
 mod piecepack_traditional;
 mod text;
 
-use super::{Env, SetupError};
+use crate::ppn::rules::setups::env::Env;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::frame::Row;
 
 use checker as ck;

@@ -3,8 +3,9 @@
 
 use crate::model::piece::{PieceKind, Side};
 use crate::ppn::rules::setups::args::bad;
+use crate::ppn::rules::setups::env::Env;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::frame::{cat, Group, Row};
-use crate::ppn::rules::setups::{Env, SetupError};
 
 type Built = Result<Vec<Row>, SetupError>;
 

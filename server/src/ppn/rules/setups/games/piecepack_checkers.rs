@@ -1,10 +1,11 @@
 //! Checkers variants and other abstract games on piecepack boards.
 
 use crate::ppn::rules::setups::args::bad;
+use crate::ppn::rules::setups::env::Env;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::frame::{
     cat, coins, dice, each, fill_ranks, pawns, stack, times, Row, UNDECIDED,
 };
-use crate::ppn::rules::setups::{Env, SetupError};
 
 use crate::ppn::rules::setups::games::boards::{donut_board, tile_board};
 use crate::ppn::rules::setups::games::text;

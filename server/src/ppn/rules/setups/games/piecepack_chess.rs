@@ -3,10 +3,11 @@
 
 use crate::model::piece::{PieceKind, Side};
 use crate::ppn::rules::rng::RRng;
+use crate::ppn::rules::setups::env::Env;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::frame::{
     cat, cfg, coins, dice, each, fill_ranks, pawns, stack, tiles, times, Row, UNDECIDED,
 };
-use crate::ppn::rules::setups::{Env, SetupError};
 
 use crate::ppn::rules::setups::games::boards::tile_board;
 

@@ -2,12 +2,13 @@
 
 use crate::model::piece::{PieceKind, Side};
 use crate::ppn::rules::setups::args::bad;
+use crate::ppn::rules::setups::env::Env;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::frame::{
     cat, coins, dice, each, fill_ranks, fill_suits, matchsticks, pawns, plus, sample_values,
     seq_by, seq_to, shuffle_identities, shuffle_identities_and_sides, stack, tiles, times, Group,
     Row, UNDECIDED,
 };
-use crate::ppn::rules::setups::{Env, SetupError};
 
 use crate::ppn::rules::setups::games::boards::{donut_board, tile_board};
 use crate::ppn::rules::setups::games::text;

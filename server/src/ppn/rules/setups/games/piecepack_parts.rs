@@ -3,10 +3,11 @@
 
 use crate::model::piece::Side;
 use crate::ppn::rules::setups::args::bad;
+use crate::ppn::rules::setups::env::Env;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::frame::{
     coins, dice, matchsticks, pawns, pyramids, saucers, tiles, Group, Row,
 };
-use crate::ppn::rules::setups::{Env, SetupError};
 
 use crate::ppn::rules::setups::games::boards::{donut_board, tile_board};
 

@@ -1,11 +1,12 @@
 //! Setups of traditional games played with a piecepack.
 
 use crate::model::piece::{PieceKind, Side};
+use crate::ppn::rules::setups::env::Env;
+use crate::ppn::rules::setups::error::SetupError;
 use crate::ppn::rules::setups::frame::{
     cat, coins, dice, each, fill_ranks, matchsticks, pawns, plus, seq_by, seq_to, stack, tiles,
     times, Group, Row, UNDECIDED,
 };
-use crate::ppn::rules::setups::{Env, SetupError};
 
 use crate::ppn::rules::setups::games::boards::{donut_board, tile_board};
 

@@ -4,7 +4,7 @@
 
 use crate::ppn::rules::rng::RRng;
 use crate::ppn::rules::setups::args::bad;
-use crate::ppn::rules::setups::SetupError;
+use crate::ppn::rules::setups::error::SetupError;
 
 /// Suit letters: piecepack suits (Suns, Moons, Crowns, Arms) or colours; a
 /// digit is the suit number itself.

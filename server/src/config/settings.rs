@@ -1,17 +1,5 @@
-//! The project's configuration: `ppn-ls.toml`, and the same keys from an editor.
-//!
-//! A `ppn-ls.toml` is found from a file's folder upwards (as `rustfmt.toml` is) and read
-//! by `check`, every other command and the server; an editor sends the same keys, nested
-//! under `ppn-ls`, in `initializationOptions` and `workspace/didChangeConfiguration`. Both
-//! are read by one schema ([`Settings`]), so a key means the same wherever it is written.
-//! Where both set a key, the file wins for what the project decides (severities, what
-//! `check` leaves out, the formatter's options) and the editor for how things are shown
-//! (the hover board, how many diagnostics an editor is sent): [`Config::resolve`].
-//!
-//! Reading never fails: an unknown key or a bad value is a diagnostic at its place in the
-//! file (or a problem the server reports for the editor's settings), and that key keeps
-//! its default. The file's folder decides what its `check.exclude` globs are relative to.
-//! `docs/configuration.md` is the user's page.
+//! The settings of `ppn-ls.toml` and of editors, read by one schema: every key with its
+//! place, mistakes as diagnostics.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -659,10 +647,6 @@ impl Exclude {
     }
 }
 
-#[cfg(feature = "native")]
-mod files;
-#[cfg(feature = "native")]
-pub use files::{is_config_file, ConfigFiles, Found};
-
 #[cfg(all(test, feature = "native"))]
+#[path = "tests.rs"]
 mod tests;
