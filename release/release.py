@@ -14,6 +14,8 @@ platform, with a .sha256 beside each (see docs/releasing.md).
     release.py names            every file a release holds, one per line
     release.py matrix           the workflow's build and smoke-test matrices, as JSON
     release.py check-tag TAG    fails unless TAG is v<the crate's version>
+    release.py verify DIR       every file of the release is in DIR, with its checksum, and
+                                each .vsix holds a binary for its platform
 
 Installs what it needs into the target directory: zig and cargo-zigbuild from PyPI (for the
 musl targets' C), the Rust targets with rustup, the extension's npm packages.
@@ -355,6 +357,66 @@ def check_tag(arguments: argparse.Namespace) -> None:
         raise SystemExit(f"release: the tag is {arguments.tag}, but the crate's version makes it {expected}")
 
 
+# The processor an executable's header names, in VS Code's words.
+ELF_MACHINES = {0x3E: "x64", 0xB7: "arm64"}
+PE_MACHINES = {0x8664: "x64", 0xAA64: "arm64"}
+MACHO_CPUS = {0x01000007: "x64", 0x0100000C: "arm64"}
+
+
+def executable_kind(content: bytes) -> tuple[str, str]:
+    """(operating system, processor) from an executable's header."""
+    if content[:4] == b"\x7fELF":
+        return "linux", ELF_MACHINES.get(int.from_bytes(content[18:20], "little"), "unknown")
+    if content[:2] == b"MZ":
+        header = int.from_bytes(content[0x3C:0x40], "little")
+        if content[header : header + 4] == b"PE\0\0":
+            return "windows", PE_MACHINES.get(int.from_bytes(content[header + 4 : header + 6], "little"), "unknown")
+    if content[:4] == b"\xcf\xfa\xed\xfe":
+        return "macos", MACHO_CPUS.get(int.from_bytes(content[4:8], "little"), "unknown")
+    return "unknown", "unknown"
+
+
+def vscode_platform_kind(vscode_target: str) -> tuple[str, str]:
+    system, processor = vscode_target.split("-")
+    return {"win32": "windows", "linux": "linux", "alpine": "linux", "darwin": "macos"}[system], processor
+
+
+def verify(arguments: argparse.Namespace) -> None:
+    """The whole release, as the workflow gathered it, before it is published."""
+    dist = Path(arguments.dist)
+    version = crate_version()
+    problems = []
+    for name in release_files(version, load_targets()):
+        if not (dist / name).is_file():
+            problems.append(f"{name} is missing")
+        elif name.endswith(".sha256"):
+            digest, named = (dist / name).read_text().split()
+            packed = dist / named
+            if named != name.removesuffix(".sha256") or not packed.is_file():
+                problems.append(f"{name} names {named}")
+            elif hashlib.sha256(packed.read_bytes()).hexdigest() != digest:
+                problems.append(f"{named} does not match {name}")
+    for target in load_targets():
+        for vscode_target in target.vscode:
+            path = dist / vsix_name(version, vscode_target)
+            if not path.is_file():
+                continue
+            with zipfile.ZipFile(path) as package:
+                inside = f"extension/server/{target.executable}"
+                if inside not in package.namelist():
+                    problems.append(f"{path.name} has no {inside}")
+                    continue
+                kind = executable_kind(package.read(inside)[:4096])
+                if kind != vscode_platform_kind(vscode_target):
+                    problems.append(f"{path.name}: {inside} is a {kind[0]} {kind[1]} executable")
+                manifest = package.read("extension.vsixmanifest").decode()
+                if f'TargetPlatform="{vscode_target}"' not in manifest:
+                    problems.append(f"{path.name}: the manifest's TargetPlatform is not {vscode_target}")
+    if problems:
+        raise SystemExit("release: " + "\n  ".join(["the release is not whole:", *problems]))
+    print(f"{dist}: every file of ppn-ls {version}'s release, checksums matching")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command")
@@ -369,6 +431,9 @@ def main() -> None:
     tag_command = commands.add_parser("check-tag", help="the tag matches the crate's version")
     tag_command.add_argument("tag")
     tag_command.set_defaults(run=check_tag)
+    verify_command = commands.add_parser("verify", help="a gathered release is whole")
+    verify_command.add_argument("dist")
+    verify_command.set_defaults(run=verify)
     given = sys.argv[1:]
     if not given or (given[0].startswith("-") and given[0] not in ("-h", "--help")):
         given = ["build", *given]  # `scripts/release --profile smoke` builds
