@@ -109,7 +109,7 @@ def command_line_checks(server: list[str], workspace: Path) -> None:
     print(f"ok: check examples/: {clean.stdout.strip()}")
 
     broken = workspace / "broken.ppn"
-    broken.write_text(BROKEN_GAME)
+    broken.write_text(BROKEN_GAME, newline="\n")
     failed = run_command([*server, "check", "--color", "never", str(broken)])
     check(failed.returncode == 1, f"check broken.ppn exited {failed.returncode}, not 1:\n{failed.stdout}{failed.stderr}")
     check(

@@ -332,6 +332,43 @@ class VscodePackages(unittest.TestCase):
         self.assertIn("which Alpine does not have", refused.stderr)
 
 
+class VerifyRelease(unittest.TestCase):
+    """`release.py verify`, which the workflow runs on the gathered files before publishing."""
+
+    def verify(self, directory: Path) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, str(RELEASE / "release.py"), "verify", str(directory)], capture_output=True, text=True
+        )
+
+    def copy_of_the_release(self) -> Path:
+        directory = Path(tempfile.mkdtemp(prefix="ppn-ls-verify-"))
+        self.addCleanup(shutil.rmtree, directory)
+        for path in DIST.iterdir():
+            shutil.copy(path, directory / path.name)
+        return directory
+
+    def test_names_exactly_the_files_the_workflow_builds_elsewhere_as_missing(self):
+        checked = self.verify(self.copy_of_the_release())
+        self.assertEqual(checked.returncode, 1)
+        missing = {line.strip().removesuffix(" is missing") for line in checked.stderr.splitlines() if "is missing" in line}
+        built_elsewhere = {target.rust for target in TARGETS if target.built_by == "runner"}
+        expected = {
+            name
+            for name in release.release_files(VERSION, TARGETS)
+            if any(rust in name for rust in built_elsewhere)
+            or any(f"-{vscode}-" in name for target in TARGETS if target.rust in built_elsewhere for vscode in target.vscode)
+        }
+        self.assertEqual(missing, expected)
+        self.assertNotIn("does not match", checked.stderr)
+
+    def test_finds_a_file_that_does_not_match_its_checksum(self):
+        directory = self.copy_of_the_release()
+        archive = directory / release.archive_name(VERSION, BUILT_HERE[0])
+        archive.write_bytes(archive.read_bytes() + b"\0")
+        checked = self.verify(directory)
+        self.assertIn(f"{archive.name} does not match {archive.name}.sha256", checked.stderr)
+
+
 class WorkflowMatrix(unittest.TestCase):
     def test_the_workflow_builds_or_runs_every_target_from_the_list(self):
         plan = json.loads(tool_output([sys.executable, str(RELEASE / "release.py"), "matrix"]))
