@@ -172,6 +172,7 @@ class Binaries(unittest.TestCase):
         self.addCleanup(shutil.rmtree, directory)
         binary = directory / target.executable
         binary.write_bytes(content)
+        binary.chmod(0o755)
         return binary
 
     def test_musl_binaries_are_static_elf_for_their_processor(self):
@@ -185,6 +186,29 @@ class Binaries(unittest.TestCase):
                 headers = tool_output(["objdump", "-p", str(binary)])
                 self.assertNotIn("INTERP", headers, "a static binary asks for no program loader")
                 self.assertNotIn("NEEDED", headers, "a static binary needs no shared library")
+
+    def test_musl_binaries_run_in_an_empty_root(self):
+        """No /lib, no libc, no /etc: what any Linux has (Alpine, RHEL 8, ...) is enough."""
+        if os.geteuid() != 0:
+            message = "the empty-root check needs root (chroot)"
+            if os.environ.get("PPN_REQUIRE_RELEASE_TARGETS") == "1":
+                self.fail(message)
+            self.skipTest(f"SKIPPED: {message}")
+        for rust_target, emulator in [("x86_64-unknown-linux-musl", None), ("aarch64-unknown-linux-musl", "qemu-aarch64-static")]:
+            with self.subTest(target=rust_target):
+                root = Path(tempfile.mkdtemp(prefix="ppn-ls-root-"))
+                self.addCleanup(shutil.rmtree, root)
+                shutil.copy(self.unpacked(next(target for target in TARGETS if target.rust == rust_target)), root / "ppn-ls")
+                shutil.copytree(ROOT / "examples", root / "examples")
+                command = ["chroot", str(root)]
+                if emulator:
+                    # qemu's static build runs in the empty root as well.
+                    shutil.copy(shutil.which(emulator), root / emulator)
+                    command.append(f"/{emulator}")
+                checked = subprocess.run([*command, "/ppn-ls", "check", "/examples"], capture_output=True, text=True, timeout=300)
+                self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+                self.assertIn("0 errors, 0 warnings in 3 files", checked.stdout)
+                self.assertEqual(sorted(path.name for path in root.iterdir()), sorted(["ppn-ls", "examples", *([emulator] if emulator else [])]))
 
     def test_windows_binary_is_a_pe32_plus_console_program_needing_only_system_dlls(self):
         binary = self.unpacked(next(target for target in TARGETS if target.rust == "x86_64-pc-windows-gnu"))
