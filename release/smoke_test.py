@@ -77,7 +77,10 @@ def unpack(archive: Path, into: Path) -> Path:
                     os.chmod(into / info.filename, stat.S_IMODE(mode))
     else:
         with tarfile.open(archive) as packed:
-            packed.extractall(into, filter="tar")
+            # The "tar" filter (modes kept, no paths outside `into`) where this Python has it
+            # (3.11.4 and later; Debian 12's 3.11.2 may not).
+            options = {"filter": "tar"} if hasattr(tarfile, "tar_filter") else {}
+            packed.extractall(into, **options)
     binary = into / stem / ("ppn-ls.exe" if windows else "ppn-ls")
     check(binary.is_file(), f"{archive.name} has no {stem}/{binary.name}")
     if os.name != "nt":
