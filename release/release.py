@@ -44,7 +44,7 @@ TARGETS_FILE = ROOT / "release" / "targets.toml"
 EXTENSION = ROOT / "editors" / "vscode"
 NAME = "ppn-ls"
 # The files every archive carries beside the binary.
-ARCHIVE_DOCUMENTS = {"README.md": ROOT / "README.md", "LICENSE": EXTENSION / "LICENSE"}
+ARCHIVE_DOCUMENTS = {"README.md": ROOT / "README.md", "LICENSE": ROOT / "LICENSE"}
 # Pinned: the musl targets' C (tree-sitter, mimalloc) is compiled and linked by this zig.
 ZIG_PACKAGES = ["ziglang==0.17.1", "cargo-zigbuild==0.24.1"]
 
