@@ -278,6 +278,21 @@ class VscodePackages(unittest.TestCase):
                         self.assertEqual(identity.get("TargetPlatform"), vscode_target)
                         self.assertEqual(identity.get("Version"), VERSION)
 
+    def test_each_platform_package_holds_only_what_a_user_needs(self):
+        """The extension's own audit of a packaged .vsix (editors/vscode/scripts/check-package.mjs)."""
+        packages = [DIST / release.vsix_name(VERSION, vscode) for target in BUILT_HERE for vscode in target.vscode]
+        arguments = [argument for package in packages for argument in ("--vsix", str(package))]
+        audited = subprocess.run(
+            ["node", str(ROOT / "editors" / "vscode" / "scripts" / "check-package.mjs"), *arguments],
+            cwd=ROOT / "editors" / "vscode",
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        self.assertEqual(audited.returncode, 0, audited.stdout + audited.stderr)
+        for package in packages:
+            self.assertIn(f"{package}: ", audited.stdout)
+
     def test_the_extension_finds_the_bundled_binary_on_each_platform(self):
         """The package's own compiled serverPath.js, asked where its binary is for the
         package's platform, names the file that is there and executable once unpacked."""
