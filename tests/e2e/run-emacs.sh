@@ -2,17 +2,12 @@
 # Runs the end-to-end test of editors/emacs in the real Emacs (batch mode, with Eglot and
 # Flymake) against a ppn-ls binary: the one in $PPN_LS if set (scripts/test passes the one
 # `cargo test` built), else a fresh `cargo build`. Needs Emacs 29+, or Emacs 28 with Eglot
-# (Debian 12: `apt-get install emacs-nox elpa-eglot`, which .ci/run does); without them it
-# fails, unless PPN_SKIP_EMACS=1 says to skip it.
+# (Debian 12: `apt-get install emacs-nox elpa-eglot`, which scripts/install-test-requirements
+# does); without them it fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 missing() {
-  if [ "${PPN_SKIP_EMACS:-}" = 1 ]; then
-    echo "Emacs test SKIPPED (PPN_SKIP_EMACS=1): $*"
-    exit 0
-  fi
-  echo "Emacs test: $*" >&2
-  echo "Install Emacs with Eglot (Debian 12: apt-get install emacs-nox elpa-eglot), or set PPN_SKIP_EMACS=1 to skip this test." >&2
+  echo "Emacs test: $* (Debian 12: apt-get install emacs-nox elpa-eglot)" >&2
   exit 1
 }
 command -v emacs > /dev/null || missing "emacs is not installed"

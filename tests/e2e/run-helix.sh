@@ -5,13 +5,13 @@
 #
 # Helix is not packaged for Debian 12: the test uses the build in $PPN_HELIX_DIR, by default
 # ../shared/tools/helix beside the clone (hx, its runtime/ and the YAML grammar's sources).
-# Without it, or without tmux or a C compiler, it says why it is skipped and exits 0.
+# Without it, or without tmux or a C compiler, it says why it is skipped (scripts/lib/skip.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 helix_dir="${PPN_HELIX_DIR:-../shared/tools/helix}"
+source scripts/lib/skip.sh
 skip() {
-  echo "Helix test SKIPPED: $*"
-  exit 0
+  skip_test helix "$*"
 }
 [ -x "$helix_dir/hx" ] || skip "no Helix build at $helix_dir (set PPN_HELIX_DIR to a folder holding hx and its runtime/)"
 [ -d "$helix_dir/runtime" ] || skip "$helix_dir has no runtime/"

@@ -12,8 +12,7 @@
 # (scripts/test passes the one `cargo test` built), else a fresh `cargo build`.
 #
 # Without those system packages, or with another Node.js, the test says it is skipped and
-# why, and exits 0; with PPN_REQUIRE_VSCODE_E2E=1 (as .ci/run sets, after installing them)
-# that is a failure.
+# why (scripts/lib/skip.sh: a failure where skips are forbidden, as in CI).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -24,13 +23,9 @@ missing=()
 for tool in node npm chromium rg cc c++ make python3 pkg-config krb5-config; do
   command -v "$tool" >/dev/null || missing+=("$tool")
 done
+source "$root/scripts/lib/skip.sh"
 skip() {
-  if [ "${PPN_REQUIRE_VSCODE_E2E:-}" = 1 ]; then
-    echo "run-vscode.sh: cannot run the VS Code end-to-end test: $*" >&2
-    exit 1
-  fi
-  echo "SKIPPED: the VS Code end-to-end test: $*"
-  exit 0
+  skip_test vscode "$*"
 }
 if [ "${#missing[@]}" -gt 0 ]; then
   skip "${missing[*]} not found (on Debian: apt-get install build-essential python3 pkg-config libkrb5-dev ripgrep chromium fonts-dejavu-core)"

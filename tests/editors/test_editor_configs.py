@@ -5,6 +5,7 @@ and the file type.
 Run with: python3 -m unittest discover -s tests/editors -p 'test_*.py'
 """
 
+import os
 import json
 import re
 import shutil
@@ -355,12 +356,10 @@ class VscodeManifestTest(unittest.TestCase):
         self.assertIn(f"## {manifest['version']}", changelog)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 ROOT = EDITORS.parent
-BINARY = ROOT / "target" / "debug" / SERVER_COMMAND
+# The ppn-ls scripts/test built (PPN_LS), else the debug build.
+BINARY = Path(os.environ["PPN_LS"]) if os.environ.get("PPN_LS") else ROOT / "target" / "debug" / SERVER_COMMAND
 # Helix 25.07's own keys after Space (helix-term/src/keymap/default.rs).
 HELIX_SPACE_KEYS = set("fFe.bjsSdDgaGwyYpPR/krhcC?'") | {"A-c"}
 
@@ -394,8 +393,8 @@ class BoardUnderTheCursorTest(unittest.TestCase):
         for key in self.keys:
             self.assertIn(f"`Space {key}`", readme)
 
-    @unittest.skipIf(not BINARY.exists(), "ppn-ls is not built (cargo build -p ppn-ls)")
     def test_helix_bindings_run(self):
+        self.assertTrue(BINARY.exists(), f"{BINARY} is not built: cargo build -p ppn-ls (scripts/test builds it first)")
         lines = (ROOT / "examples" / "tablut-short.ppn").read_text(encoding="utf-8").splitlines()
         line = next(i for i, text in enumerate(lines, 1) if text.startswith("1."))
         text = subprocess.run(
@@ -413,3 +412,7 @@ class BoardUnderTheCursorTest(unittest.TestCase):
         self.assertIn("'ppn/render'", plugin)
         readme = (EDITORS / "neovim" / "README.md").read_text(encoding="utf-8")
         self.assertIn(":PpnBoard", readme)
+
+
+if __name__ == "__main__":
+    unittest.main()
