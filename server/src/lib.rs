@@ -1,7 +1,11 @@
-//! ppn-ls: replay, lint and language-server support for Portable Piecepack Notation.
+//! ppn-ls: a linter, formatter, language server and viewer for plaintext records of board
+//! games: Portable Piecepack Notation ([`ppn`]), OpenTafl records ([`otn`]) and
+//! xiangqi-setup's files ([`xiangqi`]).
 //!
-//! Layers, each depending only on those below it:
-//! `cli` / `lsp` → `ide` → `engine` → `notation` → `syntax`.
+//! Layers, each depending only on those below it (`ARCHITECTURE.md` draws them, and a test
+//! reads the imports to keep them so): the edges [`cli`] and [`lsp`] (and, outside this
+//! crate, the browser's `ppn-ls-web`) → [`ide`] and [`config`] → the notations [`ppn`],
+//! [`otn`], [`xiangqi`] → [`render`] → [`model`], [`diagnostic`].
 
 #[cfg(feature = "native")]
 pub mod cli;
