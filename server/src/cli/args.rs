@@ -45,8 +45,8 @@ pub(super) enum Command {
     Replay(ReplayArgs),
     /// Write a file in another notation (`--to ppn`, `otn`, `annofen`, `xay`, `wxf`).
     Convert {
-        /// The file to convert, or `-` for standard input (read as PPN unless
-        /// `--stdin-filename` names it otherwise).
+        /// The file to convert, or `-` for standard input (its notation told by its content
+        /// unless `--stdin-filename` names it).
         file: PathBuf,
         /// The notation to write.
         #[arg(long, value_name = "NOTATION")]

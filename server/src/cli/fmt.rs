@@ -20,7 +20,8 @@ use crate::model::format::Format;
 #[derive(Args, Debug)]
 pub struct FmtArgs {
     /// Files and directories to format (default: the current directory), or `-` to read
-    /// standard input (as PPN, or as `--stdin-filename` names it) and write the result to
+    /// standard input (in the notation its content shows, or as `--stdin-filename` names
+    /// it) and write the result to
     /// standard output.
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,

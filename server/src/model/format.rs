@@ -75,13 +75,68 @@ impl Format {
     /// The format of a file: its extension decides, except between the xiangqi-setup
     /// formats, where its content does as xiangqi-setup's own reader decides (annoFEN if a
     /// line starts with `v1 `, XAY if it is YAML with a `setup` key, WXF if it says WXF,
-    /// else FEN). A file with no known extension is PPN.
+    /// else FEN). Text with no known extension (pasted, piped in, a `.txt` file) is told by
+    /// its content ([`Format::of_content`]).
     pub fn detect(path: Option<&Path>, text: &str) -> Format {
         match Format::of_path(path) {
             Some(format) if format.is_xiangqi() => Format::xiangqi_by_content(text),
             Some(format) => format,
-            None => Format::Ppn,
+            None => Format::of_content(text),
         }
+    }
+
+    /// The format `text` is written in, told by its content alone, from its first lines:
+    /// OpenTafl's tag lines (`[rules:…]`, `[name:…]`) or a bare rules string (`dim:…`);
+    /// annoFEN's `v1 `; XAY's `setup:`; WXF's `FORMAT WXF` header or `START{`; a lone
+    /// xiangqi FEN line (ten ranks). Anything else, PPN's `---` metadata or movetext included,
+    /// is PPN: where the content is ambiguous, PPN stays the default.
+    pub fn of_content(text: &str) -> Format {
+        // The marks that decide come first in every format: a long text is not read whole
+        // (an editor asks again after each keystroke).
+        const HEAD_BYTES: usize = 16 << 10;
+        let mut head_end = text.len().min(HEAD_BYTES);
+        while !text.is_char_boundary(head_end) {
+            head_end -= 1;
+        }
+        let lines = || {
+            text[..head_end]
+                .lines()
+                .map(|line| line.trim_start_matches('\u{feff}').trim())
+                .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        };
+        if lines().any(|line| line.starts_with("v1 ")) {
+            return Format::AnnoFen;
+        }
+        if lines().any(|line| line == "setup:" || line.starts_with("setup:")) {
+            return Format::Xay;
+        }
+        let wxf_header = |line: &str| {
+            let mut words = line.split_whitespace();
+            words.next() == Some("FORMAT") && words.next() == Some("WXF")
+        };
+        if lines().any(|line| wxf_header(line) || line == "START{") {
+            return Format::Wxf;
+        }
+        let Some(first) = lines().next() else {
+            return Format::Ppn;
+        };
+        let otn_tag = |line: &str| {
+            let Some(rest) = line.strip_prefix('[') else {
+                return false;
+            };
+            let key_end = rest.find(':').unwrap_or(0);
+            key_end > 0
+                && rest[..key_end]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        };
+        if otn_tag(first) || (first.starts_with("dim:") && first.contains("start:/")) {
+            return Format::Otn;
+        }
+        if lines().nth(1).is_none() && is_xiangqi_fen_line(first) {
+            return Format::Fen;
+        }
+        Format::Ppn
     }
 
     /// The format a file's extension names, if it names one.
@@ -155,6 +210,18 @@ impl Format {
     }
 }
 
+/// Whether `line` is a xiangqi FEN: a board field of ten ranks of letters and digits (a
+/// letter that is no piece is the reader's to report), then perhaps the side to move and
+/// FEN's other fields.
+fn is_xiangqi_fen_line(line: &str) -> bool {
+    let board = line.split_whitespace().next().unwrap_or("");
+    let ranks: Vec<&str> = board.split('/').collect();
+    ranks.len() == 10
+        && ranks
+            .iter()
+            .all(|rank| !rank.is_empty() && rank.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,6 +235,7 @@ mod tests {
         assert_eq!(at("game.otg", ""), Format::Otn);
         assert_eq!(at("rules.otn", ""), Format::Otn);
         assert_eq!(at("notes.txt", ""), Format::Ppn);
+        assert_eq!(at("notes.txt", "[name:Brandubh]\n1. d1-d2\n"), Format::Otn);
         assert_eq!(
             at("a.fen", "v1 rnbakabnr/9/9/9/9/9/9/9/9/RNBAKABNR"),
             Format::AnnoFen

@@ -355,9 +355,7 @@ fn the_readme_installs_ppn_ls_before_using_it_and_contributing_tests_as_ci_does(
         .find("cargo binstall ppn-ls")
         .expect("the README installs ppn-ls");
     assert!(readme.contains("cargo install --path server --locked"));
-    let first_use = readme
-        .find("\n$ ppn-ls ")
-        .expect("the README runs ppn-ls");
+    let first_use = readme.find("\n$ ppn-ls ").expect("the README runs ppn-ls");
     assert!(install < first_use, "ppn-ls is run before it is installed");
     let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
     assert!(
@@ -369,7 +367,10 @@ fn the_readme_installs_ppn_ls_before_using_it_and_contributing_tests_as_ci_does(
         contributing.contains("\nbash scripts/test\n"),
         "CONTRIBUTING.md's test command"
     );
-    assert!(readme.lines().count() < 200, "the README is for users: short");
+    assert!(
+        readme.lines().count() < 200,
+        "the README is for users: short"
+    );
 }
 
 #[test]

@@ -24,6 +24,7 @@ mod lsp_protocol;
 mod lsp_stdio;
 mod module_graph;
 mod notation_conformance;
+mod notation_of_content;
 mod old_versions;
 mod otn;
 mod piece_queries;
