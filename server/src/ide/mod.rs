@@ -5,6 +5,7 @@
 //! types here, so the command line, the language server and the page always agree.
 
 pub mod analyze;
+pub mod board_grid;
 pub mod diagnostics_only;
 pub mod fix_all;
 pub mod formatting;

@@ -23,7 +23,7 @@ use crate::model::scene::Scene;
 /// One board state of a document: a game, and a notation-defined index of a state in it
 /// (for PPN the state after move `index - 1`, 0 being the starting board; a notation with
 /// variations numbers the states of its variations too).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StateRef {
     pub game: usize,
     pub index: usize,
@@ -159,6 +159,70 @@ impl fmt::Display for ConvertError {
     }
 }
 
+/// A move made on a board (dragged, clicked, typed on the keyboard), to be written into
+/// the text in the document's own notation after the state shown.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct MoveRequest {
+    /// The state the move is made on.
+    pub state: StateRef,
+    /// The squares it goes from and to, named as the board grid names them (`e5`).
+    pub from: String,
+    pub to: String,
+    /// For a move onto an occupied square where the notation can do either: whether it
+    /// takes what is there (`true`) or stacks on it (`false`); `None` asks.
+    pub capture: Option<bool>,
+    /// Where the move goes when the state is not its line's last; `None` asks where the
+    /// notation has a choice.
+    pub placement: Option<Placement>,
+}
+
+/// Where a move made on an earlier state goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Between the state and the move after it; the later moves follow it (and are
+    /// checked again).
+    Insert,
+    /// In place of every move after the state.
+    ReplaceRest,
+    /// As a new line of play from the state (OpenTafl's variations).
+    Variation,
+}
+
+/// What a board's move becomes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveAnswer {
+    /// Write it: `range` of the text replaced by `text`. `cursor` is an offset in the new
+    /// text on the move, where an editor puts the cursor to show the board after it;
+    /// `written` is the move as the notation writes it.
+    Edit {
+        range: Range<usize>,
+        text: String,
+        cursor: usize,
+        written: String,
+    },
+    /// Ask the person who made it first.
+    Ask(MoveQuestion),
+    /// It cannot be written, and why.
+    Refused(String),
+}
+
+/// A choice a move needs before it can be written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveQuestion {
+    /// Onto an occupied square: take what is there, or stack on it.
+    CaptureOrStack,
+    /// On an earlier state: insert it, or replace the rest of the game.
+    InsertOrReplace,
+}
+
+/// Where a square's piece may go: every square (a notation without rules, such as PPN's
+/// free moves), or these squares only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Targets {
+    Any,
+    Only(Vec<String>),
+}
+
 /// One analysed revision of a document in some notation. Implementations are immutable
 /// snapshots, shared between threads; every method is cheap unless it says otherwise,
 /// and none may panic on any input.
@@ -291,6 +355,23 @@ pub trait NotationDocument: Send + Sync + fmt::Debug {
     /// The formats this document converts to.
     fn conversions(&self) -> Vec<Target> {
         Vec::new()
+    }
+
+    /// Where the piece on `from` may go in `state`, by the notation's rules; `Only` an
+    /// empty list where there is nothing to move there (or the notation takes no move).
+    fn legal_targets(&self, state: StateRef, from: &str) -> Targets {
+        let _ = (state, from);
+        Targets::Only(Vec::new())
+    }
+
+    /// A move made on the board, written into the text in this notation; refused by a
+    /// notation that takes no move (a diagram of one position).
+    fn enter_move(&self, request: &MoveRequest) -> MoveAnswer {
+        let _ = request;
+        MoveAnswer::Refused(format!(
+            "a {} file holds one position: moves are not written in it",
+            self.format().name()
+        ))
     }
 
     /// The document written in another notation.

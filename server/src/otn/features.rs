@@ -18,8 +18,8 @@ use crate::model::features::{
 use crate::model::format::Format;
 use crate::model::line_index::LineIndex;
 use crate::model::notation_document::{
-    ConvertError, GameSummary, HoverBoard, LineState, MoveAt, NotationDocument, NotationHover,
-    StateRef, Target, Variation,
+    ConvertError, GameSummary, HoverBoard, LineState, MoveAnswer, MoveAt, MoveRequest,
+    NotationDocument, NotationHover, StateRef, Target, Targets, Variation,
 };
 use crate::model::scene::Scene;
 use crate::otn::board::{Man, Square};
@@ -240,6 +240,14 @@ impl NotationDocument for OtnDocument {
             out.write_all(b"]}")?;
         }
         out.write_all(b"]}\n")
+    }
+
+    fn legal_targets(&self, state: StateRef, from: &str) -> Targets {
+        crate::otn::enter_move::legal_targets(self, state, from)
+    }
+
+    fn enter_move(&self, request: &MoveRequest) -> MoveAnswer {
+        crate::otn::enter_move::enter_move(self, request)
     }
 
     fn conversions(&self) -> Vec<Target> {

@@ -27,6 +27,7 @@
 pub mod board;
 pub mod convert;
 pub mod document;
+pub mod enter_move;
 pub mod features;
 pub mod format;
 pub mod reader;

@@ -727,6 +727,38 @@ struct MadeMove {
     legal: bool,
 }
 
+/// Why `man` may not move `from` → `to` on `board` with `side` to move (and, after a
+/// berserk capture, `berserker` the man that must move again); `None` when it may.
+#[inline(always)]
+pub fn illegality(
+    rules: &Rules,
+    board: &[u8],
+    (from, to): (usize, usize),
+    man: Man,
+    side: TaflSide,
+    berserker: Option<u16>,
+) -> Option<Illegality> {
+    if man.side != side {
+        return Some(Illegality::NotToMove(side));
+    }
+    if let Some(b) = berserker.filter(|&b| usize::from(b) != from) {
+        return Some(Illegality::MustMoveAgain {
+            man: man_at(board, usize::from(b)),
+            at: b,
+        });
+    }
+    if let Err(why) = check_move(rules, board, from, to) {
+        return Some(Illegality::Rule(why));
+    }
+    if berserker.is_some()
+        && rules.berserk == crate::otn::variant::Berserk::Capture
+        && !captures_something(rules, board, from, to)
+    {
+        return Some(Illegality::OnlyToCapture);
+    }
+    None
+}
+
 /// What the third repetition of a position means under `rules` for the side that made it.
 fn repetition_verdict(rules: &Rules, mover: TaflSide) -> Option<Verdict> {
     use crate::otn::variant::Threefold;
@@ -1393,7 +1425,8 @@ impl Player<'_> {
                 }
                 Some(man) => {
                     self.check_mover(record, man);
-                    let illegality = self.illegality(before, (from, to), man, side, berserker);
+                    let illegality =
+                        illegality(self.rules, before, (from, to), man, side, berserker);
                     // A move that breaks the rules is made all the same when the board
                     // allows it, so that the record goes on as written.
                     let physical = before[to] == 0 && from != to;
@@ -1476,39 +1509,6 @@ impl Player<'_> {
                 }),
             ));
         }
-    }
-
-    /// Why `man` may not move `from` → `to` on `board` with `side` to move (and, after a
-    /// berserk capture, `berserker` the man that must move again); `None` when it may.
-    #[inline(always)]
-    fn illegality(
-        &self,
-        board: &[u8],
-        (from, to): (usize, usize),
-        man: Man,
-        side: TaflSide,
-        berserker: Option<u16>,
-    ) -> Option<Illegality> {
-        let rules = self.rules;
-        if man.side != side {
-            return Some(Illegality::NotToMove(side));
-        }
-        if let Some(b) = berserker.filter(|&b| usize::from(b) != from) {
-            return Some(Illegality::MustMoveAgain {
-                man: man_at(board, usize::from(b)),
-                at: b,
-            });
-        }
-        if let Err(why) = check_move(rules, board, from, to) {
-            return Some(Illegality::Rule(why));
-        }
-        if berserker.is_some()
-            && rules.berserk == crate::otn::variant::Berserk::Capture
-            && !captures_something(rules, board, from, to)
-        {
-            return Some(Illegality::OnlyToCapture);
-        }
-        None
     }
 
     /// The move type written (`-`, `^`, `=`) against the one played.

@@ -242,6 +242,29 @@ pub fn svg(scene: &Scene, options: &SvgOptions) -> String {
     document(&view, &writer, &writer.body)
 }
 
+/// Where the unit squares around `points` (scene coordinates) lie on the picture [`svg`]
+/// draws of `scene` with `options`: `[left, top, width, height]` as fractions of the
+/// picture's width and height, for laying targets over it.
+pub fn picture_boxes(scene: &Scene, options: &SvgOptions, points: &[(f64, f64)]) -> Vec<[f64; 4]> {
+    let bounds = scenes_extent([scene]).unwrap_or(Extent::around(1.0, 1.0, 1.0, 1.0));
+    let view = View::new(bounds, options);
+    points
+        .iter()
+        .map(|&(x, y)| {
+            let (x0, y0) = view.at(x - 0.5, y + 0.5);
+            let (x1, y1) = view.at(x + 0.5, y - 0.5);
+            let (left, right) = (x0.min(x1), x0.max(x1));
+            let (top, bottom) = (y0.min(y1), y0.max(y1));
+            [
+                left / view.width,
+                top / view.height,
+                (right - left) / view.width,
+                (bottom - top) / view.height,
+            ]
+        })
+        .collect()
+}
+
 fn document(view: &View, writer: &Writer, body: &str) -> String {
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \

@@ -180,6 +180,21 @@ pub fn file_letters(column: i64) -> Option<String> {
     Some(letters.into_iter().rev().collect())
 }
 
+/// The column and row of a square named as [`file_letters`] and a rank from 1 name it
+/// (`c4`, `aa12`); `None` for any other text.
+pub fn square_of_name(name: &str) -> Option<(i64, i64)> {
+    let digits = name.find(|c: char| c.is_ascii_digit())?;
+    let (letters, rank) = name.split_at(digits);
+    if letters.is_empty() || letters.len() > 4 || !letters.bytes().all(|b| b.is_ascii_lowercase()) {
+        return None;
+    }
+    let column = letters
+        .bytes()
+        .fold(0i64, |n, b| n * 26 + i64::from(b - b'a' + 1));
+    let row: i64 = rank.parse().ok().filter(|&row| row >= 1)?;
+    Some((column, row))
+}
+
 /// A square's name: `c4` on the board, `(0,3)` off it, `(2.5,3)` between squares.
 pub fn location_name(x: f64, y: f64) -> String {
     if x.fract() == 0.0 && y.fract() == 0.0 && y >= 1.0 {
@@ -193,6 +208,17 @@ pub fn location_name(x: f64, y: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn square_names_read_back_as_their_files_and_ranks() {
+        for (x, y) in [(1, 1), (3, 4), (26, 9), (27, 12), (53, 100)] {
+            let name = location_name(x as f64, y as f64);
+            assert_eq!(square_of_name(&name), Some((x, y)), "{name}");
+        }
+        for name in ["", "a", "4", "a0", "A1", "a-1", "(2,3)"] {
+            assert_eq!(square_of_name(name), None, "{name}");
+        }
+    }
 
     fn piece(
         kind: PieceKind,

@@ -16,8 +16,8 @@ use crate::model::features::{
 use crate::model::format::Format;
 use crate::model::line_index::LineIndex;
 use crate::model::notation_document::{
-    ConvertError, GameSummary, HoverBoard, LineState, MoveAt, NotationDocument, NotationHover,
-    StateRef, Target,
+    ConvertError, GameSummary, HoverBoard, LineState, MoveAnswer, MoveAt, MoveRequest,
+    NotationDocument, NotationHover, StateRef, Target, Targets,
 };
 use crate::model::scene::Scene;
 use crate::xiangqi::annotation::Code;
@@ -325,6 +325,14 @@ impl NotationDocument for XiangqiDocument {
             out.write_all(b"]}")?;
         }
         out.write_all(b"]}\n")
+    }
+
+    fn legal_targets(&self, state: StateRef, from: &str) -> Targets {
+        crate::xiangqi::enter_move::legal_targets(self, state, from)
+    }
+
+    fn enter_move(&self, request: &MoveRequest) -> MoveAnswer {
+        crate::xiangqi::enter_move::enter_move(self, request)
     }
 
     fn conversions(&self) -> Vec<Target> {

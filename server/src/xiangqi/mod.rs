@@ -14,6 +14,7 @@ pub mod annotation;
 pub mod board;
 pub mod convert;
 pub mod document;
+pub mod enter_move;
 pub mod features;
 pub mod placement;
 pub mod reader;

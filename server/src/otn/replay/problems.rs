@@ -62,6 +62,31 @@ pub enum Illegality {
     Rule(MoveError),
 }
 
+impl Illegality {
+    /// Why, in words: `the attackers are to move`.
+    pub fn push_words(&self, rules: &Rules, message: &mut String) {
+        match self {
+            Illegality::NotToMove(side) => {
+                message.push_str("the ");
+                message.push_str(side_name(*side));
+                message.push_str(" are to move");
+            }
+            Illegality::MustMoveAgain { man, at } => {
+                let _ = write!(
+                    message,
+                    "{} on {} captured and must move again (ber)",
+                    man.map_or("the berserk man".to_string(), Man::describe),
+                    Square::of_index(usize::from(*at), rules.dim)
+                );
+            }
+            Illegality::OnlyToCapture => {
+                message.push_str("a berserk man moves again only to capture (ber:c)");
+            }
+            Illegality::Rule(error) => error.push_description(rules, message),
+        }
+    }
+}
+
 /// What is wrong with a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveProblem {
@@ -146,25 +171,7 @@ impl MoveProblem {
                 message.push(' ');
                 movement.push_name(&mut message);
                 message.push_str(" is illegal: ");
-                match why {
-                    Illegality::NotToMove(side) => {
-                        message.push_str("the ");
-                        message.push_str(side_name(*side));
-                        message.push_str(" are to move");
-                    }
-                    Illegality::MustMoveAgain { man, at } => {
-                        let _ = write!(
-                            message,
-                            "{} on {} captured and must move again (ber)",
-                            man.map_or("the berserk man".to_string(), Man::describe),
-                            Square::of_index(usize::from(*at), rules.dim)
-                        );
-                    }
-                    Illegality::OnlyToCapture => {
-                        message.push_str("a berserk man moves again only to capture (ber:c)");
-                    }
-                    Illegality::Rule(error) => error.push_description(rules, &mut message),
-                }
+                why.push_words(rules, &mut message);
                 message.push_str(if *made {
                     "; it is made all the same"
                 } else {

@@ -2,6 +2,7 @@
 //! [`PpnDocument`]: its replay, its syntax and the PPN editor features.
 
 pub mod completion;
+pub mod enter_move;
 pub mod folding;
 pub mod hover;
 pub mod inlay_hints;
@@ -23,7 +24,8 @@ use crate::model::features::{Completion, Fold, InlayHint, SemanticToken, Symbol}
 use crate::model::format::Format;
 use crate::model::line_index::LineIndex;
 use crate::model::notation_document::{
-    ConvertError, GameSummary, LineState, MoveAt, NotationDocument, NotationHover, StateRef, Target,
+    ConvertError, GameSummary, LineState, MoveAnswer, MoveAt, MoveRequest, NotationDocument,
+    NotationHover, StateRef, Target, Targets,
 };
 use crate::model::piece::Piece;
 use crate::model::scene::Scene;
@@ -254,6 +256,14 @@ impl NotationDocument for PpnDocument {
             out.write_all(b"]}")?;
         }
         out.write_all(b"]}\n")
+    }
+
+    fn legal_targets(&self, state: StateRef, from: &str) -> Targets {
+        enter_move::legal_targets(self, state, from)
+    }
+
+    fn enter_move(&self, request: &MoveRequest) -> MoveAnswer {
+        enter_move::enter_move(self, request)
     }
 
     fn conversions(&self) -> Vec<Target> {
