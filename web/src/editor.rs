@@ -6,18 +6,48 @@
 
 use std::ops::Range;
 
-use ppn_ls::ide::analyze::{hover_with, render_at, HoverOptions};
+use ppn_ls::ide::analyze::{analyze, hover_with, reanalyze, render_at, HoverOptions};
 use ppn_ls::ide::formatting::{format_document, FormatOptions};
 use ppn_ls::ide::game_line::{game_line_at, LineStop};
+use ppn_ls::model::edit::TextEdit;
 use ppn_ls::model::features::{outline, CompletionKind, FoldKind, Symbol, SymbolKind};
 use ppn_ls::render::svg::SvgOptions;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-use crate::Session;
+use crate::{Session, Utf16Offsets};
 
 #[wasm_bindgen]
 impl Session {
+    /// Reads `text` as the file `name`, as [`Session::open`] does, answering nothing: an
+    /// editor asks for what it shows.
+    pub fn editor_open(&mut self, name: &str, text: String) {
+        self.name = name.to_string();
+        self.offsets = Utf16Offsets::new(&text);
+        self.document = analyze(self.path(), text);
+        self.games = std::cell::OnceCell::new();
+    }
+
+    /// The text changed: `inserted` replaces UTF-16 units `from..to`, as in
+    /// [`Session::edit`], answering nothing.
+    pub fn editor_edit(&mut self, from: u32, to: u32, inserted: &str) {
+        let old = self.document.text();
+        let start = self.offsets.byte(old, from as usize);
+        let end = self.offsets.byte(old, to as usize).max(start);
+        let mut text = String::with_capacity(old.len() - (end - start) + inserted.len());
+        text.push_str(&old[..start]);
+        text.push_str(inserted);
+        text.push_str(&old[end..]);
+        let edit = TextEdit {
+            start,
+            old_end: end,
+            new_end: start + inserted.len(),
+        };
+        self.offsets = Utf16Offsets::new(&text);
+        self.document = reanalyze(&*self.document, self.path(), text, &edit);
+        self.games = std::cell::OnceCell::new();
+    }
+
     /// The diagnostics an editor is sent: at most `most` (errors first, with a note on the
     /// others), as `[{from, to, severity, code, message, related: [{from, to, message}],
     /// fixes: [{title, edits: [{from, to, text}]}]}]`.
@@ -304,8 +334,10 @@ mod tests {
     #[test]
     fn hover_completion_symbols_folds_format_and_the_board_panel_answer() {
         let mut session = Session::new();
+        session.editor_open("game.ppn", "---\nGameType: Chess\n...\n1.  e2-e4\n".into());
+        session.editor_edit(33, 33, "   e7-e5\n2. g1-f3");
         let text = "---\nGameType: Chess\n...\n1.  e2-e4   e7-e5\n2. g1-f3\n";
-        session.open_without_games("game.ppn", text.into());
+        assert_eq!(session.text(), text);
         let hover = parse(&session.editor_hover(text.find("e7").unwrap() as u32, false));
         assert!(
             hover["markdown"].as_str().unwrap().contains("Board"),
