@@ -15,6 +15,8 @@ const EXTENSION_FILES = [
   /^out\/src\/[A-Za-z]+\.js$/,
   /^media\/viewer\/viewer\.(js|css)$/,
   /^server\/ppn-ls(\.exe)?$/,
+  // The universal package's WebAssembly build and its bundle (scripts/build-web-extension.mjs).
+  /^dist\/(web\.js|ppn_ls_web_bg\.wasm)$/,
 ];
 
 /** Files of a runtime package that the extension's code loads, or that must travel with it. */

@@ -163,13 +163,23 @@ export function escapeHtml(text: string): string {
     .replace(/'/g, '&#39;');
 }
 
+/** Text as UTF-8 in base64, with what both Node and a browser have. */
+export function base64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
 /**
  * The picture as an image: shown through a data: URL, never inserted as markup, so nothing
  * in it can run in the panel, and the page's content security policy (no inline styles)
  * does not apply to the picture's own.
  */
 export function pictureHtml(result: RenderResult): string {
-  const source = `data:image/svg+xml;base64,${Buffer.from(result.svg, 'utf8').toString('base64')}`;
+  const source = `data:image/svg+xml;base64,${base64(result.svg)}`;
   return `<img class="ppn-board-image" alt="The board after ${escapeHtml(result.label)}" src="${source}">`;
 }
 

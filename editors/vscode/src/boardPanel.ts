@@ -3,18 +3,11 @@
 // and every step taken in the panel moves the cursor to that move, so that the panel and
 // the cursor never disagree: the board shown is always the board at the cursor.
 
-import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LanguageClient, ResponseError } from 'vscode-languageclient/node';
 import {
   FromPage,
-  GAME_LINE_METHOD,
   GameLineResult,
   Position,
-  RENDER_METHOD,
-  RenderParams,
   ToPage,
   cursorOf,
   isGameLine,
@@ -25,7 +18,6 @@ import {
 } from './board';
 import { isServedLanguage } from './languages';
 
-const METHOD_NOT_FOUND = -32601;
 /** Cursor moves closer together than this are answered once. */
 const FOLLOW_DELAY_MS = 120;
 /** Pictures kept for the states around the one shown (a step back is then immediate). */
@@ -36,15 +28,39 @@ export function isBoardLanguage(languageId: string): boolean {
   return isServedLanguage(languageId);
 }
 
-/** Where the game viewer's files are: copied into the extension by scripts/copy-viewer.mjs. */
-export function viewerDirectory(extensionPath: string): string {
-  return path.join(extensionPath, 'media', 'viewer');
+/**
+ * Where the panel gets its boards: the language server (`ppn/render`, `ppn/gameLine`), or
+ * ppn-ls's WebAssembly running in the extension host. Both answer as the server does.
+ */
+export interface BoardSource {
+  /** Why no board can be had now (the server is not running), or undefined. */
+  unavailable(): string | undefined;
+  /** The picture of the board at `position`, as `ppn/render` answers (`null` outside every game). */
+  render(
+    document: vscode.TextDocument,
+    position: Position,
+    flip: boolean,
+    token?: vscode.CancellationToken,
+  ): Promise<unknown>;
+  /** The game at `position`, as `ppn/gameLine` answers (`null` outside every game). */
+  gameLine(document: vscode.TextDocument, position: Position, token?: vscode.CancellationToken): Promise<unknown>;
+}
+
+/** An error whose message is shown as the panel's note as it is (not as a failure). */
+export class BoardNote extends Error {}
+
+/** The page's own files, and the nonce its content security policy allows them by. */
+export interface PanelAssets {
+  viewerScript: string;
+  viewerStyle: string;
+  nonce(): string;
 }
 
 /** The game shown: the document revision it was listed from, and its states. */
 interface ListedGame {
   uri: string;
   version: number;
+  document: vscode.TextDocument;
   line: GameLineResult;
 }
 
@@ -91,7 +107,7 @@ export class BoardPanel implements vscode.Disposable {
    * cursor; or, from a code lens, at `target`'s position of the active editor's document,
    * playing the game from there when it says `animate`.
    */
-  static show(getClient: () => LanguageClient | undefined, extensionPath: string, target?: ShowTarget): void {
+  static show(source: BoardSource, assets: PanelAssets, target?: ShowTarget): void {
     const editor = vscode.window.activeTextEditor;
     if (BoardPanel.current) {
       BoardPanel.current.panel.reveal(vscode.ViewColumn.Beside, true);
@@ -102,9 +118,10 @@ export class BoardPanel implements vscode.Disposable {
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
         { enableScripts: true, localResourceRoots: [], retainContextWhenHidden: true },
       );
-      BoardPanel.current = new BoardPanel(panel, getClient, extensionPath);
+      BoardPanel.current = new BoardPanel(panel, source, assets);
     }
     const shown = BoardPanel.current;
+    shown.source = source;
     if (editor && isServedLanguage(editor.document.languageId)) {
       shown.lastEditor = editor;
       if (target && isShowTarget(target) && target.uri === editor.document.uri.toString()) {
@@ -121,15 +138,14 @@ export class BoardPanel implements vscode.Disposable {
 
   private constructor(
     private readonly panel: vscode.WebviewPanel,
-    private readonly getClient: () => LanguageClient | undefined,
-    extensionPath: string,
+    private source: BoardSource,
+    assets: PanelAssets,
   ) {
-    const directory = viewerDirectory(extensionPath);
     panel.webview.html = renderPanelHtml({
       cspSource: panel.webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
-      viewerScript: fs.readFileSync(path.join(directory, 'viewer.js'), 'utf8'),
-      viewerStyle: fs.readFileSync(path.join(directory, 'viewer.css'), 'utf8'),
+      nonce: assets.nonce(),
+      viewerScript: assets.viewerScript,
+      viewerStyle: assets.viewerStyle,
     });
     this.subscriptions.push(
       panel.onDidDispose(() => this.dispose()),
@@ -231,25 +247,22 @@ export class BoardPanel implements vscode.Disposable {
       this.showNote('Open a .ppn, .otg or xiangqi-setup file and put the cursor on a move.');
       return;
     }
-    const client = this.getClient();
-    if (!client || !client.isRunning()) {
-      this.showNote('The PPN language server is not running.');
+    const unavailable = this.source.unavailable();
+    if (unavailable !== undefined) {
+      this.showNote(unavailable);
       return;
     }
+    const source = this.source;
     this.inFlight?.cancel();
     const cancellation = new vscode.CancellationTokenSource();
     this.inFlight = cancellation;
     const document = editor.document;
-    const uri = client.code2ProtocolConverter.asUri(document.uri);
+    const uri = document.uri.toString();
     const version = document.version;
-    const params: RenderParams = {
-      textDocument: { uri },
-      position: client.code2ProtocolConverter.asPosition(editor.selection.active),
-      flip: this.flipped,
-    };
-    let asking = RENDER_METHOD;
+    const active = editor.selection.active;
+    const position: Position = { line: active.line, character: active.character };
     try {
-      const result: unknown = await client.sendRequest(RENDER_METHOD, params, cancellation.token);
+      const result: unknown = await source.render(document, position, this.flipped, cancellation.token);
       if (cancellation.token.isCancellationRequested) {
         return;
       }
@@ -259,21 +272,20 @@ export class BoardPanel implements vscode.Disposable {
         return;
       }
       if (!isRenderResult(result) || result.state === undefined) {
-        this.showNote(`The server answered ${RENDER_METHOD} with something that is not a board.`);
+        this.showNote('The board asked for is not a board.');
         return;
       }
       this.keepPicture(this.pictureKey(uri, version, result.state, this.flipped), pictureHtml(result));
       if (!this.listed || this.listed.uri !== uri || this.listed.version !== version || this.listed.line.game !== result.game) {
-        asking = GAME_LINE_METHOD;
-        const line: unknown = await client.sendRequest(GAME_LINE_METHOD, params, cancellation.token);
+        const line: unknown = await source.gameLine(document, position, cancellation.token);
         if (cancellation.token.isCancellationRequested) {
           return;
         }
         if (!isGameLine(line)) {
-          this.showNote(`The server answered ${GAME_LINE_METHOD} with something that is not a game.`);
+          this.showNote('The game asked for is not a game.');
           return;
         }
-        this.listed = { uri, version, line };
+        this.listed = { uri, version, document, line };
         this.post({ type: 'game', game: viewerGame(line), current: result.state });
       }
       this.post({ type: 'show', ref: result.state });
@@ -285,8 +297,8 @@ export class BoardPanel implements vscode.Disposable {
       if (cancellation.token.isCancellationRequested) {
         return;
       }
-      if (error instanceof ResponseError && error.code === METHOD_NOT_FOUND) {
-        this.showNote(`This version of ppn-ls does not answer ${asking} yet.`);
+      if (error instanceof BoardNote) {
+        this.showNote(error.message);
       } else {
         const message = error instanceof Error ? error.message : String(error);
         this.showNote(`Could not get the board: ${message}`);
@@ -302,7 +314,6 @@ export class BoardPanel implements vscode.Disposable {
   /** The picture of state `ref` of the game shown, for the page's viewer. */
   private async answerPicture(id: number, ref: number, flipped: boolean): Promise<void> {
     const listed = this.listed;
-    const client = this.getClient();
     const answer = (reply: { html?: string; error?: string }) => this.post({ type: 'picture', id, ...reply });
     if (!listed) {
       answer({ error: 'no game is shown' });
@@ -315,15 +326,14 @@ export class BoardPanel implements vscode.Disposable {
       return;
     }
     const cursor = cursorOf(listed.line, ref);
-    if (!client || !client.isRunning() || !cursor) {
+    if (this.source.unavailable() !== undefined || !cursor || listed.document.isClosed) {
       answer({ error: 'the board cannot be drawn now' });
       return;
     }
     try {
-      const params: RenderParams = { textDocument: { uri: listed.uri }, position: cursor, flip: flipped };
-      const result: unknown = await client.sendRequest(RENDER_METHOD, params);
+      const result: unknown = await this.source.render(listed.document, cursor, flipped);
       if (!isRenderResult(result)) {
-        answer({ error: 'the server sent no board' });
+        answer({ error: 'no board was drawn' });
         return;
       }
       const html = pictureHtml(result);

@@ -6,6 +6,8 @@
 // them.
 
 import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -15,6 +17,7 @@ import {
   ServerOptions,
 } from 'vscode-languageclient/node';
 import { BoardPanel, ShowTarget } from './boardPanel';
+import { lspBoardSource, viewerAssets } from './lspBoardSource';
 import { SERVED_LANGUAGES } from './languages';
 import {
   LaunchSettings,
@@ -23,7 +26,7 @@ import {
   launchSettings,
   sameLaunchSettings,
 } from './launchSettings';
-import { CONFIG_FILE_NAME, SERVER_SETTINGS_SECTION, serverSettings } from './settings';
+import { CONFIG_FILE_NAME, OUTPUT_CHANNEL_NAME, SERVER_SETTINGS_SECTION, serverSettings } from './settings';
 import { ServerExit, serverFailureMessage } from './serverFailure';
 import {
   ResolvedServer,
@@ -33,8 +36,7 @@ import {
   serverNotFoundMessage,
 } from './serverPath';
 
-/** The output channel's name, also named in messages. */
-export const OUTPUT_CHANNEL_NAME = 'PPN Language Server';
+export { OUTPUT_CHANNEL_NAME };
 /** How long a stopped server's process is given to exit before it is killed. */
 const EXIT_GRACE_MS = 2000;
 
@@ -150,6 +152,9 @@ class ServerSession {
 }
 
 let session: ServerSession | undefined;
+/** ppn-ls's WebAssembly in the extension host, where no executable was found (see startWasmFallback). */
+let wasmFallback: vscode.Disposable & { boardSource: import('./boardPanel').BoardSource } | undefined;
+let fallbackAnnounced = false;
 let outputChannel: vscode.OutputChannel | undefined;
 let extensionPath: string | undefined;
 /** The settings the current server was chosen by (also when it could not be found). */
@@ -170,7 +175,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     outputChannel,
     // From the palette with no argument; from a code lens with where and whether to play.
     vscode.commands.registerCommand('ppn.showBoard', (target?: ShowTarget) =>
-      BoardPanel.show(() => session?.client, context.extensionPath, target),
+      BoardPanel.show(
+        wasmFallback?.boardSource ?? lspBoardSource(() => session?.client),
+        viewerAssets(context.extensionPath),
+        target,
+      ),
     ),
     vscode.commands.registerCommand('ppn.restartServer', () => serialized(restartServer)),
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -252,6 +261,9 @@ async function startServer(): Promise<void> {
     bundledServer: extensionPath === undefined ? undefined : bundledServerPath(extensionPath, process.platform),
   });
   if (server === undefined) {
+    if (configuredPath === '' && (await startWasmFallback())) {
+      return;
+    }
     showFailure(serverNotFoundMessage(configuredPath, process.env));
     return;
   }
@@ -281,7 +293,43 @@ function describeSource(server: ResolvedServer): string {
 async function stopServer(): Promise<void> {
   const running = session;
   session = undefined;
+  wasmFallback?.dispose();
+  wasmFallback = undefined;
   await running?.stop();
+}
+
+/** The bundle of the universal package that runs ppn-ls as WebAssembly (browser.ts). */
+function wasmBundle(): string | undefined {
+  return extensionPath === undefined ? undefined : path.join(extensionPath, 'dist', 'web.js');
+}
+
+/**
+ * No executable fits: the universal package runs ppn-ls's WebAssembly in the extension host
+ * instead, as it does in VS Code for the Web, and says so once. A package without it (the
+ * platform ones carry an executable) reports the missing server as before.
+ */
+async function startWasmFallback(): Promise<boolean> {
+  const bundle = wasmBundle();
+  if (bundle === undefined || extensionPath === undefined || !fs.existsSync(bundle)) {
+    return false;
+  }
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const web = require(bundle) as typeof import('./browser');
+    wasmFallback = await web.startWasmService(vscode.Uri.file(extensionPath), outputChannel!);
+  } catch (error) {
+    outputChannel?.appendLine(`ppn-ls's WebAssembly could not be started: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+  if (!fallbackAnnounced) {
+    fallbackAnnounced = true;
+    outputChannel?.appendLine(
+      `No ppn-ls executable was found for ${process.platform}-${process.arch} (none bundled, "ppn.server.path" is empty, none on PATH): ` +
+        "ppn-ls runs as WebAssembly in the extension host instead, with the same diagnostics, hovers, completion, highlighting, " +
+        'formatting, outline, folding and board panel. Install ppn-ls or set "ppn.server.path" to use the native server.',
+    );
+  }
+  return true;
 }
 
 async function restartServer(): Promise<void> {

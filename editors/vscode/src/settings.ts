@@ -4,6 +4,9 @@
 
 import * as vscode from 'vscode';
 
+/** The output channel's name, also named in messages. */
+export const OUTPUT_CHANNEL_NAME = 'PPN Language Server';
+
 /** The project's configuration file, which the server reads beside these settings. */
 export const CONFIG_FILE_NAME = 'ppn-ls.toml';
 

@@ -7,6 +7,7 @@ import { FakeEditor, fakeEditor, installFakeVscode } from './fakeVscode';
 const fake = installFakeVscode();
 // Loaded after the fake is installed, so that they see it as `vscode`.
 const { BoardPanel, isBoardLanguage } = require('../../src/boardPanel') as typeof import('../../src/boardPanel');
+const { lspBoardSource, viewerAssets } = require('../../src/lspBoardSource') as typeof import('../../src/lspBoardSource');
 const { ResponseError } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
 
 /** The extension's folder (media/viewer/ is copied there by `npm run compile`). */
@@ -86,7 +87,7 @@ function moveCursor(editor: FakeEditor, line: number): void {
 
 function open(editor: FakeEditor, client: unknown) {
   fake.activeTextEditor = editor;
-  BoardPanel.show(() => client as never, EXTENSION);
+  BoardPanel.show(lspBoardSource(() => client as never), viewerAssets(EXTENSION));
   return fake.panels.at(-1)!;
 }
 
@@ -165,7 +166,7 @@ test('a code lens shows the board where it points, and "Animate" plays the game 
   const editor = fakeEditor('file:///games/tablut.ppn', 'ppn', { line: 4, character: 0 });
   const { client, requests } = fakeClient();
   fake.activeTextEditor = editor;
-  BoardPanel.show(() => client as never, EXTENSION, {
+  BoardPanel.show(lspBoardSource(() => client as never), viewerAssets(EXTENSION), {
     uri: 'file:///games/tablut.ppn',
     position: { line: 0, character: 0 },
     animate: true,
@@ -182,7 +183,7 @@ test('a code lens shows the board where it points, and "Animate" plays the game 
   const types = panel.posted.map((message) => (message as { type: string }).type);
   assert.ok(types.lastIndexOf('show') < types.indexOf('play'), types.join(' '));
   // "Show board" on another file's game leaves this editor's cursor alone and plays nothing.
-  BoardPanel.show(() => client as never, EXTENSION, {
+  BoardPanel.show(lspBoardSource(() => client as never), viewerAssets(EXTENSION), {
     uri: 'file:///games/other.ppn',
     position: { line: 5, character: 0 },
     animate: true,
