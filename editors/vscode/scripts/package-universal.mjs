@@ -1,5 +1,5 @@
 // Builds the universal .vsix: no ppn-ls executable, and ppn-ls's WebAssembly instead. In VS
-// Code for the Web its `browser` entry (dist/web.js) runs the WebAssembly in the extension
+// Code for the Web its `browser` entry (added to the manifest for this package alone) (dist/web.js) runs the WebAssembly in the extension
 // host; on a desktop the extension runs the ppn-ls that `ppn.server.path` names or that is
 // on PATH, and the WebAssembly where there is neither. scripts/release writes it as
 // ppn-ls-universal-<version>.vsix.
@@ -11,7 +11,7 @@
 // package never carries a stale build.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { auditPackage, extensionPath, runtimePackageFolders, zipEntryNames } from './package-contents.mjs';
@@ -49,11 +49,25 @@ execFileSync(process.execPath, [join(extensionRoot, 'scripts', 'build-web-extens
   cwd: extensionRoot,
   stdio: 'inherit',
 });
-// `vsce package` compiles (vscode:prepublish) and packs; with no --target, for every platform.
-execFileSync(process.execPath, [join(extensionRoot, 'scripts', 'package.mjs'), '--out', out], {
-  cwd: extensionRoot,
-  stdio: 'inherit',
-});
+// The manifest names the `browser` entry in this package only: the others have no dist/
+// (vsce refuses a package whose entry is missing). `vsce package` compiles
+// (vscode:prepublish) and packs; with no --target, for every platform.
+const manifestPath = join(extensionRoot, 'package.json');
+const manifestText = readFileSync(manifestPath, 'utf8');
+const universal = {};
+for (const [key, value] of Object.entries(manifest)) {
+  universal[key] = value;
+  if (key === 'main') universal.browser = './dist/web.js';
+}
+writeFileSync(manifestPath, `${JSON.stringify(universal, null, 2)}\n`);
+try {
+  execFileSync(process.execPath, [join(extensionRoot, 'scripts', 'package.mjs'), '--out', out], {
+    cwd: extensionRoot,
+    stdio: 'inherit',
+  });
+} finally {
+  writeFileSync(manifestPath, manifestText);
+}
 
 const files = zipEntryNames(readFileSync(out)).map(extensionPath).filter((name) => name !== undefined);
 const packageFolders = runtimePackageFolders(JSON.parse(readFileSync(join(extensionRoot, 'package-lock.json'), 'utf8')));
