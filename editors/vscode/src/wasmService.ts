@@ -287,10 +287,15 @@ export class WasmLanguageService implements vscode.Disposable {
   private publish(open: OpenDocument): void {
     const document = open.document;
     const most = vscode.workspace.getConfiguration('ppn-ls', document).get<number>('diagnostics.max-per-document', 100);
-    const found = parse(open.current().editor_diagnostics(Math.max(1, most))) as WasmDiagnostic[];
+    // `ppn-ls.diagnostics.severity`, as the server applies it (no ppn-ls.toml is read here).
+    const overrides = vscode.workspace.getConfiguration('ppn-ls', document).get<Record<string, string>>('diagnostics.severity', {});
+    const found = (parse(open.current().editor_diagnostics(Math.max(1, most))) as WasmDiagnostic[]).filter(
+      (d) => overrides[d.code] !== 'off',
+    );
     const fixes = new Map<vscode.Diagnostic, WasmDiagnostic['fixes']>();
     const diagnostics = found.map((d) => {
-      const diagnostic = new vscode.Diagnostic(rangeOf(document, d.from, d.to), d.message, SEVERITIES[d.severity]);
+      const severity = SEVERITIES[overrides[d.code] as WasmDiagnostic['severity']] ?? SEVERITIES[d.severity];
+      const diagnostic = new vscode.Diagnostic(rangeOf(document, d.from, d.to), d.message, severity);
       diagnostic.code = d.code;
       diagnostic.source = 'ppn-ls';
       if (d.related.length > 0) {

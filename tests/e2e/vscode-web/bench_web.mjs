@@ -175,7 +175,8 @@ async function vscodeWeb() {
     // A fresh window each run: the document is opened for the first time in it.
     for (let run = 0; run < runs + 1; run++) {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      await page.goto(`http://localhost:${port}/`);
+      // The same address as the test's (vscode_web_test.mjs says why).
+      await page.goto(`http://vscode.localhost:${port}/`);
       const row = page.locator('.explorer-folders-view .monaco-list-row[aria-label^="long.ppn"]');
       await row.waitFor({ state: 'visible', timeout: 90_000 });
       // The extension is activated by a PPN file: a small one first, so that activation
