@@ -269,8 +269,9 @@ def write_vsix(binary: Path, vscode_target: str, out: Path) -> None:
 
 
 def write_universal_vsix(dist: Path, version: str) -> None:
-    """The universal package: no binary; the extension runs the ppn-ls on PATH or the one
-    `ppn.server.path` names, on any platform. Its own script makes it; this is where the
+    """The universal package: no binary; ppn-ls's WebAssembly instead, which VS Code for the
+    Web runs, and a desktop where neither `ppn.server.path` nor PATH names a ppn-ls. Its own
+    script makes it (building the WebAssembly with scripts/build-web); this is where the
     release writes it, beside the platform packages."""
     out = dist / universal_vsix_name(version)
     script = EXTENSION / "scripts" / "package-universal.mjs"

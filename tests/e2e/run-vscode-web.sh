@@ -72,6 +72,8 @@ rm -rf "$prefix/unpacked" "$prefix/workspace" "$prefix/artifacts"
 mkdir -p "$prefix/workspace"
 python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$vsix" "$prefix/unpacked"
 echo "packaged and unpacked $(basename "$vsix") ($((SECONDS - started)) s)"
+# The same bundle as a desktop loads it where no ppn-ls executable is found.
+node tests/e2e/vscode-web/desktop_fallback_check.cjs "$prefix/unpacked/extension"
 
 cp tests/e2e/vscode-web/vscode_web_test.mjs tests/e2e/vscode-web/bench_web.mjs "$prefix/"
 export TEST_WEB="$prefix/node_modules/@vscode/test-web/out/server/index.js" COMMIT="$commit" DATA_DIR="$data" \
