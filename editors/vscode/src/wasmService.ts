@@ -37,7 +37,7 @@ export interface PpnWasm {
 }
 
 /** Changes closer together than this are analysed once, and then the diagnostics are sent. */
-const DIAGNOSTICS_DELAY_MS = 40;
+const DIAGNOSTICS_DELAY_MS = 15;
 
 /** The file name a document is read as: its own if ppn-ls knows its extension, else one for its language. */
 const EXTENSIONS: Record<string, string> = {

