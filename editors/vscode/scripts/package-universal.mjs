@@ -11,7 +11,7 @@
 // package never carries a stale build.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { auditPackage, extensionPath, runtimePackageFolders, zipEntryNames } from './package-contents.mjs';
@@ -67,6 +67,8 @@ try {
   });
 } finally {
   writeFileSync(manifestPath, manifestText);
+  // The other packages (packed from this folder too) carry no WebAssembly.
+  rmSync(join(extensionRoot, 'dist'), { recursive: true, force: true });
 }
 
 const files = zipEntryNames(readFileSync(out)).map(extensionPath).filter((name) => name !== undefined);
