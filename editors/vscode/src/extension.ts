@@ -16,7 +16,7 @@ import {
   LanguageClientOptions,
   ServerOptions,
 } from 'vscode-languageclient/node';
-import { BoardPanel, ShowTarget } from './boardPanel';
+import { BoardPanel, BoardSource, ShowTarget } from './boardPanel';
 import { lspBoardSource, viewerAssets } from './lspBoardSource';
 import { SERVED_LANGUAGES } from './languages';
 import {
@@ -153,7 +153,7 @@ class ServerSession {
 
 let session: ServerSession | undefined;
 /** ppn-ls's WebAssembly in the extension host, where no executable was found (see startWasmFallback). */
-let wasmFallback: vscode.Disposable & { boardSource: import('./boardPanel').BoardSource } | undefined;
+let wasmFallback: (vscode.Disposable & { boardSource: BoardSource }) | undefined;
 let fallbackAnnounced = false;
 let outputChannel: vscode.OutputChannel | undefined;
 let extensionPath: string | undefined;
@@ -168,6 +168,15 @@ function serialized(task: () => Promise<void>): Promise<void> {
   return next;
 }
 
+/** The board panel's boards: from the server, or from the WebAssembly while it stands in for one. */
+const serverBoards = lspBoardSource(() => session?.client);
+const currentBoards = (): BoardSource => wasmFallback?.boardSource ?? serverBoards;
+const boardSource: BoardSource = {
+  unavailable: () => currentBoards().unavailable(),
+  render: (document, position, flip, token) => currentBoards().render(document, position, flip, token),
+  gameLine: (document, position, token) => currentBoards().gameLine(document, position, token),
+};
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   extensionPath = context.extensionPath;
   outputChannel = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME);
@@ -175,11 +184,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     outputChannel,
     // From the palette with no argument; from a code lens with where and whether to play.
     vscode.commands.registerCommand('ppn.showBoard', (target?: ShowTarget) =>
-      BoardPanel.show(
-        wasmFallback?.boardSource ?? lspBoardSource(() => session?.client),
-        viewerAssets(context.extensionPath),
-        target,
-      ),
+      BoardPanel.show(boardSource, viewerAssets(context.extensionPath), target),
     ),
     vscode.commands.registerCommand('ppn.restartServer', () => serialized(restartServer)),
     vscode.workspace.onDidChangeConfiguration((event) => {
