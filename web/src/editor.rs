@@ -258,6 +258,53 @@ impl Session {
         .to_string()
     }
 
+    /// Where what is named at UTF-16 offset `at` is defined: `{from, to}`, or `null`.
+    pub fn editor_definition(&self, at: u32) -> String {
+        match self.document.definition(self.byte(at)) {
+            Some(range) => {
+                let (from, to) = self.units(&range);
+                json!({"from": from, "to": to}).to_string()
+            }
+            None => "null".to_string(),
+        }
+    }
+
+    /// Every use of what is named at UTF-16 offset `at` (its definition too if asked):
+    /// `[{from, to}]`.
+    pub fn editor_references(&self, at: u32, include_declaration: bool) -> String {
+        let found = self.document.references(self.byte(at), include_declaration);
+        let ranges: Vec<Value> = found
+            .iter()
+            .map(|range| {
+                let (from, to) = self.units(range);
+                json!({"from": from, "to": to})
+            })
+            .collect();
+        Value::Array(ranges).to_string()
+    }
+
+    /// The name at UTF-16 offset `at` that a rename would change: `{from, to,
+    /// placeholder}`, `null` where nothing is named, `{error}` where it cannot be renamed.
+    pub fn editor_prepare_rename(&self, at: u32) -> String {
+        match self.document.prepare_rename(self.byte(at)) {
+            Ok(Some((range, placeholder))) => {
+                let (from, to) = self.units(&range);
+                json!({"from": from, "to": to, "placeholder": placeholder}).to_string()
+            }
+            Ok(None) => "null".to_string(),
+            Err(error) => json!({"error": error}).to_string(),
+        }
+    }
+
+    /// The edits that rename what is named at UTF-16 offset `at` to `new_name`: `{edits:
+    /// [{from, to, text}]}`, or `{error}` saying why it cannot be renamed.
+    pub fn editor_rename(&self, at: u32, new_name: &str) -> String {
+        match self.document.rename(self.byte(at), new_name) {
+            Ok(edits) => json!({"edits": self.edits_json(&edits)}).to_string(),
+            Err(error) => json!({"error": error}).to_string(),
+        }
+    }
+
     /// The text's length in UTF-16 code units (for checking that the editor and the
     /// session hold the same text).
     pub fn length(&self) -> u32 {
@@ -353,6 +400,19 @@ mod tests {
         assert!(!format["edits"].as_array().unwrap().is_empty(), "{format}");
         let render = parse(&session.editor_render(text.len() as u32 - 2, false));
         assert!(render["svg"].as_str().unwrap().contains("<svg"));
+        let macros =
+            "---\nGameType: Tablut\nMacros:\n  opening: a4-a3\n...\n1. `opening' 1... c5-c3\n";
+        let mut named = Session::new();
+        named.editor_open("macros.ppn", macros.into());
+        let use_at = macros.find("`opening").unwrap() as u32 + 2;
+        let definition = parse(&named.editor_definition(use_at));
+        assert_eq!(definition["from"], macros.find("opening:").unwrap());
+        let references = parse(&named.editor_references(use_at, true));
+        assert_eq!(references.as_array().unwrap().len(), 2, "{references}");
+        let prepared = parse(&named.editor_prepare_rename(use_at));
+        assert_eq!(prepared["placeholder"], "opening");
+        let renamed = parse(&named.editor_rename(use_at, "start"));
+        assert_eq!(renamed["edits"].as_array().unwrap().len(), 2, "{renamed}");
         let line = parse(&session.editor_game_line(text.len() as u32 - 2));
         assert_eq!(line["current"], render["state"]);
         assert!(line["states"].as_array().unwrap().len() >= 3);

@@ -2,8 +2,8 @@
 // for the Web) or none was found (a desktop whose platform has no build), the extension
 // answers from the `ppn-ls-web` module itself, one session per open document, through VS
 // Code's own providers: diagnostics (with their quick fixes), hovers with the board,
-// completion, semantic highlighting, formatting, the outline, folding, and the board
-// panel's pictures. Every answer is the one the language server gives for the same text;
+// completion, semantic highlighting, formatting, the outline, folding, go to definition,
+// references, rename, and the board panel's pictures. Every answer is the one the language server gives for the same text;
 // offsets cross in UTF-16 code units, which VS Code's documents count too.
 //
 // Kept free of Node's modules: the same code runs in a browser's extension host.
@@ -26,6 +26,10 @@ export interface WasmSession {
   editor_format(lineWidth: number): string;
   editor_render(at: number, flipped: boolean): string;
   editor_game_line(at: number): string;
+  editor_definition(at: number): string;
+  editor_references(at: number, includeDeclaration: boolean): string;
+  editor_prepare_rename(at: number): string;
+  editor_rename(at: number, newName: string): string;
   length(): number;
   free(): void;
 }
@@ -63,6 +67,11 @@ interface WasmDiagnostic {
   message: string;
   related: { from: number; to: number; message: string }[];
   fixes: { title: string; edits: WasmEdit[] }[];
+}
+
+interface WasmRange {
+  from: number;
+  to: number;
 }
 
 interface WasmEdit {
@@ -188,6 +197,14 @@ export class WasmLanguageService implements vscode.Disposable {
       vscode.languages.registerFoldingRangeProvider(selector, { provideFoldingRanges: (d) => this.folds(d) }),
       vscode.languages.registerDocumentFormattingEditProvider(selector, {
         provideDocumentFormattingEdits: (d) => this.format(d),
+      }),
+      vscode.languages.registerDefinitionProvider(selector, { provideDefinition: (d, p) => this.definition(d, p) }),
+      vscode.languages.registerReferenceProvider(selector, {
+        provideReferences: (d, p, c) => this.references(d, p, c.includeDeclaration),
+      }),
+      vscode.languages.registerRenameProvider(selector, {
+        prepareRename: (d, p) => this.prepareRename(d, p),
+        provideRenameEdits: (d, p, name) => this.rename(d, p, name),
       }),
       vscode.languages.registerCodeActionsProvider(
         selector,
@@ -435,6 +452,56 @@ export class WasmLanguageService implements vscode.Disposable {
       }
       return (answer.edits ?? []).map((edit) => vscode.TextEdit.replace(rangeOf(document, edit.from, edit.to), edit.text));
     });
+  }
+
+  private definition(document: vscode.TextDocument, position: vscode.Position): vscode.Location | undefined {
+    return this.guarded('definition', () => {
+      const session = this.session(document);
+      const found = session ? (parse(session.editor_definition(document.offsetAt(position))) as WasmRange | null) : null;
+      return found ? new vscode.Location(document.uri, rangeOf(document, found.from, found.to)) : undefined;
+    });
+  }
+
+  private references(document: vscode.TextDocument, position: vscode.Position, includeDeclaration: boolean): vscode.Location[] | undefined {
+    return this.guarded('references', () => {
+      const session = this.session(document);
+      if (!session) {
+        return undefined;
+      }
+      const found = parse(session.editor_references(document.offsetAt(position), includeDeclaration)) as WasmRange[];
+      return found.map((range) => new vscode.Location(document.uri, rangeOf(document, range.from, range.to)));
+    });
+  }
+
+  private prepareRename(document: vscode.TextDocument, position: vscode.Position): { range: vscode.Range; placeholder: string } | undefined {
+    const session = this.session(document);
+    const found = session
+      ? (parse(session.editor_prepare_rename(document.offsetAt(position))) as (WasmRange & { placeholder?: string; error?: string }) | null)
+      : null;
+    if (found?.error !== undefined) {
+      // VS Code shows the message of an error thrown here.
+      throw new Error(found.error);
+    }
+    if (!found || found.placeholder === undefined) {
+      throw new Error('There is nothing to rename here.');
+    }
+    return { range: rangeOf(document, found.from, found.to), placeholder: found.placeholder };
+  }
+
+  private rename(document: vscode.TextDocument, position: vscode.Position, newName: string): vscode.WorkspaceEdit | undefined {
+    const session = this.session(document);
+    if (!session) {
+      return undefined;
+    }
+    const answer = parse(session.editor_rename(document.offsetAt(position), newName)) as { edits?: WasmEdit[]; error?: string };
+    if (answer.error !== undefined) {
+      throw new Error(answer.error);
+    }
+    const edit = new vscode.WorkspaceEdit();
+    for (const change of answer.edits ?? []) {
+      edit.replace(document.uri, rangeOf(document, change.from, change.to), change.text);
+    }
+    return edit;
   }
 
   private quickFixes(document: vscode.TextDocument, context: vscode.CodeActionContext): vscode.CodeAction[] {

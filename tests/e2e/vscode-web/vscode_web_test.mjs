@@ -3,8 +3,9 @@
 // unpacked package as the extension, in headless Chromium driven by playwright-core. No
 // ppn-ls executable exists there: everything comes from ppn-ls's WebAssembly in the
 // browser's extension host. Checked as a user sees it: squiggles and the Problems panel,
-// a hover's board, a completion inserted, a document formatted, the outline, semantic
-// highlighting, and the board panel stepping through a game with its controls.
+// a hover's board, a completion inserted, go to definition, a document formatted, the
+// outline, semantic highlighting, and the board panel stepping through a game with its
+// controls.
 //
 // Run by tests/e2e/run-vscode-web.sh, which installs the packages and builds the .vsix.
 // Reads:
@@ -366,6 +367,16 @@ async function runChecks() {
       return found?.startsWith('5. `opening') ? found : undefined;
     });
     assert(line === "5. `opening'", `line 11 is ${JSON.stringify(line)}`);
+  });
+
+  await check("go to definition goes from the macro's use to its definition", async () => {
+    await page.locator(`${ACTIVE_EDITOR} .view-lines`).click();
+    await goTo(6, 6);
+    await runCommand('Go to Definition');
+    await waitFor('the cursor on the definition', async () => {
+      const status = await page.locator('.statusbar-item[id="status.editor.selection"]').textContent().catch(() => '');
+      return status?.includes('Ln 4,') ? true : status;
+    });
   });
 
   await check('the outline lists the game and its moves', async () => {

@@ -619,7 +619,8 @@ async function runTrustChecks({ marker }) {
       const found = (await problems()).filter((row) => row.includes('unexpected `]`'));
       return found.length > 0 ? found : undefined;
     });
-    assert((await squiggles('error')) >= 1, 'no error squiggle in game.ppn');
+    // The squiggle is drawn a moment after the Problems row may show.
+    await waitFor('an error squiggle in game.ppn', async () => (await squiggles('error')) >= 1);
     const servers = serverProcesses();
     assert(servers.length === 1, `${servers.length} bundled servers running`);
     const commandLine = fs.readFileSync(`/proc/${servers[0]}/cmdline`, 'utf8').split('\0').filter(Boolean);
