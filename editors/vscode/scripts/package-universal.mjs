@@ -11,7 +11,7 @@
 // package never carries a stale build.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { auditPackage, extensionPath, runtimePackageFolders, zipEntryNames } from './package-contents.mjs';
@@ -52,6 +52,7 @@ execFileSync(process.execPath, [join(extensionRoot, 'scripts', 'build-web-extens
 // The manifest names the `browser` entry in this package only: the others have no dist/
 // (vsce refuses a package whose entry is missing). `vsce package` compiles
 // (vscode:prepublish) and packs; with no --target, for every platform.
+mkdirSync(dirname(out), { recursive: true });
 const manifestPath = join(extensionRoot, 'package.json');
 const manifestText = readFileSync(manifestPath, 'utf8');
 const universal = {};
