@@ -9,6 +9,7 @@ use std::ops::Range;
 use ppn_ls::ide::analyze::{analyze, hover_with, reanalyze, render_at, HoverOptions};
 use ppn_ls::ide::formatting::{format_document, FormatOptions};
 use ppn_ls::ide::game_line::{game_line_at, LineStop};
+use ppn_ls::ide::lenses::code_lenses;
 use ppn_ls::model::edit::TextEdit;
 use ppn_ls::model::features::{outline, CompletionKind, FoldKind, Symbol, SymbolKind};
 use ppn_ls::render::svg::SvgOptions;
@@ -305,6 +306,43 @@ impl Session {
         }
     }
 
+    /// The code lenses above each game ("Show board", "Animate"), as the language server
+    /// gives them: `[{from, to, title, at, animate}]`, `at` the offset the board is shown
+    /// from (for the editor's `ppn.showBoard`).
+    pub fn editor_lenses(&self) -> String {
+        let lenses: Vec<Value> = code_lenses(&*self.document)
+            .into_iter()
+            .map(|lens| {
+                let (from, to) = self.units(&lens.range);
+                json!({
+                    "from": from,
+                    "to": to,
+                    "title": lens.title,
+                    "at": self.offsets.unit(self.document.text(), lens.offset),
+                    "animate": lens.animate,
+                })
+            })
+            .collect();
+        Value::Array(lenses).to_string()
+    }
+
+    /// The inlay hints whose place is in UTF-16 units `from..to`: `[{at, label, tooltip}]`.
+    pub fn editor_inlay_hints(&self, from: u32, to: u32) -> String {
+        let hints: Vec<Value> = self
+            .document
+            .inlay_hints(self.byte(from)..self.byte(to))
+            .into_iter()
+            .map(|hint| {
+                json!({
+                    "at": self.offsets.unit(self.document.text(), hint.offset),
+                    "label": hint.label,
+                    "tooltip": hint.tooltip,
+                })
+            })
+            .collect();
+        Value::Array(hints).to_string()
+    }
+
     /// The text's length in UTF-16 code units (for checking that the editor and the
     /// session hold the same text).
     pub fn length(&self) -> u32 {
@@ -413,6 +451,10 @@ mod tests {
         assert_eq!(prepared["placeholder"], "opening");
         let renamed = parse(&named.editor_rename(use_at, "start"));
         assert_eq!(renamed["edits"].as_array().unwrap().len(), 2, "{renamed}");
+        let lenses = parse(&session.editor_lenses());
+        assert_eq!(lenses.as_array().unwrap().len(), 2, "{lenses}");
+        assert_eq!(lenses[1]["title"], "Animate");
+        assert!(parse(&session.editor_inlay_hints(0, text.len() as u32)).is_array());
         let line = parse(&session.editor_game_line(text.len() as u32 - 2));
         assert_eq!(line["current"], render["state"]);
         assert!(line["states"].as_array().unwrap().len() >= 3);

@@ -3,7 +3,8 @@
 // answers from the `ppn-ls-web` module itself, one session per open document, through VS
 // Code's own providers: diagnostics (with their quick fixes), hovers with the board,
 // completion, semantic highlighting, formatting, the outline, folding, go to definition,
-// references, rename, and the board panel's pictures. Every answer is the one the language server gives for the same text;
+// references, rename, inlay hints, the code lenses above each game, and the board panel's
+// pictures. Every answer is the one the language server gives for the same text;
 // offsets cross in UTF-16 code units, which VS Code's documents count too.
 //
 // Kept free of Node's modules: the same code runs in a browser's extension host.
@@ -30,6 +31,8 @@ export interface WasmSession {
   editor_references(at: number, includeDeclaration: boolean): string;
   editor_prepare_rename(at: number): string;
   editor_rename(at: number, newName: string): string;
+  editor_lenses(): string;
+  editor_inlay_hints(from: number, to: number): string;
   length(): number;
   free(): void;
 }
@@ -206,6 +209,8 @@ export class WasmLanguageService implements vscode.Disposable {
         prepareRename: (d, p) => this.prepareRename(d, p),
         provideRenameEdits: (d, p, name) => this.rename(d, p, name),
       }),
+      vscode.languages.registerCodeLensProvider(selector, { provideCodeLenses: (d) => this.lenses(d) }),
+      vscode.languages.registerInlayHintsProvider(selector, { provideInlayHints: (d, r) => this.inlayHints(d, r) }),
       vscode.languages.registerCodeActionsProvider(
         selector,
         { provideCodeActions: (d, _r, c) => this.quickFixes(d, c) },
@@ -502,6 +507,46 @@ export class WasmLanguageService implements vscode.Disposable {
       edit.replace(document.uri, rangeOf(document, change.from, change.to), change.text);
     }
     return edit;
+  }
+
+  private lenses(document: vscode.TextDocument): vscode.CodeLens[] | undefined {
+    return this.guarded('code lenses', () => {
+      const session = this.session(document);
+      if (!session) {
+        return undefined;
+      }
+      const lenses = parse(session.editor_lenses()) as (WasmRange & { title: string; at: number; animate: boolean })[];
+      return lenses.map(
+        (lens) =>
+          new vscode.CodeLens(rangeOf(document, lens.from, lens.to), {
+            title: lens.title,
+            command: 'ppn.showBoard',
+            arguments: [{ uri: document.uri.toString(), position: plainPosition(document.positionAt(lens.at)), animate: lens.animate }],
+          }),
+      );
+    });
+  }
+
+  private inlayHints(document: vscode.TextDocument, range: vscode.Range): vscode.InlayHint[] | undefined {
+    return this.guarded('inlay hints', () => {
+      const session = this.session(document);
+      if (!session) {
+        return undefined;
+      }
+      const hints = parse(session.editor_inlay_hints(document.offsetAt(range.start), document.offsetAt(range.end))) as {
+        at: number;
+        label: string;
+        tooltip: string | null;
+      }[];
+      return hints.map((hint) => {
+        const inlay = new vscode.InlayHint(document.positionAt(hint.at), hint.label);
+        inlay.paddingLeft = true;
+        if (hint.tooltip) {
+          inlay.tooltip = hint.tooltip;
+        }
+        return inlay;
+      });
+    });
   }
 
   private quickFixes(document: vscode.TextDocument, context: vscode.CodeActionContext): vscode.CodeAction[] {

@@ -431,6 +431,7 @@ async function runChecks() {
   });
 
   let frame;
+  let lastLabel = '2...';
   await check('a WXF record: its blocked horse in Problems, and the board panel at the cursor', async () => {
     await openFile('record.wxf');
     const rows = await waitFor('the blocked horse in Problems', async () => {
@@ -459,7 +460,18 @@ async function runChecks() {
     await click('last');
     const last = await waitForBoard(frame, (shown) => shown.label !== 'start');
     await page.screenshot({ path: path.join(artifacts, 'board-stepped.png') });
+    lastLabel = last.label;
     return `1. → ${second.label} → start → ${last.label}`;
+  });
+
+  await check('the "Show board" lens above the game shows the board after its last move', async () => {
+    frame ??= await boardFrame();
+    await frame.locator('[data-testid="first"]').click();
+    await waitForBoard(frame, 'start');
+    // The board panel's group is the active one now: the lens is in the other.
+    const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Show board' });
+    await lens.first().click();
+    await waitForBoard(frame, lastLabel);
   });
 
   await check('the output channel says ppn-ls runs as WebAssembly, and holds no failure', async () => {
