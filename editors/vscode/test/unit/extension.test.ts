@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { installFakeVscode } from './fakeVscode';
 
@@ -90,5 +93,60 @@ test("an untrusted workspace's own server path and arguments are ignored until i
       subscription.dispose();
     }
     await extension.deactivate();
+  }
+});
+
+test('with no executable found and no path set, the WebAssembly of the universal package serves, said once', async () => {
+  fake.errorMessages.length = 0;
+  fake.outputLines.length = 0;
+  fake.errorChoice = undefined;
+  fake.trusted = true;
+  fake.settings.set('ppn.server.path', '');
+  // A universal package's folder: its bundle stands in for browser.ts's.
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'ppn-universal-'));
+  fs.mkdirSync(path.join(folder, 'dist'));
+  fs.writeFileSync(
+    path.join(folder, 'dist', 'web.js'),
+    `let started = 0, stopped = 0;
+     exports.counts = () => ({ started, stopped });
+     exports.startWasmService = async (_uri, output) => {
+       started++;
+       output.appendLine('service started');
+       return { boardSource: {}, dispose: () => { stopped++; } };
+     };`,
+  );
+  const originalPath = process.env.PATH;
+  process.env.PATH = '/nonexistent/empty-path';
+  const context = { subscriptions: [] as { dispose(): unknown }[], extensionPath: folder };
+  try {
+    await extension.activate(context as never);
+    await settle();
+    assert.equal(fake.errorMessages.length, 0, JSON.stringify(fake.outputLines));
+    const said = () => fake.outputLines.filter((line) => /runs as WebAssembly in the extension host instead/.test(line));
+    assert.equal(said().length, 1, JSON.stringify(fake.outputLines));
+    assert.match(said()[0], /"ppn\.server\.path" is empty, none on PATH/);
+    const bundle = require(path.join(folder, 'dist', 'web.js')) as { counts(): { started: number; stopped: number } };
+    assert.deepEqual(bundle.counts(), { started: 1, stopped: 0 });
+
+    // Restarted: the WebAssembly again, not said again.
+    await fake.commands.get('ppn.restartServer')!();
+    await settle();
+    assert.deepEqual(bundle.counts(), { started: 2, stopped: 1 });
+    assert.equal(said().length, 1);
+
+    // A path set that names nothing: reported, and no WebAssembly instead.
+    fake.settings.set('ppn.server.path', '/nonexistent/bin/ppn-ls');
+    fake.configurationChanged.fire({ affectsConfiguration: (section) => section === 'ppn.server' });
+    await settle();
+    assert.deepEqual(bundle.counts(), { started: 2, stopped: 2 });
+    assert.equal(fake.errorMessages.length, 1);
+  } finally {
+    process.env.PATH = originalPath;
+    fake.settings.clear();
+    for (const subscription of context.subscriptions) {
+      subscription.dispose();
+    }
+    await extension.deactivate();
+    fs.rmSync(folder, { recursive: true, force: true });
   }
 });
