@@ -37,6 +37,25 @@ impl ViewerGame {
         self.all_states()
             .find(|line_state| line_state.state == state)
     }
+
+    /// The state just before `state` in its line (for a variation's first move, the state
+    /// it branches from); `None` for the starting board.
+    pub fn before(&self, state: StateRef) -> Option<StateRef> {
+        let lines = std::iter::once((None, &self.states)).chain(
+            self.variations
+                .iter()
+                .map(|variation| (Some(variation.from), &variation.states)),
+        );
+        for (branches_from, line) in lines {
+            if let Some(place) = line.iter().position(|found| found.state == state) {
+                return match place {
+                    0 => branches_from,
+                    _ => Some(line[place - 1].state),
+                };
+            }
+        }
+        None
+    }
 }
 
 /// Every game of the document with its main line and variations.
