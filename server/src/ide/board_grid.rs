@@ -175,6 +175,31 @@ pub fn describe_change(before: &BoardGrid, after: &BoardGrid) -> String {
     sentences.join("; ")
 }
 
+/// What the move to `state` did, in words ([`describe_change`] of the board before it and
+/// after it); empty for a game's first board.
+pub fn change_in_words(document: &dyn NotationDocument, state: StateRef) -> String {
+    change_in_words_of(document, &crate::ide::viewer::viewer_games(document), state)
+}
+
+/// [`change_in_words`] with the document's games already listed (the page keeps them).
+pub fn change_in_words_of(
+    document: &dyn NotationDocument,
+    games: &[crate::ide::viewer::ViewerGame],
+    state: StateRef,
+) -> String {
+    let Some(before) = games.get(state.game).and_then(|game| game.before(state)) else {
+        return String::new();
+    };
+    let options = SvgOptions::default();
+    match (
+        board_grid(document, before, &options),
+        board_grid(document, state, &options),
+    ) {
+        (Some(old), Some(new)) => describe_change(&old, &new),
+        _ => String::new(),
+    }
+}
+
 /// A piece's words as the subject of a sentence: "3 of Arms coin, back up," closes its
 /// own aside with a comma, so that what follows reads as the verb.
 fn set_off(piece: &str) -> String {
@@ -189,7 +214,7 @@ fn set_off(piece: &str) -> String {
 pub fn board_as_text(grid: &BoardGrid) -> Vec<String> {
     grid.squares()
         .filter(|square| !square.pieces.is_empty())
-        .map(|square| format!("{}: {}", square.name, square.pieces.join(", on ")))
+        .map(|square| format!("{}: {}", square.name, square.pieces.join("; on ")))
         .collect()
 }
 
