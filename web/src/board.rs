@@ -3,7 +3,7 @@
 //! board and each move in words for screen readers. Squares are named as moves name them
 //! (`e5`); offsets are UTF-16 units, as everywhere in this crate.
 
-use ppn_ls::ide::board_grid::{board_as_text, board_grid, describe_change, BoardGrid};
+use ppn_ls::ide::board_grid::{board_as_text, change_in_words_of, viewer_grid, BoardGrid};
 use ppn_ls::model::notation_document::{
     MoveAnswer, MoveQuestion, MoveRequest, Placement, StateRef, Targets,
 };
@@ -29,25 +29,16 @@ impl Session {
     /// What state `state` changed, in words ("the white pawn moves from e2 to e4"), for the
     /// page to announce; empty for a game's first board or where nothing changed.
     pub fn change(&self, game: u32, state: u32) -> String {
-        let Some(before) = self.viewer_games().get(game as usize).and_then(|found| {
-            found.before(StateRef {
-                game: game as usize,
-                index: state as usize,
-            })
-        }) else {
-            return String::new();
+        let state = StateRef {
+            game: game as usize,
+            index: state as usize,
         };
-        let (Some(old), Some(new)) = (
-            self.board_grid(game, before.index as u32, false),
-            self.board_grid(game, state, false),
-        ) else {
-            return String::new();
-        };
-        describe_change(&old, &new)
+        change_in_words_of(&*self.document, self.viewer_games(), state)
     }
 
     /// Where the piece on `from` may go on state `state`: `{"any": true}` where the
-    /// notation has no rules to check (PPN's free moves), else `{"only": [names]}`.
+    /// notation has no rules to check (PPN's free moves), `{"only": [names]}`, or
+    /// `{"readOnly": why}` where the document takes no move (a diagram of one position).
     pub fn targets(&self, game: u32, state: u32, from: &str) -> String {
         let at = StateRef {
             game: game as usize,
@@ -56,6 +47,7 @@ impl Session {
         match self.document.legal_targets(at, from) {
             Targets::Any => json!({"any": true}).to_string(),
             Targets::Only(squares) => json!({"only": squares}).to_string(),
+            Targets::ReadOnly(why) => json!({"readOnly": why}).to_string(),
         }
     }
 
@@ -102,7 +94,7 @@ impl Session {
 impl Session {
     fn board_grid(&self, game: u32, state: u32, flipped: bool) -> Option<BoardGrid> {
         let line_state = self.line_state(game, state)?;
-        board_grid(&*self.document, line_state.state, &picture_options(flipped))
+        viewer_grid(&*self.document, line_state, &picture_options(flipped))
     }
 
     fn move_answer(&self, answer: MoveAnswer) -> Value {

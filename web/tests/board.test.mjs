@@ -152,6 +152,55 @@ test('the page opens on a board with pieces: the first example at its last move'
   await page.finish();
 });
 
+/**
+ * The colour of the picture under the centre of each square laid over it, read from the
+ * picture drawn into a canvas: `{name: [r, g, b]}`.
+ */
+async function colourUnderSquares(page) {
+  return page.evaluate(async () => {
+    const svg = document.querySelector('.ppn-picture svg');
+    const box = svg.getBoundingClientRect();
+    const image = new Image();
+    image.src = 'data:image/svg+xml;base64,' + btoa(unescape(encodeURIComponent(svg.outerHTML)));
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(box.width);
+    canvas.height = Math.round(box.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0, canvas.width, canvas.height);
+    const colours = {};
+    for (const cell of document.querySelectorAll('[data-square]')) {
+      const r = cell.getBoundingClientRect();
+      const x = Math.round(r.left + r.width / 2 - box.left);
+      const y = Math.round(r.top + r.height / 2 - box.top);
+      colours[cell.dataset.square] = [...context.getImageData(x, y, 1, 1).data.slice(0, 3)];
+    }
+    return colours;
+  });
+}
+
+test('the squares lie over the picture\u2019s squares, flipped or not', async () => {
+  const page = await openPage();
+  await setText(page, 'chess.ppn', CHESS);
+  for (const flip of [false, true]) {
+    if (flip) {
+      await page.click('[data-testid="flip"]');
+      await page.waitForFunction(() => document.querySelector('[data-testid="board"]').dataset.flipped === 'true' &&
+        document.querySelector('[data-square]').dataset.square === 'h1');
+    }
+    await toLast(page);
+    const colours = await colourUnderSquares(page);
+    // Every empty square's centre is the board's colour: none lands on a line between two.
+    const empty = Object.entries(colours).filter(([name]) => /^[a-h][3-6]$/.test(name) && name !== 'e4');
+    assert.equal(empty.length, 31);
+    const [, first] = empty[0];
+    for (const [name, colour] of empty) assert.deepEqual(colour, first, `the centre of ${name} (flipped: ${flip})`);
+    // And a piece's square shows something else: the piece.
+    assert.notDeepEqual(colours.e4, first);
+  }
+  await page.finish();
+});
+
 test('a PPN move dragged, or clicked then its target, is written after the move shown; one undo takes it back', async () => {
   const page = await openPage();
   await screenshotOnFailure(page, 'ppn-move', async () => {
@@ -489,3 +538,18 @@ for (const [name, viewport] of [['390×844', { width: 390, height: 844 }], ['360
     await page.finish();
   });
 }
+
+test('a diagram of one position (annoFEN) says it takes no move', async () => {
+  const page = await openPage();
+  await setText(page, 'horse-and-cannon.annofen', example('horse-and-cannon.annofen'));
+  const label = await toLast(page);
+  assert.ok(label);
+  const text = await editorText(page);
+  const square = await page.$eval('[data-square][data-pieces]', (cell) => cell.dataset.square);
+  await clickSquare(page, square);
+  await page.waitForFunction(() => document.querySelector('[data-testid="move-message"]').dataset.kind === 'refused');
+  assert.match(await message(page), /takes no move: annoFEN is a diagram of one position/);
+  assert.equal(await page.locator('.ppn-picked').count(), 0);
+  assert.equal(await editorText(page), text);
+  await page.finish();
+});

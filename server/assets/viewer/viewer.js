@@ -11,7 +11,7 @@
 //     // Optional, for a board one can play on and read (the page, the VS Code panel):
 //     grid: (game, ref, flipped) => ({ rows: [[SQUARE]], text: [line] }) or null,
 //     change: (game, ref) => 'the white pawn moves from e2 to e4',
-//     targets: (game, ref, from) => ({ any: true }) or ({ only: [name] }),
+//     targets: (game, ref, from) => ({ any: true }), ({ only: [name] }) or ({ readOnly: why }),
 //     enterMove: (game, ref, from, to, { capture, placement }) => ANSWER,
 //     write: (edit) => {},  // applies an answer's `edit` to the text
 //   }, { onStep: (game, state) => {}, keys: document });
@@ -720,6 +720,11 @@
         targets = { any: true };
       }
       if (ticket !== this.drawing || this.picked !== name) return;
+      if (targets.readOnly) {
+        this.cancelPick();
+        this.say('This board takes no move: ' + targets.readOnly + '.', 'refused');
+        return;
+      }
       this.targets = targets;
       const what = cell.getAttribute('aria-label').split(', ').slice(1).join(', ');
       if (targets.only) {

@@ -113,6 +113,20 @@ pub fn board_grid(
     Some(BoardGrid { rows })
 }
 
+/// The grid of `state`'s picture as the viewers draw it ([`crate::ide::viewer::state_picture`],
+/// the language server's `ppn/render`): its caption above the board moves every square.
+pub fn viewer_grid(
+    document: &dyn NotationDocument,
+    state: &crate::model::notation_document::LineState,
+    options: &SvgOptions,
+) -> Option<BoardGrid> {
+    board_grid(
+        document,
+        state.state,
+        &crate::ide::viewer::picture_options(state, options),
+    )
+}
+
 /// What changed between two boards, in words, for those who do not see the picture: "the
 /// white pawn moves from e2 to e4", "the black knight on f6 is taken", "a Suns coin is
 /// placed on b2". Pieces are matched by what they are, so a move reads the same in every

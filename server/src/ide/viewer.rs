@@ -89,11 +89,16 @@ pub fn state_picture(
     options: &SvgOptions,
 ) -> Option<String> {
     let scene = document.scene(state.state)?;
-    let options = SvgOptions {
+    Some(svg(&scene, &picture_options(state, options)))
+}
+
+/// How the viewers draw a state: `options` with the state's caption above the board. The
+/// board's grid laid over the picture is placed with the same options.
+pub fn picture_options(state: &LineState, options: &SvgOptions) -> SvgOptions {
+    SvgOptions {
         caption: Some(state_caption(state)),
         ..options.clone()
-    };
-    Some(svg(&scene, &options))
+    }
 }
 
 const VIEWER_SCRIPT: &str = include_str!("../../assets/viewer/viewer.js");

@@ -8,7 +8,7 @@ use tower_lsp_server::ls_types::TextDocumentPositionParams;
 
 use super::Backend;
 use crate::ide::analyze::{animation_at, board_drawn_at, render_at};
-use crate::ide::board_grid::{board_as_text, board_grid, change_in_words};
+use crate::ide::board_grid::{board_as_text, change_in_words, viewer_grid};
 use crate::ide::game_line::{game_line_at, LineStop};
 use crate::model::notation_document::{
     MoveAnswer, MoveQuestion, MoveRequest, Placement, StateRef, Targets,
@@ -41,7 +41,8 @@ pub const GAME_LINE_METHOD: &str = "ppn/gameLine";
 pub const BOARD_GRID_METHOD: &str = "ppn/boardGrid";
 
 /// The custom request for where a piece may go: `{textDocument, game, state, from}` in;
-/// `{any: true}` (no rules to check) or `{only: [square]}` out.
+/// `{any: true}` (no rules to check), `{only: [square]}`, or `{readOnly: why}` where the
+/// document takes no move (a diagram of one position).
 pub const LEGAL_TARGETS_METHOD: &str = "ppn/legalTargets";
 
 /// The custom request for a move made on the board: `{textDocument, game, state, from, to,
@@ -199,7 +200,11 @@ impl Backend {
         let grid = self
             .state
             .on_document(&params.text_document.uri, |analysis, _| {
-                let grid = board_grid(&*analysis.document, params.state(), &options)?;
+                // Laid over the picture `ppn/render` draws: with its caption.
+                let document = &*analysis.document;
+                let games = crate::ide::viewer::viewer_games(document);
+                let line_state = games.get(params.game)?.state(params.state())?;
+                let grid = viewer_grid(document, line_state, &options)?;
                 Some(
                     json!({"rows": grid.rows.iter().map(|row| row.iter().map(|square| json!({
                     "name": square.name,
@@ -227,6 +232,7 @@ impl Backend {
                     {
                         Targets::Any => json!({"any": true}),
                         Targets::Only(squares) => json!({"only": squares}),
+                        Targets::ReadOnly(why) => json!({"readOnly": why}),
                     },
                 )
             })
