@@ -60,6 +60,16 @@ pub fn fixture(marked: &str) -> Fixture {
     }
 }
 
+/// A fixture's text and its marked range, or the whole text where nothing is marked.
+fn text_and_range(marked: &str) -> (String, Range<usize>) {
+    if marked.contains(CURSOR) {
+        let fixture = fixture(marked);
+        (fixture.text, fixture.range)
+    } else {
+        (marked.to_string(), 0..marked.len())
+    }
+}
+
 /// The analysis of `text` as `format`.
 pub fn analysed(format: Format, text: &str) -> Box<dyn NotationDocument> {
     analyze_as(format, text.to_string())
@@ -211,12 +221,7 @@ pub fn diagnostic_codes(format: Format, text: &str) -> Vec<&'static str> {
 /// label, and its tooltip after a `|` if it has one. With two `$0` around a range, only
 /// the hints asked for in that range (the markers are left out of the answer).
 pub fn check_inlay_hints(format: Format, marked: &str, expect: Expect) {
-    let (text, range) = if marked.contains(CURSOR) {
-        let fixture = fixture(marked);
-        (fixture.text, fixture.range)
-    } else {
-        (marked.to_string(), 0..marked.len())
-    };
+    let (text, range) = text_and_range(marked);
     let document = analysed(format, &text);
     let mut shown = String::new();
     let mut at = 0;
@@ -282,10 +287,12 @@ pub fn check_folds(format: Format, text: &str, expect: Expect) {
 }
 
 /// The semantic tokens of the whole text, a line each: the kind and the text it covers.
-pub fn check_semantic_tokens(format: Format, text: &str, expect: Expect) {
-    let document = analysed(format, text);
+/// With two `$0` around a range, the tokens asked for in that range.
+pub fn check_semantic_tokens(format: Format, marked: &str, expect: Expect) {
+    let (text, range) = text_and_range(marked);
+    let document = analysed(format, &text);
     let mut shown = String::new();
-    for token in document.semantic_tokens(0..text.len()) {
+    for token in document.semantic_tokens(range) {
         let _ = writeln!(shown, "{:?} {:?}", token.kind, &text[token.range]);
     }
     expect.assert_eq(&shown);
