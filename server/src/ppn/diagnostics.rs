@@ -200,7 +200,9 @@ fn check_on_threads(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixture::diagnostic_codes;
+    use expect_test::expect;
+
+    use crate::fixture::{check_diagnostics, diagnostic_codes};
     use crate::model::format::Format::Ppn;
 
     #[test]
@@ -234,17 +236,13 @@ mod tests {
 
     #[test]
     fn reports_syntax_and_replay_problems_together() {
-        let text = "1. S@b2 ] 2. *c5\n";
-        let found: Vec<_> = check_text(text)
-            .into_iter()
-            .map(|d| (d.code, text[d.range].to_string()))
-            .collect();
-        assert_eq!(
-            found,
-            [
-                ("unexpected-token", "]".to_string()),
-                ("no-piece", "c5".to_string())
-            ]
+        check_diagnostics(
+            Ppn,
+            "1. S@b2 ] 2. *c5\n",
+            expect![[r#"
+            error unexpected-token 1:9-1:10 "]": unexpected `]`: there is no `[` to close
+            error no-piece 1:15-1:17 "c5": there is no piece at `c5`
+        "#]],
         );
     }
 }
