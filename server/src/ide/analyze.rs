@@ -366,7 +366,8 @@ mod tests {
               a b c
             Key: ☀ Suns, ☾ Moons, ♛ Crowns, ⸸ Arms; x⃝ coin
             ```
-        "#]].assert_eq(&hover_at(
+        "#]]
+        .assert_eq(&hover_at(
             "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n1. S@b2 1... M@a2\n$02. b2-c1 2... *a2\n",
             &options,
         ));

@@ -238,7 +238,8 @@ mod tests {
         expect![[r#"
             Use 7:18-7:20 "a2"
             Use 8:7-8:9 "a2"
-        "#]].assert_eq(&highlights_at(
+        "#]]
+        .assert_eq(&highlights_at(
             "g.ppn",
             "---\nEvent: Demo\nMacros:\n  home: S@a1\n...\n\
              1. `home' 1... M@b2\n2. a1-b1 2... b2-a$02\n3. b1:a2 {a2 again}\n",
@@ -250,7 +251,8 @@ mod tests {
         expect![[r#"
             Definition 4:3-4:7 "home"
             Use 6:4-6:10 "`home'"
-        "#]].assert_eq(&highlights_at(
+        "#]]
+        .assert_eq(&highlights_at(
             "g.ppn",
             "---\nEvent: Demo\nMacros:\n  home: S@a1\n...\n\
              1. `h$0ome' 1... M@b2\n2. a1-b1 2... b2-a2\n3. b1:a2 {a2 again}\n",
@@ -262,7 +264,8 @@ mod tests {
         expect![[r#"
             Use 2:7-2:9 "f5"
             Use 3:4-3:6 "f5"
-        "#]].assert_eq(&highlights_at(
+        "#]]
+        .assert_eq(&highlights_at(
             "g.otn",
             "[rules:dim:7 start:/3t3/3t3/tTTKTTt/3T3/3t3/7/7/]\n1. d5-f5 b4-b2\n2. f$05-f2 b2-c2\n",
         ));
