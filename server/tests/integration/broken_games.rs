@@ -7,7 +7,7 @@ use ppn_ls::ppn::diagnostics::check_text;
 use ppn_ls::ppn::replay::replay_document;
 use ppn_ls::render::words::describe_piece;
 
-use crate::common::diagnostic_codes;
+use crate::common::diagnostics::diagnostic_codes;
 
 const GAME: &str = "---
 ...

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use ppn_ls::model::format::Format::Ppn;
 use ppn_ls::ppn::migrate::migrate;
 
-use crate::common::diagnostic_codes;
+use crate::common::diagnostics::diagnostic_codes;
 
 fn legacy(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
