@@ -60,6 +60,12 @@ pub fn fixture(marked: &str) -> Fixture {
     }
 }
 
+/// `text` with its carriage returns shown (`␍`): an answer holds none, which a formatter
+/// would take away.
+fn visible(text: &str) -> String {
+    text.replace('\r', "␍")
+}
+
 /// A fixture's text and its marked range, or the whole text where nothing is marked.
 fn text_and_range(marked: &str) -> (String, Range<usize>) {
     if marked.contains(CURSOR) {
@@ -218,7 +224,7 @@ pub fn diagnostic_codes(format: Format, text: &str) -> Vec<&'static str> {
 }
 
 /// The text with its inlay hints written in, between `‹` and `›`: the hint's kind and
-/// label, and its tooltip after a `|` if it has one. With two `$0` around a range, only
+/// label, and its tooltip after a `|` if it has one (carriage returns shown as `␍`). With two `$0` around a range, only
 /// the hints asked for in that range (the markers are left out of the answer).
 pub fn check_inlay_hints(format: Format, marked: &str, expect: Expect) {
     let (text, range) = text_and_range(marked);
@@ -235,7 +241,7 @@ pub fn check_inlay_hints(format: Format, marked: &str, expect: Expect) {
         at = hint.offset;
     }
     shown.push_str(&text[at..]);
-    expect.assert_eq(&shown);
+    expect.assert_eq(&visible(&shown));
 }
 
 /// The outline: each symbol's kind, name and detail, what is selected when it is chosen,
@@ -327,10 +333,10 @@ pub fn check_rename(format: Format, marked: &str, new_name: &str, expect: Expect
     };
     match document.rename(fixture.offset, new_name) {
         Ok(edits) => {
-            shown.push_str(&crate::model::edit::with_replacements(
+            shown.push_str(&visible(&crate::model::edit::with_replacements(
                 &fixture.text,
                 &edits,
-            ));
+            )));
         }
         Err(why) => {
             let _ = writeln!(shown, "refused: {why}");

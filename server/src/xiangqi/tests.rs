@@ -660,14 +660,14 @@ fn captures_show_as_inlay_hints() {
         Wxf,
         PLAYOK,
         expect![[r#"
-            FORMAT  WXF
-            RED     jugador rojo ; 1200 ;;
-            BLACK   jugador negro ; 1240 ;;
-            START{
-             1. P3+1 c8.7   2. E7+5 c2.5   3. H2+3 h2+3
-             4. H8+6 r1.2   5. H3+4 h8+9   6. C2+4 r9+1
-             7. C2.5‹Capture: ×p | captures the Black soldier› a4+5
-            }END
+            FORMAT  WXF␍
+            RED     jugador rojo ; 1200 ;;␍
+            BLACK   jugador negro ; 1240 ;;␍
+            START{␍
+             1. P3+1 c8.7   2. E7+5 c2.5   3. H2+3 h2+3␍
+             4. H8+6 r1.2   5. H3+4 h8+9   6. C2+4 r9+1␍
+             7. C2.5‹Capture: ×p | captures the Black soldier› a4+5␍
+            }END␍
         "#]],
     );
 }
@@ -675,6 +675,13 @@ fn captures_show_as_inlay_hints() {
 #[test]
 fn the_xay_version_fix_is_a_quick_fix() {
     let text = "version: 1\nsetup: []\n";
+    check_diagnostics(
+        Xay,
+        text,
+        expect![[r#"
+        error xay-version-not-string 1:10-1:11 "1": `1` is a number here; the version is the string '1' (xiangqi-setup rejects the number)
+    "#]],
+    );
     let doc = open("a.xay", text);
     let fixes = quick_fixes(&*doc, 9..9);
     assert_eq!(fixes.len(), 1);
@@ -872,10 +879,13 @@ fn offsets_inside_a_character_are_safe() {
         let _ = doc.hover(offset);
         let _ = doc.completions(offset);
     }
-    assert!(doc
-        .diagnostics()
-        .iter()
-        .any(|d| d.code == "wxf-syntax" && &wxf[d.range.clone()] == "é"));
+    check_diagnostics(
+        Wxf,
+        wxf,
+        expect![[r#"
+        error wxf-syntax 4:10-4:11 "é": `é` is not a WXF move: a piece letter, its file (or `+`/`-` for the front/rear piece), `+` forwards, `-` backwards or `.` sideways, then a file or a number of ranks, like `H2+3`; it is skipped, and the next move is the other side's
+    "#]],
+    );
 }
 
 /// A record of `moves` quiet legal moves (no capture, no check), chosen by a fixed-seed
