@@ -240,9 +240,9 @@ mod tests {
             Ppn,
             "1. S@b2 ] 2. *c5\n",
             expect![[r#"
-            error unexpected-token 1:9-1:10 "]": unexpected `]`: there is no `[` to close
-            error no-piece 1:15-1:17 "c5": there is no piece at `c5`
-        "#]],
+                error unexpected-token 1:9-1:10 "]": unexpected `]`: there is no `[` to close
+                error no-piece 1:15-1:17 "c5": there is no piece at `c5`
+            "#]],
         );
     }
 }

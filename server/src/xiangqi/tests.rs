@@ -259,88 +259,88 @@ fn completion_offers_codes_letters_and_legal_moves() {
         AnnoFen,
         "v1 r[<a+1-$0",
         expect![[r#"
-        a+1-2 — arrow 1 file to the right and 2 ranks down (towards Red)
-        a+1-1 — arrow 1 file to the right and 1 rank down (towards Red)
-        and 54 more not matching "a+1-"
-        replacing 1:7-1:11 "a+1-"
-    "#]],
+            a+1-2 — arrow 1 file to the right and 2 ranks down (towards Red)
+            a+1-1 — arrow 1 file to the right and 1 rank down (towards Red)
+            and 54 more not matching "a+1-"
+            replacing 1:7-1:11 "a+1-"
+        "#]],
     );
     check_completions(
         AnnoFen,
         "v1 r$0[<a+1-",
         expect![[r#"
-        K — Red general
-        A — Red advisor
-        E — Red elephant
-        H — Red horse
-        R — Red chariot
-        C — Red cannon
-        P — Red soldier
-        k — Black general
-        a — Black advisor
-        e — Black elephant
-        h — Black horse
-        r — Black chariot
-        c — Black cannon
-        p — Black soldier
-        <bb> — marks an empty point as bad
-        <bg> — marks an empty point as good
-        <bm> — marks an empty point as involved in a move
-        <pb> — marks a piece as bad
-        <pg> — marks a piece as good
-        <pm> — marks a piece as involved in a move
-        <a-8+0> — arrow 8 files to the left
-        <a-7+0> — arrow 7 files to the left
-        <a-6+0> — arrow 6 files to the left
-        <a-5+0> — arrow 5 files to the left
-        <a-4+0> — arrow 4 files to the left
-        <a-3+0> — arrow 3 files to the left
-        <a-2-2> — arrow 2 files to the left and 2 ranks down (towards Red)
-        <a-2-1> — arrow 2 files to the left and 1 rank down (towards Red)
-        <a-2+0> — arrow 2 files to the left
-        <a-2+1> — arrow 2 files to the left and 1 rank up (towards Black)
-        <a-2+2> — arrow 2 files to the left and 2 ranks up (towards Black)
-        <a-1-2> — arrow 1 file to the left and 2 ranks down (towards Red)
-        <a-1-1> — arrow 1 file to the left and 1 rank down (towards Red)
-        <a-1+0> — arrow 1 file to the left
-        <a-1+1> — arrow 1 file to the left and 1 rank up (towards Black)
-        <a-1+2> — arrow 1 file to the left and 2 ranks up (towards Black)
-        <a+0-9> — arrow 9 ranks down (towards Red)
-        <a+0-8> — arrow 8 ranks down (towards Red)
-        <a+0-7> — arrow 7 ranks down (towards Red)
-        <a+0-6> — arrow 6 ranks down (towards Red)
-        <a+0-5> — arrow 5 ranks down (towards Red)
-        <a+0-4> — arrow 4 ranks down (towards Red)
-        <a+0-3> — arrow 3 ranks down (towards Red)
-        <a+0-2> — arrow 2 ranks down (towards Red)
-        <a+0-1> — arrow 1 rank down (towards Red)
-        <a+0+1> — arrow 1 rank up (towards Black)
-        <a+0+2> — arrow 2 ranks up (towards Black)
-        <a+0+3> — arrow 3 ranks up (towards Black)
-        <a+0+4> — arrow 4 ranks up (towards Black)
-        <a+0+5> — arrow 5 ranks up (towards Black)
-        <a+0+6> — arrow 6 ranks up (towards Black)
-        <a+0+7> — arrow 7 ranks up (towards Black)
-        <a+0+8> — arrow 8 ranks up (towards Black)
-        <a+0+9> — arrow 9 ranks up (towards Black)
-        <a+1-2> — arrow 1 file to the right and 2 ranks down (towards Red)
-        <a+1-1> — arrow 1 file to the right and 1 rank down (towards Red)
-        <a+1+0> — arrow 1 file to the right
-        <a+1+1> — arrow 1 file to the right and 1 rank up (towards Black)
-        <a+1+2> — arrow 1 file to the right and 2 ranks up (towards Black)
-        <a+2-2> — arrow 2 files to the right and 2 ranks down (towards Red)
-        <a+2-1> — arrow 2 files to the right and 1 rank down (towards Red)
-        <a+2+0> — arrow 2 files to the right
-        <a+2+1> — arrow 2 files to the right and 1 rank up (towards Black)
-        <a+2+2> — arrow 2 files to the right and 2 ranks up (towards Black)
-        <a+3+0> — arrow 3 files to the right
-        <a+4+0> — arrow 4 files to the right
-        <a+5+0> — arrow 5 files to the right
-        <a+6+0> — arrow 6 files to the right
-        <a+7+0> — arrow 7 files to the right
-        <a+8+0> — arrow 8 files to the right
-        replacing 1:5-1:5 ""
-    "#]],
+            K — Red general
+            A — Red advisor
+            E — Red elephant
+            H — Red horse
+            R — Red chariot
+            C — Red cannon
+            P — Red soldier
+            k — Black general
+            a — Black advisor
+            e — Black elephant
+            h — Black horse
+            r — Black chariot
+            c — Black cannon
+            p — Black soldier
+            <bb> — marks an empty point as bad
+            <bg> — marks an empty point as good
+            <bm> — marks an empty point as involved in a move
+            <pb> — marks a piece as bad
+            <pg> — marks a piece as good
+            <pm> — marks a piece as involved in a move
+            <a-8+0> — arrow 8 files to the left
+            <a-7+0> — arrow 7 files to the left
+            <a-6+0> — arrow 6 files to the left
+            <a-5+0> — arrow 5 files to the left
+            <a-4+0> — arrow 4 files to the left
+            <a-3+0> — arrow 3 files to the left
+            <a-2-2> — arrow 2 files to the left and 2 ranks down (towards Red)
+            <a-2-1> — arrow 2 files to the left and 1 rank down (towards Red)
+            <a-2+0> — arrow 2 files to the left
+            <a-2+1> — arrow 2 files to the left and 1 rank up (towards Black)
+            <a-2+2> — arrow 2 files to the left and 2 ranks up (towards Black)
+            <a-1-2> — arrow 1 file to the left and 2 ranks down (towards Red)
+            <a-1-1> — arrow 1 file to the left and 1 rank down (towards Red)
+            <a-1+0> — arrow 1 file to the left
+            <a-1+1> — arrow 1 file to the left and 1 rank up (towards Black)
+            <a-1+2> — arrow 1 file to the left and 2 ranks up (towards Black)
+            <a+0-9> — arrow 9 ranks down (towards Red)
+            <a+0-8> — arrow 8 ranks down (towards Red)
+            <a+0-7> — arrow 7 ranks down (towards Red)
+            <a+0-6> — arrow 6 ranks down (towards Red)
+            <a+0-5> — arrow 5 ranks down (towards Red)
+            <a+0-4> — arrow 4 ranks down (towards Red)
+            <a+0-3> — arrow 3 ranks down (towards Red)
+            <a+0-2> — arrow 2 ranks down (towards Red)
+            <a+0-1> — arrow 1 rank down (towards Red)
+            <a+0+1> — arrow 1 rank up (towards Black)
+            <a+0+2> — arrow 2 ranks up (towards Black)
+            <a+0+3> — arrow 3 ranks up (towards Black)
+            <a+0+4> — arrow 4 ranks up (towards Black)
+            <a+0+5> — arrow 5 ranks up (towards Black)
+            <a+0+6> — arrow 6 ranks up (towards Black)
+            <a+0+7> — arrow 7 ranks up (towards Black)
+            <a+0+8> — arrow 8 ranks up (towards Black)
+            <a+0+9> — arrow 9 ranks up (towards Black)
+            <a+1-2> — arrow 1 file to the right and 2 ranks down (towards Red)
+            <a+1-1> — arrow 1 file to the right and 1 rank down (towards Red)
+            <a+1+0> — arrow 1 file to the right
+            <a+1+1> — arrow 1 file to the right and 1 rank up (towards Black)
+            <a+1+2> — arrow 1 file to the right and 2 ranks up (towards Black)
+            <a+2-2> — arrow 2 files to the right and 2 ranks down (towards Red)
+            <a+2-1> — arrow 2 files to the right and 1 rank down (towards Red)
+            <a+2+0> — arrow 2 files to the right
+            <a+2+1> — arrow 2 files to the right and 1 rank up (towards Black)
+            <a+2+2> — arrow 2 files to the right and 2 ranks up (towards Black)
+            <a+3+0> — arrow 3 files to the right
+            <a+4+0> — arrow 4 files to the right
+            <a+5+0> — arrow 5 files to the right
+            <a+6+0> — arrow 6 files to the right
+            <a+7+0> — arrow 7 files to the right
+            <a+8+0> — arrow 8 files to the right
+            replacing 1:5-1:5 ""
+        "#]],
     );
     check_completions(
         Xay,
@@ -363,78 +363,78 @@ fn completion_offers_codes_letters_and_legal_moves() {
         Xay,
         "version: '1'\nsetup: [\n  [[r, $0",
         expect![[r#"
-        K — Red general
-        A — Red advisor
-        E — Red elephant
-        H — Red horse
-        R — Red chariot
-        C — Red cannon
-        P — Red soldier
-        k — Black general
-        a — Black advisor
-        e — Black elephant
-        h — Black horse
-        r — Black chariot
-        c — Black cannon
-        p — Black soldier
-        bb — marks an empty point as bad
-        bg — marks an empty point as good
-        bm — marks an empty point as involved in a move
-        pb — marks a piece as bad
-        pg — marks a piece as good
-        pm — marks a piece as involved in a move
-        a-8+0 — arrow 8 files to the left
-        a-7+0 — arrow 7 files to the left
-        a-6+0 — arrow 6 files to the left
-        a-5+0 — arrow 5 files to the left
-        a-4+0 — arrow 4 files to the left
-        a-3+0 — arrow 3 files to the left
-        a-2-2 — arrow 2 files to the left and 2 ranks down (towards Red)
-        a-2-1 — arrow 2 files to the left and 1 rank down (towards Red)
-        a-2+0 — arrow 2 files to the left
-        a-2+1 — arrow 2 files to the left and 1 rank up (towards Black)
-        a-2+2 — arrow 2 files to the left and 2 ranks up (towards Black)
-        a-1-2 — arrow 1 file to the left and 2 ranks down (towards Red)
-        a-1-1 — arrow 1 file to the left and 1 rank down (towards Red)
-        a-1+0 — arrow 1 file to the left
-        a-1+1 — arrow 1 file to the left and 1 rank up (towards Black)
-        a-1+2 — arrow 1 file to the left and 2 ranks up (towards Black)
-        a+0-9 — arrow 9 ranks down (towards Red)
-        a+0-8 — arrow 8 ranks down (towards Red)
-        a+0-7 — arrow 7 ranks down (towards Red)
-        a+0-6 — arrow 6 ranks down (towards Red)
-        a+0-5 — arrow 5 ranks down (towards Red)
-        a+0-4 — arrow 4 ranks down (towards Red)
-        a+0-3 — arrow 3 ranks down (towards Red)
-        a+0-2 — arrow 2 ranks down (towards Red)
-        a+0-1 — arrow 1 rank down (towards Red)
-        a+0+1 — arrow 1 rank up (towards Black)
-        a+0+2 — arrow 2 ranks up (towards Black)
-        a+0+3 — arrow 3 ranks up (towards Black)
-        a+0+4 — arrow 4 ranks up (towards Black)
-        a+0+5 — arrow 5 ranks up (towards Black)
-        a+0+6 — arrow 6 ranks up (towards Black)
-        a+0+7 — arrow 7 ranks up (towards Black)
-        a+0+8 — arrow 8 ranks up (towards Black)
-        a+0+9 — arrow 9 ranks up (towards Black)
-        a+1-2 — arrow 1 file to the right and 2 ranks down (towards Red)
-        a+1-1 — arrow 1 file to the right and 1 rank down (towards Red)
-        a+1+0 — arrow 1 file to the right
-        a+1+1 — arrow 1 file to the right and 1 rank up (towards Black)
-        a+1+2 — arrow 1 file to the right and 2 ranks up (towards Black)
-        a+2-2 — arrow 2 files to the right and 2 ranks down (towards Red)
-        a+2-1 — arrow 2 files to the right and 1 rank down (towards Red)
-        a+2+0 — arrow 2 files to the right
-        a+2+1 — arrow 2 files to the right and 1 rank up (towards Black)
-        a+2+2 — arrow 2 files to the right and 2 ranks up (towards Black)
-        a+3+0 — arrow 3 files to the right
-        a+4+0 — arrow 4 files to the right
-        a+5+0 — arrow 5 files to the right
-        a+6+0 — arrow 6 files to the right
-        a+7+0 — arrow 7 files to the right
-        a+8+0 — arrow 8 files to the right
-        replacing 3:8-3:8 ""
-    "#]],
+            K — Red general
+            A — Red advisor
+            E — Red elephant
+            H — Red horse
+            R — Red chariot
+            C — Red cannon
+            P — Red soldier
+            k — Black general
+            a — Black advisor
+            e — Black elephant
+            h — Black horse
+            r — Black chariot
+            c — Black cannon
+            p — Black soldier
+            bb — marks an empty point as bad
+            bg — marks an empty point as good
+            bm — marks an empty point as involved in a move
+            pb — marks a piece as bad
+            pg — marks a piece as good
+            pm — marks a piece as involved in a move
+            a-8+0 — arrow 8 files to the left
+            a-7+0 — arrow 7 files to the left
+            a-6+0 — arrow 6 files to the left
+            a-5+0 — arrow 5 files to the left
+            a-4+0 — arrow 4 files to the left
+            a-3+0 — arrow 3 files to the left
+            a-2-2 — arrow 2 files to the left and 2 ranks down (towards Red)
+            a-2-1 — arrow 2 files to the left and 1 rank down (towards Red)
+            a-2+0 — arrow 2 files to the left
+            a-2+1 — arrow 2 files to the left and 1 rank up (towards Black)
+            a-2+2 — arrow 2 files to the left and 2 ranks up (towards Black)
+            a-1-2 — arrow 1 file to the left and 2 ranks down (towards Red)
+            a-1-1 — arrow 1 file to the left and 1 rank down (towards Red)
+            a-1+0 — arrow 1 file to the left
+            a-1+1 — arrow 1 file to the left and 1 rank up (towards Black)
+            a-1+2 — arrow 1 file to the left and 2 ranks up (towards Black)
+            a+0-9 — arrow 9 ranks down (towards Red)
+            a+0-8 — arrow 8 ranks down (towards Red)
+            a+0-7 — arrow 7 ranks down (towards Red)
+            a+0-6 — arrow 6 ranks down (towards Red)
+            a+0-5 — arrow 5 ranks down (towards Red)
+            a+0-4 — arrow 4 ranks down (towards Red)
+            a+0-3 — arrow 3 ranks down (towards Red)
+            a+0-2 — arrow 2 ranks down (towards Red)
+            a+0-1 — arrow 1 rank down (towards Red)
+            a+0+1 — arrow 1 rank up (towards Black)
+            a+0+2 — arrow 2 ranks up (towards Black)
+            a+0+3 — arrow 3 ranks up (towards Black)
+            a+0+4 — arrow 4 ranks up (towards Black)
+            a+0+5 — arrow 5 ranks up (towards Black)
+            a+0+6 — arrow 6 ranks up (towards Black)
+            a+0+7 — arrow 7 ranks up (towards Black)
+            a+0+8 — arrow 8 ranks up (towards Black)
+            a+0+9 — arrow 9 ranks up (towards Black)
+            a+1-2 — arrow 1 file to the right and 2 ranks down (towards Red)
+            a+1-1 — arrow 1 file to the right and 1 rank down (towards Red)
+            a+1+0 — arrow 1 file to the right
+            a+1+1 — arrow 1 file to the right and 1 rank up (towards Black)
+            a+1+2 — arrow 1 file to the right and 2 ranks up (towards Black)
+            a+2-2 — arrow 2 files to the right and 2 ranks down (towards Red)
+            a+2-1 — arrow 2 files to the right and 1 rank down (towards Red)
+            a+2+0 — arrow 2 files to the right
+            a+2+1 — arrow 2 files to the right and 1 rank up (towards Black)
+            a+2+2 — arrow 2 files to the right and 2 ranks up (towards Black)
+            a+3+0 — arrow 3 files to the right
+            a+4+0 — arrow 4 files to the right
+            a+5+0 — arrow 5 files to the right
+            a+6+0 — arrow 6 files to the right
+            a+7+0 — arrow 7 files to the right
+            a+8+0 — arrow 8 files to the right
+            replacing 3:8-3:8 ""
+        "#]],
     );
     // Black's 44 replies.
     check_completions(
@@ -506,37 +506,37 @@ fn symbols_and_folds_of_a_wxf_game() {
         Wxf,
         PLAYOK,
         expect![[r#"
-        Game jugador rojo – jugador negro (wxf) at 1:1-1:12 "FORMAT  WXF", covering 1:1-8:5
-          Move 1. (P3+1) at 5:5-5:9 "P3+1", covering 5:2-5:9 "1. P3+1"
-          Move 1... (c8.7) at 5:10-5:14 "c8.7", covering 5:10-5:14 "c8.7"
-          Move 2. (E7+5) at 5:20-5:24 "E7+5", covering 5:17-5:24 "2. E7+5"
-          Move 2... (c2.5) at 5:25-5:29 "c2.5", covering 5:25-5:29 "c2.5"
-          Move 3. (H2+3) at 5:35-5:39 "H2+3", covering 5:32-5:39 "3. H2+3"
-          Move 3... (h2+3) at 5:40-5:44 "h2+3", covering 5:40-5:44 "h2+3"
-          Move 4. (H8+6) at 6:5-6:9 "H8+6", covering 6:2-6:9 "4. H8+6"
-          Move 4... (r1.2) at 6:10-6:14 "r1.2", covering 6:10-6:14 "r1.2"
-          Move 5. (H3+4) at 6:20-6:24 "H3+4", covering 6:17-6:24 "5. H3+4"
-          Move 5... (h8+9) at 6:25-6:29 "h8+9", covering 6:25-6:29 "h8+9"
-          Move 6. (C2+4) at 6:35-6:39 "C2+4", covering 6:32-6:39 "6. C2+4"
-          Move 6... (r9+1) at 6:40-6:44 "r9+1", covering 6:40-6:44 "r9+1"
-          Move 7. (C2.5) at 7:5-7:9 "C2.5", covering 7:2-7:9 "7. C2.5"
-          Move 7... (a4+5) at 7:10-7:14 "a4+5", covering 7:10-7:14 "a4+5"
-    "#]],
+            Game jugador rojo – jugador negro (wxf) at 1:1-1:12 "FORMAT  WXF", covering 1:1-8:5
+              Move 1. (P3+1) at 5:5-5:9 "P3+1", covering 5:2-5:9 "1. P3+1"
+              Move 1... (c8.7) at 5:10-5:14 "c8.7", covering 5:10-5:14 "c8.7"
+              Move 2. (E7+5) at 5:20-5:24 "E7+5", covering 5:17-5:24 "2. E7+5"
+              Move 2... (c2.5) at 5:25-5:29 "c2.5", covering 5:25-5:29 "c2.5"
+              Move 3. (H2+3) at 5:35-5:39 "H2+3", covering 5:32-5:39 "3. H2+3"
+              Move 3... (h2+3) at 5:40-5:44 "h2+3", covering 5:40-5:44 "h2+3"
+              Move 4. (H8+6) at 6:5-6:9 "H8+6", covering 6:2-6:9 "4. H8+6"
+              Move 4... (r1.2) at 6:10-6:14 "r1.2", covering 6:10-6:14 "r1.2"
+              Move 5. (H3+4) at 6:20-6:24 "H3+4", covering 6:17-6:24 "5. H3+4"
+              Move 5... (h8+9) at 6:25-6:29 "h8+9", covering 6:25-6:29 "h8+9"
+              Move 6. (C2+4) at 6:35-6:39 "C2+4", covering 6:32-6:39 "6. C2+4"
+              Move 6... (r9+1) at 6:40-6:44 "r9+1", covering 6:40-6:44 "r9+1"
+              Move 7. (C2.5) at 7:5-7:9 "C2.5", covering 7:2-7:9 "7. C2.5"
+              Move 7... (a4+5) at 7:10-7:14 "a4+5", covering 7:10-7:14 "a4+5"
+        "#]],
     );
     check_folds(
         Wxf,
         PLAYOK,
         expect![[r#"
-        Region lines 1-3
-        Region lines 4-8
-    "#]],
+            Region lines 1-3
+            Region lines 4-8
+        "#]],
     );
     check_folds(
         AnnoFen,
         ANNOFEN,
         expect![[r#"
-        Comment lines 1-2
-    "#]],
+            Comment lines 1-2
+        "#]],
     );
 }
 
@@ -546,96 +546,96 @@ fn semantic_tokens_are_sorted_and_disjoint() {
         AnnoFen,
         ANNOFEN,
         expect![[r##"
-        Comment "# Copyright"
-        Comment "# last two moves"
-        Keyword "v1"
-        Type "r"
-        Operator "["
-        Operator "<"
-        EnumMember "bm"
-        Operator ">"
-        Operator "<"
-        EnumMember "a+1-2"
-        Operator ">"
-        Operator "]"
-        Type "b"
-        Type "a"
-        Type "k"
-        Type "a"
-        Type "b"
-        Type "n"
-        Type "r"
-        Operator "/"
-        Number "9"
-        Operator "/"
-        Number "1"
-        Type "c"
-        Operator "["
-        Operator "<"
-        EnumMember "pm"
-        Operator ">"
-        Type "n"
-        Operator "]"
-        Number "4"
-        Type "c"
-        Number "1"
-        Operator "/"
-        Type "p"
-        Number "1"
-        Type "p"
-        Number "1"
-        Type "p"
-        Number "1"
-        Type "p"
-        Number "1"
-        Type "p"
-        Operator "/"
-        Number "9"
-        Operator "/"
-        Number "9"
-        Operator "/"
-        Type "P"
-        Number "1"
-        Type "P"
-        Number "1"
-        Type "P"
-        Number "1"
-        Type "P"
-        Number "1"
-        Type "P"
-        Operator "/"
-        Number "1"
-        Type "C"
-        Number "2"
-        Operator "["
-        Operator "<"
-        EnumMember "pm"
-        Operator ">"
-        Type "C"
-        Operator "]"
-        Number "2"
-        Operator "["
-        Operator "<"
-        EnumMember "bm"
-        Operator ">"
-        Operator "<"
-        EnumMember "a-3+0"
-        Operator ">"
-        Operator "]"
-        Number "1"
-        Operator "/"
-        Number "9"
-        Operator "/"
-        Type "R"
-        Type "N"
-        Type "B"
-        Type "A"
-        Type "K"
-        Type "A"
-        Type "B"
-        Type "N"
-        Type "R"
-    "##]],
+            Comment "# Copyright"
+            Comment "# last two moves"
+            Keyword "v1"
+            Type "r"
+            Operator "["
+            Operator "<"
+            EnumMember "bm"
+            Operator ">"
+            Operator "<"
+            EnumMember "a+1-2"
+            Operator ">"
+            Operator "]"
+            Type "b"
+            Type "a"
+            Type "k"
+            Type "a"
+            Type "b"
+            Type "n"
+            Type "r"
+            Operator "/"
+            Number "9"
+            Operator "/"
+            Number "1"
+            Type "c"
+            Operator "["
+            Operator "<"
+            EnumMember "pm"
+            Operator ">"
+            Type "n"
+            Operator "]"
+            Number "4"
+            Type "c"
+            Number "1"
+            Operator "/"
+            Type "p"
+            Number "1"
+            Type "p"
+            Number "1"
+            Type "p"
+            Number "1"
+            Type "p"
+            Number "1"
+            Type "p"
+            Operator "/"
+            Number "9"
+            Operator "/"
+            Number "9"
+            Operator "/"
+            Type "P"
+            Number "1"
+            Type "P"
+            Number "1"
+            Type "P"
+            Number "1"
+            Type "P"
+            Number "1"
+            Type "P"
+            Operator "/"
+            Number "1"
+            Type "C"
+            Number "2"
+            Operator "["
+            Operator "<"
+            EnumMember "pm"
+            Operator ">"
+            Type "C"
+            Operator "]"
+            Number "2"
+            Operator "["
+            Operator "<"
+            EnumMember "bm"
+            Operator ">"
+            Operator "<"
+            EnumMember "a-3+0"
+            Operator ">"
+            Operator "]"
+            Number "1"
+            Operator "/"
+            Number "9"
+            Operator "/"
+            Type "R"
+            Type "N"
+            Type "B"
+            Type "A"
+            Type "K"
+            Type "A"
+            Type "B"
+            Type "N"
+            Type "R"
+        "##]],
     );
     let doc = open("a.annofen", ANNOFEN);
     let tokens = doc.semantic_tokens(0..ANNOFEN.len());
@@ -679,8 +679,8 @@ fn the_xay_version_fix_is_a_quick_fix() {
         Xay,
         text,
         expect![[r#"
-        error xay-version-not-string 1:10-1:11 "1": `1` is a number here; the version is the string '1' (xiangqi-setup rejects the number)
-    "#]],
+            error xay-version-not-string 1:10-1:11 "1": `1` is a number here; the version is the string '1' (xiangqi-setup rejects the number)
+        "#]],
     );
     let doc = open("a.xay", text);
     let fixes = quick_fixes(&*doc, 9..9);
@@ -883,8 +883,8 @@ fn offsets_inside_a_character_are_safe() {
         Wxf,
         wxf,
         expect![[r#"
-        error wxf-syntax 4:10-4:11 "é": `é` is not a WXF move: a piece letter, its file (or `+`/`-` for the front/rear piece), `+` forwards, `-` backwards or `.` sideways, then a file or a number of ranks, like `H2+3`; it is skipped, and the next move is the other side's
-    "#]],
+            error wxf-syntax 4:10-4:11 "é": `é` is not a WXF move: a piece letter, its file (or `+`/`-` for the front/rear piece), `+` forwards, `-` backwards or `.` sideways, then a file or a number of ranks, like `H2+3`; it is skipped, and the next move is the other side's
+        "#]],
     );
 }
 
@@ -1113,31 +1113,31 @@ fn wxf_tokens_follow_the_text_and_a_range_gives_those_inside_it() {
         Wxf,
         text,
         expect![[r#"
-        Property "FORMAT"
-        String "WXF"
-        Property "RED"
-        String "ann"
-        Keyword "START{"
-        Number "1."
-        Type "P"
-        Variable "3"
-        Operator "+"
-        Number "1"
-        Type "c"
-        Variable "8"
-        Operator "."
-        Number "7"
-        Number "2."
-        Type "H"
-        Variable "2"
-        Operator "+"
-        Number "3"
-        Type "h"
-        Variable "2"
-        Operator "+"
-        Number "3"
-        Keyword "}END"
-    "#]],
+            Property "FORMAT"
+            String "WXF"
+            Property "RED"
+            String "ann"
+            Keyword "START{"
+            Number "1."
+            Type "P"
+            Variable "3"
+            Operator "+"
+            Number "1"
+            Type "c"
+            Variable "8"
+            Operator "."
+            Number "7"
+            Number "2."
+            Type "H"
+            Variable "2"
+            Operator "+"
+            Number "3"
+            Type "h"
+            Variable "2"
+            Operator "+"
+            Number "3"
+            Keyword "}END"
+        "#]],
     );
     let doc = open("g.wxf", text);
     let tokens = doc.semantic_tokens(0..text.len());

@@ -41,11 +41,11 @@ fn illegal_moves_say_why_and_replay_goes_on() {
         Otn,
         &text,
         expect![[r#"
-        error illegal-move 5:4-5:9 "d1-d3": 2a d1-d3 is illegal: d1-d3 passes through d2; it is made all the same
-        error illegal-move 5:10-5:15 "g4-g5": 2b g4-g5 is illegal: the defenders are to move; it is made all the same
-        error illegal-move 6:4-6:6 "e7": 3a e7-e1: there is no man on e7
-        info moves-not-checked 6:10-6:15 "c4-c5": the moves of the main line from here on are not checked: 3a could not be made, so the boards after it are not the record's
-    "#]],
+            error illegal-move 5:4-5:9 "d1-d3": 2a d1-d3 is illegal: d1-d3 passes through d2; it is made all the same
+            error illegal-move 5:10-5:15 "g4-g5": 2b g4-g5 is illegal: the defenders are to move; it is made all the same
+            error illegal-move 6:4-6:6 "e7": 3a e7-e1: there is no man on e7
+            info moves-not-checked 6:10-6:15 "c4-c5": the moves of the main line from here on are not checked: 3a could not be made, so the boards after it are not the record's
+        "#]],
     );
     // Replay went on: every move has a state, and the illegal moves that could be made were.
     let doc = document(&text);
@@ -63,9 +63,9 @@ fn after_a_move_that_cannot_be_made_the_line_is_not_checked() {
         Otn,
         &text,
         expect![[r#"
-        error illegal-move 5:11-5:16 "d4-c4": 2b Kd4-c4 is illegal: c4 is occupied; it is skipped
-        info moves-not-checked 6:4-6:9 "a3-a2": the moves of the main line from here on are not checked: 2b could not be made, so the boards after it are not the record's
-    "#]],
+            error illegal-move 5:11-5:16 "d4-c4": 2b Kd4-c4 is illegal: c4 is occupied; it is skipped
+            info moves-not-checked 6:4-6:9 "a3-a2": the moves of the main line from here on are not checked: 2b could not be made, so the boards after it are not the record's
+        "#]],
     );
     // The moves after it are made where they can be.
     let doc = document(&text);
@@ -77,10 +77,10 @@ fn after_a_move_that_cannot_be_made_the_line_is_not_checked() {
         Otn,
         &text,
         expect![[r#"
-        error illegal-move 5:11-5:16 "d4-c4": 2b Kd4-c4 is illegal: c4 is occupied; it is skipped
-        info moves-not-checked 6:4-6:9 "a3-a2": the moves of the main line from here on are not checked: 2b could not be made, so the boards after it are not the record's
-        info moves-not-checked 8:16-8:21 "c4-c6": the moves of variation 3b.1. from here on are not checked: 2b could not be made, so the boards after it are not the record's
-    "#]],
+            error illegal-move 5:11-5:16 "d4-c4": 2b Kd4-c4 is illegal: c4 is occupied; it is skipped
+            info moves-not-checked 6:4-6:9 "a3-a2": the moves of the main line from here on are not checked: 2b could not be made, so the boards after it are not the record's
+            info moves-not-checked 8:16-8:21 "c4-c6": the moves of variation 3b.1. from here on are not checked: 2b could not be made, so the boards after it are not the record's
+        "#]],
     );
     // A variation off a move before it is checked.
     let text = format!("{text}2a.1.1a. a4-a2 Kd4-d5\n");
@@ -88,11 +88,11 @@ fn after_a_move_that_cannot_be_made_the_line_is_not_checked() {
         Otn,
         &text,
         expect![[r#"
-        error illegal-move 5:11-5:16 "d4-c4": 2b Kd4-c4 is illegal: c4 is occupied; it is skipped
-        info moves-not-checked 6:4-6:9 "a3-a2": the moves of the main line from here on are not checked: 2b could not be made, so the boards after it are not the record's
-        info moves-not-checked 8:16-8:21 "c4-c6": the moves of variation 3b.1. from here on are not checked: 2b could not be made, so the boards after it are not the record's
-        error illegal-move 10:17-10:22 "d4-d5": 2a.1.1b Kd4-d5 is illegal: d5 is occupied; it is skipped
-    "#]],
+            error illegal-move 5:11-5:16 "d4-c4": 2b Kd4-c4 is illegal: c4 is occupied; it is skipped
+            info moves-not-checked 6:4-6:9 "a3-a2": the moves of the main line from here on are not checked: 2b could not be made, so the boards after it are not the record's
+            info moves-not-checked 8:16-8:21 "c4-c6": the moves of variation 3b.1. from here on are not checked: 2b could not be made, so the boards after it are not the record's
+            error illegal-move 10:17-10:22 "d4-d5": 2a.1.1b Kd4-d5 is illegal: d5 is occupied; it is skipped
+        "#]],
     );
 }
 
@@ -105,8 +105,8 @@ fn a_move_made_by_the_side_not_to_move_still_is_its_side_s_move() {
         Otn,
         &text,
         expect![[r#"
-        error illegal-move 5:4-5:9 "c4-c5": 2a c4-c5 is illegal: the attackers are to move; it is made all the same
-    "#]],
+            error illegal-move 5:4-5:9 "c4-c5": 2a c4-c5 is illegal: the attackers are to move; it is made all the same
+        "#]],
     );
     let labels: Vec<String> = document(&text)
         .main_line(0)
@@ -124,10 +124,10 @@ fn a_move_being_typed_takes_its_place_in_the_turn() {
         Otn,
         &text,
         expect![[r#"
-        error move-syntax 4:4-4:5 "d": `dx2-e2` is not a move record: a move reads like `e5-e8`, `Ke1-a1` or `e5-e8xe9`
-        info moves-not-checked 4:11-4:16 "d3-c3": the moves of the main line from here on are not checked: 1a could not be made, so the boards after it are not the record's
-        error move-syntax 6:16-6:17 "j": `junk` is not a move record: a move reads like `e5-e8`, `Ke1-a1` or `e5-e8xe9`
-    "#]],
+            error move-syntax 4:4-4:5 "d": `dx2-e2` is not a move record: a move reads like `e5-e8`, `Ke1-a1` or `e5-e8xe9`
+            info moves-not-checked 4:11-4:16 "d3-c3": the moves of the main line from here on are not checked: 1a could not be made, so the boards after it are not the record's
+            error move-syntax 6:16-6:17 "j": `junk` is not a move record: a move reads like `e5-e8`, `Ke1-a1` or `e5-e8xe9`
+        "#]],
     );
     let doc = document(&text);
     let labels: Vec<String> = doc.main_line(0).into_iter().map(|s| s.label).collect();
@@ -183,14 +183,14 @@ fn captures_against_the_record() {
         Otn,
         &text,
         expect![[r#"
-        [event:Test]
-        [rules:dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]
+            [event:Test]
+            [rules:dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]
 
-        1. g4-g3 d5-f5
-        2. g3-e3 f5-f6
-        3. b4-b3 f6-f5
-        4. b3-c3‹Capture: xd3 | captures a defending taflman on d3 (not written)› f5-f6
-    "#]],
+            1. g4-g3 d5-f5
+            2. g3-e3 f5-f6
+            3. b4-b3 f6-f5
+            4. b3-c3‹Capture: xd3 | captures a defending taflman on d3 (not written)› f5-f6
+        "#]],
     );
 }
 
@@ -200,9 +200,9 @@ fn mover_symbols_and_info_symbols_are_checked() {
         Otn,
         &record("1. Kd2-e2 d3-d2++\n"),
         expect![[r#"
-        error mover-mismatch 4:4-4:5 "K": `K` says the king moves, but d2 holds an attacking taflman
-        warning info-mismatch 4:16-4:18 "++": `++` says the king is captured: the game ends, but the board disagrees
-    "#]],
+            error mover-mismatch 4:4-4:5 "K": `K` says the king moves, but d2 holds an attacking taflman
+            warning info-mismatch 4:16-4:18 "++": `++` says the king is captured: the game ends, but the board disagrees
+        "#]],
     );
 }
 
@@ -213,9 +213,9 @@ fn turn_numbers_missing_and_repeated() {
         Otn,
         &text,
         expect![[r#"
-        error missing-turn 5:1-5:3 "3.": turn 2 is missing before 3; OpenTafl drops every turn after a gap, ppn-ls replays them in order
-        error repeated-turn 6:1-6:3 "3.": turn 3 comes after turn 3; its moves are replayed in the order written
-    "#]],
+            error missing-turn 5:1-5:3 "3.": turn 2 is missing before 3; OpenTafl drops every turn after a gap, ppn-ls replays them in order
+            error repeated-turn 6:1-6:3 "3.": turn 3 comes after turn 3; its moves are replayed in the order written
+        "#]],
     );
     // The moves after the gap are replayed all the same.
     assert_eq!(document(&text).main_line(0).len(), 7);
@@ -227,9 +227,9 @@ fn a_short_turn_is_reported() {
         Otn,
         &record("1. d2-e2\n2. d3-d2 a4-a3\n"),
         expect![[r#"
-        warning turn-length 5:4-5:9 "d3-d2": by the moves played this is move 1b: the turn before lacks a move (a turn holds one move per side)
-        warning turn-length 5:10-5:15 "a4-a3": this move starts turn 2a: a turn holds one move per side, unless a capture lets a berserk man move again
-    "#]],
+            warning turn-length 5:4-5:9 "d3-d2": by the moves played this is move 1b: the turn before lacks a move (a turn holds one move per side)
+            warning turn-length 5:10-5:15 "a4-a3": this move starts turn 2a: a turn holds one move per side, unless a capture lets a berserk man move again
+        "#]],
     );
 }
 
@@ -248,8 +248,8 @@ fn rules_problems_are_located() {
         Otn,
         "1. d2-e2\n",
         expect![[r#"
-        error missing-rules 1:1-1:3 "1.": a game record needs a `[rules:...]` tag (e.g. `[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]`) to replay its moves
-    "#]],
+            error missing-rules 1:1-1:3 "1.": a game record needs a `[rules:...]` tag (e.g. `[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]`) to replay its moves
+        "#]],
     );
 }
 
@@ -281,8 +281,8 @@ fn moves_after_the_end_are_flagged_once() {
         Otn,
         text,
         expect![[r#"
-        warning move-after-end 6:4-6:9 "a2-b2": the game ended after 3b (defenders win: the king escapes); the moves after it are replayed all the same
-    "#]],
+            warning move-after-end 6:4-6:9 "a2-b2": the game ended after 3b (defenders win: the king escapes); the moves after it are replayed all the same
+        "#]],
     );
     assert_eq!(
         document(text).main_line(0).len(),
@@ -299,9 +299,9 @@ fn variations_resolve_their_roots() {
         Otn,
         &text,
         expect![[r#"
-        error illegal-move 5:16-5:21 "d3-d1": 1a.1.1b d3-d1 is illegal: d1 is occupied; it is skipped
-        error unknown-variation-root 7:1-7:9 "9a.1.1a.": 9a.1.: the main line has no move 9a
-    "#]],
+            error illegal-move 5:16-5:21 "d3-d1": 1a.1.1b d3-d1 is illegal: d1 is occupied; it is skipped
+            error unknown-variation-root 7:1-7:9 "9a.1.1a.": 9a.1.: the main line has no move 9a
+        "#]],
     );
     let doc = document(&text);
     assert_eq!(doc.replay.lines.len(), 3);
@@ -312,15 +312,15 @@ fn variations_resolve_their_roots() {
         Otn,
         &text,
         expect![[r#"
-        Game Brandubh (7×7) (dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/) at 2:8-2:85 "dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", covering 1:1-8:1
-          Move 1a (d2-e2) at 4:4-4:9 "d2-e2", covering 4:4-4:9 "d2-e2"
-            Variation variation 1a.1. (d2-c2) at 5:1-5:9 "1a.1.1a.", covering 5:1-5:21 "1a.1.1a. d2-c2 d3-d1"
-              Move 1a.1.1a (d2-c2) at 5:10-5:15 "d2-c2", covering 5:10-5:15 "d2-c2"
-              Move 1a.1.1b (d3-d1) at 5:16-5:21 "d3-d1", covering 5:16-5:21 "d3-d1"
-          Move 1b (d3-d2) at 4:10-4:15 "d3-d2", covering 4:10-4:15 "d3-d2"
-            Variation variation 1b.1. (d5-b5) at 6:1-6:9 "1b.1.1a.", covering 6:1-6:21 "1b.1.1a. ..... d5-b5"
-              Move 1b.1.1b (d5-b5) at 6:16-6:21 "d5-b5", covering 6:16-6:21 "d5-b5"
-    "#]],
+            Game Brandubh (7×7) (dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/) at 2:8-2:85 "dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", covering 1:1-8:1
+              Move 1a (d2-e2) at 4:4-4:9 "d2-e2", covering 4:4-4:9 "d2-e2"
+                Variation variation 1a.1. (d2-c2) at 5:1-5:9 "1a.1.1a.", covering 5:1-5:21 "1a.1.1a. d2-c2 d3-d1"
+                  Move 1a.1.1a (d2-c2) at 5:10-5:15 "d2-c2", covering 5:10-5:15 "d2-c2"
+                  Move 1a.1.1b (d3-d1) at 5:16-5:21 "d3-d1", covering 5:16-5:21 "d3-d1"
+              Move 1b (d3-d2) at 4:10-4:15 "d3-d2", covering 4:10-4:15 "d3-d2"
+                Variation variation 1b.1. (d5-b5) at 6:1-6:9 "1b.1.1a.", covering 6:1-6:21 "1b.1.1a. ..... d5-b5"
+                  Move 1b.1.1b (d5-b5) at 6:16-6:21 "d5-b5", covering 6:16-6:21 "d5-b5"
+        "#]],
     );
     // Placeholders that do not fit the root.
     check_diagnostics(
@@ -401,11 +401,11 @@ fn hover_on_moves_keys_values_and_tags() {
         Otn,
         &record("1. d2-e2 d$03-d2\n"),
         expect![[r#"
-        4:10-4:15 "d3-d2"
-        **1b** `d3-d2`
+            4:10-4:15 "d3-d2"
+            **1b** `d3-d2`
 
-        board: 1b (game 0, state 2)
-    "#]],
+            board: 1b (game 0, state 2)
+        "#]],
     );
     // The board is drawn below the move's hover in an editor.
     let text = record("1. d2-e2 d3-d2\n");

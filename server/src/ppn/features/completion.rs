@@ -418,34 +418,34 @@ mod tests {
             Ppn,
             "1. `S$0\n",
             expect![[r#"
-            S => "S'" — ♠
-            S2 => "S2'" — 🂢
-            S3 => "S3'" — 🂣
-            S4 => "S4'" — 🂤
-            S5 => "S5'" — 🂥
-            S6 => "S6'" — 🂦
-            S7 => "S7'" — 🂧
-            S8 => "S8'" — 🂨
-            S9 => "S9'" — 🂩
-            SA => "SA'" — 🂡
-            SC => "SC'" — 🂬
-            SJ => "SJ'" — 🂫
-            SK => "SK'" — 🂮
-            SQ => "SQ'" — 🂭
-            ST => "ST'" — 🂪
-            and 135 more not matching "s"
-            replacing 1:5-1:6 "S"
-        "#]],
+                S => "S'" — ♠
+                S2 => "S2'" — 🂢
+                S3 => "S3'" — 🂣
+                S4 => "S4'" — 🂤
+                S5 => "S5'" — 🂥
+                S6 => "S6'" — 🂦
+                S7 => "S7'" — 🂧
+                S8 => "S8'" — 🂨
+                S9 => "S9'" — 🂩
+                SA => "SA'" — 🂡
+                SC => "SC'" — 🂬
+                SJ => "SJ'" — 🂫
+                SK => "SK'" — 🂮
+                SQ => "SQ'" — 🂭
+                ST => "ST'" — 🂪
+                and 135 more not matching "s"
+                replacing 1:5-1:6 "S"
+            "#]],
         );
         check_completions(
             Ppn,
             "1. `q$0\n",
             expect![[r#"
-            Q => "Q'" — ♕
-            q => "q'" — ♛
-            and 148 more not matching "q"
-            replacing 1:5-1:6 "q"
-        "#]],
+                Q => "Q'" — ♕
+                q => "q'" — ♛
+                and 148 more not matching "q"
+                replacing 1:5-1:6 "q"
+            "#]],
         );
         let analysis = PpnDocument::new("---\nMacros:\n  home: S@a1\n...\n1. `\n".to_string());
         let items = completions(&analysis, analysis.text.len() - 1);
@@ -464,24 +464,24 @@ mod tests {
             Ppn,
             "1. `h$0ome'@b2\n",
             expect![[r#"
-            H => "H'" — ♥
-            H2 => "H2'" — 🂲
-            H3 => "H3'" — 🂳
-            H4 => "H4'" — 🂴
-            H5 => "H5'" — 🂵
-            H6 => "H6'" — 🂶
-            H7 => "H7'" — 🂷
-            H8 => "H8'" — 🂸
-            H9 => "H9'" — 🂹
-            HA => "HA'" — 🂱
-            HC => "HC'" — 🂼
-            HJ => "HJ'" — 🂻
-            HK => "HK'" — 🂾
-            HQ => "HQ'" — 🂽
-            HT => "HT'" — 🂺
-            and 135 more not matching "h"
-            replacing 1:5-1:10 "home'"
-        "#]],
+                H => "H'" — ♥
+                H2 => "H2'" — 🂲
+                H3 => "H3'" — 🂳
+                H4 => "H4'" — 🂴
+                H5 => "H5'" — 🂵
+                H6 => "H6'" — 🂶
+                H7 => "H7'" — 🂷
+                H8 => "H8'" — 🂸
+                H9 => "H9'" — 🂹
+                HA => "HA'" — 🂱
+                HC => "HC'" — 🂼
+                HJ => "HJ'" — 🂻
+                HK => "HK'" — 🂾
+                HQ => "HQ'" — 🂽
+                HT => "HT'" — 🂺
+                and 135 more not matching "h"
+                replacing 1:5-1:10 "home'"
+            "#]],
         );
     }
 
@@ -491,30 +491,30 @@ mod tests {
             Ppn,
             "---\nEvent: x\n$0\n...\n1. S@b2\n",
             expect![[r#"
-            GameType => "GameType: " — the game played; sets up its starting board
-            SetUp => "SetUp: " — the starting board, overriding GameType's (a name, or a mapping with Name, System and arguments)
-            MovetextParser => "MovetextParser: " — how to read the moves (Default, Checker, Chess, ...)
-            Macros => "Macros: " — a mapping of macro names to the text they stand for
-            ScalingFactor => "ScalingFactor: " — how many inches one Location step is worth
-            Event => "Event: " — the name of the tournament or match
-            Site => "Site: " — where the game was played
-            Date => "Date: " — when the game was played
-            Round => "Round: " — the round of the event
-            Result => "Result: " — the result, e.g. 1-0
-            White => "White: " — the first player
-            Black => "Black: " — the second player
-            Annotator => "Annotator: " — who wrote the comments
-            replacing 3:1-3:1 ""
-        "#]],
+                GameType => "GameType: " — the game played; sets up its starting board
+                SetUp => "SetUp: " — the starting board, overriding GameType's (a name, or a mapping with Name, System and arguments)
+                MovetextParser => "MovetextParser: " — how to read the moves (Default, Checker, Chess, ...)
+                Macros => "Macros: " — a mapping of macro names to the text they stand for
+                ScalingFactor => "ScalingFactor: " — how many inches one Location step is worth
+                Event => "Event: " — the name of the tournament or match
+                Site => "Site: " — where the game was played
+                Date => "Date: " — when the game was played
+                Round => "Round: " — the round of the event
+                Result => "Result: " — the result, e.g. 1-0
+                White => "White: " — the first player
+                Black => "Black: " — the second player
+                Annotator => "Annotator: " — who wrote the comments
+                replacing 3:1-3:1 ""
+            "#]],
         );
         check_completions(
             Ppn,
             "---\nEvent: x\nGa$0\n...\n1. S@b2\n",
             expect![[r#"
-            GameType => "GameType: " — the game played; sets up its starting board
-            and 12 more not matching "ga"
-            replacing 3:1-3:3 "Ga"
-        "#]],
+                GameType => "GameType: " — the game played; sets up its starting board
+                and 12 more not matching "ga"
+                replacing 3:1-3:3 "Ga"
+            "#]],
         );
     }
 
@@ -524,10 +524,10 @@ mod tests {
             Ppn,
             "---\nGa$0meType: Chess\n...\n",
             expect![[r#"
-            GameType => "GameType: " — the game played; sets up its starting board
-            and 12 more not matching "ga"
-            replacing 2:1-2:11 "GameType: "
-        "#]],
+                GameType => "GameType: " — the game played; sets up its starting board
+                and 12 more not matching "ga"
+                replacing 2:1-2:11 "GameType: "
+            "#]],
         );
         check_completions(
             Ppn,
@@ -546,10 +546,10 @@ mod tests {
             Ppn,
             "---\nGameType: Four F$0\n...\n",
             expect![[r#"
-            Four Field Kono — checker, piecepack
-            and 167 more not matching "four f"
-            replacing 2:11-2:17 "Four F"
-        "#]],
+                Four Field Kono — checker, piecepack
+                and 167 more not matching "four f"
+                replacing 2:11-2:17 "Four F"
+            "#]],
         );
         check_completions(
             Ppn,
@@ -572,18 +572,18 @@ mod tests {
             Ppn,
             "---\nMovetextParser: $0\n...\n",
             expect![[r#"
-            Default
-            Piecepack
-            Alquerque
-            Checker
-            Chess
-            Domino
-            Go
-            Marble
-            Morris
-            Tarot
-            replacing 2:17-2:17 ""
-        "#]],
+                Default
+                Piecepack
+                Alquerque
+                Checker
+                Chess
+                Domino
+                Go
+                Marble
+                Morris
+                Tarot
+                replacing 2:17-2:17 ""
+            "#]],
         );
         check_completions(
             Ppn,

@@ -129,12 +129,12 @@ mod tests {
             Ppn,
             text,
             expect![[r#"
-            ---
-            Macros:
-              home: S@a1
-            ...
-            1. t@{b,d}{2..8..2}‹BraceExpansion: → t@b2 t@b4 t@b6 t@b8 t@d2 t@d4 t@d6 t@d8› `home'‹Macro: = S@a1› 2. `q'‹Macro: = ♛›@d4 {`q'}
-        "#]],
+                ---
+                Macros:
+                  home: S@a1
+                ...
+                1. t@{b,d}{2..8..2}‹BraceExpansion: → t@b2 t@b4 t@b6 t@b8 t@d2 t@d4 t@d6 t@d8› `home'‹Macro: = S@a1› 2. `q'‹Macro: = ♛›@d4 {`q'}
+            "#]],
         );
         check_inlay_hints(
             Ppn,

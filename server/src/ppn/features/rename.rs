@@ -131,19 +131,19 @@ mod tests {
             TEXT,
             "base",
             expect![[r#"
-            renames "home" at 7:5-7:9 "home"
-            ---
-            Macros:
-              base: S@a1
-              'both': "`base' `away'"
-              away: M@h8
-            ...
-            1. `base' 2. `away' {`home'} 3. `q'@d4
-            ---
-            Macros: {home: T@b2}
-            ...
-            1. `home'
-        "#]],
+                renames "home" at 7:5-7:9 "home"
+                ---
+                Macros:
+                  base: S@a1
+                  'both': "`base' `away'"
+                  away: M@h8
+                ...
+                1. `base' 2. `away' {`home'} 3. `q'@d4
+                ---
+                Macros: {home: T@b2}
+                ...
+                1. `home'
+            "#]],
         );
         // The renamed text has the problems it had.
         let before = TEXT.replace("$0", "");
@@ -185,9 +185,9 @@ mod tests {
             TEXT,
             "away",
             expect![[r#"
-            renames "home" at 7:5-7:9 "home"
-            refused: this game already has a macro named `away`: renaming to it would change what its uses stand for
-        "#]],
+                renames "home" at 7:5-7:9 "home"
+                refused: this game already has a macro named `away`: renaming to it would change what its uses stand for
+            "#]],
         );
         // `q` is built in: a rename to it would take over its use in move 3.
         check_rename(
@@ -195,36 +195,36 @@ mod tests {
             TEXT,
             "q",
             expect![[r#"
-            renames "home" at 7:5-7:9 "home"
-            refused: this game already has a macro named `q`: renaming to it would change what its uses stand for
-        "#]],
+                renames "home" at 7:5-7:9 "home"
+                refused: this game already has a macro named `q`: renaming to it would change what its uses stand for
+            "#]],
         );
         check_rename(
             Ppn,
             TEXT,
             "two words",
             expect![[r#"
-            renames "home" at 7:5-7:9 "home"
-            refused: `two words` cannot be a macro name here: use letters, digits, `_`, `-` and `.`, starting with a letter, a digit or `_`
-        "#]],
+                renames "home" at 7:5-7:9 "home"
+                refused: `two words` cannot be a macro name here: use letters, digits, `_`, `-` and `.`, starting with a letter, a digit or `_`
+            "#]],
         );
         check_rename(
             Ppn,
             TEXT,
             "",
             expect![[r#"
-            renames "home" at 7:5-7:9 "home"
-            refused: a macro name cannot be empty
-        "#]],
+                renames "home" at 7:5-7:9 "home"
+                refused: a macro name cannot be empty
+            "#]],
         );
         check_rename(
             Ppn,
             TEXT,
             "x'y",
             expect![[r#"
-            renames "home" at 7:5-7:9 "home"
-            refused: `x'y` cannot be a macro name here: use letters, digits, `_`, `-` and `.`, starting with a letter, a digit or `_`
-        "#]],
+                renames "home" at 7:5-7:9 "home"
+                refused: `x'y` cannot be a macro name here: use letters, digits, `_`, `-` and `.`, starting with a letter, a digit or `_`
+            "#]],
         );
         check_rename(
             Ppn,

@@ -87,12 +87,12 @@ mod tests {
             Ppn,
             text,
             expect![[r#"
-            Game Game 1: Demo (Tablut) at 1:1-1:4 "---", covering 1:1-5:23
-              Move 1. (S@b2 {hi}) at 5:1-5:3 "1.", covering 5:1-5:13 "1. S@b2 {hi}"
-              Move 1... (M@c3) at 5:14-5:18 "1...", covering 5:14-5:23 "1... M@c3"
-            Game Game 2: Four Field Kono at 7:1-7:4 "---", covering 7:1-10:9
-              Move 1. (b1:b3) at 10:1-10:3 "1.", covering 10:1-10:9 "1. b1:b3"
-        "#]],
+                Game Game 1: Demo (Tablut) at 1:1-1:4 "---", covering 1:1-5:23
+                  Move 1. (S@b2 {hi}) at 5:1-5:3 "1.", covering 5:1-5:13 "1. S@b2 {hi}"
+                  Move 1... (M@c3) at 5:14-5:18 "1...", covering 5:14-5:23 "1... M@c3"
+                Game Game 2: Four Field Kono at 7:1-7:4 "---", covering 7:1-10:9
+                  Move 1. (b1:b3) at 10:1-10:3 "1.", covering 10:1-10:9 "1. b1:b3"
+            "#]],
         );
         // The games alone are the outline's games without their moves.
         let analysis = PpnDocument::new(text.to_string());
@@ -112,10 +112,10 @@ mod tests {
             Ppn,
             "---\n...\nS@e5 1. e5-e4\n",
             expect![[r#"
-            Game Game 1 at 1:1-1:4 "---", covering 1:1-3:14
-              Move setup (S@e5) at 3:1-3:5 "S@e5", covering 3:1-3:5 "S@e5"
-              Move 1. (e5-e4) at 3:6-3:8 "1.", covering 3:6-3:14 "1. e5-e4"
-        "#]],
+                Game Game 1 at 1:1-1:4 "---", covering 1:1-3:14
+                  Move setup (S@e5) at 3:1-3:5 "S@e5", covering 3:1-3:5 "S@e5"
+                  Move 1. (e5-e4) at 3:6-3:8 "1.", covering 3:6-3:14 "1. e5-e4"
+            "#]],
         );
     }
 
