@@ -224,8 +224,9 @@ pub fn diagnostic_codes(format: Format, text: &str) -> Vec<&'static str> {
 }
 
 /// The text with its inlay hints written in, between `‹` and `›`: the hint's kind and
-/// label, and its tooltip after a `|` if it has one (carriage returns shown as `␍`). With two `$0` around a range, only
-/// the hints asked for in that range (the markers are left out of the answer).
+/// label, and its tooltip after a `|` if it has one (carriage returns shown as `␍`). With
+/// two `$0` around a range, only the hints asked for in that range (the markers are left
+/// out of the answer).
 pub fn check_inlay_hints(format: Format, marked: &str, expect: Expect) {
     let (text, range) = text_and_range(marked);
     let document = analysed(format, &text);
@@ -322,7 +323,7 @@ pub fn check_navigation(format: Format, marked: &str, expect: Expect) {
 }
 
 /// What a rename at the cursor would select (or why it cannot be renamed), then the text
-/// after renaming it to `new_name`, or why it cannot be.
+/// after renaming it to `new_name` (carriage returns shown as `␍`), or why it cannot be.
 pub fn check_rename(format: Format, marked: &str, new_name: &str, expect: Expect) {
     let fixture = fixture(marked);
     let document = analysed(format, &fixture.text);
