@@ -36,6 +36,8 @@ const times = [];
 for (let run = 0; run < runs; run += 1) {
   await page.evaluate(([name, text]) => window.ppnPage.open(name, text), [basename(gamePath), game]);
   await analysed();
+  // The board follows the cursor (at the text's start once opened): let it, then go last.
+  await page.waitForTimeout(500);
   await page.evaluate(() => window.ppnPage.viewer.step(Infinity));
   await page.waitForFunction(() => {
     const viewer = window.ppnPage.viewer;
@@ -52,14 +54,22 @@ for (let run = 0; run < runs; run += 1) {
     const drawn = Number(squares.dataset.drawn);
     const started = performance.now();
     viewer.enter('e2', 'e4', {});
+    const giveUp = setTimeout(() => resolve('no new board after 10 s: ' +
+      document.querySelector('[data-testid="move-message"]').textContent), 10000);
     const check = () => {
       const written = editor.state.doc.length > before;
       const board = Number(squares.dataset.drawn) > drawn && viewer.current && viewer.index === viewer.states.length - 1 &&
         squares.getAttribute('aria-label').includes(viewer.current.label) && /e2-e4/.test(viewer.current.text);
-      if (written && board) resolve(performance.now() - started); else requestAnimationFrame(check);
+      if (written && board) {
+        clearTimeout(giveUp);
+        resolve(performance.now() - started);
+      } else {
+        requestAnimationFrame(check);
+      }
     };
     check();
   }));
+  if (typeof ms !== 'number') throw new Error(ms);
   times.push(ms);
 }
 console.log(`a move entered at the end of ${basename(gamePath)} (drop → text and board): ` +

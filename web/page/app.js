@@ -198,7 +198,10 @@ async function analyze() {
       page.unsent = null;
       // A long text's states are listed again once typing pauses; its diagnostics at once.
       const withGames = editor.state.doc.length < LONG_TEXT;
-      answer = await engine.request('edit', [edit.from, edit.to, edit.text, withGames]);
+      // A move written from the board: the worker says which state it is, with the games.
+      const follow = page.followAt === undefined ? -1 : page.followAt;
+      page.followAt = undefined;
+      answer = await engine.request('edit', [edit.from, edit.to, edit.text, withGames, follow]);
       if (!withGames) scheduleGames();
     } else {
       page.busy = false;
@@ -286,16 +289,23 @@ function show(answer) {
   if (answer.games !== null && answer.games !== undefined) {
     const version = page.version;
     setTimeout(() => {
-      if (version === page.version) showGames(JSON.parse(answer.games));
+      if (version === page.version) showGames(JSON.parse(answer.games), answer.at ? JSON.parse(answer.at) : null);
     }, 0);
   }
 }
 
-function showGames(games) {
+function showGames(games, at = null) {
   page.games = games;
   page.gamesVersion = page.sentVersion;
   forgetPictures();
-  viewer.setSource({ games, picture, prefetch, grid, change, targets, enterMove, write: writeMove });
+  const source = { games, picture, prefetch, grid, change, targets, enterMove, write: writeMove };
+  if (at) {
+    // The move just written, shown at once (not the board before it, then this one).
+    viewer.setSource(source, { game: at.game, ref: at.ref });
+    updateStatus();
+    return;
+  }
+  viewer.setSource(source);
   updateStatus();
   if (page.pendingPosition === 'last' && page.games.length) {
     // Opened on an example: its last move, a board with pieces on it.
@@ -374,6 +384,7 @@ function writeMove(edit) {
     selection: { anchor: edit.cursor },
     userEvent: 'input.move',
   });
+  page.followAt = edit.cursor;
   revealInEditor(edit.cursor);
   page.moveWritten = edit;
 }

@@ -47,9 +47,11 @@ const operations = {
   },
   // Diagnostics and games apart: the page shows the diagnostics first.
   open: (name, text) => ({ summary: session.open_without_games(name, text), games: session.games() }),
-  edit: (from, to, inserted, withGames) => ({
+  // `follow`: an offset whose state the page shows next (a move just written), or -1.
+  edit: (from, to, inserted, withGames, follow = -1) => ({
     summary: session.edit(from, to, inserted, false),
     games: withGames ? session.games() : null,
+    at: follow >= 0 ? session.state_at(follow) : null,
   }),
   games: () => session.games(),
   summary: (withGames) => session.summary(withGames),

@@ -36,7 +36,7 @@
 
   // A long game's move list shows this many moves around the current one (a page with a
   // hundred thousand list items would take seconds to lay out).
-  const LISTED_AROUND = 500;
+  const LISTED_AROUND = 150;
 
   const SPEEDS = [
     ['0.5×', 2000],
@@ -241,8 +241,11 @@
       });
     }
 
-    /** New games (the text changed): the position is kept where it still exists. */
-    setSource(source) {
+    /**
+     * New games (the text changed): the position is kept where it still exists, or goes to
+     * `at` (`{game, ref}`) if given.
+     */
+    setSource(source, at) {
       this.source = source;
       const before = this.games && this.games[this.game];
       this.games = (source.games || []).map(linesOf);
@@ -267,6 +270,11 @@
         this.board.removeAttribute('data-label');
         this.moveList.replaceChildren();
         this.updateControls();
+        return;
+      }
+      const wanted = at && this.games[at.game] && this.games[at.game].where.get(at.ref);
+      if (wanted) {
+        this.showLine(at.game, wanted[0], wanted[1], { redraw: true, say: true });
         return;
       }
       const game = Math.min(Math.max(this.game, 0), this.games.length - 1);
@@ -327,7 +335,8 @@
         this.draw();
       }
       this.updateControls();
-      if (how.announce && changed) {
+      // `say`: announced, without moving the editor's cursor as a step in the viewer does.
+      if ((how.announce || how.say) && changed) {
         this.announce();
       }
       if (how.announce && this.options.onStep) {
