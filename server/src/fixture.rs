@@ -15,7 +15,7 @@ use std::ops::Range;
 use expect_test::Expect;
 
 use crate::ide::analyze::analyze_as;
-use crate::model::features::Symbol;
+use crate::model::features::{Completion, Symbol};
 use crate::model::format::Format;
 use crate::model::notation_document::NotationDocument;
 
@@ -57,6 +57,22 @@ pub fn fixture(marked: &str) -> Fixture {
         text,
         offset: range.start,
         range,
+    }
+}
+
+/// `text` with its carriage returns shown (`␍`): an answer holds none, which a formatter
+/// would take away.
+fn visible(text: &str) -> String {
+    text.replace('\r', "␍")
+}
+
+/// A fixture's text and its marked range, or the whole text where nothing is marked.
+fn text_and_range(marked: &str) -> (String, Range<usize>) {
+    if marked.contains(CURSOR) {
+        let fixture = fixture(marked);
+        (fixture.text, fixture.range)
+    } else {
+        (marked.to_string(), 0..marked.len())
     }
 }
 
@@ -111,14 +127,31 @@ pub fn check_hover(format: Format, marked: &str, expect: Expect) {
     expect.assert_eq(&shown);
 }
 
-/// The completions at the cursor, a line each: the label, what it inserts where it differs,
-/// and its detail; then the text they replace.
+/// The completions at the cursor that an editor keeps for what is typed before it (those
+/// whose label starts with the first letter of the replaced text up to the cursor and has
+/// its other letters in order, in any case), in the order it lists them (by their sort
+/// key), a line each: the label, what it inserts where it differs, and its detail; then how
+/// many it leaves out, the text they replace, and beside any completion that replaces other
+/// text, that text.
 pub fn check_completions(format: Format, marked: &str, expect: Expect) {
     let fixture = fixture(marked);
     let document = analysed(format, &fixture.text);
-    let completions = document.completions(fixture.offset);
+    let mut completions = document.completions(fixture.offset);
+    completions.sort_by(|a, b| a.sort.cmp(&b.sort));
+    let replaced = completions.first().map(|first| first.replace.clone());
+    let typed = |completion: &Completion| {
+        let range = &completion.replace;
+        fixture
+            .text
+            .get(range.start..fixture.offset.clamp(range.start, range.end))
+            .unwrap_or_default()
+            .to_lowercase()
+    };
+    let (kept, left_out): (Vec<&Completion>, Vec<&Completion>) = completions
+        .iter()
+        .partition(|completion| matches_typed(&completion.label, &typed(completion)));
     let mut shown = String::new();
-    for completion in &completions {
+    for completion in kept {
         shown.push_str(&completion.label);
         if completion.insert != completion.label {
             let _ = write!(shown, " => {:?}", completion.insert);
@@ -126,12 +159,41 @@ pub fn check_completions(format: Format, marked: &str, expect: Expect) {
         if let Some(detail) = &completion.detail {
             let _ = write!(shown, " — {detail}");
         }
+        if replaced.as_ref() != Some(&completion.replace) {
+            let _ = write!(
+                shown,
+                " (replacing {})",
+                spot(&fixture.text, &completion.replace)
+            );
+        }
         shown.push('\n');
     }
-    if let Some(first) = completions.first() {
-        let _ = writeln!(shown, "replacing {}", spot(&fixture.text, &first.replace));
+    if !left_out.is_empty() {
+        let _ = writeln!(
+            shown,
+            "and {} more not matching {:?}",
+            left_out.len(),
+            typed(left_out[0])
+        );
+    }
+    if let Some(replaced) = replaced {
+        let _ = writeln!(shown, "replacing {}", spot(&fixture.text, &replaced));
     }
     expect.assert_eq(&shown);
+}
+
+/// Whether an editor keeps `label` for `typed` (in lower case): the same first letter, and
+/// the others in order.
+fn matches_typed(label: &str, typed: &str) -> bool {
+    let label = label.to_lowercase();
+    let mut letters = label.chars();
+    let mut wanted = typed.chars();
+    match wanted.next() {
+        None => true,
+        Some(first) => {
+            letters.next() == Some(first) && wanted.all(|letter| letters.any(|l| l == letter))
+        }
+    }
 }
 
 /// Every diagnostic of `text`: its code, where, and its message.
@@ -161,21 +223,30 @@ pub fn diagnostic_codes(format: Format, text: &str) -> Vec<&'static str> {
         .collect()
 }
 
-/// The text with its inlay hints written in, between `‹` and `›`.
-pub fn check_inlay_hints(format: Format, text: &str, expect: Expect) {
-    let document = analysed(format, text);
+/// The text with its inlay hints written in, between `‹` and `›`: the hint's kind and
+/// label, and its tooltip after a `|` if it has one (carriage returns shown as `␍`). With
+/// two `$0` around a range, only the hints asked for in that range (the markers are left
+/// out of the answer).
+pub fn check_inlay_hints(format: Format, marked: &str, expect: Expect) {
+    let (text, range) = text_and_range(marked);
+    let document = analysed(format, &text);
     let mut shown = String::new();
     let mut at = 0;
-    for hint in document.inlay_hints(0..text.len()) {
+    for hint in document.inlay_hints(range) {
         shown.push_str(&text[at..hint.offset]);
-        let _ = write!(shown, "‹{}›", hint.label);
+        let _ = write!(shown, "‹{:?}: {}", hint.kind, hint.label);
+        if let Some(tooltip) = &hint.tooltip {
+            let _ = write!(shown, " | {tooltip}");
+        }
+        shown.push('›');
         at = hint.offset;
     }
     shown.push_str(&text[at..]);
-    expect.assert_eq(&shown);
+    expect.assert_eq(&visible(&shown));
 }
 
-/// The outline: each symbol's kind, name, detail and range, indented under its parent.
+/// The outline: each symbol's kind, name and detail, what is selected when it is chosen,
+/// and all it covers (its text too where that is one line), indented under its parent.
 pub fn check_symbols(format: Format, text: &str, expect: Expect) {
     fn write_symbols(text: &str, symbols: &[Symbol], depth: usize, shown: &mut String) {
         for symbol in symbols {
@@ -189,7 +260,14 @@ pub fn check_symbols(format: Format, text: &str, expect: Expect) {
             if let Some(detail) = &symbol.detail {
                 let _ = write!(shown, " ({detail})");
             }
-            let _ = writeln!(shown, " at {}", spot(text, &symbol.selection));
+            let _ = write!(shown, " at {}, covering ", spot(text, &symbol.selection));
+            let covered = spot(text, &symbol.range);
+            if text[symbol.range.clone()].contains('\n') {
+                shown.push_str(covered.split(' ').next().unwrap_or_default());
+            } else {
+                shown.push_str(&covered);
+            }
+            shown.push('\n');
             write_symbols(text, &symbol.children, depth + 1, shown);
         }
     }
@@ -216,10 +294,12 @@ pub fn check_folds(format: Format, text: &str, expect: Expect) {
 }
 
 /// The semantic tokens of the whole text, a line each: the kind and the text it covers.
-pub fn check_semantic_tokens(format: Format, text: &str, expect: Expect) {
-    let document = analysed(format, text);
+/// With two `$0` around a range, the tokens asked for in that range.
+pub fn check_semantic_tokens(format: Format, marked: &str, expect: Expect) {
+    let (text, range) = text_and_range(marked);
+    let document = analysed(format, &text);
     let mut shown = String::new();
-    for token in document.semantic_tokens(0..text.len()) {
+    for token in document.semantic_tokens(range) {
         let _ = writeln!(shown, "{:?} {:?}", token.kind, &text[token.range]);
     }
     expect.assert_eq(&shown);
@@ -242,14 +322,27 @@ pub fn check_navigation(format: Format, marked: &str, expect: Expect) {
     expect.assert_eq(&shown);
 }
 
-/// The text after renaming what the cursor is on to `new_name`, or why it cannot be.
+/// What a rename at the cursor would select (or why it cannot be renamed), then the text
+/// after renaming it to `new_name` (carriage returns shown as `␍`), or why it cannot be.
 pub fn check_rename(format: Format, marked: &str, new_name: &str, expect: Expect) {
     let fixture = fixture(marked);
     let document = analysed(format, &fixture.text);
-    let shown = match document.rename(fixture.offset, new_name) {
-        Ok(edits) => crate::model::edit::with_replacements(&fixture.text, &edits),
-        Err(why) => format!("refused: {why}"),
+    let mut shown = match document.prepare_rename(fixture.offset) {
+        Ok(Some((range, name))) => format!("renames {name:?} at {}\n", spot(&fixture.text, &range)),
+        Ok(None) => "nothing to rename\n".to_string(),
+        Err(why) => format!("cannot rename: {why}\n"),
     };
+    match document.rename(fixture.offset, new_name) {
+        Ok(edits) => {
+            shown.push_str(&visible(&crate::model::edit::with_replacements(
+                &fixture.text,
+                &edits,
+            )));
+        }
+        Err(why) => {
+            let _ = writeln!(shown, "refused: {why}");
+        }
+    }
     expect.assert_eq(&shown);
 }
 

@@ -76,4 +76,37 @@ fn main() {
         })
         .collect();
     println!("one board's picture: {:.2} ms", median(pictures));
+
+    // A move entered on the last board (e2-e4, as web/bench/move-entry.mjs makes it): the
+    // move written, the text edited, and the new board's squares and picture.
+    let games: serde_json::Value = serde_json::from_str(&session.games()).expect("games");
+    let last = games[0]["states"]
+        .as_array()
+        .and_then(|states| states.last())
+        .and_then(|state| state["ref"].as_u64())
+        .expect("a game with states") as u32;
+    let original = text.clone();
+    let entered: Vec<f64> = (0..runs)
+        .map(|_| {
+            session.open(&name, original.clone());
+            let started = Instant::now();
+            let answer: serde_json::Value =
+                serde_json::from_str(&session.enter_move(0, last, "e2", "e4", -1, ""))
+                    .expect("an answer");
+            let edit = &answer["edit"];
+            session.edit(
+                edit["from"].as_u64().expect("an edit") as u32,
+                edit["to"].as_u64().expect("an edit") as u32,
+                edit["text"].as_str().expect("an edit"),
+                true,
+            );
+            std::hint::black_box(session.grid(0, last + 1, false));
+            std::hint::black_box(session.picture(0, last + 1, false));
+            started.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    println!(
+        "a move entered on the last board (written, analysed, its board's squares and picture): {:.2} ms",
+        median(entered)
+    );
 }

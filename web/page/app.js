@@ -137,9 +137,15 @@ const editor = new EditorView({
       highlights,
       hovers,
       EditorView.lineWrapping,
+      EditorView.contentAttributes.of({ 'aria-label': 'Game text' }),
       keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, indentWithTab]),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) {
+          // Text pasted or dropped in place of everything: its notation is told from it.
+          if (update.transactions.some((tr) => tr.isUserEvent('input.paste') || tr.isUserEvent('input.drop')) &&
+            wholeTextReplaced(update)) {
+            page.detect = true;
+          }
           page.unsent = page.unsent ? page.unsent.compose(update.changes) : update.changes;
           page.version += 1;
           scheduleAnalysis();
@@ -175,6 +181,15 @@ async function analyze() {
   let answer;
   const started = performance.now();
   try {
+    if (page.detect) {
+      page.detect = false;
+      const format = await engine.request('formatOf', ['', editor.state.doc.toString()]);
+      const name = nameFor(format, page.name);
+      if (name !== page.name) {
+        setName(name);
+        page.synced = false;
+      }
+    }
     if (!page.synced || engine.generation !== generation || !engine.worker) {
       page.unsent = null;
       answer = await engine.request('open', [page.name, editor.state.doc.toString()]);
@@ -183,7 +198,10 @@ async function analyze() {
       page.unsent = null;
       // A long text's states are listed again once typing pauses; its diagnostics at once.
       const withGames = editor.state.doc.length < LONG_TEXT;
-      answer = await engine.request('edit', [edit.from, edit.to, edit.text, withGames]);
+      // A move written from the board: the worker says which state it is, with the games.
+      const follow = page.followAt === undefined ? -1 : page.followAt;
+      page.followAt = undefined;
+      answer = await engine.request('edit', [edit.from, edit.to, edit.text, withGames, follow]);
       if (!withGames) scheduleGames();
     } else {
       page.busy = false;
@@ -271,18 +289,29 @@ function show(answer) {
   if (answer.games !== null && answer.games !== undefined) {
     const version = page.version;
     setTimeout(() => {
-      if (version === page.version) showGames(JSON.parse(answer.games));
+      if (version === page.version) showGames(JSON.parse(answer.games), answer.at ? JSON.parse(answer.at) : null);
     }, 0);
   }
 }
 
-function showGames(games) {
+function showGames(games, at = null) {
   page.games = games;
   page.gamesVersion = page.sentVersion;
   forgetPictures();
-  viewer.setSource({ games, picture, prefetch });
+  const source = { games, picture, prefetch, grid, change, targets, enterMove, write: writeMove };
+  if (at) {
+    // The move just written, shown at once (not the board before it, then this one).
+    viewer.setSource(source, { game: at.game, ref: at.ref });
+    updateStatus();
+    return;
+  }
+  viewer.setSource(source);
   updateStatus();
-  if (page.pendingPosition && page.games.length) {
+  if (page.pendingPosition === 'last' && page.games.length) {
+    // Opened on an example: its last move, a board with pieces on it.
+    page.pendingPosition = null;
+    viewer.step(Infinity);
+  } else if (page.pendingPosition && page.games.length) {
     // Opened from a shared link: its move.
     const { game, ref } = page.pendingPosition;
     page.pendingPosition = null;
@@ -318,6 +347,46 @@ function picture(game, ref, flipped) {
 
 function prefetch(game, refs, flipped) {
   for (const ref of refs) picture(game, ref, flipped);
+}
+
+// ---------------------------------------------------------------------------------------
+// The board to play on: its squares, a picked piece's targets, and moves written into the
+// text through the editor (one transaction: one undo takes the move back).
+
+/** Whether the games shown are those of the text as it is. */
+function upToDate() {
+  return page.synced && !page.unsent && page.gamesVersion === page.version && page.sentVersion === page.version;
+}
+
+async function grid(game, ref, flipped) {
+  return JSON.parse(await engine.request('grid', [game, ref, flipped]));
+}
+
+function change(game, ref) {
+  return engine.request('change', [game, ref]);
+}
+
+async function targets(game, ref, from) {
+  return JSON.parse(await engine.request('targets', [game, ref, from]));
+}
+
+async function enterMove(game, ref, from, to, choice) {
+  if (!upToDate()) return { refused: 'the text is being read again; make the move once the board is redrawn' };
+  page.moveStarted = performance.now();
+  const capture = choice.capture === undefined ? -1 : choice.capture;
+  return JSON.parse(await engine.request('enterMove', [game, ref, from, to, capture, choice.placement || '']));
+}
+
+function writeMove(edit) {
+  if (!upToDate()) throw new Error('the text changed while the move was made; make it again');
+  editor.dispatch({
+    changes: { from: edit.from, to: edit.to, insert: edit.text },
+    selection: { anchor: edit.cursor },
+    userEvent: 'input.move',
+  });
+  page.followAt = edit.cursor;
+  revealInEditor(edit.cursor);
+  page.moveWritten = edit;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -379,7 +448,21 @@ function moveCursorTo(game, state) {
   if (!state || !page.games[game]) return;
   const at = state.from === null ? page.games[game].from : state.from;
   if (at === null || at === undefined || at > editor.state.doc.length) return;
-  editor.dispatch({ selection: { anchor: at }, effects: EditorView.scrollIntoView(at, { y: 'nearest' }) });
+  editor.dispatch({ selection: { anchor: at } });
+  revealInEditor(at);
+}
+
+/**
+ * Scrolls the editor, and only the editor, to show `at`: on a phone the page is one column,
+ * and scrolling the window to the text would take the board off the screen.
+ */
+function revealInEditor(at) {
+  const scroller = editor.scrollDOM;
+  const block = editor.lineBlockAt(at);
+  const top = block.top + editor.documentTop - scroller.getBoundingClientRect().top + scroller.scrollTop;
+  if (top < scroller.scrollTop || top + block.height > scroller.scrollTop + scroller.clientHeight) {
+    scroller.scrollTop = Math.max(0, top - scroller.clientHeight / 2);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -426,6 +509,7 @@ function jumpToDiagnostic(item) {
 }
 
 function updateStatus() {
+  $('notation').value = page.format;
   const count = (severity) => page.diagnostics.filter((d) => d.severity === severity).length;
   const errors = count('error');
   const warnings = count('warning');
@@ -456,12 +540,42 @@ function clearProblem() {
 // ---------------------------------------------------------------------------------------
 // Opening, examples, sharing and downloads.
 
-function open(name, text, position) {
+/** Each notation's file extension, for a text whose notation is chosen or told from it. */
+const extensions = { ppn: '.ppn', otn: '.otg', annofen: '.annofen', xay: '.xay', fen: '.fen', wxf: '.wxf' };
+
+/** `name` with the extension of `format` (`game.ppn` read as OpenTafl: `game.otg`). */
+function nameFor(format, name) {
+  const extension = extensions[format];
+  if (!extension || name.toLowerCase().endsWith(extension)) return name;
+  return (name.replace(/\.[^.]*$/, '') || 'game') + extension;
+}
+
+function setName(name) {
   page.name = name;
-  page.synced = false;
-  page.unsent = null;
   $('file-name').textContent = name;
   document.title = `${name} · ppn-ls`;
+}
+
+/** Whether an update replaced (nearly) the whole text: a new game pasted, not a line. */
+function wholeTextReplaced(update) {
+  let replaced = 0;
+  update.changes.iterChangedRanges((fromA, toA) => {
+    replaced += toA - fromA;
+  });
+  return update.startState.doc.length === 0 || replaced >= update.startState.doc.length * 0.9;
+}
+
+$('notation').addEventListener('change', () => {
+  setName(nameFor($('notation').value, page.name));
+  page.synced = false;
+  scheduleAnalysis();
+});
+
+function open(name, text, position) {
+  page.synced = false;
+  page.unsent = null;
+  page.detect = false;
+  setName(name);
   editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text }, selection: { anchor: 0 } });
   page.unsent = null;
   page.pendingPosition = position || null;
@@ -569,9 +683,17 @@ async function start() {
   if (shared) {
     open(shared.name, shared.text, { game: shared.game, ref: shared.ref });
   } else {
-    open(examples[0].name, examples[0].text);
+    open(examples[0].name, examples[0].text, 'last');
   }
 }
+
+// The text folds away (on a phone, the board then has the screen).
+$('editor-toggle').addEventListener('click', () => {
+  const section = document.querySelector('.editing');
+  const folded = section.classList.toggle('folded');
+  $('editor-toggle').setAttribute('aria-expanded', String(!folded));
+  $('editor-toggle').textContent = folded ? 'Show the text' : 'Hide the text';
+});
 
 // For tests and embedding: the page's parts.
 window.ppnPage = { editor, viewer, engine, page, open };

@@ -7,7 +7,9 @@
 // where nothing can be fetched) or its address. A panic in the core traps the instance:
 // the worker says so with the panic's message and the page starts a fresh worker (keeping
 // its text).
-import { initSync, Session, token_kinds as tokenKinds, fail_for_test as failForTest } from 'ppn-ls-wasm';
+import {
+  initSync, Session, token_kinds as tokenKinds, fail_for_test as failForTest, format_of as formatOf,
+} from 'ppn-ls-wasm';
 
 let session = null;
 let lastPanic = '';
@@ -45,9 +47,11 @@ const operations = {
   },
   // Diagnostics and games apart: the page shows the diagnostics first.
   open: (name, text) => ({ summary: session.open_without_games(name, text), games: session.games() }),
-  edit: (from, to, inserted, withGames) => ({
+  // `follow`: an offset whose state the page shows next (a move just written), or -1.
+  edit: (from, to, inserted, withGames, follow = -1) => ({
     summary: session.edit(from, to, inserted, false),
     games: withGames ? session.games() : null,
+    at: follow >= 0 ? session.state_at(follow) : null,
   }),
   games: () => session.games(),
   summary: (withGames) => session.summary(withGames),
@@ -58,6 +62,12 @@ const operations = {
   hover: (offset) => session.hover(offset),
   tokens: (from, to) => session.tokens(from, to),
   text: () => session.text(),
+  grid: (game, index, flipped) => session.grid(game, index, flipped),
+  change: (game, index) => session.change(game, index),
+  targets: (game, index, from) => session.targets(game, index, from),
+  enterMove: (game, index, from, to, capture, placement) =>
+    session.enter_move(game, index, from, to, capture, placement),
+  formatOf: (name, text) => formatOf(name, text),
   failForTest: () => failForTest(),
 };
 

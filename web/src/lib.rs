@@ -20,6 +20,7 @@ use ppn_ls::render::svg::{still_frames, svg, Frame, SvgOptions};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
+mod board;
 mod editor;
 mod offsets;
 

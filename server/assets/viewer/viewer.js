@@ -8,7 +8,22 @@
 //     games: [{ name, states: [STATE], variations: [{ name, from: REF, states: [STATE] }] }],
 //     picture: (game, ref, flipped) => svgText,  // or a promise of it
 //     prefetch: (game, refs, flipped) => {},      // optional: pictures likely wanted next
+//     // Optional, for a board one can play on and read (the page, the VS Code panel):
+//     grid: (game, ref, flipped) => ({ rows: [[SQUARE]], text: [line] }) or null,
+//     change: (game, ref) => 'the white pawn moves from e2 to e4',
+//     targets: (game, ref, from) => ({ any: true }), ({ only: [name] }) or ({ readOnly: why }),
+//     enterMove: (game, ref, from, to, { capture, placement }) => ANSWER,
+//     write: (edit) => {},  // applies an answer's `edit` to the text
 //   }, { onStep: (game, state) => {}, keys: document });
+//
+// (each of those may answer a promise). A SQUARE is `{ name, pieces, left, top, width,
+// height }` (pieces in words, top first; the place as fractions of the picture); an
+// ANSWER is `{ edit }`, `{ ask: 'capture-or-stack' | 'insert-or-replace' }` or
+// `{ refused }`. With a grid, the board's squares lie over the picture as a grid of cells
+// (`data-square`), named for screen readers ("e5, black king"); a piece is dragged, or
+// clicked (tapped) and then its target, or picked and dropped from the keyboard (arrows,
+// Enter or Space, Escape); each move shown is announced in words, and "Board as text"
+// lists the pieces by square.
 //
 // A STATE is `{ label, text, comment, ref }`: `ref` names it to `picture` (and a variation
 // branches from the state whose `ref` is its `from`). The viewer steps along a line: the
@@ -21,7 +36,7 @@
 
   // A long game's move list shows this many moves around the current one (a page with a
   // hundred thousand list items would take seconds to lay out).
-  const LISTED_AROUND = 500;
+  const LISTED_AROUND = 150;
 
   const SPEEDS = [
     ['0.5×', 2000],
@@ -62,6 +77,11 @@
       made.append(child);
     }
     return made;
+  }
+
+  /** A square as a screen reader says it: "e5, black king", a stack top to bottom. */
+  function squareName(square) {
+    return square.name + ', ' + (square.pieces.length ? square.pieces.join('; on ') : 'empty');
   }
 
   function caption(state) {
@@ -149,8 +169,16 @@
       });
       this.gameChoice = element('select', { class: 'ppn-game', 'data-testid': 'game', 'aria-label': 'Game' });
       this.picture = element('div', { class: 'ppn-picture' });
+      this.squares = element('div', {
+        class: 'ppn-squares', role: 'grid', 'data-testid': 'squares', 'aria-label': 'Board', hidden: '',
+      });
+      this.stage = element('div', { class: 'ppn-stage' }, [this.picture, this.squares]);
       this.captionLine = element('figcaption', { class: 'ppn-caption' });
-      this.board = element('figure', { class: 'ppn-board', 'data-testid': 'board' }, [this.picture, this.captionLine]);
+      this.board = element('figure', { class: 'ppn-board', 'data-testid': 'board' }, [this.stage, this.captionLine]);
+      this.question = element('div', { class: 'ppn-question', role: 'group', 'data-testid': 'move-question', hidden: '' });
+      this.message = element('p', { class: 'ppn-message', role: 'status', 'data-testid': 'move-message', hidden: '' });
+      this.announcement = element('p', { class: 'ppn-announcement', 'aria-live': 'polite', 'data-testid': 'announcement' });
+      this.boardText = element('ul', { class: 'ppn-board-text', 'data-testid': 'board-text', 'aria-label': 'Board as text', hidden: '' });
       this.buttons = {
         first: button('first', 'First move (Home)'),
         prev: button('prev', 'Previous move (←)'),
@@ -159,23 +187,30 @@
         last: button('last', 'Last move (End)'),
         flip: button('flip', 'Flip the board (f)'),
       };
+      this.textToggle = element('button', {
+        type: 'button', class: 'ppn-text-toggle', 'data-testid': 'board-text-toggle', 'aria-expanded': 'false',
+        'aria-controls': 'ppn-board-text', text: 'Board as text', hidden: '',
+      });
+      this.boardText.id = 'ppn-board-text';
       this.speedChoice = element('select', { class: 'ppn-speed', 'data-testid': 'speed', 'aria-label': 'Speed' });
       for (const [label, ms] of SPEEDS) {
         const option = element('option', { value: String(ms), text: label });
         if (ms === this.speed) option.selected = true;
         this.speedChoice.append(option);
       }
-      this.position = element('span', { class: 'ppn-position', 'aria-live': 'polite' });
+      this.position = element('span', { class: 'ppn-position' });
       const controls = element('div', { class: 'ppn-controls', role: 'toolbar', 'aria-label': 'Moves' }, [
         this.buttons.first, this.buttons.prev, this.buttons.play, this.buttons.next, this.buttons.last,
-        this.speedChoice, this.buttons.flip, this.position,
+        this.speedChoice, this.buttons.flip, this.textToggle, this.position,
       ]);
       this.comment = element('p', { class: 'ppn-comment' });
       this.moveList = element('ol', { class: 'ppn-moves', 'data-testid': 'move-list' });
       this.root = element('div', { class: 'ppn-viewer', tabindex: '-1' }, [
-        this.gameChoice, this.board, controls, this.comment, this.moveList,
+        this.gameChoice, this.board, this.question, this.message, controls, this.announcement, this.boardText,
+        this.comment, this.moveList,
       ]);
       container.append(this.root);
+      this.buildPlay();
 
       this.buttons.first.addEventListener('click', () => this.step(-Infinity));
       this.buttons.prev.addEventListener('click', () => this.step(-1));
@@ -183,6 +218,11 @@
       this.buttons.last.addEventListener('click', () => this.step(Infinity));
       this.buttons.play.addEventListener('click', () => this.togglePlay());
       this.buttons.flip.addEventListener('click', () => this.flip());
+      this.textToggle.addEventListener('click', () => {
+        const open = this.boardText.hidden;
+        this.boardText.hidden = !open;
+        this.textToggle.setAttribute('aria-expanded', String(open));
+      });
       this.speedChoice.addEventListener('change', () => {
         this.speed = Number(this.speedChoice.value);
         if (this.timer !== null) {
@@ -201,8 +241,11 @@
       });
     }
 
-    /** New games (the text changed): the position is kept where it still exists. */
-    setSource(source) {
+    /**
+     * New games (the text changed): the position is kept where it still exists, or goes to
+     * `at` (`{game, ref}`) if given.
+     */
+    setSource(source, at) {
       this.source = source;
       const before = this.games && this.games[this.game];
       this.games = (source.games || []).map(linesOf);
@@ -227,6 +270,11 @@
         this.board.removeAttribute('data-label');
         this.moveList.replaceChildren();
         this.updateControls();
+        return;
+      }
+      const wanted = at && this.games[at.game] && this.games[at.game].where.get(at.ref);
+      if (wanted) {
+        this.showLine(at.game, wanted[0], wanted[1], { redraw: true, say: true });
         return;
       }
       const game = Math.min(Math.max(this.game, 0), this.games.length - 1);
@@ -283,9 +331,14 @@
       }
       this.gameChoice.value = String(game);
       if (changed || how.redraw) {
+        this.cancelPick();
         this.draw();
       }
       this.updateControls();
+      // `say`: announced, without moving the editor's cursor as a step in the viewer does.
+      if ((how.announce || how.say) && changed) {
+        this.announce();
+      }
       if (how.announce && this.options.onStep) {
         this.options.onStep(this.game, this.current);
       }
@@ -377,12 +430,12 @@
       this.listed = { start, end };
       const items = document.createDocumentFragment();
       const more = (count, where) => element('li', {
-        class: 'ppn-more', 'data-index': String(where), 'data-line': '0', role: 'button', tabindex: '-1',
+        class: 'ppn-more', 'data-index': String(where), 'data-line': '0',
         text: '… ' + count + ' more',
       });
       const move = (line, i, state) => {
         const item = element('li', {
-          'data-index': String(i), 'data-line': String(line), class: 'ppn-move', role: 'button', tabindex: '-1',
+          'data-index': String(i), 'data-line': String(line), class: 'ppn-move',
           title: caption(state),
         }, [
           element('span', { class: 'ppn-move-label', text: state.label }),
@@ -432,6 +485,7 @@
         if (ticket !== this.drawing) return;
         this.picture.innerHTML = svg;
         this.board.dataset.flipped = String(flipped);
+        this.placeSquares();
       };
       let picture;
       try {
@@ -448,10 +502,359 @@
       } else {
         Promise.resolve(picture).then(shown, failed);
       }
+      this.drawSquares(ticket, flipped);
       if (this.source.prefetch) {
         const near = [this.states[this.index + 1], this.states[this.index - 1]].filter(Boolean);
         this.source.prefetch(this.game, near.map((near) => near.ref), flipped);
       }
+    }
+
+    // -------------------------------------------------------------------------------------
+    // The board to play on and to read: the squares over the picture.
+
+    /** Listens on the squares: pointer (mouse, pen, touch) and keyboard. */
+    buildPlay() {
+      this.picked = null;
+      this.targets = null;
+      this.cursor = null;
+      this.squaresDrawn = 0;
+      const nameAt = (event) => {
+        const found = document.elementFromPoint(event.clientX, event.clientY);
+        const cell = found && found.closest && found.closest('[data-square]');
+        return cell && this.squares.contains(cell) ? cell.dataset.square : null;
+      };
+      this.squares.addEventListener('pointerdown', (event) => {
+        const cell = event.target.closest('[data-square]');
+        if (!cell || event.button > 0) return;
+        event.preventDefault();
+        this.setCursor(cell.dataset.square, false);
+        this.pressed = { name: cell.dataset.square, wasPicked: this.picked };
+        try {
+          this.squares.setPointerCapture(event.pointerId);
+        } catch {
+          // A synthetic event has no pointer to capture.
+        }
+        if (!this.picked && this.hasPieces(cell.dataset.square)) this.pick(cell.dataset.square);
+      });
+      this.squares.addEventListener('pointermove', (event) => {
+        if (!this.pressed) return;
+        const name = nameAt(event);
+        for (const over of this.squares.querySelectorAll('.ppn-over')) over.classList.remove('ppn-over');
+        const cell = name && this.cell(name);
+        if (cell && name !== this.pressed.name) cell.classList.add('ppn-over');
+      });
+      this.squares.addEventListener('pointerup', (event) => {
+        const pressed = this.pressed;
+        this.pressed = null;
+        for (const over of this.squares.querySelectorAll('.ppn-over')) over.classList.remove('ppn-over');
+        if (!pressed) return;
+        const name = nameAt(event) || pressed.name;
+        if (name !== pressed.name) {
+          // Dragged from a square to another.
+          if (this.picked === pressed.name) this.drop(name);
+        } else if (pressed.wasPicked === name) {
+          this.cancelPick('put back');
+        } else if (pressed.wasPicked) {
+          this.drop(name);
+        }
+      });
+      this.squares.addEventListener('pointercancel', () => {
+        this.pressed = null;
+      });
+      this.squares.addEventListener('keydown', (event) => this.onSquareKey(event));
+      this.squares.addEventListener('focusin', (event) => {
+        const cell = event.target.closest('[data-square]');
+        if (cell) this.cursor = cell.dataset.square;
+      });
+      if (typeof ResizeObserver !== 'undefined') {
+        new ResizeObserver(() => this.placeSquares()).observe(this.stage);
+      }
+    }
+
+    /** Whether the board can be played on: the source writes moves. */
+    get playable() {
+      return Boolean(this.source && this.source.enterMove && this.source.write);
+    }
+
+    /** Asks the source for the board's squares and lays them over the picture. */
+    drawSquares(ticket, flipped) {
+      const state = this.current;
+      if (!this.source.grid || !state) {
+        this.squares.hidden = true;
+        this.textToggle.hidden = true;
+        return;
+      }
+      let asked;
+      try {
+        asked = this.source.grid(this.game, state.ref, flipped);
+      } catch (error) {
+        asked = Promise.reject(error);
+      }
+      Promise.resolve(asked).then((grid) => {
+        if (ticket !== this.drawing) return;
+        this.grid = grid;
+        this.buildSquares(grid, state);
+      }, () => {
+        if (ticket !== this.drawing) return;
+        this.grid = null;
+        this.buildSquares(null, state);
+      });
+    }
+
+    buildSquares(grid, state) {
+      this.textToggle.hidden = !grid;
+      if (!grid) {
+        this.squares.hidden = true;
+        this.squares.replaceChildren();
+        this.boardText.replaceChildren();
+        return;
+      }
+      const rows = document.createDocumentFragment();
+      const names = [];
+      grid.rows.forEach((row, y) => {
+        const cells = row.map((square, x) => {
+          names.push(square.name);
+          const cell = element('div', {
+            role: 'gridcell', class: 'ppn-square', 'data-square': square.name, tabindex: '-1',
+            'aria-label': squareName(square), 'data-x': String(x), 'data-y': String(y),
+          });
+          if (square.pieces.length) cell.dataset.pieces = String(square.pieces.length);
+          cell.style.left = (square.left * 100) + '%';
+          cell.style.top = (square.top * 100) + '%';
+          cell.style.width = (square.width * 100) + '%';
+          cell.style.height = (square.height * 100) + '%';
+          return cell;
+        });
+        rows.append(element('div', { role: 'row', class: 'ppn-row' }, cells));
+      });
+      this.squares.replaceChildren(rows);
+      this.squares.setAttribute('aria-label', 'Board after ' + caption(state) +
+        (this.playable ? ': arrows move between squares, Enter picks a piece and drops it' : ''));
+      this.squares.hidden = false;
+      this.squaresDrawn += 1;
+      this.squares.dataset.drawn = String(this.squaresDrawn);
+      const keep = this.cursor && names.includes(this.cursor) ? this.cursor : names[0];
+      this.setCursor(keep, this.squares.contains(document.activeElement));
+      const lines = grid.text.length ? grid.text : ['No pieces on the board'];
+      this.boardText.replaceChildren(...lines.map((line) => element('li', { text: line })));
+      this.placeSquares();
+    }
+
+    /** Lays the squares exactly over the picture as drawn (it is scaled to fit). */
+    placeSquares() {
+      const drawn = this.picture.querySelector('svg, img');
+      if (!drawn) return;
+      const stage = this.stage.getBoundingClientRect();
+      const box = drawn.getBoundingClientRect();
+      Object.assign(this.squares.style, {
+        left: (box.left - stage.left) + 'px',
+        top: (box.top - stage.top) + 'px',
+        width: box.width + 'px',
+        height: box.height + 'px',
+      });
+    }
+
+    cell(name) {
+      return this.squares.querySelector('[data-square="' + CSS.escape(name) + '"]');
+    }
+
+    hasPieces(name) {
+      const cell = this.cell(name);
+      return Boolean(cell && cell.dataset.pieces);
+    }
+
+    /** The keyboard's square: the one cell of the board that takes focus (roving focus). */
+    setCursor(name, focus) {
+      if (!name) return;
+      for (const cell of this.squares.querySelectorAll('[tabindex="0"]')) cell.tabIndex = -1;
+      const cell = this.cell(name);
+      if (!cell) return;
+      cell.tabIndex = 0;
+      this.cursor = name;
+      if (focus) cell.focus();
+    }
+
+    onSquareKey(event) {
+      const cell = event.target.closest('[data-square]');
+      if (!cell || event.altKey || event.ctrlKey || event.metaKey) return;
+      const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      let handled = true;
+      if (moves[event.key]) {
+        const [dx, dy] = moves[event.key];
+        const x = Number(cell.dataset.x) + dx;
+        const y = Number(cell.dataset.y) + dy;
+        const next = this.squares.querySelector('[data-x="' + x + '"][data-y="' + y + '"]');
+        if (next) this.setCursor(next.dataset.square, true);
+      } else if (event.key === 'Enter' || event.key === ' ') {
+        this.activate(cell.dataset.square);
+      } else if (event.key === 'Escape') {
+        if (this.picked || !this.question.hidden) this.cancelPick('cancelled'); else handled = false;
+      } else {
+        handled = false;
+      }
+      if (handled) {
+        // The viewer's own keys (← → space) would step the game.
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    }
+
+    /** A square chosen by click or key: pick what is on it, or drop the piece picked. */
+    activate(name) {
+      if (!this.picked) {
+        if (this.hasPieces(name)) this.pick(name); else this.say('Nothing on ' + name + ' to move.', 'info');
+      } else if (this.picked === name) {
+        this.cancelPick('put back');
+      } else {
+        this.drop(name);
+      }
+    }
+
+    async pick(name) {
+      if (!this.playable) {
+        this.say('This board shows the game; it does not take moves.', 'info');
+        return;
+      }
+      this.cancelPick();
+      this.picked = name;
+      const cell = this.cell(name);
+      cell.classList.add('ppn-picked');
+      cell.setAttribute('aria-selected', 'true');
+      const state = this.current;
+      const ticket = this.drawing;
+      let targets;
+      try {
+        targets = this.source.targets ? await this.source.targets(this.game, state.ref, name) : { any: true };
+      } catch {
+        targets = { any: true };
+      }
+      if (ticket !== this.drawing || this.picked !== name) return;
+      if (targets.readOnly) {
+        this.cancelPick();
+        this.say('This board takes no move: ' + targets.readOnly + '.', 'refused');
+        return;
+      }
+      this.targets = targets;
+      const what = cell.getAttribute('aria-label').split(', ').slice(1).join(', ');
+      if (targets.only) {
+        for (const target of targets.only) {
+          const found = this.cell(target);
+          if (!found) continue;
+          found.classList.add('ppn-target');
+          found.setAttribute('aria-label', found.getAttribute('aria-label') + ', a legal move');
+        }
+        this.say(targets.only.length
+          ? 'Picked the ' + what + ' on ' + name + '; it can go to ' + targets.only.join(', ') + '.'
+          : 'The ' + what + ' on ' + name + ' has no legal move.', 'info');
+      } else {
+        this.say('Picked the ' + what + ' on ' + name + '; choose where it goes.', 'info');
+      }
+    }
+
+    /** Forgets the piece picked (and any question asked). */
+    cancelPick(why) {
+      const had = this.picked || !this.question.hidden;
+      this.picked = null;
+      this.targets = null;
+      this.question.hidden = true;
+      this.question.replaceChildren();
+      for (const cell of this.squares.querySelectorAll('.ppn-picked, .ppn-target')) {
+        cell.classList.remove('ppn-picked', 'ppn-target');
+        cell.removeAttribute('aria-selected');
+        cell.setAttribute('aria-label', cell.getAttribute('aria-label').replace(/, a legal move$/, ''));
+      }
+      if (why && had) this.say('Move ' + why + '.', 'info');
+    }
+
+    drop(to) {
+      const from = this.picked;
+      const targets = this.targets;
+      this.cancelPick();
+      if (targets && targets.only && !targets.only.includes(to)) {
+        // The engine says why.
+      }
+      this.enter(from, to, {});
+    }
+
+    /** Asks the source to write the move; a question first where it needs an answer. */
+    async enter(from, to, choice) {
+      const state = this.current;
+      if (!state) return;
+      let answer;
+      try {
+        answer = await this.source.enterMove(this.game, state.ref, from, to, choice);
+      } catch (error) {
+        this.say('The move cannot be written: ' + (error && error.message || error), 'refused');
+        return;
+      }
+      if (answer.refused) {
+        this.say('Not written: ' + answer.refused, 'refused');
+      } else if (answer.ask) {
+        this.ask(answer.ask, from, to, choice);
+      } else if (answer.edit) {
+        try {
+          await this.source.write(answer.edit);
+          this.say('Written: ' + answer.edit.written, 'written');
+        } catch (error) {
+          this.say('The move cannot be written: ' + (error && error.message || error), 'refused');
+        }
+      }
+    }
+
+    ask(question, from, to, choice) {
+      const options = question === 'capture-or-stack'
+        ? [['Take what is on ' + to, { capture: 1 }, 'capture'], ['Stack on top of it', { capture: 0 }, 'stack']]
+        : [['Insert it here (later moves follow)', { placement: 'insert' }, 'insert'],
+          ['Replace the rest of the game', { placement: 'replace' }, 'replace']];
+      const prompt = question === 'capture-or-stack'
+        ? 'There is a piece on ' + to + '.'
+        : 'This is not the game\u2019s last move.';
+      const buttons = options.map(([label, more, id]) => {
+        const button = element('button', { type: 'button', 'data-testid': 'answer-' + id, text: label });
+        button.addEventListener('click', () => {
+          this.cancelPick();
+          this.enter(from, to, Object.assign({}, choice, more));
+        });
+        return button;
+      });
+      const cancel = element('button', { type: 'button', 'data-testid': 'answer-cancel', text: 'Cancel' });
+      cancel.addEventListener('click', () => this.cancelPick('cancelled'));
+      this.question.addEventListener('keydown', (event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          this.cancelPick('cancelled');
+          this.setCursor(to, true);
+        }
+      });
+      this.question.setAttribute('aria-label', prompt);
+      this.question.replaceChildren(element('span', { text: prompt }), ...buttons, cancel);
+      this.question.hidden = false;
+      buttons[0].focus();
+    }
+
+    /** Says something of a move: shown under the board, and read by screen readers. */
+    say(text, kind) {
+      this.message.textContent = text;
+      this.message.dataset.kind = kind;
+      this.message.hidden = false;
+      this.announcement.textContent = text;
+    }
+
+    /** Announces the state shown: its label and move, and what it changed, in words. */
+    async announce() {
+      const state = this.current;
+      if (!state) return;
+      const ticket = this.drawing;
+      let change = '';
+      if (this.source.change && state.text) {
+        try {
+          change = await this.source.change(this.game, state.ref);
+        } catch {
+          change = '';
+        }
+      }
+      if (ticket !== this.drawing) return;
+      this.announcement.textContent = caption(state) + (change ? ': ' + change : '');
     }
 
     updateControls() {

@@ -298,39 +298,79 @@ pub fn quick_fixes(
 
 #[cfg(test)]
 mod tests {
+    use expect_test::expect;
+
     use super::*;
+    use crate::fixture::{fixture, spot};
 
     const TIC_TAC_TOE: &str = "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n\
                                1. S@b2 1... M@a2\n2. b2-c1 2... *a2\n";
 
-    fn document() -> Box<dyn NotationDocument> {
-        analyze(None, TIC_TAC_TOE.to_string())
+    /// The hover an editor shows at the cursor of `marked` (a PPN text), written as
+    /// `options` say.
+    fn hover_at(marked: &str, options: &HoverOptions) -> String {
+        let fixture = fixture(marked);
+        let document = analyze(None, fixture.text.clone());
+        match hover_with(&*document, fixture.offset, options) {
+            Some(shown) => format!("{}\n{}\n", spot(&fixture.text, &shown.range), shown.text),
+            None => "no hover".to_string(),
+        }
     }
 
     #[test]
     fn a_move_hover_draws_the_board_after_it() {
-        let at = TIC_TAC_TOE.find("2. b2-c1").unwrap();
-        let shown = hover(&*document(), at).unwrap();
-        let expected = "**Move 2.** `b2-c1`\n\n\
-            - Moved null of Suns coin, back up from b2 to c1\n\n\
-            **Board 2.**\n\n```text\n";
-        assert!(shown.markdown.starts_with(expected), "{}", shown.markdown);
         // The tile centred on b2 (back up: a grid), the coins on a2 and c1.
-        assert!(shown.markdown.contains("\n2 ☾━╋━┥\n"), "{}", shown.markdown);
-        assert!(shown.markdown.contains("\n1 └─┸─☀\n"), "{}", shown.markdown);
-        assert!(shown.markdown.ends_with("```"), "{}", shown.markdown);
+        expect![[r#"
+            6:1-6:9 "2. b2-c1"
+            **Move 2.** `b2-c1`
+
+            - Moved null of Suns coin, back up from b2 to c1
+
+            **Board 2.**
+
+            ```text
+            3 ┌─┰─┐
+              │ ┃ │
+            2 ☾━╋━┥
+              │ ┃ │
+            1 └─┸─☀
+              a b c
+            Key: ☀ Suns, ☾ Moons, ♛ Crowns, ⚜ Arms; coins show their rank, or their suit when back up
+            ```
+        "#]].assert_eq(&hover_at(
+            "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n1. S@b2 1... M@a2\n$02. b2-c1 2... *a2\n",
+            &HoverOptions::default(),
+        ));
     }
 
     #[test]
     fn a_hover_draws_its_board_in_the_style_asked_for() {
-        let at = TIC_TAC_TOE.find("2. b2-c1").unwrap();
         let options = HoverOptions {
             board: BoardStyle::Reference,
             plain_text: false,
         };
-        let shown = hover_with(&*document(), at, &options).unwrap();
-        assert!(shown.text.contains("\n2 ☾⃝━╋━┥\n"), "{}", shown.text);
-        assert!(shown.text.contains("\n1 └─┸─☀⃝\n"), "{}", shown.text);
+        expect![[r#"
+            6:1-6:9 "2. b2-c1"
+            **Move 2.** `b2-c1`
+
+            - Moved null of Suns coin, back up from b2 to c1
+
+            **Board 2.**
+
+            ```text
+            3 ┌─┰─┐
+              │ ┃ │
+            2 ☾⃝━╋━┥
+              │ ┃ │
+            1 └─┸─☀⃝
+              a b c
+            Key: ☀ Suns, ☾ Moons, ♛ Crowns, ⸸ Arms; x⃝ coin
+            ```
+        "#]]
+        .assert_eq(&hover_at(
+            "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n1. S@b2 1... M@a2\n$02. b2-c1 2... *a2\n",
+            &options,
+        ));
     }
 
     #[test]
@@ -339,50 +379,84 @@ mod tests {
             plain_text: true,
             ..HoverOptions::default()
         };
-        let at = TIC_TAC_TOE.find("2. b2-c1").unwrap();
-        let shown = hover_with(&*document(), at, &options).unwrap();
-        assert_eq!(
-            shown.text,
-            "Move 2. b2-c1\n\n\
-             - Moved null of Suns coin, back up from b2 to c1\n\n\
-             Board 2.\n\n\
-             3 ┌─┰─┐\n  │ ┃ │\n2 ☾━╋━┥\n  │ ┃ │\n1 └─┸─☀\n  a b c\n\
-             Key: ☀ Suns, ☾ Moons, ♛ Crowns, ⚜ Arms; coins show their rank, or their suit \
-             when back up"
+        expect![[r#"
+            6:1-6:9 "2. b2-c1"
+            Move 2. b2-c1
+
+            - Moved null of Suns coin, back up from b2 to c1
+
+            Board 2.
+
+            3 ┌─┰─┐
+              │ ┃ │
+            2 ☾━╋━┥
+              │ ┃ │
+            1 └─┸─☀
+              a b c
+            Key: ☀ Suns, ☾ Moons, ♛ Crowns, ⚜ Arms; coins show their rank, or their suit when back up
+        "#]].assert_eq(&hover_at(
+            "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n1. S@b2 1... M@a2\n$02. b2-c1 2... *a2\n",
+            &options,
+        ));
+        let named = hover_at(
+            "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n1. S@b2 1... M@a2\n2. $0b2-c1 2... *a2\n",
+            &options,
         );
-        let named = hover_with(&*document(), at + 3, &options).unwrap();
-        assert!(
-            named.text.starts_with("PieceId b2 names 1 piece"),
-            "{}",
-            named.text
-        );
-        assert!(named.text.ends_with("\nMarked: b2"), "{}", named.text);
+        expect![[r#"
+            6:4-6:6 "b2"
+            PieceId b2 names 1 piece here:
+
+            - null of Suns coin, back up at b2
+
+            Board before 2.
+
+            3 ┌─┰─┐
+              │ ┃ │
+            2 ☾━☀━┥
+              │ ┃ │
+            1 └─┸─┘
+              a b c
+            Key: ☀ Suns, ☾ Moons, ♛ Crowns, ⚜ Arms; coins show their rank, or their suit when back up
+            Marked: b2
+        "#]].assert_eq(&named);
         for mark in ["**", "`", "```"] {
-            assert!(!named.text.contains(mark), "{mark} in {}", named.text);
+            assert!(!named.contains(mark), "{mark} in {named}");
         }
     }
 
     #[test]
     fn a_piece_id_hover_marks_what_it_names() {
-        let at = TIC_TAC_TOE.find("2. b2-c1").unwrap() + 3;
-        let shown = hover(&*document(), at).unwrap();
-        assert!(
-            shown.markdown.contains("**Board before 2.**"),
-            "{}",
-            shown.markdown
-        );
-        assert!(
-            shown.markdown.ends_with("```\nMarked: b2"),
-            "{}",
-            shown.markdown
-        );
+        expect![[r#"
+            6:4-6:6 "b2"
+            **PieceId** `b2` names 1 piece here:
+
+            - null of Suns coin, back up at b2
+
+            **Board before 2.**
+
+            ```text
+            3 ┌─┰─┐
+              │ ┃ │
+            2 ☾━☀━┥
+              │ ┃ │
+            1 └─┸─┘
+              a b c
+            Key: ☀ Suns, ☾ Moons, ♛ Crowns, ⚜ Arms; coins show their rank, or their suit when back up
+            ```
+            Marked: b2
+        "#]].assert_eq(&hover_at(
+            "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n1. S@b2 1... M@a2\n2. $0b2-c1 2... *a2\n",
+            &HoverOptions::default(),
+        ));
     }
 
     #[test]
     fn render_at_draws_the_move_under_the_cursor() {
-        let document = document();
-        let at = TIC_TAC_TOE.find("*a2").unwrap();
-        let found = render_at(&*document, at, &SvgOptions::default()).unwrap();
+        let fixture = fixture(
+            "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n1. S@b2 1... M@a2\n2. b2-c1 2... $0*a2\n",
+        );
+        let document = analyze(None, fixture.text);
+        let found = render_at(&*document, fixture.offset, &SvgOptions::default()).unwrap();
         assert_eq!(found.label, "2...");
         assert!(found.svg.starts_with("<svg "), "{}", found.svg);
         // Two pieces left: the tile and the coin of Suns.

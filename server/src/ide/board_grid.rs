@@ -113,6 +113,125 @@ pub fn board_grid(
     Some(BoardGrid { rows })
 }
 
+/// The grid of `state`'s picture as the viewers draw it ([`crate::ide::viewer::state_picture`],
+/// the language server's `ppn/render`): its caption above the board moves every square.
+pub fn viewer_grid(
+    document: &dyn NotationDocument,
+    state: &crate::model::notation_document::LineState,
+    options: &SvgOptions,
+) -> Option<BoardGrid> {
+    board_grid(
+        document,
+        state.state,
+        &crate::ide::viewer::picture_options(state, options),
+    )
+}
+
+/// What changed between two boards, in words, for those who do not see the picture: "the
+/// white pawn moves from e2 to e4", "the black knight on f6 is taken", "a Suns coin is
+/// placed on b2". Pieces are matched by what they are, so a move reads the same in every
+/// notation. Empty when nothing changed.
+pub fn describe_change(before: &BoardGrid, after: &BoardGrid) -> String {
+    use std::collections::BTreeMap;
+    // What each square lost and gained, as multisets of words, in board order.
+    let order: Vec<&str> = after.squares().map(|square| square.name.as_str()).collect();
+    let pieces_of = |grid: &BoardGrid| -> BTreeMap<String, Vec<String>> {
+        grid.squares()
+            .filter(|square| !square.pieces.is_empty())
+            .map(|square| (square.name.clone(), square.pieces.clone()))
+            .collect()
+    };
+    let (old, new) = (pieces_of(before), pieces_of(after));
+    let mut left: Vec<(String, String)> = Vec::new();
+    let mut arrived: Vec<(String, String)> = Vec::new();
+    let empty = Vec::new();
+    let mut names: Vec<&String> = old.keys().chain(new.keys()).collect();
+    names.sort_by_key(|name| order.iter().position(|known| known == name));
+    names.dedup();
+    for name in names {
+        let (was, is) = (
+            old.get(name).unwrap_or(&empty),
+            new.get(name).unwrap_or(&empty),
+        );
+        let mut remaining = is.clone();
+        for piece in was {
+            match remaining.iter().position(|other| other == piece) {
+                Some(found) => {
+                    remaining.remove(found);
+                }
+                None => left.push((name.clone(), piece.clone())),
+            }
+        }
+        arrived.extend(remaining.into_iter().map(|piece| (name.clone(), piece)));
+    }
+    let mut sentences = Vec::new();
+    // A piece that left one square and arrived on another moved; what else left was taken.
+    let mut moved_to: Vec<(String, String, String)> = Vec::new();
+    arrived.retain(
+        |(to, piece)| match left.iter().position(|(_, gone)| gone == piece) {
+            Some(found) => {
+                let (from, _) = left.remove(found);
+                moved_to.push((piece.clone(), from, to.clone()));
+                false
+            }
+            None => true,
+        },
+    );
+    for (piece, from, to) in &moved_to {
+        sentences.push(format!("the {} moves from {from} to {to}", set_off(piece)));
+    }
+    for (square, piece) in &left {
+        sentences.push(format!("the {} on {square} is taken", set_off(piece)));
+    }
+    for (square, piece) in &arrived {
+        sentences.push(format!("a {piece} is placed on {square}"));
+    }
+    sentences.join("; ")
+}
+
+/// What the move to `state` did, in words ([`describe_change`] of the board before it and
+/// after it); empty for a game's first board.
+pub fn change_in_words(document: &dyn NotationDocument, state: StateRef) -> String {
+    change_in_words_of(document, &crate::ide::viewer::viewer_games(document), state)
+}
+
+/// [`change_in_words`] with the document's games already listed (the page keeps them).
+pub fn change_in_words_of(
+    document: &dyn NotationDocument,
+    games: &[crate::ide::viewer::ViewerGame],
+    state: StateRef,
+) -> String {
+    let Some(before) = games.get(state.game).and_then(|game| game.before(state)) else {
+        return String::new();
+    };
+    let options = SvgOptions::default();
+    match (
+        board_grid(document, before, &options),
+        board_grid(document, state, &options),
+    ) {
+        (Some(old), Some(new)) => describe_change(&old, &new),
+        _ => String::new(),
+    }
+}
+
+/// A piece's words as the subject of a sentence: "3 of Arms coin, back up," closes its
+/// own aside with a comma, so that what follows reads as the verb.
+fn set_off(piece: &str) -> String {
+    if piece.contains(',') {
+        format!("{piece},")
+    } else {
+        piece.to_string()
+    }
+}
+
+/// A board as text, a line per occupied square: "e4: white pawn" (a stack top to bottom).
+pub fn board_as_text(grid: &BoardGrid) -> Vec<String> {
+    grid.squares()
+        .filter(|square| !square.pieces.is_empty())
+        .map(|square| format!("{}: {}", square.name, square.pieces.join("; on ")))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +274,35 @@ mod tests {
         assert_eq!(grid.rows[9][4].name, "e0");
         assert_eq!(grid.square("e0").unwrap().pieces.len(), 1);
         assert_eq!(grid.square("e9").unwrap().pieces.len(), 1);
+    }
+
+    #[test]
+    fn a_change_is_told_in_words_moves_captures_and_placements() {
+        let text = "---\nGameType: Chess\n...\n1. e2-e4 1... d7-d5 2. e4:d5 3. S@c4\n";
+        let document = analyze(Some(std::path::Path::new("a.ppn")), text.to_string());
+        let grid = |index| {
+            board_grid(
+                &*document,
+                StateRef { game: 0, index },
+                &SvgOptions::default(),
+            )
+            .unwrap()
+        };
+        let change = |index| describe_change(&grid(index - 1), &grid(index));
+        let first = change(1);
+        assert!(first.contains("moves from e2 to e4"), "{first}");
+        assert!(
+            first.starts_with("the white pawn") || first.starts_with("the "),
+            "{first}"
+        );
+        let capture = change(3);
+        assert!(capture.contains("moves from e4 to d5"), "{capture}");
+        assert!(capture.contains("on d5 is taken"), "{capture}");
+        let placed = change(4);
+        assert!(placed.contains("is placed on c4"), "{placed}");
+        assert_eq!(describe_change(&grid(2), &grid(2)), "");
+        let listed = board_as_text(&grid(0));
+        assert_eq!(listed.len(), 32);
+        assert!(listed[0].starts_with("a8: "), "{listed:?}");
     }
 }

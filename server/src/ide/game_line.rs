@@ -114,7 +114,10 @@ fn start_cursor(
 mod tests {
     use std::path::Path;
 
+    use expect_test::expect;
+
     use super::*;
+    use crate::fixture::{fixture, spot};
     use crate::ide::analyze::analyze;
 
     /// Every stop's cursor shows that stop's state, in every notation.
@@ -196,23 +199,58 @@ mod tests {
         );
     }
 
+    /// The game line at the cursor of `marked` (a PPN text): the game, then each stop: its
+    /// label, where the cursor shows it, the move, and whether it is the current state.
+    fn line_at(marked: &str) -> String {
+        let fixture = fixture(marked);
+        let document = analyze(None, fixture.text.clone());
+        let Some(line) = game_line_at(&*document, fixture.offset) else {
+            return "no game".to_string();
+        };
+        let mut shown = format!("game {} ({})\n", line.game, line.name);
+        for stop in &line.stops {
+            let cursor = spot(&fixture.text, &(stop.cursor..stop.cursor));
+            shown.push_str(&format!(
+                "{} shown from {}",
+                stop.label,
+                &cursor[..cursor.find('-').unwrap()]
+            ));
+            if let Some(range) = &stop.range {
+                shown.push_str(&format!(
+                    ", the move {} {:?}",
+                    spot(&fixture.text, range),
+                    stop.text
+                ));
+            }
+            if stop.state == line.current {
+                shown.push_str(", current");
+            }
+            shown.push('\n');
+        }
+        shown
+    }
+
     #[test]
     fn the_line_is_that_of_the_game_at_the_offset() {
-        let text = "---\nGameType: Tablut\n...\n1. a4-a3 1... c5-c3\n\
-                    ---\nGameType: Tablut\n...\n1. d1-d3\n";
-        let document = analyze(None, text.to_string());
-        let second = text.find("1. d1-d3").unwrap();
-        let line = game_line_at(&*document, second + 1).unwrap();
-        assert_eq!(line.game, 1);
-        let labels: Vec<&str> = line.stops.iter().map(|stop| stop.label.as_str()).collect();
-        assert_eq!(labels, ["start", "1."]);
-        assert_eq!(line.stops[1].cursor, second);
-        assert_eq!(line.stops[1].range, Some(second..second + "1. d1-d3".len()));
-        assert_eq!(line.stops[1].text, "d1-d3");
-        assert_eq!(line.current, line.stops[1].state);
-        let first = game_line_at(&*document, 0).unwrap();
-        assert_eq!(first.game, 0);
-        assert_eq!(first.stops.len(), 3);
+        expect![[r#"
+            game 1 (Game 2: Tablut)
+            start shown from 5:1
+            1. shown from 8:1, the move 8:1-8:9 "1. d1-d3" "d1-d3", current
+        "#]]
+        .assert_eq(&line_at(
+            "---\nGameType: Tablut\n...\n1. a4-a3 1... c5-c3\n\
+             ---\nGameType: Tablut\n...\n1$0. d1-d3\n",
+        ));
+        expect![[r#"
+            game 0 (Game 1: Tablut)
+            start shown from 1:1, current
+            1. shown from 4:1, the move 4:1-4:9 "1. a4-a3" "a4-a3"
+            1... shown from 4:10, the move 4:10-4:20 "1... c5-c3" "c5-c3"
+        "#]]
+        .assert_eq(&line_at(
+            "$0---\nGameType: Tablut\n...\n1. a4-a3 1... c5-c3\n\
+             ---\nGameType: Tablut\n...\n1. d1-d3\n",
+        ));
         assert!(game_line_at(&*analyze(None, String::new()), 0).is_none());
     }
 }

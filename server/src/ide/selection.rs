@@ -173,16 +173,12 @@ fn square_highlights(document: &dyn NotationDocument, offset: usize) -> Vec<High
 
 #[cfg(test)]
 mod tests {
+    use expect_test::expect;
+
     use super::*;
+    use crate::fixture::{fixture, spot};
     use crate::ide::analyze::analyze;
     use std::path::Path;
-
-    const TEXT: &str = "---\nEvent: Demo\nMacros:\n  home: S@a1\n...\n\
-                        1. `home' 1... M@b2\n2. a1-b1 2... b2-a2\n3. b1:a2 {a2 again}\n";
-
-    fn at(text: &str, needle: &str, n: usize) -> usize {
-        text.match_indices(needle).nth(n).expect("in the text").0
-    }
 
     #[test]
     fn pair_keys() {
@@ -199,63 +195,79 @@ mod tests {
         }
     }
 
+    /// The highlights at the cursor of `marked`, read as the notation of a file named
+    /// `name`: a line each, their kind and where.
+    fn highlights_at(name: &str, marked: &str) -> String {
+        let fixture = fixture(marked);
+        let document = analyze(Some(Path::new(name)), fixture.text.clone());
+        highlights(&*document, fixture.offset)
+            .iter()
+            .map(|highlight| {
+                format!(
+                    "{:?} {}\n",
+                    highlight.kind,
+                    spot(&fixture.text, &highlight.range)
+                )
+            })
+            .collect()
+    }
+
     #[test]
     fn selections_grow_from_the_token_to_the_game() {
-        let document = analyze(None, TEXT.to_string());
-        let b1 = at(TEXT, "a1-b1", 0) + 3;
-        let chain: Vec<&str> = selection_ranges(&*document, b1)
-            .into_iter()
-            .map(|range| &TEXT[range])
+        let fixture = fixture(
+            "---\nEvent: Demo\nMacros:\n  home: S@a1\n...\n\
+             1. `home' 1... M@b2\n2. a1-$0b1 2... b2-a2\n3. b1:a2 {a2 again}\n",
+        );
+        let document = analyze(None, fixture.text.clone());
+        let chain: String = selection_ranges(&*document, fixture.offset)
+            .iter()
+            .map(|range| format!("{}\n", spot(&fixture.text, range)))
             .collect();
-        assert_eq!(chain[0], "b1");
-        assert_eq!(chain[1], "a1-b1");
-        assert_eq!(chain[2], "2. a1-b1");
-        assert_eq!(chain[3], "2. a1-b1 2... b2-a2");
-        assert!(chain[4].starts_with("---\nEvent: Demo"), "{chain:?}");
-        assert_eq!(chain.len(), 5);
+        expect![[r#"
+            7:7-7:9 "b1"
+            7:4-7:9 "a1-b1"
+            7:1-7:9 "2. a1-b1"
+            7:1-7:20 "2. a1-b1 2... b2-a2"
+            1:1-8:20 "---\nEvent: Demo\nMacros:\n  home: S@a1\n...\n1. `home' 1... M@b2\n2. a1-b1 2... b2-a2\n3. b1:a2 {a2 again}"
+        "#]].assert_eq(&chain);
     }
 
     #[test]
     fn a_square_highlights_where_the_game_writes_it() {
-        let document = analyze(None, TEXT.to_string());
-        let found: Vec<usize> = highlights(&*document, at(TEXT, "a2", 0) + 1)
-            .into_iter()
-            .map(|highlight| {
-                assert_eq!(highlight.kind, HighlightKind::Use);
-                assert_eq!(&TEXT[highlight.range.clone()], "a2");
-                highlight.range.start
-            })
-            .collect();
         // Not the one in the comment.
-        assert_eq!(found, [at(TEXT, "a2", 0), at(TEXT, "a2", 1)]);
+        expect![[r#"
+            Use 7:18-7:20 "a2"
+            Use 8:7-8:9 "a2"
+        "#]]
+        .assert_eq(&highlights_at(
+            "g.ppn",
+            "---\nEvent: Demo\nMacros:\n  home: S@a1\n...\n\
+             1. `home' 1... M@b2\n2. a1-b1 2... b2-a$02\n3. b1:a2 {a2 again}\n",
+        ));
     }
 
     #[test]
     fn a_macro_highlights_its_key_and_its_uses() {
-        let document = analyze(None, TEXT.to_string());
-        let found = highlights(&*document, at(TEXT, "`home'", 0) + 2);
-        assert_eq!(
-            found,
-            [
-                Highlight {
-                    range: at(TEXT, "home:", 0)..at(TEXT, "home:", 0) + 4,
-                    kind: HighlightKind::Definition
-                },
-                Highlight {
-                    range: at(TEXT, "`home'", 0)..at(TEXT, "`home'", 0) + 6,
-                    kind: HighlightKind::Use
-                },
-            ]
-        );
+        expect![[r#"
+            Definition 4:3-4:7 "home"
+            Use 6:4-6:10 "`home'"
+        "#]]
+        .assert_eq(&highlights_at(
+            "g.ppn",
+            "---\nEvent: Demo\nMacros:\n  home: S@a1\n...\n\
+             1. `h$0ome' 1... M@b2\n2. a1-b1 2... b2-a2\n3. b1:a2 {a2 again}\n",
+        ));
     }
 
     #[test]
     fn squares_of_an_opentafl_record_highlight_too() {
-        let text =
-            "[rules:dim:7 start:/3t3/3t3/tTTKTTt/3T3/3t3/7/7/]\n1. d5-f5 b4-b2\n2. f5-f2 b2-c2\n";
-        let document = analyze(Some(Path::new("g.otn")), text.to_string());
-        let found = highlights(&*document, at(text, "f5", 1) + 1);
-        let places: Vec<usize> = found.iter().map(|h| h.range.start).collect();
-        assert_eq!(places, [at(text, "f5", 0), at(text, "f5", 1)], "{found:?}");
+        expect![[r#"
+            Use 2:7-2:9 "f5"
+            Use 3:4-3:6 "f5"
+        "#]]
+        .assert_eq(&highlights_at(
+            "g.otn",
+            "[rules:dim:7 start:/3t3/3t3/tTTKTTt/3T3/3t3/7/7/]\n1. d5-f5 b4-b2\n2. f$05-f2 b2-c2\n",
+        ));
     }
 }

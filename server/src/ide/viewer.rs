@@ -37,6 +37,25 @@ impl ViewerGame {
         self.all_states()
             .find(|line_state| line_state.state == state)
     }
+
+    /// The state just before `state` in its line (for a variation's first move, the state
+    /// it branches from); `None` for the starting board.
+    pub fn before(&self, state: StateRef) -> Option<StateRef> {
+        let lines = std::iter::once((None, &self.states)).chain(
+            self.variations
+                .iter()
+                .map(|variation| (Some(variation.from), &variation.states)),
+        );
+        for (branches_from, line) in lines {
+            if let Some(place) = line.iter().position(|found| found.state == state) {
+                return match place {
+                    0 => branches_from,
+                    _ => Some(line[place - 1].state),
+                };
+            }
+        }
+        None
+    }
 }
 
 /// Every game of the document with its main line and variations.
@@ -70,11 +89,16 @@ pub fn state_picture(
     options: &SvgOptions,
 ) -> Option<String> {
     let scene = document.scene(state.state)?;
-    let options = SvgOptions {
+    Some(svg(&scene, &picture_options(state, options)))
+}
+
+/// How the viewers draw a state: `options` with the state's caption above the board. The
+/// board's grid laid over the picture is placed with the same options.
+pub fn picture_options(state: &LineState, options: &SvgOptions) -> SvgOptions {
+    SvgOptions {
         caption: Some(state_caption(state)),
         ..options.clone()
-    };
-    Some(svg(&scene, &options))
+    }
 }
 
 const VIEWER_SCRIPT: &str = include_str!("../../assets/viewer/viewer.js");

@@ -16,7 +16,10 @@ use tower_lsp_server::{LspService, Server};
 
 use super::analysis::Analyzer;
 use super::catch_panics::CatchPanics;
-use super::handlers::custom::{BOARD_AT_METHOD, GAME_LINE_METHOD, RENDER_METHOD};
+use super::handlers::custom::{
+    BOARD_AT_METHOD, BOARD_GRID_METHOD, ENTER_MOVE_METHOD, GAME_LINE_METHOD, LEGAL_TARGETS_METHOD,
+    MOVE_IN_WORDS_METHOD, RENDER_METHOD,
+};
 use super::handlers::Backend;
 use super::state::State;
 use crate::config::{ConfigFiles, Settings};
@@ -81,6 +84,10 @@ where
     .custom_method(BOARD_AT_METHOD, Backend::board_at)
     .custom_method(RENDER_METHOD, Backend::render)
     .custom_method(GAME_LINE_METHOD, Backend::game_line)
+    .custom_method(BOARD_GRID_METHOD, Backend::board_grid)
+    .custom_method(LEGAL_TARGETS_METHOD, Backend::legal_targets)
+    .custom_method(ENTER_MOVE_METHOD, Backend::enter_move)
+    .custom_method(MOVE_IN_WORDS_METHOD, Backend::move_in_words)
     .finish();
 
     let (to_library, library_input) = tokio::io::duplex(PIPE_BYTES);

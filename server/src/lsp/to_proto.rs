@@ -61,6 +61,37 @@ impl<'a> Converter<'a> {
         }
     }
 
+    /// Where `offset` of the text will be once `range` is replaced by `inserted`: the
+    /// cursor an edit not yet applied by the client puts on what it writes (an offset past
+    /// the inserted text is placed at its end).
+    pub(super) fn position_after_edit(
+        &self,
+        range: &std::ops::Range<usize>,
+        inserted: &str,
+        offset: usize,
+    ) -> Position {
+        if offset <= range.start {
+            return self.position(offset);
+        }
+        let start = self.position(range.start);
+        let mut within = (offset - range.start).min(inserted.len());
+        while !inserted.is_char_boundary(within) {
+            within -= 1;
+        }
+        let before = &inserted[..within];
+        let units = |text: &str| u32::try_from(self.encoding.units_in(text)).unwrap_or(u32::MAX);
+        match before.rfind('\n') {
+            Some(line_start) => Position {
+                line: start.line + before.matches('\n').count() as u32,
+                character: units(&before[line_start + 1..]),
+            },
+            None => Position {
+                line: start.line,
+                character: start.character + units(before),
+            },
+        }
+    }
+
     pub(super) fn offset(&self, position: Position) -> usize {
         text_offset(
             self.document.text(),

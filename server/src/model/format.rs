@@ -41,6 +41,18 @@ impl Format {
         }
     }
 
+    /// As people write it: `PPN`, `OpenTafl`, `annoFEN`, `XAY`, `FEN`, `WXF`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Format::Ppn => "PPN",
+            Format::Otn => "OpenTafl",
+            Format::AnnoFen => "annoFEN",
+            Format::Xay => "XAY",
+            Format::Fen => "FEN",
+            Format::Wxf => "WXF",
+        }
+    }
+
     /// File extensions (without the dot) of files in this format.
     pub fn extensions(self) -> &'static [&'static str] {
         match self {

@@ -221,6 +221,8 @@ pub enum MoveQuestion {
 pub enum Targets {
     Any,
     Only(Vec<String>),
+    /// No move is written in this document, and why.
+    ReadOnly(String),
 }
 
 /// One analysed revision of a document in some notation. Implementations are immutable
@@ -358,10 +360,14 @@ pub trait NotationDocument: Send + Sync + fmt::Debug {
     }
 
     /// Where the piece on `from` may go in `state`, by the notation's rules; `Only` an
-    /// empty list where there is nothing to move there (or the notation takes no move).
+    /// empty list where there is nothing to move there; `ReadOnly` where the notation
+    /// takes no move at all.
     fn legal_targets(&self, state: StateRef, from: &str) -> Targets {
         let _ = (state, from);
-        Targets::Only(Vec::new())
+        Targets::ReadOnly(format!(
+            "{} holds one position: moves are not written in it",
+            self.format().title()
+        ))
     }
 
     /// A move made on the board, written into the text in this notation; refused by a
@@ -369,8 +375,8 @@ pub trait NotationDocument: Send + Sync + fmt::Debug {
     fn enter_move(&self, request: &MoveRequest) -> MoveAnswer {
         let _ = request;
         MoveAnswer::Refused(format!(
-            "a {} file holds one position: moves are not written in it",
-            self.format().name()
+            "{} holds one position: moves are not written in it",
+            self.format().title()
         ))
     }
 

@@ -504,7 +504,9 @@ fn comments_holding_braces(text: &str, replay: &Replay, diagnostics: &mut Vec<Di
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixture::diagnostic_codes;
     use crate::model::edit::with_replacements;
+    use crate::model::format::Format::Ppn;
     use crate::ppn::diagnostics::check_text;
 
     #[test]
@@ -521,7 +523,7 @@ mod tests {
     fn each_game_without_setup_is_folded_on_its_own() {
         let game = "---\nGameType: Chesss\n...\n1. e2-e4 e7-e5\n";
         let text = format!("{game}---\n...\n1. *z9\n{game}");
-        let codes: Vec<_> = check_text(&text).into_iter().map(|d| d.code).collect();
+        let codes = diagnostic_codes(Ppn, &text);
         assert_eq!(
             codes,
             [
@@ -537,9 +539,11 @@ mod tests {
     #[test]
     fn a_game_without_setup_says_so_once() {
         let text = "---\nGameType: Chesss\n...\n1. e2-e4 e7-e5 2. g1-f3 b8-c6\n";
+        assert_eq!(
+            diagnostic_codes(Ppn, text),
+            ["unknown-game", "moves-not-checked"]
+        );
         let diagnostics = check_text(text);
-        let codes: Vec<_> = diagnostics.iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["unknown-game", "moves-not-checked"]);
         let note = &diagnostics[1];
         assert_eq!(note.severity, Severity::Information);
         assert!(note
@@ -552,23 +556,29 @@ mod tests {
     #[test]
     fn broken_metadata_says_so_once() {
         let text = "---\nGameType: \"Chess\nEvent: x\n...\n1. e2-e4 e7-e5\n";
-        let codes: Vec<_> = check_text(text).into_iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["yaml-error", "moves-not-checked"]);
+        assert_eq!(
+            diagnostic_codes(Ppn, text),
+            ["yaml-error", "moves-not-checked"]
+        );
     }
 
     #[test]
     fn metadata_without_an_end_is_one_error_with_a_fix() {
         let text = "GameType: Chess\n1. e2-e4\n";
+        assert_eq!(
+            diagnostic_codes(Ppn, text),
+            ["metadata-without-end", "moves-not-checked"]
+        );
         let diagnostics = check_text(text);
-        let codes: Vec<_> = diagnostics.iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["metadata-without-end", "moves-not-checked"]);
         assert_eq!(&text[diagnostics[0].range.clone()], "GameType: Chess");
         let fixed = with_replacements(text, &diagnostics[0].fixes[0].edits);
         assert_eq!(fixed, "GameType: Chess\n...\n1. e2-e4\n");
         assert!(check_text(&fixed).is_empty(), "{:?}", check_text(&fixed));
         let dashed = "---\nGameType: Chess\nEvent: x\n1. e2-e4\n";
-        let codes: Vec<_> = check_text(dashed).into_iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["metadata-without-end", "moves-not-checked"]);
+        assert_eq!(
+            diagnostic_codes(Ppn, dashed),
+            ["metadata-without-end", "moves-not-checked"]
+        );
     }
 
     /// Each diagnostic's code, text, and how many places it is related to.

@@ -200,13 +200,19 @@ fn check_on_threads(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use expect_test::expect;
+
+    use crate::fixture::{check_diagnostics, diagnostic_codes};
+    use crate::model::format::Format::Ppn;
 
     #[test]
     fn reports_yaml_and_movetext_problems_in_document_order() {
         let text = "---\nGameType: [oops\n...\n1. S@a1 { never closed\n";
+        assert_eq!(
+            diagnostic_codes(Ppn, text),
+            ["yaml-error", "unclosed-comment"]
+        );
         let diagnostics = check_text(text);
-        let codes: Vec<_> = diagnostics.iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["yaml-error", "unclosed-comment"]);
         assert_eq!(&text[diagnostics[1].range.clone()][..1], "{");
     }
 
@@ -225,23 +231,18 @@ mod tests {
     #[test]
     fn a_brace_expansion_over_its_cap_is_reported_once() {
         let text = "1. S@{a..z}{1..999999999} 2. S@a1\n";
-        let found: Vec<_> = check_text(text).into_iter().map(|d| d.code).collect();
-        assert_eq!(found, ["brace-expansion"]);
+        assert_eq!(diagnostic_codes(Ppn, text), ["brace-expansion"]);
     }
 
     #[test]
     fn reports_syntax_and_replay_problems_together() {
-        let text = "1. S@b2 ] 2. *c5\n";
-        let found: Vec<_> = check_text(text)
-            .into_iter()
-            .map(|d| (d.code, text[d.range].to_string()))
-            .collect();
-        assert_eq!(
-            found,
-            [
-                ("unexpected-token", "]".to_string()),
-                ("no-piece", "c5".to_string())
-            ]
+        check_diagnostics(
+            Ppn,
+            "1. S@b2 ] 2. *c5\n",
+            expect![[r#"
+                error unexpected-token 1:9-1:10 "]": unexpected `]`: there is no `[` to close
+                error no-piece 1:15-1:17 "c5": there is no piece at `c5`
+            "#]],
         );
     }
 }

@@ -29,10 +29,10 @@ fn position(document: &XiangqiDocument, state: StateRef) -> Option<(Board, Side)
 }
 
 pub fn legal_targets(document: &XiangqiDocument, state: StateRef, from: &str) -> Targets {
+    if document.parsed.format != Format::Wxf {
+        return Targets::ReadOnly(diagram_takes_no_move(document));
+    }
     let targets = (|| {
-        if document.parsed.format != Format::Wxf {
-            return None;
-        }
         let (board, side) = position(document, state)?;
         let from = Point::parse(from)?;
         let moves = legal_moves(&board, side);
@@ -47,12 +47,16 @@ pub fn legal_targets(document: &XiangqiDocument, state: StateRef, from: &str) ->
     Targets::Only(targets.unwrap_or_default())
 }
 
+fn diagram_takes_no_move(document: &XiangqiDocument) -> String {
+    format!(
+        "{} is a diagram of one position: moves are written in a WXF record",
+        document.parsed.format.title()
+    )
+}
+
 pub fn enter_move(document: &XiangqiDocument, request: &MoveRequest) -> MoveAnswer {
     if document.parsed.format != Format::Wxf {
-        return MoveAnswer::Refused(format!(
-            "a {} file is a diagram of one position: moves are written in a WXF record",
-            document.parsed.format.name()
-        ));
+        return MoveAnswer::Refused(diagram_takes_no_move(document));
     }
     let Some((board, side)) = position(document, request.state) else {
         return MoveAnswer::Refused("there is no such state".to_string());

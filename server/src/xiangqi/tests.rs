@@ -1,9 +1,15 @@
 //! The editor features of xiangqi-setup files, through the notation contract and the
 //! generic `ide` paths every notation shares.
 
+use expect_test::expect;
+
+use crate::fixture::{
+    check_completions, check_diagnostics, check_folds, check_hover, check_inlay_hints,
+    check_semantic_tokens, check_symbols, diagnostic_codes,
+};
 use crate::ide::analyze::{analyze, board_at, hover, quick_fixes, reanalyze};
 use crate::model::edit::TextEdit;
-use crate::model::features::{FoldKind, SymbolKind, TokenKind};
+use crate::model::format::Format::{AnnoFen, Wxf, Xay};
 use crate::model::notation_document::{NotationDocument, StateRef};
 use crate::model::scene::{Annotation, MarkColor, MarkShape};
 use std::path::Path;
@@ -67,41 +73,62 @@ const ANNOFEN: &str = "# Copyright\n# last two moves\nv1 r[<bm><a+1-2>]bakabnr/9
 
 const PLAYOK: &str = "FORMAT  WXF\r\nRED     jugador rojo ; 1200 ;;\r\nBLACK   jugador negro ; 1240 ;;\r\nSTART{\r\n 1. P3+1 c8.7   2. E7+5 c2.5   3. H2+3 h2+3\r\n 4. H8+6 r1.2   5. H3+4 h8+9   6. C2+4 r9+1\r\n 7. C2.5 a4+5\r\n}END\r\n";
 
+/// [`PLAYOK`] with other moves (those of `PLAYOK` with a `$0` among them).
+fn playok(moves: &str) -> String {
+    format!("FORMAT  WXF\r\nRED     jugador rojo ; 1200 ;;\r\nBLACK   jugador negro ; 1240 ;;\r\nSTART{{\r\n{moves}}}END\r\n")
+}
+
 #[test]
 fn hover_on_an_arrow_says_where_it_points_and_shows_the_board() {
-    let doc = open("a.annofen", ANNOFEN);
-    let at = ANNOFEN.find("a+1-2").unwrap() + 2;
-    let found = hover(&*doc, at).unwrap();
-    assert_eq!(found.range, at - 2..at + 3);
-    assert!(
-        found
-            .markdown
-            .starts_with("**`a+1-2`** — an arrow from b9 to c7"),
-        "{}",
-        found.markdown
+    check_hover(
+        AnnoFen,
+        "# Copyright\n# last two moves\nv1 r[<bm><a+$01-2>]bakabnr/9/1c[<pm>n]4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2[<pm>C]2[<bm><a-3+0>]1/9/RNBAKABNR\n",
+        expect![[r#"
+            3:11-3:16 "a+1-2"
+            **`a+1-2`** — an arrow from b9 to c7: 1 file to the right and 2 ranks down (towards Red)
+
+            board: start (game 0, state 0)
+        "#]],
     );
+    // In an editor the board is drawn below, with the annotations.
+    let doc = open("a.annofen", ANNOFEN);
+    let found = hover(&*doc, ANNOFEN.find("a+1-2").unwrap() + 2).unwrap();
     assert!(
         found.markdown.contains("```text"),
         "the board is drawn below"
     );
-    let position = hover(&*doc, ANNOFEN.find("/9/").unwrap() + 1).unwrap();
-    assert!(
-        position.markdown.starts_with("**annoFEN position**"),
-        "{}",
-        position.markdown
+    check_hover(
+        AnnoFen,
+        "# Copyright\n# last two moves\nv1 r[<bm><a+1-2>]bakabnr/$09/1c[<pm>n]4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2[<pm>C]2[<bm><a-3+0>]1/9/RNBAKABNR\n",
+        expect![[r#"
+            3:1-3:102 "v1 r[<bm><a+1-2>]bakabnr/9/1c[<pm>n]4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2[<pm>C]2[<bm><a-3+0>]1/9/RNBAKABNR"
+            **annoFEN position**
+
+            board: start (game 0, state 0)
+        "#]],
     );
+    let position = hover(&*doc, ANNOFEN.find("/9/").unwrap() + 1).unwrap();
     assert!(
         position.markdown.contains("Arrows: b9→c7, h2→e2"),
         "the board below draws the annotations: {}",
         position.markdown
     );
-    let piece = ANNOFEN.find("n]").unwrap();
-    let found = doc.hover(piece).unwrap();
-    assert_eq!(
-        found.markdown,
-        "**`n`** — the Black horse on c7 (`n` is an alias of H (as in knight))"
+    check_hover(
+        AnnoFen,
+        "# Copyright\n# last two moves\nv1 r[<bm><a+1-2>]bakabnr/9/1c[<pm>$0n]4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2[<pm>C]2[<bm><a-3+0>]1/9/RNBAKABNR\n",
+        expect![[r#"
+            3:35-3:36 "n"
+            **`n`** — the Black horse on c7 (`n` is an alias of H (as in knight))
+
+            board: start (game 0, state 0), marked pieces [10]
+        "#]],
     );
-    let board = found.board.unwrap();
+    // The piece marked is the horse on c7.
+    let board = doc
+        .hover(ANNOFEN.find("n]").unwrap())
+        .unwrap()
+        .board
+        .unwrap();
     let scene = doc.scene(board.state).unwrap();
     let marked = board.marked.unwrap();
     assert_eq!(
@@ -143,14 +170,18 @@ fn the_scene_carries_the_annotations() {
 
 #[test]
 fn hover_on_a_wxf_move_shows_the_board_after_it() {
+    check_hover(
+        Wxf,
+        &playok(" 1. P3+1 c8.7   2. E7+5 c$02.5   3. H2+3 h2+3\r\n 4. H8+6 r1.2   5. H3+4 h8+9   6. C2+4 r9+1\r\n 7. C2.5 a4+5\r\n"),
+        expect![[r#"
+            5:25-5:29 "c2.5"
+            **2... `c2.5`** — Black cannon b7–e7
+
+            board: 2... c2.5 (game 0, state 4)
+        "#]],
+    );
     let doc = open("g.wxf", PLAYOK);
-    let at = PLAYOK.find("c2.5").unwrap();
-    let found = doc.hover(at + 1).unwrap();
-    assert_eq!(found.range, at..at + 4);
-    assert_eq!(found.markdown, "**2... `c2.5`** — Black cannon b7–e7");
-    let board = found.board.unwrap();
-    assert_eq!(board.state, StateRef { game: 0, index: 4 });
-    let scene = doc.scene(board.state).unwrap();
+    let scene = doc.scene(StateRef { game: 0, index: 4 }).unwrap();
     let moved: Vec<_> = scene
         .highlighted
         .iter()
@@ -158,19 +189,26 @@ fn hover_on_a_wxf_move_shows_the_board_after_it() {
         .collect();
     assert_eq!(moved, [(5.0, 8.0)]);
     assert_eq!(scene.vacated, [(2.0, 8.0)]);
-    let capture = PLAYOK.find("C2.5").unwrap();
-    assert!(doc
-        .hover(capture)
-        .unwrap()
-        .markdown
-        .contains("captures the Black soldier"));
-    let header = doc.hover(PLAYOK.find("BLACK").unwrap() + 1).unwrap();
-    assert!(
-        header.markdown.starts_with("**BLACK** — Black's player"),
-        "{}",
-        header.markdown
+    check_hover(
+        Wxf,
+        &playok(" 1. P3+1 c8.7   2. E7+5 c2.5   3. H2+3 h2+3\r\n 4. H8+6 r1.2   5. H3+4 h8+9   6. C2+4 r9+1\r\n 7. $0C2.5 a4+5\r\n"),
+        expect![[r#"
+            7:5-7:9 "C2.5"
+            **7. `C2.5`** — Red cannon h6–e6, captures the Black soldier
+
+            Check.
+
+            board: 7. C2.5 (game 0, state 13)
+        "#]],
     );
-    assert!(header.board.is_none());
+    check_hover(
+        Wxf,
+        "FORMAT  WXF\r\nRED     jugador rojo ; 1200 ;;\r\nB$0LACK   jugador negro ; 1240 ;;\r\nSTART{\r\n 1. P3+1 c8.7   2. E7+5 c2.5   3. H2+3 h2+3\r\n 4. H8+6 r1.2   5. H3+4 h8+9   6. C2+4 r9+1\r\n 7. C2.5 a4+5\r\n}END\r\n",
+        expect![[r#"
+            3:1-3:6 "BLACK"
+            **BLACK** — Black's player: `name ; rating ; ...`
+        "#]],
+    );
 }
 
 #[test]
@@ -188,137 +226,462 @@ fn the_board_panel_follows_the_moves() {
 #[test]
 fn check_and_checkmate_are_told_in_the_hover() {
     let text = "FORMAT WXF\nFEN 3k5/9/9/9/9/9/9/9/9/4K3R r\nSTART{\n 1. R1+9\n}END\n";
-    let doc = open("m.wxf", text);
-    assert!(doc.diagnostics().is_empty(), "{:?}", doc.diagnostics());
-    let found = doc.hover(text.find("R1+9").unwrap()).unwrap();
-    assert!(found.markdown.ends_with("Check."), "{}", found.markdown);
-    let mate = "FORMAT WXF\nFEN 3k5/4R4/9/9/9/9/9/9/9/4K3R r\nSTART{\n 1. R1+9\n}END\n";
-    let doc = open("m.wxf", mate);
-    let found = doc.hover(mate.find("R1+9").unwrap()).unwrap();
-    assert!(
-        found.markdown.ends_with("Checkmate: Black has no move."),
-        "{}",
-        found.markdown
+    check_diagnostics(Wxf, text, expect![[""]]);
+    check_hover(
+        Wxf,
+        "FORMAT WXF\nFEN 3k5/9/9/9/9/9/9/9/9/4K3R r\nSTART{\n 1. $0R1+9\n}END\n",
+        expect![[r#"
+            4:5-4:9 "R1+9"
+            **1. `R1+9`** — Red chariot i0–i9
+
+            Check.
+
+            board: 1. R1+9 (game 0, state 1)
+        "#]],
+    );
+    check_hover(
+        Wxf,
+        "FORMAT WXF\nFEN 3k5/4R4/9/9/9/9/9/9/9/4K3R r\nSTART{\n 1. $0R1+9\n}END\n",
+        expect![[r#"
+            4:5-4:9 "R1+9"
+            **1. `R1+9`** — Red chariot i0–i9
+
+            Checkmate: Black has no move.
+
+            board: 1. R1+9 (game 0, state 1)
+        "#]],
     );
 }
 
 #[test]
 fn completion_offers_codes_letters_and_legal_moves() {
-    let text = "v1 r[<a+1-";
-    let doc = open("a.annofen", text);
-    let codes = doc.completions(text.len());
-    assert!(
-        codes
-            .iter()
-            .any(|c| c.label == "a+1-2" && c.replace == (6..text.len())),
-        "{codes:?}"
+    check_completions(
+        AnnoFen,
+        "v1 r[<a+1-$0",
+        expect![[r#"
+            a+1-2 — arrow 1 file to the right and 2 ranks down (towards Red)
+            a+1-1 — arrow 1 file to the right and 1 rank down (towards Red)
+            and 54 more not matching "a+1-"
+            replacing 1:7-1:11 "a+1-"
+        "#]],
     );
-    assert!(codes
-        .iter()
-        .all(|c| c.label.starts_with('a') || c.label.len() == 2));
-    let letters = doc.completions(4);
-    assert!(letters
-        .iter()
-        .any(|c| c.label == "K" && c.detail.as_deref() == Some("Red general")));
-    assert!(letters.iter().any(|c| c.label == "<pm>"));
+    check_completions(
+        AnnoFen,
+        "v1 r$0[<a+1-",
+        expect![[r#"
+            K — Red general
+            A — Red advisor
+            E — Red elephant
+            H — Red horse
+            R — Red chariot
+            C — Red cannon
+            P — Red soldier
+            k — Black general
+            a — Black advisor
+            e — Black elephant
+            h — Black horse
+            r — Black chariot
+            c — Black cannon
+            p — Black soldier
+            <bb> — marks an empty point as bad
+            <bg> — marks an empty point as good
+            <bm> — marks an empty point as involved in a move
+            <pb> — marks a piece as bad
+            <pg> — marks a piece as good
+            <pm> — marks a piece as involved in a move
+            <a-8+0> — arrow 8 files to the left
+            <a-7+0> — arrow 7 files to the left
+            <a-6+0> — arrow 6 files to the left
+            <a-5+0> — arrow 5 files to the left
+            <a-4+0> — arrow 4 files to the left
+            <a-3+0> — arrow 3 files to the left
+            <a-2-2> — arrow 2 files to the left and 2 ranks down (towards Red)
+            <a-2-1> — arrow 2 files to the left and 1 rank down (towards Red)
+            <a-2+0> — arrow 2 files to the left
+            <a-2+1> — arrow 2 files to the left and 1 rank up (towards Black)
+            <a-2+2> — arrow 2 files to the left and 2 ranks up (towards Black)
+            <a-1-2> — arrow 1 file to the left and 2 ranks down (towards Red)
+            <a-1-1> — arrow 1 file to the left and 1 rank down (towards Red)
+            <a-1+0> — arrow 1 file to the left
+            <a-1+1> — arrow 1 file to the left and 1 rank up (towards Black)
+            <a-1+2> — arrow 1 file to the left and 2 ranks up (towards Black)
+            <a+0-9> — arrow 9 ranks down (towards Red)
+            <a+0-8> — arrow 8 ranks down (towards Red)
+            <a+0-7> — arrow 7 ranks down (towards Red)
+            <a+0-6> — arrow 6 ranks down (towards Red)
+            <a+0-5> — arrow 5 ranks down (towards Red)
+            <a+0-4> — arrow 4 ranks down (towards Red)
+            <a+0-3> — arrow 3 ranks down (towards Red)
+            <a+0-2> — arrow 2 ranks down (towards Red)
+            <a+0-1> — arrow 1 rank down (towards Red)
+            <a+0+1> — arrow 1 rank up (towards Black)
+            <a+0+2> — arrow 2 ranks up (towards Black)
+            <a+0+3> — arrow 3 ranks up (towards Black)
+            <a+0+4> — arrow 4 ranks up (towards Black)
+            <a+0+5> — arrow 5 ranks up (towards Black)
+            <a+0+6> — arrow 6 ranks up (towards Black)
+            <a+0+7> — arrow 7 ranks up (towards Black)
+            <a+0+8> — arrow 8 ranks up (towards Black)
+            <a+0+9> — arrow 9 ranks up (towards Black)
+            <a+1-2> — arrow 1 file to the right and 2 ranks down (towards Red)
+            <a+1-1> — arrow 1 file to the right and 1 rank down (towards Red)
+            <a+1+0> — arrow 1 file to the right
+            <a+1+1> — arrow 1 file to the right and 1 rank up (towards Black)
+            <a+1+2> — arrow 1 file to the right and 2 ranks up (towards Black)
+            <a+2-2> — arrow 2 files to the right and 2 ranks down (towards Red)
+            <a+2-1> — arrow 2 files to the right and 1 rank down (towards Red)
+            <a+2+0> — arrow 2 files to the right
+            <a+2+1> — arrow 2 files to the right and 1 rank up (towards Black)
+            <a+2+2> — arrow 2 files to the right and 2 ranks up (towards Black)
+            <a+3+0> — arrow 3 files to the right
+            <a+4+0> — arrow 4 files to the right
+            <a+5+0> — arrow 5 files to the right
+            <a+6+0> — arrow 6 files to the right
+            <a+7+0> — arrow 7 files to the right
+            <a+8+0> — arrow 8 files to the right
+            replacing 1:5-1:5 ""
+        "#]],
+    );
+    check_completions(
+        Xay,
+        "version: '1'\nsetup: [\n  [[r, p$0], []],\n]\n",
+        expect![[r#"
+            P — Red soldier
+            p — Black soldier
+            pb — marks a piece as bad
+            pg — marks a piece as good
+            pm — marks a piece as involved in a move
+            and 65 more not matching "p"
+            replacing 3:8-3:9 "p"
+        "#]],
+    );
     let xay = "version: '1'\nsetup: [\n  [[r, p], []],\n]\n";
-    let doc = open("a.xay", xay);
-    let in_cell = doc.completions(xay.find("p]").unwrap() + 1);
-    let p = xay.find("p]").unwrap();
-    assert!(in_cell
-        .iter()
-        .any(|c| c.label == "pm" && c.replace == (p..p + 1)));
-    assert!(in_cell.iter().any(|c| c.label == "H"));
-    let typing = "version: '1'\nsetup: [\n  [[r, ";
-    let doc = open("a.xay", typing);
-    assert!(
-        !doc.completions(typing.len()).is_empty(),
-        "a cell being typed still completes"
+    let in_cell = open("a.xay", xay).completions(xay.find("p]").unwrap() + 1);
+    assert!(in_cell.iter().any(|c| c.label == "H"), "pieces too");
+    // A cell being typed still completes.
+    check_completions(
+        Xay,
+        "version: '1'\nsetup: [\n  [[r, $0",
+        expect![[r#"
+            K — Red general
+            A — Red advisor
+            E — Red elephant
+            H — Red horse
+            R — Red chariot
+            C — Red cannon
+            P — Red soldier
+            k — Black general
+            a — Black advisor
+            e — Black elephant
+            h — Black horse
+            r — Black chariot
+            c — Black cannon
+            p — Black soldier
+            bb — marks an empty point as bad
+            bg — marks an empty point as good
+            bm — marks an empty point as involved in a move
+            pb — marks a piece as bad
+            pg — marks a piece as good
+            pm — marks a piece as involved in a move
+            a-8+0 — arrow 8 files to the left
+            a-7+0 — arrow 7 files to the left
+            a-6+0 — arrow 6 files to the left
+            a-5+0 — arrow 5 files to the left
+            a-4+0 — arrow 4 files to the left
+            a-3+0 — arrow 3 files to the left
+            a-2-2 — arrow 2 files to the left and 2 ranks down (towards Red)
+            a-2-1 — arrow 2 files to the left and 1 rank down (towards Red)
+            a-2+0 — arrow 2 files to the left
+            a-2+1 — arrow 2 files to the left and 1 rank up (towards Black)
+            a-2+2 — arrow 2 files to the left and 2 ranks up (towards Black)
+            a-1-2 — arrow 1 file to the left and 2 ranks down (towards Red)
+            a-1-1 — arrow 1 file to the left and 1 rank down (towards Red)
+            a-1+0 — arrow 1 file to the left
+            a-1+1 — arrow 1 file to the left and 1 rank up (towards Black)
+            a-1+2 — arrow 1 file to the left and 2 ranks up (towards Black)
+            a+0-9 — arrow 9 ranks down (towards Red)
+            a+0-8 — arrow 8 ranks down (towards Red)
+            a+0-7 — arrow 7 ranks down (towards Red)
+            a+0-6 — arrow 6 ranks down (towards Red)
+            a+0-5 — arrow 5 ranks down (towards Red)
+            a+0-4 — arrow 4 ranks down (towards Red)
+            a+0-3 — arrow 3 ranks down (towards Red)
+            a+0-2 — arrow 2 ranks down (towards Red)
+            a+0-1 — arrow 1 rank down (towards Red)
+            a+0+1 — arrow 1 rank up (towards Black)
+            a+0+2 — arrow 2 ranks up (towards Black)
+            a+0+3 — arrow 3 ranks up (towards Black)
+            a+0+4 — arrow 4 ranks up (towards Black)
+            a+0+5 — arrow 5 ranks up (towards Black)
+            a+0+6 — arrow 6 ranks up (towards Black)
+            a+0+7 — arrow 7 ranks up (towards Black)
+            a+0+8 — arrow 8 ranks up (towards Black)
+            a+0+9 — arrow 9 ranks up (towards Black)
+            a+1-2 — arrow 1 file to the right and 2 ranks down (towards Red)
+            a+1-1 — arrow 1 file to the right and 1 rank down (towards Red)
+            a+1+0 — arrow 1 file to the right
+            a+1+1 — arrow 1 file to the right and 1 rank up (towards Black)
+            a+1+2 — arrow 1 file to the right and 2 ranks up (towards Black)
+            a+2-2 — arrow 2 files to the right and 2 ranks down (towards Red)
+            a+2-1 — arrow 2 files to the right and 1 rank down (towards Red)
+            a+2+0 — arrow 2 files to the right
+            a+2+1 — arrow 2 files to the right and 1 rank up (towards Black)
+            a+2+2 — arrow 2 files to the right and 2 ranks up (towards Black)
+            a+3+0 — arrow 3 files to the right
+            a+4+0 — arrow 4 files to the right
+            a+5+0 — arrow 5 files to the right
+            a+6+0 — arrow 6 files to the right
+            a+7+0 — arrow 7 files to the right
+            a+8+0 — arrow 8 files to the right
+            replacing 3:8-3:8 ""
+        "#]],
     );
-    let wxf = "FORMAT WXF\nSTART{\n 1. P3+1 \n}END\n";
-    let doc = open("g.wxf", wxf);
-    let moves = doc.completions(wxf.find(" \n}").unwrap() + 1);
-    assert_eq!(moves.len(), 44, "Black's 44 replies");
-    assert!(moves
-        .iter()
-        .any(|c| c.label == "c8.7" && c.detail.as_deref() == Some("Black cannon h7–g7")));
-    let first = doc.completions(wxf.find("P3+1").unwrap() + 2);
-    assert!(
-        first
-            .iter()
-            .any(|c| c.label == "P3+1" && c.replace.len() == 2),
-        "completes the move being typed"
+    // Black's 44 replies.
+    check_completions(
+        Wxf,
+        "FORMAT WXF\nSTART{\n 1. P3+1 $0\n}END\n",
+        expect![[r#"
+            k5+1 — Black general e9–e8
+            a4+5 — Black advisor d9–e8
+            a6+5 — Black advisor f9–e8
+            e3+1 — Black elephant c9–a7
+            e3+5 — Black elephant c9–e7
+            e7+5 — Black elephant g9–e7
+            e7+9 — Black elephant g9–i7
+            h2+1 — Black horse b9–a7
+            h2+3 — Black horse b9–c7
+            h8+7 — Black horse h9–g7
+            h8+9 — Black horse h9–i7
+            r1+1 — Black chariot a9–a8
+            r1+2 — Black chariot a9–a7
+            r9+1 — Black chariot i9–i8
+            r9+2 — Black chariot i9–i7
+            c2+1 — Black cannon b7–b6
+            c2+2 — Black cannon b7–b5
+            c2+3 — Black cannon b7–b4
+            c2+4 — Black cannon b7–b3
+            c2+7 — Black cannon b7–b0, captures the Red horse
+            c2-1 — Black cannon b7–b8
+            c2.1 — Black cannon b7–a7
+            c2.3 — Black cannon b7–c7
+            c2.4 — Black cannon b7–d7
+            c2.5 — Black cannon b7–e7
+            c2.6 — Black cannon b7–f7
+            c2.7 — Black cannon b7–g7
+            c8+1 — Black cannon h7–h6
+            c8+2 — Black cannon h7–h5
+            c8+3 — Black cannon h7–h4
+            c8+4 — Black cannon h7–h3
+            c8+7 — Black cannon h7–h0, captures the Red horse
+            c8-1 — Black cannon h7–h8
+            c8.3 — Black cannon h7–c7
+            c8.4 — Black cannon h7–d7
+            c8.5 — Black cannon h7–e7
+            c8.6 — Black cannon h7–f7
+            c8.7 — Black cannon h7–g7
+            c8.9 — Black cannon h7–i7
+            p1+1 — Black soldier a6–a5
+            p3+1 — Black soldier c6–c5
+            p5+1 — Black soldier e6–e5
+            p7+1 — Black soldier g6–g5
+            p9+1 — Black soldier i6–i5
+            replacing 3:10-3:10 ""
+        "#]],
+    );
+    // The move being typed.
+    check_completions(
+        Wxf,
+        "FORMAT WXF\nSTART{\n 1. P3$0+1 \n}END\n",
+        expect![[r#"
+            P3+1 — Red soldier g3–g4
+            and 43 more not matching "p3"
+            replacing 3:5-3:7 "P3"
+        "#]],
     );
 }
 
 #[test]
 fn symbols_and_folds_of_a_wxf_game() {
-    let doc = open("g.wxf", PLAYOK);
-    let symbols = doc.symbols();
-    assert_eq!(symbols.len(), 1);
-    assert_eq!(symbols[0].name, "jugador rojo – jugador negro");
-    assert_eq!(symbols[0].kind, SymbolKind::Game);
-    assert_eq!(symbols[0].children.len(), 14);
-    assert_eq!(symbols[0].children[1].name, "1...");
-    assert_eq!(symbols[0].children[1].detail.as_deref(), Some("c8.7"));
-    let folds = doc.folds();
-    assert_eq!(
-        folds
-            .iter()
-            .map(|f| (f.start_line, f.end_line))
-            .collect::<Vec<_>>(),
-        [(0, 2), (3, 7)]
+    check_symbols(
+        Wxf,
+        PLAYOK,
+        expect![[r#"
+            Game jugador rojo – jugador negro (wxf) at 1:1-1:12 "FORMAT  WXF", covering 1:1-8:5
+              Move 1. (P3+1) at 5:5-5:9 "P3+1", covering 5:2-5:9 "1. P3+1"
+              Move 1... (c8.7) at 5:10-5:14 "c8.7", covering 5:10-5:14 "c8.7"
+              Move 2. (E7+5) at 5:20-5:24 "E7+5", covering 5:17-5:24 "2. E7+5"
+              Move 2... (c2.5) at 5:25-5:29 "c2.5", covering 5:25-5:29 "c2.5"
+              Move 3. (H2+3) at 5:35-5:39 "H2+3", covering 5:32-5:39 "3. H2+3"
+              Move 3... (h2+3) at 5:40-5:44 "h2+3", covering 5:40-5:44 "h2+3"
+              Move 4. (H8+6) at 6:5-6:9 "H8+6", covering 6:2-6:9 "4. H8+6"
+              Move 4... (r1.2) at 6:10-6:14 "r1.2", covering 6:10-6:14 "r1.2"
+              Move 5. (H3+4) at 6:20-6:24 "H3+4", covering 6:17-6:24 "5. H3+4"
+              Move 5... (h8+9) at 6:25-6:29 "h8+9", covering 6:25-6:29 "h8+9"
+              Move 6. (C2+4) at 6:35-6:39 "C2+4", covering 6:32-6:39 "6. C2+4"
+              Move 6... (r9+1) at 6:40-6:44 "r9+1", covering 6:40-6:44 "r9+1"
+              Move 7. (C2.5) at 7:5-7:9 "C2.5", covering 7:2-7:9 "7. C2.5"
+              Move 7... (a4+5) at 7:10-7:14 "a4+5", covering 7:10-7:14 "a4+5"
+        "#]],
     );
-    let doc = open("a.annofen", ANNOFEN);
-    assert_eq!(doc.folds()[0].kind, FoldKind::Comment);
+    check_folds(
+        Wxf,
+        PLAYOK,
+        expect![[r#"
+            Region lines 1-3
+            Region lines 4-8
+        "#]],
+    );
+    check_folds(
+        AnnoFen,
+        ANNOFEN,
+        expect![[r#"
+            Comment lines 1-2
+        "#]],
+    );
 }
 
 #[test]
 fn semantic_tokens_are_sorted_and_disjoint() {
+    check_semantic_tokens(
+        AnnoFen,
+        ANNOFEN,
+        expect![[r##"
+            Comment "# Copyright"
+            Comment "# last two moves"
+            Keyword "v1"
+            Type "r"
+            Operator "["
+            Operator "<"
+            EnumMember "bm"
+            Operator ">"
+            Operator "<"
+            EnumMember "a+1-2"
+            Operator ">"
+            Operator "]"
+            Type "b"
+            Type "a"
+            Type "k"
+            Type "a"
+            Type "b"
+            Type "n"
+            Type "r"
+            Operator "/"
+            Number "9"
+            Operator "/"
+            Number "1"
+            Type "c"
+            Operator "["
+            Operator "<"
+            EnumMember "pm"
+            Operator ">"
+            Type "n"
+            Operator "]"
+            Number "4"
+            Type "c"
+            Number "1"
+            Operator "/"
+            Type "p"
+            Number "1"
+            Type "p"
+            Number "1"
+            Type "p"
+            Number "1"
+            Type "p"
+            Number "1"
+            Type "p"
+            Operator "/"
+            Number "9"
+            Operator "/"
+            Number "9"
+            Operator "/"
+            Type "P"
+            Number "1"
+            Type "P"
+            Number "1"
+            Type "P"
+            Number "1"
+            Type "P"
+            Number "1"
+            Type "P"
+            Operator "/"
+            Number "1"
+            Type "C"
+            Number "2"
+            Operator "["
+            Operator "<"
+            EnumMember "pm"
+            Operator ">"
+            Type "C"
+            Operator "]"
+            Number "2"
+            Operator "["
+            Operator "<"
+            EnumMember "bm"
+            Operator ">"
+            Operator "<"
+            EnumMember "a-3+0"
+            Operator ">"
+            Operator "]"
+            Number "1"
+            Operator "/"
+            Number "9"
+            Operator "/"
+            Type "R"
+            Type "N"
+            Type "B"
+            Type "A"
+            Type "K"
+            Type "A"
+            Type "B"
+            Type "N"
+            Type "R"
+        "##]],
+    );
     let doc = open("a.annofen", ANNOFEN);
     let tokens = doc.semantic_tokens(0..ANNOFEN.len());
     assert!(tokens
         .windows(2)
         .all(|w| w[0].range.end <= w[1].range.start));
-    let kind_at = |needle: &str| {
-        let at = ANNOFEN.find(needle).unwrap();
-        tokens.iter().find(|t| t.range.start == at).map(|t| t.kind)
-    };
-    assert_eq!(kind_at("# Copy"), Some(TokenKind::Comment));
-    assert_eq!(kind_at("v1"), Some(TokenKind::Keyword));
-    assert_eq!(kind_at("a+1-2"), Some(TokenKind::EnumMember));
-    assert_eq!(kind_at("RNBAKABNR"), Some(TokenKind::Type));
-    let doc = open("g.wxf", PLAYOK);
-    let tokens = doc.semantic_tokens(0..PLAYOK.len());
-    let at = PLAYOK.find("H8+6").unwrap();
-    let kinds: Vec<_> = tokens
-        .iter()
-        .filter(|t| t.range.start >= at && t.range.end <= at + 4)
-        .map(|t| t.kind)
-        .collect();
-    assert_eq!(
-        kinds,
-        [
-            TokenKind::Type,
-            TokenKind::Variable,
-            TokenKind::Operator,
-            TokenKind::Number
-        ]
+    check_semantic_tokens(
+        Wxf,
+        &playok(" 1. P3+1 c8.7   2. E7+5 c2.5   3. H2+3 h2+3\r\n 4. $0H8+6$0 r1.2   5. H3+4 h8+9   6. C2+4 r9+1\r\n 7. C2.5 a4+5\r\n"),
+        expect![[r#"
+            Type "H"
+            Variable "8"
+            Operator "+"
+            Number "6"
+        "#]],
     );
 }
 
 #[test]
 fn captures_show_as_inlay_hints() {
-    let doc = open("g.wxf", PLAYOK);
-    let hints = doc.inlay_hints(0..PLAYOK.len());
-    assert_eq!(hints.len(), 1);
-    assert_eq!(hints[0].label, "×p");
-    assert_eq!(hints[0].offset, PLAYOK.find("C2.5").unwrap() + 4);
+    check_inlay_hints(
+        Wxf,
+        PLAYOK,
+        expect![[r#"
+            FORMAT  WXF␍
+            RED     jugador rojo ; 1200 ;;␍
+            BLACK   jugador negro ; 1240 ;;␍
+            START{␍
+             1. P3+1 c8.7   2. E7+5 c2.5   3. H2+3 h2+3␍
+             4. H8+6 r1.2   5. H3+4 h8+9   6. C2+4 r9+1␍
+             7. C2.5‹Capture: ×p | captures the Black soldier› a4+5␍
+            }END␍
+        "#]],
+    );
 }
 
 #[test]
 fn the_xay_version_fix_is_a_quick_fix() {
     let text = "version: 1\nsetup: []\n";
+    check_diagnostics(
+        Xay,
+        text,
+        expect![[r#"
+            error xay-version-not-string 1:10-1:11 "1": `1` is a number here; the version is the string '1' (xiangqi-setup rejects the number)
+        "#]],
+    );
     let doc = open("a.xay", text);
     let fixes = quick_fixes(&*doc, 9..9);
     assert_eq!(fixes.len(), 1);
@@ -516,10 +879,13 @@ fn offsets_inside_a_character_are_safe() {
         let _ = doc.hover(offset);
         let _ = doc.completions(offset);
     }
-    assert!(doc
-        .diagnostics()
-        .iter()
-        .any(|d| d.code == "wxf-syntax" && &wxf[d.range.clone()] == "é"));
+    check_diagnostics(
+        Wxf,
+        wxf,
+        expect![[r#"
+            error wxf-syntax 4:10-4:11 "é": `é` is not a WXF move: a piece letter, its file (or `+`/`-` for the front/rear piece), `+` forwards, `-` backwards or `.` sideways, then a file or a number of ranks, like `H2+3`; it is skipped, and the next move is the other side's
+        "#]],
+    );
 }
 
 /// A record of `moves` quiet legal moves (no capture, no check), chosen by a fixed-seed
@@ -569,7 +935,7 @@ fn a_move_broken_early_shows_the_editor_its_first_problems_put_in_words_alone() 
     let document = open("g.wxf", &broken);
     let diagnostics = document.diagnostics();
     assert!(diagnostics.len() > 100, "{}", diagnostics.len());
-    assert!(diagnostics.iter().any(|d| d.code == "wxf-move-number"));
+    assert!(diagnostic_codes(Wxf, &broken).contains(&"wxf-move-number"));
     assert_shown_as_worded(&*document, diagnostics, "a move broken early");
 }
 
@@ -743,24 +1109,38 @@ fn replay_after_an_edit_stops_where_the_boards_meet_again() {
 #[test]
 fn wxf_tokens_follow_the_text_and_a_range_gives_those_inside_it() {
     let text = "FORMAT WXF\nRED ann\nSTART{\n 1. P3+1 c8.7\n 2. H2+3 h2+3\n}END\n";
+    check_semantic_tokens(
+        Wxf,
+        text,
+        expect![[r#"
+            Property "FORMAT"
+            String "WXF"
+            Property "RED"
+            String "ann"
+            Keyword "START{"
+            Number "1."
+            Type "P"
+            Variable "3"
+            Operator "+"
+            Number "1"
+            Type "c"
+            Variable "8"
+            Operator "."
+            Number "7"
+            Number "2."
+            Type "H"
+            Variable "2"
+            Operator "+"
+            Number "3"
+            Type "h"
+            Variable "2"
+            Operator "+"
+            Number "3"
+            Keyword "}END"
+        "#]],
+    );
     let doc = open("g.wxf", text);
     let tokens = doc.semantic_tokens(0..text.len());
-    let seen: Vec<(&str, TokenKind)> = tokens
-        .iter()
-        .map(|token| (&text[token.range.clone()], token.kind))
-        .collect();
-    use TokenKind::*;
-    #[rustfmt::skip]
-    let expected = [
-        ("FORMAT", Property), ("WXF", String), ("RED", Property), ("ann", String),
-        ("START{", Keyword),
-        ("1.", Number), ("P", Type), ("3", Variable), ("+", Operator), ("1", Number),
-        ("c", Type), ("8", Variable), (".", Operator), ("7", Number),
-        ("2.", Number), ("H", Type), ("2", Variable), ("+", Operator), ("3", Number),
-        ("h", Type), ("2", Variable), ("+", Operator), ("3", Number),
-        ("}END", Keyword),
-    ];
-    assert_eq!(seen, expected);
     let offsets: Vec<usize> = (0..=text.len()).collect();
     for (index, &start) in offsets.iter().enumerate() {
         for &end in &offsets[index..] {

@@ -35,7 +35,7 @@ fn stdout(output: &Output) -> String {
 #[test]
 fn the_examples_are_clean() {
     let output = ppn_ls(&["--check", "examples/"], None);
-    assert_eq!(stdout(&output), "0 errors, 0 warnings in 3 files\n");
+    assert_eq!(stdout(&output), "0 errors, 0 warnings in 7 files\n");
     assert_eq!(output.status.code(), Some(0));
 }
 

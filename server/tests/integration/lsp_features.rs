@@ -867,3 +867,87 @@ async fn plain_text_hovers_of_every_notation_carry_no_markdown() {
         SessionEnd::AfterShutdown
     );
 }
+
+/// The board to play on through the protocol: its squares, where a piece may go, a move
+/// made on it as an edit (placed after a wide character, in both encodings, with the
+/// cursor on the move once applied), a question, a refusal, and the move in words.
+#[tokio::test]
+async fn a_move_made_on_the_board_comes_back_as_an_edit() {
+    const CHESS_URI: &str = "file:///chess.ppn";
+    const CHESS: &str = "---\nGameType: Chess\n...\n1. e2-e4 {🂡 open}\n";
+    for encoding in Encoding::BOTH {
+        let mut client = open(encoding).await;
+        client.open(CHESS_URI, 1, CHESS).await;
+        let at = |extra: Value| {
+            let mut params = json!({"textDocument": {"uri": CHESS_URI}, "game": 0, "state": 1});
+            for (key, value) in extra.as_object().unwrap() {
+                params[key] = value.clone();
+            }
+            params
+        };
+        let grid = result(&mut client, "ppn/boardGrid", at(json!({}))).await;
+        assert_eq!(grid["rows"].as_array().unwrap().len(), 8, "{grid}");
+        assert_eq!(grid["rows"][4][4]["name"], "e4");
+        assert_eq!(grid["rows"][4][4]["pieces"].as_array().unwrap().len(), 1);
+        assert_eq!(grid["text"].as_array().unwrap().len(), 32);
+        let targets = result(&mut client, "ppn/legalTargets", at(json!({"from": "d7"}))).await;
+        assert_eq!(targets, json!({"any": true}));
+        // Written after the last move, its cursor on the move in the text it makes.
+        let entered = result(
+            &mut client,
+            "ppn/enterMove",
+            at(json!({"from": "d7", "to": "d5"})),
+        )
+        .await;
+        let edit = &entered["edit"];
+        assert_eq!(edit["written"], "d7-d5", "{entered}");
+        let end = encoding.json_position(CHESS, CHESS.len() - 1);
+        assert_eq!(
+            edit["range"],
+            json!({"start": end, "end": end}),
+            "{encoding:?}"
+        );
+        let mut new_text = CHESS[..CHESS.len() - 1].to_string();
+        new_text.push_str(edit["newText"].as_str().unwrap());
+        new_text.push('\n');
+        let new_text = new_text.replace("\n\n", "\n");
+        let move_at = new_text.find("d7-d5").unwrap();
+        assert_eq!(
+            edit["cursor"],
+            encoding.json_position(&new_text, move_at),
+            "{encoding:?}"
+        );
+        // Onto a piece: asked; the answer given, written.
+        let asked = result(
+            &mut client,
+            "ppn/enterMove",
+            at(json!({"from": "e4", "to": "e7"})),
+        )
+        .await;
+        assert_eq!(asked, json!({"ask": "capture-or-stack"}));
+        let taken = result(
+            &mut client,
+            "ppn/enterMove",
+            at(json!({"from": "e4", "to": "e7", "capture": true})),
+        )
+        .await;
+        assert_eq!(taken["edit"]["written"], "e4:e7");
+        // From an empty square: refused, with why.
+        let refused = result(
+            &mut client,
+            "ppn/enterMove",
+            at(json!({"from": "e2", "to": "e3"})),
+        )
+        .await;
+        assert!(
+            refused["refused"].as_str().unwrap().contains("e2"),
+            "{refused}"
+        );
+        let words = result(&mut client, "ppn/moveInWords", at(json!({}))).await;
+        assert!(
+            words.as_str().unwrap().contains("moves from e2 to e4"),
+            "{words}"
+        );
+        assert_eq!(client.shutdown_and_exit().await, SessionEnd::AfterShutdown);
+    }
+}

@@ -3,18 +3,16 @@
 
 use std::path::PathBuf;
 
-use ppn_ls::ppn::diagnostics::check_text;
+use ppn_ls::model::format::Format::Ppn;
 use ppn_ls::ppn::migrate::migrate;
+
+use crate::common::diagnostics::diagnostic_codes;
 
 fn legacy(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/legacy")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn codes(text: &str) -> Vec<&'static str> {
-    check_text(text).into_iter().map(|d| d.code).collect()
 }
 
 #[test]
@@ -28,14 +26,18 @@ fn every_old_file_is_clean_after_migration() {
         "american-checkers-2021-01.ppn",
     ] {
         let (migrated, _) = migrate(&legacy(name));
-        assert_eq!(codes(&migrated), Vec::<&str>::new(), "{name}:\n{migrated}");
+        assert_eq!(
+            diagnostic_codes(Ppn, &migrated),
+            Vec::<&str>::new(),
+            "{name}:\n{migrated}"
+        );
     }
 }
 
 #[test]
 fn the_first_drafts_capture_is_one_error_with_a_fix() {
     let text = legacy("four-field-kono-2019-07.ppn");
-    assert_eq!(codes(&text), ["old-capture"]);
+    assert_eq!(diagnostic_codes(Ppn, &text), ["old-capture"]);
     let (migrated, applied) = migrate(&text);
     assert_eq!(applied.len(), 1);
     assert!(migrated.ends_with("1. b1:b3\n"));
@@ -45,7 +47,7 @@ fn the_first_drafts_capture_is_one_error_with_a_fix() {
 fn the_old_checkers_board_is_one_error_and_migrates_as_its_author_did() {
     let text = legacy("american-checkers-2020-04.ppn");
     // 79 moves fail on today's board; they are one mistake.
-    assert_eq!(codes(&text), ["mirrored-checkers"]);
+    assert_eq!(diagnostic_codes(Ppn, &text), ["mirrored-checkers"]);
     let (migrated, _) = migrate(&text);
     let by_author = legacy("american-checkers-2021-01.ppn");
     // The author mirrored the moves the same way; only the coins chosen to crown kings

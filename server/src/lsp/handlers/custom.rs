@@ -1,5 +1,6 @@
 //! ppn-ls's own requests: the board at a position (`ppn/boardAt`), its picture
-//! (`ppn/render`) and the game line to step through (`ppn/gameLine`).
+//! (`ppn/render`), the game line to step through (`ppn/gameLine`), and the board to play on
+//! (`ppn/boardGrid`, `ppn/legalTargets`, `ppn/enterMove`, `ppn/moveInWords`).
 
 use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::Result;
@@ -7,7 +8,11 @@ use tower_lsp_server::ls_types::TextDocumentPositionParams;
 
 use super::Backend;
 use crate::ide::analyze::{animation_at, board_drawn_at, render_at};
+use crate::ide::board_grid::{board_as_text, change_in_words, viewer_grid};
 use crate::ide::game_line::{game_line_at, LineStop};
+use crate::model::notation_document::{
+    MoveAnswer, MoveQuestion, MoveRequest, Placement, StateRef, Targets,
+};
 use crate::render::piece_json::piece_json;
 
 /// The custom request for the board at a position: `{textDocument, position}` in, the
@@ -28,6 +33,54 @@ pub const RENDER_METHOD: &str = "ppn/render";
 /// the position where the cursor shows it (`ref` numbers it in the game, as `ppn/render`'s
 /// `state` does; `current` is the one at the position); `null` outside any game.
 pub const GAME_LINE_METHOD: &str = "ppn/gameLine";
+
+/// The custom request for a board's squares as drawn, to lay over its picture and read
+/// out: `{textDocument, game, state, flip}` in (`state` as `ppn/gameLine`'s `ref`);
+/// `{rows: [[{name, pieces, left, top, width, height}]], text}` out, as the web page's
+/// `grid` answers; `null` where there is no such board.
+pub const BOARD_GRID_METHOD: &str = "ppn/boardGrid";
+
+/// The custom request for where a piece may go: `{textDocument, game, state, from}` in;
+/// `{any: true}` (no rules to check), `{only: [square]}`, or `{readOnly: why}` where the
+/// document takes no move (a diagram of one position).
+pub const LEGAL_TARGETS_METHOD: &str = "ppn/legalTargets";
+
+/// The custom request for a move made on the board: `{textDocument, game, state, from, to,
+/// capture?, placement?}` in (`capture` a boolean; `placement` `insert`, `replace` or
+/// `variation`; either left out asks); out `{edit: {range, newText, cursor, written}}` (the
+/// client applies the edit; `cursor` is where the move lies once it is applied),
+/// `{ask: "capture-or-stack" | "insert-or-replace"}` or `{refused: why}`.
+pub const ENTER_MOVE_METHOD: &str = "ppn/enterMove";
+
+/// The custom request for what a state's move did, in words: `{textDocument, game,
+/// state}` in; a sentence out ("the white pawn moves from e2 to e4"), empty for a start.
+pub const MOVE_IN_WORDS_METHOD: &str = "ppn/moveInWords";
+
+/// A state of a game of a document, and what is asked of it.
+#[derive(Debug, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(in crate::lsp) struct BoardParams {
+    text_document: tower_lsp_server::ls_types::TextDocumentIdentifier,
+    game: usize,
+    state: usize,
+    #[serde(default)]
+    flip: bool,
+    #[serde(default)]
+    from: String,
+    #[serde(default)]
+    to: String,
+    capture: Option<bool>,
+    placement: Option<String>,
+}
+
+impl BoardParams {
+    fn state(&self) -> StateRef {
+        StateRef {
+            game: self.game,
+            index: self.state,
+        }
+    }
+}
 
 /// `ppn/render`'s parameters.
 #[derive(Debug, serde::Deserialize)]
@@ -136,5 +189,107 @@ impl Backend {
             })
             .await?;
         Ok(line.unwrap_or(Value::Null))
+    }
+
+    /// `ppn/boardGrid`: the squares of a state's board.
+    pub(in crate::lsp) async fn board_grid(&self, params: BoardParams) -> Result<Value> {
+        let options = crate::render::svg::SvgOptions {
+            flip: params.flip,
+            ..crate::render::svg::SvgOptions::default()
+        };
+        let grid = self
+            .state
+            .on_document(&params.text_document.uri, |analysis, _| {
+                // Laid over the picture `ppn/render` draws: with its caption.
+                let document = &*analysis.document;
+                let games = crate::ide::viewer::viewer_games(document);
+                let line_state = games.get(params.game)?.state(params.state())?;
+                let grid = viewer_grid(document, line_state, &options)?;
+                Some(
+                    json!({"rows": grid.rows.iter().map(|row| row.iter().map(|square| json!({
+                    "name": square.name,
+                    "pieces": square.pieces,
+                    "left": square.left,
+                    "top": square.top,
+                    "width": square.width,
+                    "height": square.height,
+                })).collect::<Vec<_>>()).collect::<Vec<_>>(), "text": board_as_text(&grid)}),
+                )
+            })
+            .await?;
+        Ok(grid.unwrap_or(Value::Null))
+    }
+
+    /// `ppn/legalTargets`: where the piece on a square may go.
+    pub(in crate::lsp) async fn legal_targets(&self, params: BoardParams) -> Result<Value> {
+        let targets = self
+            .state
+            .on_document(&params.text_document.uri, |analysis, _| {
+                Some(
+                    match analysis
+                        .document
+                        .legal_targets(params.state(), &params.from)
+                    {
+                        Targets::Any => json!({"any": true}),
+                        Targets::Only(squares) => json!({"only": squares}),
+                        Targets::ReadOnly(why) => json!({"readOnly": why}),
+                    },
+                )
+            })
+            .await?;
+        Ok(targets.unwrap_or(Value::Null))
+    }
+
+    /// `ppn/enterMove`: a move made on the board, as an edit of the document.
+    pub(in crate::lsp) async fn enter_move(&self, params: BoardParams) -> Result<Value> {
+        let request = MoveRequest {
+            state: params.state(),
+            from: params.from.clone(),
+            to: params.to.clone(),
+            capture: params.capture,
+            placement: match params.placement.as_deref() {
+                Some("insert") => Some(Placement::Insert),
+                Some("replace") => Some(Placement::ReplaceRest),
+                Some("variation") => Some(Placement::Variation),
+                _ => None,
+            },
+        };
+        let answer = self
+            .state
+            .on_document(&params.text_document.uri, |analysis, convert| {
+                Some(match analysis.document.enter_move(&request) {
+                    MoveAnswer::Edit {
+                        range,
+                        text,
+                        cursor,
+                        written,
+                    } => json!({"edit": {
+                        "range": convert.range(&range),
+                        "cursor": convert.position_after_edit(&range, &text, cursor),
+                        "newText": text,
+                        "written": written,
+                    }}),
+                    MoveAnswer::Ask(MoveQuestion::CaptureOrStack) => {
+                        json!({"ask": "capture-or-stack"})
+                    }
+                    MoveAnswer::Ask(MoveQuestion::InsertOrReplace) => {
+                        json!({"ask": "insert-or-replace"})
+                    }
+                    MoveAnswer::Refused(why) => json!({"refused": why}),
+                })
+            })
+            .await?;
+        Ok(answer.unwrap_or_else(|| json!({"refused": "the document is not open"})))
+    }
+
+    /// `ppn/moveInWords`: what a state's move did, in words.
+    pub(in crate::lsp) async fn move_in_words(&self, params: BoardParams) -> Result<Value> {
+        let words = self
+            .state
+            .on_document(&params.text_document.uri, |analysis, _| {
+                Some(change_in_words(&*analysis.document, params.state()))
+            })
+            .await?;
+        Ok(Value::String(words.unwrap_or_default()))
     }
 }

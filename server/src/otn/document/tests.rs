@@ -1,7 +1,13 @@
 use super::*;
+use expect_test::expect;
+
 use crate::diagnostic::Severity;
+use crate::fixture::{
+    check_completions, check_diagnostics, check_folds, check_hover, check_inlay_hints,
+    check_semantic_tokens, check_symbols, diagnostic_codes,
+};
 use crate::ide::analyze::{hover, quick_fixes};
-use crate::model::features::{FoldKind, HintKind, TokenKind};
+use crate::model::format::Format::Otn;
 use crate::model::notation_document::NotationDocument;
 
 const BRANDUBH: &str =
@@ -13,14 +19,6 @@ fn record(moves: &str) -> String {
 
 fn document(text: &str) -> OtnDocument {
     OtnDocument::new(text.to_string())
-}
-
-fn codes(document: &OtnDocument) -> Vec<(&'static str, String)> {
-    document
-        .diagnostics()
-        .iter()
-        .map(|d| (d.code, document.text[d.range.clone()].to_string()))
-        .collect()
 }
 
 #[test]
@@ -38,29 +36,19 @@ fn a_clean_record_has_no_diagnostics_and_labels_its_states() {
 
 #[test]
 fn illegal_moves_say_why_and_replay_goes_on() {
-    let doc = document(&record(
-        "1. d2-e2 d3-d2\n2. d1-d3 g4-g5\n3. e7-e1 c4-c5\n4. a4-a3 c5-c6\n",
-    ));
-    let found = codes(&doc);
-    assert!(
-        found.contains(&("illegal-move", "d1-d3".to_string())),
-        "{found:?}"
-    );
-    let messages: Vec<&str> = doc
-        .diagnostics()
-        .iter()
-        .map(|d| d.message.as_str())
-        .collect();
-    assert_eq!(
-        messages,
-        [
-            "2a d1-d3 is illegal: d1-d3 passes through d2; it is made all the same",
-            "2b g4-g5 is illegal: the defenders are to move; it is made all the same",
-            "3a e7-e1: there is no man on e7",
-            "the moves of the main line from here on are not checked: 3a could not be made, so the boards after it are not the record's",
-        ]
+    let text = record("1. d2-e2 d3-d2\n2. d1-d3 g4-g5\n3. e7-e1 c4-c5\n4. a4-a3 c5-c6\n");
+    check_diagnostics(
+        Otn,
+        &text,
+        expect![[r#"
+            error illegal-move 5:4-5:9 "d1-d3": 2a d1-d3 is illegal: d1-d3 passes through d2; it is made all the same
+            error illegal-move 5:10-5:15 "g4-g5": 2b g4-g5 is illegal: the defenders are to move; it is made all the same
+            error illegal-move 6:4-6:6 "e7": 3a e7-e1: there is no man on e7
+            info moves-not-checked 6:10-6:15 "c4-c5": the moves of the main line from here on are not checked: 3a could not be made, so the boards after it are not the record's
+        "#]],
     );
     // Replay went on: every move has a state, and the illegal moves that could be made were.
+    let doc = document(&text);
     assert_eq!(doc.main_line(0).len(), 9);
     assert_eq!(doc.position(0, 4), "/7/3Tt2/3t3/ttTKTt1/3T2t/3t3/3t3/");
 }
@@ -71,47 +59,40 @@ fn after_a_move_that_cannot_be_made_the_line_is_not_checked() {
     // record has it, and the attackers' 4a would capture nothing the record says, but none
     // of it is reported: one note says the rest is not checked, at the first move after.
     let text = record("1. d2-e2 d3-d2\n2. a4-a3 Kd4-c4\n3. a3-a2 c4-c5\n4. g4-g1xd7 e4-e5\n");
-    let doc = document(&text);
-    let found = codes(&doc);
-    assert_eq!(
-        found,
-        [
-            ("illegal-move", "d4-c4".to_string()),
-            ("moves-not-checked", "a3-a2".to_string()),
-        ],
-        "{:?}",
-        doc.diagnostics()
+    check_diagnostics(
+        Otn,
+        &text,
+        expect![[r#"
+            error illegal-move 5:11-5:16 "d4-c4": 2b Kd4-c4 is illegal: c4 is occupied; it is skipped
+            info moves-not-checked 6:4-6:9 "a3-a2": the moves of the main line from here on are not checked: 2b could not be made, so the boards after it are not the record's
+        "#]],
     );
-    let note = &doc.diagnostics()[1];
-    assert_eq!(note.severity, Severity::Information);
     // The moves after it are made where they can be.
+    let doc = document(&text);
     assert_eq!(doc.main_line(0).len(), 9);
     assert_ne!(doc.position(0, 5), doc.position(0, 4));
     // A variation off a move after it is not checked either, said once at its first move.
     let text = format!("{text}3b.1.1b. ..... c4-c6\n3b.1.2a. a2-a1 c6-b6\n");
-    let doc = document(&text);
-    let found = codes(&doc);
-    assert_eq!(
-        found,
-        [
-            ("illegal-move", "d4-c4".to_string()),
-            ("moves-not-checked", "a3-a2".to_string()),
-            ("moves-not-checked", "c4-c6".to_string()),
-        ],
-        "{:?}",
-        doc.diagnostics()
-    );
-    assert_eq!(
-        doc.diagnostics()[2].message,
-        "the moves of variation 3b.1. from here on are not checked: 2b could not be made, so the boards after it are not the record's"
+    check_diagnostics(
+        Otn,
+        &text,
+        expect![[r#"
+            error illegal-move 5:11-5:16 "d4-c4": 2b Kd4-c4 is illegal: c4 is occupied; it is skipped
+            info moves-not-checked 6:4-6:9 "a3-a2": the moves of the main line from here on are not checked: 2b could not be made, so the boards after it are not the record's
+            info moves-not-checked 8:16-8:21 "c4-c6": the moves of variation 3b.1. from here on are not checked: 2b could not be made, so the boards after it are not the record's
+        "#]],
     );
     // A variation off a move before it is checked.
     let text = format!("{text}2a.1.1a. a4-a2 Kd4-d5\n");
-    let doc = document(&text);
-    assert!(
-        codes(&doc).contains(&("illegal-move", "d4-d5".to_string())),
-        "{:?}",
-        doc.diagnostics()
+    check_diagnostics(
+        Otn,
+        &text,
+        expect![[r#"
+            error illegal-move 5:11-5:16 "d4-c4": 2b Kd4-c4 is illegal: c4 is occupied; it is skipped
+            info moves-not-checked 6:4-6:9 "a3-a2": the moves of the main line from here on are not checked: 2b could not be made, so the boards after it are not the record's
+            info moves-not-checked 8:16-8:21 "c4-c6": the moves of variation 3b.1. from here on are not checked: 2b could not be made, so the boards after it are not the record's
+            error illegal-move 10:17-10:22 "d4-d5": 2a.1.1b Kd4-d5 is illegal: d5 is occupied; it is skipped
+        "#]],
     );
 }
 
@@ -119,40 +100,36 @@ fn after_a_move_that_cannot_be_made_the_line_is_not_checked() {
 fn a_move_made_by_the_side_not_to_move_still_is_its_side_s_move() {
     // A defender moves in the attackers' place: the defenders move next all the same, as
     // the record has it.
-    let doc = document(&record("1. d2-e2 d3-d2\n2. c4-c5 e4-e5\n3. e2-e1 c5-c6\n"));
-    let messages: Vec<&str> = doc
-        .diagnostics()
-        .iter()
-        .map(|d| d.message.as_str())
-        .collect();
-    assert_eq!(
-        messages,
-        ["2a c4-c5 is illegal: the attackers are to move; it is made all the same"]
+    let text = record("1. d2-e2 d3-d2\n2. c4-c5 e4-e5\n3. e2-e1 c5-c6\n");
+    check_diagnostics(
+        Otn,
+        &text,
+        expect![[r#"
+            error illegal-move 5:4-5:9 "c4-c5": 2a c4-c5 is illegal: the attackers are to move; it is made all the same
+        "#]],
     );
-    let labels: Vec<String> = doc.main_line(0).into_iter().map(|s| s.label).collect();
+    let labels: Vec<String> = document(&text)
+        .main_line(0)
+        .into_iter()
+        .map(|s| s.label)
+        .collect();
     assert_eq!(labels, ["start", "1a", "1b", "2a", "2b", "3a", "3b"]);
 }
 
 #[test]
 fn a_move_being_typed_takes_its_place_in_the_turn() {
     // `dx2-e2` does not read: it is skipped, and the defenders' move after it keeps its side.
-    let doc = document(&record(
-        "1. dx2-e2 d3-c3
-2. a4-a3 c4-c6
-3. a3-a2 c3-b3 junk
-",
-    ));
-    let found = codes(&doc);
-    assert_eq!(
-        found,
-        [
-            ("move-syntax", "d".to_string()),
-            ("moves-not-checked", "d3-c3".to_string()),
-            ("move-syntax", "j".to_string())
-        ],
-        "{:?}",
-        doc.diagnostics()
+    let text = record("1. dx2-e2 d3-c3\n2. a4-a3 c4-c6\n3. a3-a2 c3-b3 junk\n");
+    check_diagnostics(
+        Otn,
+        &text,
+        expect![[r#"
+            error move-syntax 4:4-4:5 "d": `dx2-e2` is not a move record: a move reads like `e5-e8`, `Ke1-a1` or `e5-e8xe9`
+            info moves-not-checked 4:11-4:16 "d3-c3": the moves of the main line from here on are not checked: 1a could not be made, so the boards after it are not the record's
+            error move-syntax 6:16-6:17 "j": `junk` is not a move record: a move reads like `e5-e8`, `Ke1-a1` or `e5-e8xe9`
+        "#]],
     );
+    let doc = document(&text);
     let labels: Vec<String> = doc.main_line(0).into_iter().map(|s| s.label).collect();
     assert_eq!(labels, ["start", "1a", "1b", "2a", "2b", "3a", "3b"]);
     assert_eq!(doc.position(0, 1), doc.position(0, 0));
@@ -160,15 +137,12 @@ fn a_move_being_typed_takes_its_place_in_the_turn() {
 
 #[test]
 fn the_throne_is_the_king_s() {
-    let doc = document(&record("1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 c4-d4\n"));
-    let messages: Vec<&str> = doc
-        .diagnostics()
-        .iter()
-        .map(|d| d.message.as_str())
-        .collect();
-    assert_eq!(
-        messages,
-        ["3b c4-d4 is illegal: only the king may stop on the throne (cens: K); it is made all the same"]
+    check_diagnostics(
+        Otn,
+        &record("1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 c4-d4\n"),
+        expect![[r#"
+            error illegal-move 6:10-6:15 "c4-d4": 3b c4-d4 is illegal: only the king may stop on the throne (cens: K); it is made all the same
+        "#]],
     );
 }
 
@@ -176,14 +150,13 @@ fn the_throne_is_the_king_s() {
 fn captures_against_the_record() {
     // d2-e2 then d3-d2: nothing. a4-a3: nothing. Then b4... Let the attackers capture d5:
     // the defender on d5 between d6 and the attacker arriving on d4? The throne holds the king.
-    let text = record("1. c4-c7xd1 d3-c3\n2. g4-g3 c3-c2\n");
-    let doc = document(&text);
-    let found = codes(&doc);
-    assert!(
-        found
-            .iter()
-            .any(|(code, at)| code == &"capture-not-made" && at == "d1"),
-        "{found:?}"
+    check_diagnostics(
+        Otn,
+        &record("1. c4-c7xd1 d3-c3\n2. g4-g3 c3-c2\n"),
+        expect![[r#"
+            error illegal-move 4:4-4:9 "c4-c7": 1a c4-c7 is illegal: the attackers are to move; it is made all the same
+            error capture-not-made 4:10-4:12 "d1": 1a c4-c7 does not capture on d1
+        "#]],
     );
     // A capture the engine makes and the record leaves out: a warning with a fix.
     let text = record("1. g4-g3 d5-f5\n2. g3-e3 f5-f6\n3. b4-b3 f6-f5\n4. b3-c3 f5-f6\n");
@@ -202,131 +175,117 @@ fn captures_against_the_record() {
     fixed.replace_range(range.clone(), insert);
     assert!(OtnDocument::new(fixed).diagnostics().is_empty());
     assert_eq!(quick_fixes(&doc, missing.range.clone()).len(), 1);
-    // The inlay hint shows the capture where it is missing.
+    // The inlay hint shows the capture where it is missing, as the fix writes it.
     let hints = doc.inlay_hints(0..text.len());
-    assert_eq!(hints.len(), 1);
-    assert_eq!(hints[0].kind, HintKind::Capture);
-    assert_eq!(hints[0].offset, range.start);
-    assert_eq!(&hints[0].label, insert);
+    let hinted: Vec<(usize, &str)> = hints.iter().map(|h| (h.offset, h.label.as_str())).collect();
+    assert_eq!(hinted, [(range.start, insert.as_str())]);
+    check_inlay_hints(
+        Otn,
+        &text,
+        expect![[r#"
+            [event:Test]
+            [rules:dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]
+
+            1. g4-g3 d5-f5
+            2. g3-e3 f5-f6
+            3. b4-b3 f6-f5
+            4. b3-c3‹Capture: xd3 | captures a defending taflman on d3 (not written)› f5-f6
+        "#]],
+    );
 }
 
 #[test]
 fn mover_symbols_and_info_symbols_are_checked() {
-    let doc = document(&record("1. Kd2-e2 d3-d2++\n"));
-    let found = codes(&doc);
-    assert!(
-        found.contains(&("mover-mismatch", "K".to_string())),
-        "{found:?}"
-    );
-    assert!(
-        found.contains(&("info-mismatch", "++".to_string())),
-        "{found:?}"
+    check_diagnostics(
+        Otn,
+        &record("1. Kd2-e2 d3-d2++\n"),
+        expect![[r#"
+            error mover-mismatch 4:4-4:5 "K": `K` says the king moves, but d2 holds an attacking taflman
+            warning info-mismatch 4:16-4:18 "++": `++` says the king is captured: the game ends, but the board disagrees
+        "#]],
     );
 }
 
 #[test]
 fn turn_numbers_missing_and_repeated() {
-    let doc = document(&record("1. d2-e2 d3-d2\n3. a4-a3 c4-c6\n3. b4-c4 d5-b5\n"));
-    let found = codes(&doc);
-    assert!(
-        found.contains(&("missing-turn", "3.".to_string())),
-        "{found:?}"
-    );
-    assert!(
-        found.contains(&("repeated-turn", "3.".to_string())),
-        "{found:?}"
+    let text = record("1. d2-e2 d3-d2\n3. a4-a3 c4-c6\n3. b4-c4 d5-b5\n");
+    check_diagnostics(
+        Otn,
+        &text,
+        expect![[r#"
+            error missing-turn 5:1-5:3 "3.": turn 2 is missing before 3; OpenTafl drops every turn after a gap, ppn-ls replays them in order
+            error repeated-turn 6:1-6:3 "3.": turn 3 comes after turn 3; its moves are replayed in the order written
+        "#]],
     );
     // The moves after the gap are replayed all the same.
-    assert_eq!(doc.main_line(0).len(), 7);
-    let message = doc
-        .diagnostics()
-        .iter()
-        .find(|d| d.code == "missing-turn")
-        .unwrap();
-    assert!(
-        message.message.contains("turn 2 is missing"),
-        "{}",
-        message.message
-    );
+    assert_eq!(document(&text).main_line(0).len(), 7);
 }
 
 #[test]
 fn a_short_turn_is_reported() {
-    let doc = document(&record("1. d2-e2\n2. d3-d2 a4-a3\n"));
-    assert!(
-        doc.diagnostics().iter().any(|d| d.code == "turn-length"),
-        "{:?}",
-        doc.diagnostics()
+    check_diagnostics(
+        Otn,
+        &record("1. d2-e2\n2. d3-d2 a4-a3\n"),
+        expect![[r#"
+            warning turn-length 5:4-5:9 "d3-d2": by the moves played this is move 1b: the turn before lacks a move (a turn holds one move per side)
+            warning turn-length 5:10-5:15 "a4-a3": this move starts turn 2a: a turn holds one move per side, unless a capture lets a berserk man move again
+        "#]],
     );
 }
 
 #[test]
 fn rules_problems_are_located() {
-    let text = "[rules:dim:7 ks:q foo:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t2/]\n\n1. d2-e2\n";
-    let doc = document(text);
-    let found = codes(&doc);
-    assert!(
-        found.contains(&("invalid-rules-value", "q".to_string())),
-        "{found:?}"
+    check_diagnostics(
+        Otn,
+        "[rules:dim:7 ks:q foo:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t2/]\n\n1. d2-e2\n",
+        expect![[r#"
+            error invalid-rules-value 1:17-1:18 "q": ks:q: king strength is one of `s` (strong: surrounded on four sides), `c` (strong on or next to the centre, weak elsewhere), `m` (middleweight: every square next to him hostile, the edge does not protect), `w` (weak: between two enemies, like any man), `y` (strong (older form of s)), `n` (weak (older form of w))
+            warning unknown-rules-key 1:19-1:22 "foo": `foo` is not an OTN rules key; OpenTafl ignores it
+            error row-length 1:60-1:63 "3t2": this row covers 6 squares; the board is 7 wide
+        "#]],
     );
-    assert!(
-        found.contains(&("unknown-rules-key", "foo".to_string())),
-        "{found:?}"
+    check_diagnostics(
+        Otn,
+        "1. d2-e2\n",
+        expect![[r#"
+            error missing-rules 1:1-1:3 "1.": a game record needs a `[rules:...]` tag (e.g. `[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]`) to replay its moves
+        "#]],
     );
-    assert!(
-        found.contains(&("row-length", "3t2".to_string())),
-        "{found:?}"
-    );
-    let doc = document("1. d2-e2\n");
-    assert!(codes(&doc).iter().any(|(code, _)| *code == "missing-rules"));
 }
 
 #[test]
 fn result_tag_and_puzzle_addresses_against_the_replay() {
-    let text = format!("[result:1]\n[puzzle-start:9a]\n[rules:{BRANDUBH}]\n\n1. d2-e2 d3-d2\n2. e2-e3 Kd4-d3\n3. a4-a3 Kd3-e3\n");
-    let doc = document(&text);
-    let found = codes(&doc);
-    // The king is captured? No: he escapes? Neither here; so the result is not contradicted.
-    assert!(
-        !found.iter().any(|(code, _)| *code == "result-mismatch"),
-        "{found:?}"
-    );
-    assert!(
-        found.contains(&("unknown-address", "9a".to_string())),
-        "{found:?}"
+    // The king is neither captured nor escaped here: the result is not contradicted.
+    check_diagnostics(
+        Otn,
+        &format!("[result:1]\n[puzzle-start:9a]\n[rules:{BRANDUBH}]\n\n1. d2-e2 d3-d2\n2. e2-e3 Kd4-d3\n3. a4-a3 Kd3-e3\n"),
+        expect![[r#"
+            warning unknown-address 2:15-2:17 "9a": puzzle-start: no move has the address `9a` (`0a` is the start)
+            error illegal-move 7:11-7:16 "d3-e3": 3b Kd3-e3 is illegal: e3 is occupied; it is skipped
+        "#]],
     );
     // A king escape contradicting `result:1`.
-    let text = "[result:1]\n[rules:dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 Kd3-g3--\n";
-    let doc = document(text);
-    assert!(
-        !doc.diagnostics().iter().any(|d| d.code == "illegal-move"),
-        "{:?}",
-        doc.diagnostics()
-    );
-    let mismatch = doc
-        .diagnostics()
-        .iter()
-        .find(|d| d.code == "result-mismatch");
-    assert!(
-        mismatch.is_some_and(|d| d.message.contains("defenders win: the king escapes")),
-        "{:?}",
-        doc.diagnostics()
+    check_diagnostics(
+        Otn,
+        "[result:1]\n[rules:dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 Kd3-g3--\n",
+        expect![[r#"
+            warning result-mismatch 1:9-1:10 "1": the result says 1 (attackers win), but at 3b the defenders win: the king escapes
+        "#]],
     );
 }
 
 #[test]
 fn moves_after_the_end_are_flagged_once() {
     let text = "[rules:dim:7 esc:e start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 d3-d2\n2. a4-a3 Kd4-d3\n3. a3-a2 Kd3-g3\n4. a2-b2 d2-d3\n";
-    let doc = document(text);
-    let after: Vec<_> = doc
-        .diagnostics()
-        .iter()
-        .filter(|d| d.code == "move-after-end")
-        .collect();
-    assert_eq!(after.len(), 1, "{:?}", doc.diagnostics());
-    assert_eq!(&text[after[0].range.clone()], "a2-b2");
+    check_diagnostics(
+        Otn,
+        text,
+        expect![[r#"
+            warning move-after-end 6:4-6:9 "a2-b2": the game ended after 3b (defenders win: the king escapes); the moves after it are replayed all the same
+        "#]],
+    );
     assert_eq!(
-        doc.main_line(0).len(),
+        document(text).main_line(0).len(),
         9,
         "moves after the end are replayed"
     );
@@ -336,26 +295,41 @@ fn moves_after_the_end_are_flagged_once() {
 fn variations_resolve_their_roots() {
     let text =
         record("1. d2-e2 d3-d2\n1a.1.1a. d2-c2 d3-d1\n1b.1.1a. ..... d5-b5\n9a.1.1a. d2-e2\n");
-    let doc = document(&text);
-    let found = codes(&doc);
-    assert!(
-        found.contains(&("unknown-variation-root", "9a.1.1a.".to_string())),
-        "{found:?}"
+    check_diagnostics(
+        Otn,
+        &text,
+        expect![[r#"
+            error illegal-move 5:16-5:21 "d3-d1": 1a.1.1b d3-d1 is illegal: d1 is occupied; it is skipped
+            error unknown-variation-root 7:1-7:9 "9a.1.1a.": 9a.1.: the main line has no move 9a
+        "#]],
     );
+    let doc = document(&text);
     assert_eq!(doc.replay.lines.len(), 3);
     let second = &doc.replay.lines[2];
     assert_eq!(second.label(1), "1b.1.1b");
     assert_eq!(doc.position(2, 1), "/3t3/4t2/3T3/ttTKTtt/1T5/3t3/3t3/");
-    let symbols = doc.symbols();
-    let moves = &symbols[0].children;
-    assert_eq!(moves.len(), 2);
-    assert_eq!(moves[0].children[0].name, "variation 1a.1.");
-    assert_eq!(moves[1].children[0].name, "variation 1b.1.");
+    check_symbols(
+        Otn,
+        &text,
+        expect![[r#"
+            Game Brandubh (7×7) (dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/) at 2:8-2:85 "dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", covering 1:1-8:1
+              Move 1a (d2-e2) at 4:4-4:9 "d2-e2", covering 4:4-4:9 "d2-e2"
+                Variation variation 1a.1. (d2-c2) at 5:1-5:9 "1a.1.1a.", covering 5:1-5:21 "1a.1.1a. d2-c2 d3-d1"
+                  Move 1a.1.1a (d2-c2) at 5:10-5:15 "d2-c2", covering 5:10-5:15 "d2-c2"
+                  Move 1a.1.1b (d3-d1) at 5:16-5:21 "d3-d1", covering 5:16-5:21 "d3-d1"
+              Move 1b (d3-d2) at 4:10-4:15 "d3-d2", covering 4:10-4:15 "d3-d2"
+                Variation variation 1b.1. (d5-b5) at 6:1-6:9 "1b.1.1a.", covering 6:1-6:21 "1b.1.1a. ..... d5-b5"
+                  Move 1b.1.1b (d5-b5) at 6:16-6:21 "d5-b5", covering 6:16-6:21 "d5-b5"
+        "#]],
+    );
     // Placeholders that do not fit the root.
-    let doc = document(&record("1. d2-e2 d3-d2\n1b.1.1a. d5-b5\n"));
-    assert!(codes(&doc)
-        .iter()
-        .any(|(code, _)| *code == "variation-placeholders"));
+    check_diagnostics(
+        Otn,
+        &record("1. d2-e2 d3-d2\n1b.1.1a. d5-b5\n"),
+        expect![[r#"
+            warning variation-placeholders 5:1-5:9 "1b.1.1a.": this variation's first move is the second move of its turn: write 1 `.....` before it
+        "#]],
+    );
 }
 
 #[test]
@@ -423,76 +397,201 @@ fn scenes_mark_the_move_and_the_captures() {
 
 #[test]
 fn hover_on_moves_keys_values_and_tags() {
+    check_hover(
+        Otn,
+        &record("1. d2-e2 d$03-d2\n"),
+        expect![[r#"
+            4:10-4:15 "d3-d2"
+            **1b** `d3-d2`
+
+            board: 1b (game 0, state 2)
+        "#]],
+    );
+    // The board is drawn below the move's hover in an editor.
     let text = record("1. d2-e2 d3-d2\n");
-    let doc = document(&text);
-    let shown = hover(&doc, text.find("d3-d2").unwrap() + 1).unwrap();
-    assert!(
-        shown.markdown.starts_with("**1b** `d3-d2`"),
-        "{}",
-        shown.markdown
-    );
+    let shown = hover(&document(&text), text.find("d3-d2").unwrap() + 1).unwrap();
     assert!(shown.markdown.contains("```text"), "a board is drawn");
-    let shown = doc.hover(text.find("ks:").unwrap()).unwrap();
-    assert!(
-        shown.markdown.contains("king strength"),
-        "{}",
-        shown.markdown
+    check_hover(
+        Otn,
+        "[event:Test]\n[rules:dim:7 name:Brandubh $0ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n",
+        expect![[r#"
+            2:28-2:30 "ks"
+            **ks**: king strength
+
+            How the king is captured.
+
+            - `s`: strong: surrounded on four sides
+            - `c`: strong on or next to the centre, weak elsewhere
+            - `m`: middleweight: every square next to him hostile, the edge does not protect
+            - `w`: weak: between two enemies, like any man
+            - `y`: strong (older form of s)
+            - `n`: weak (older form of w)
+
+            Default: `s`
+        "#]],
     );
-    let shown = doc.hover(text.find("ks:w").unwrap() + 3).unwrap();
-    assert!(shown.markdown.contains("weak"), "{}", shown.markdown);
-    let shown = doc.hover(text.find("cenh:").unwrap()).unwrap();
-    assert!(shown.markdown.contains("hostile"), "{}", shown.markdown);
-    let shown = doc.hover(text.find("event").unwrap()).unwrap();
-    assert!(shown.markdown.contains("tournament"), "{}", shown.markdown);
-    let start = doc.hover(text.find("start:").unwrap() + 7).unwrap();
-    assert!(start.board.is_some());
+    check_hover(
+        Otn,
+        "[event:Test]\n[rules:dim:7 name:Brandubh ks:$0w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n",
+        expect![[r#"
+            2:31-2:32 "w"
+            **ks:w**: king strength: weak: between two enemies, like any man
+        "#]],
+    );
+    check_hover(
+        Otn,
+        "[event:Test]\n[rules:dim:7 name:Brandubh ks:w $0cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n",
+        expect![[r#"
+            2:33-2:37 "cenh"
+            **cenh**: centre: hostile to
+
+            The men the centre squares are hostile to: such a man between one of them and an enemy is captured.
+
+            Default: `tcnkmg`
+        "#]],
+    );
+    check_hover(
+        Otn,
+        "[$0event:Test]\n[rules:dim:7 name:Brandubh ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n",
+        expect![[r#"
+            1:2-1:7 "event"
+            **event**: tournament or match event name
+        "#]],
+    );
+    check_hover(
+        Otn,
+        "[event:Test]\n[rules:dim:7 name:Brandubh ks:w cenh: cenhe: start:/$03t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n",
+        expect![[r#"
+            2:52-2:85 "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
+            **start**: starting position
+
+            board: start (game 0, state 0)
+        "#]],
+    );
 }
 
 #[test]
 fn completion_of_keys_values_and_tags() {
-    let text = "[rules:dim:7 k start:/7/7/7/3K3/7/7/7/]\n";
-    let doc = document(text);
-    let at = text.find(" k ").unwrap() + 2;
-    let found = doc.completions(at);
-    assert!(
-        found.iter().any(|c| c.label == "ks" && c.insert == "ks:"),
-        "{found:?}"
+    // Keys already given are left out: `dim` here.
+    check_completions(
+        Otn,
+        "[rules:dim:7 d$0 start:/7/7/7/3K3/7/7/7/]\n",
+        expect![[r#"
+            dfor => "dfor:" — defenders' forts
+            dforp => "dforp:" — defenders' fort: passable by
+            dfors => "dfors:" — defenders' fort: stoppable by
+            dforh => "dforh:" — defenders' fort: hostile to
+            dforre => "dforre:" — defenders' fort: re-enterable by
+            and 35 more not matching "d"
+            replacing 1:14-1:15 "d"
+        "#]],
     );
-    assert!(
-        !found.iter().any(|c| c.label == "dim"),
-        "keys already given are left out"
+    check_completions(
+        Otn,
+        "[rules:dim:7 k$0 start:/7/7/7/3K3/7/7/7/]\n",
+        expect![[r#"
+            ka => "ka:" — king armed
+            ks => "ks:" — king strength
+            kj => "kj:" — king jump
+            and 37 more not matching "k"
+            replacing 1:14-1:15 "k"
+        "#]],
     );
-    let text = "[rules:dim:7 ks: start:/7/7/7/3K3/7/7/7/]\n";
-    let doc = document(text);
-    let found = doc.completions(text.find("ks:").unwrap() + 3);
-    let labels: Vec<&str> = found.iter().map(|c| c.label.as_str()).collect();
-    assert_eq!(labels, ["s", "c", "m", "w", "y", "n"]);
-    let text = "[ev\n[rules:dim:7 start:/7/7/7/3K3/7/7/7/]\n";
-    let doc = document(text);
-    let found = doc.completions(3);
-    assert!(
-        found
-            .iter()
-            .any(|c| c.label == "event" && c.replace == (1..3)),
-        "{found:?}"
+    check_completions(
+        Otn,
+        "[rules:dim:7 ks:$0 start:/7/7/7/3K3/7/7/7/]\n",
+        expect![[r#"
+            s — strong: surrounded on four sides
+            c — strong on or next to the centre, weak elsewhere
+            m — middleweight: every square next to him hostile, the edge does not protect
+            w — weak: between two enemies, like any man
+            y — strong (older form of s)
+            n — weak (older form of w)
+            replacing 1:17-1:17 ""
+        "#]],
+    );
+    check_completions(
+        Otn,
+        "[ev$0\n[rules:dim:7 start:/7/7/7/3K3/7/7/7/]\n",
+        expect![[r#"
+            event => "event:" — tournament or match event name
+            and 18 more not matching "ev"
+            replacing 1:2-1:4 "ev"
+        "#]],
     );
 }
 
 #[test]
 fn semantic_tokens_cover_tags_rules_and_moves() {
+    check_semantic_tokens(
+        Otn,
+        &record("1. Kd4-d3xe3+ d3-d2\n[a comment]\n"),
+        expect![[r#"
+            Keyword "["
+            Property "event"
+            String "Test"
+            Keyword "]"
+            Keyword "["
+            Property "rules"
+            Property "dim"
+            Number "7"
+            Property "name"
+            String "Brandubh"
+            Property "ks"
+            EnumMember "w"
+            Property "cenh"
+            Property "cenhe"
+            Property "start"
+            Operator "/"
+            Number "3"
+            Type "t"
+            Number "3"
+            Operator "/"
+            Number "3"
+            Type "t"
+            Number "3"
+            Operator "/"
+            Number "3"
+            Type "T"
+            Number "3"
+            Operator "/"
+            Type "t"
+            Type "t"
+            Type "T"
+            Type "K"
+            Type "T"
+            Type "t"
+            Type "t"
+            Operator "/"
+            Number "3"
+            Type "T"
+            Number "3"
+            Operator "/"
+            Number "3"
+            Type "t"
+            Number "3"
+            Operator "/"
+            Number "3"
+            Type "t"
+            Number "3"
+            Operator "/"
+            Keyword "]"
+            Number "1."
+            Type "K"
+            Variable "d4"
+            Operator "-"
+            Variable "d3"
+            Operator "x"
+            Variable "e3"
+            EnumMember "+"
+            Variable "d3"
+            Operator "-"
+            Variable "d2"
+            Comment "[a comment]"
+        "#]],
+    );
     let text = record("1. Kd4-d3xe3+ d3-d2\n[a comment]\n");
-    let doc = document(&text);
-    let tokens = doc.semantic_tokens(0..text.len());
-    let kind_of = |needle: &str| {
-        let at = text.find(needle).unwrap();
-        tokens.iter().find(|t| t.range.start == at).map(|t| t.kind)
-    };
-    assert_eq!(kind_of("event"), Some(TokenKind::Property));
-    assert_eq!(kind_of("dim"), Some(TokenKind::Property));
-    assert_eq!(kind_of("1."), Some(TokenKind::Number));
-    assert_eq!(kind_of("Kd4"), Some(TokenKind::Type));
-    assert_eq!(kind_of("[a comment]"), Some(TokenKind::Comment));
-    assert_eq!(kind_of("+ d3"), Some(TokenKind::EnumMember));
+    let tokens = document(&text).semantic_tokens(0..text.len());
     for pair in tokens.windows(2) {
         assert!(pair[0].range.end <= pair[1].range.start, "{pair:?}");
     }
@@ -523,18 +622,13 @@ fn the_tokens_of_a_range_are_those_of_the_whole_record_inside_it() {
 
 #[test]
 fn folds_for_variations_and_long_commentary() {
-    let text = record("1. d2-e2 d3-d2\n[a long\ncomment over\nthree lines]\n1a.1.1a. d2-c2 d3-d1\n[x]\n1a.1.2a. c2-c1 d1-c1\n");
-    let doc = document(&text);
-    let folds = doc.folds();
-    assert!(
-        folds
-            .iter()
-            .any(|f| f.kind == FoldKind::Comment && f.end_line == f.start_line + 2),
-        "{folds:?}"
-    );
-    assert!(
-        folds.iter().any(|f| f.kind == FoldKind::Region),
-        "{folds:?}"
+    check_folds(
+        Otn,
+        &record("1. d2-e2 d3-d2\n[a long\ncomment over\nthree lines]\n1a.1.1a. d2-c2 d3-d1\n[x]\n1a.1.2a. c2-c1 d1-c1\n"),
+        expect![[r#"
+            Comment lines 5-7
+            Region lines 8-10
+        "#]],
     );
 }
 
@@ -632,15 +726,9 @@ fn hostile_input_is_reported_not_fatal() {
         "1. d2-e2 d3-d2\n{address} d2-c2\n4294967295. a4-a3\n"
     ));
     let doc = document(&text);
-    let found = codes(&doc);
-    assert!(
-        found.iter().any(|(code, _)| *code == "variation-too-deep"),
-        "{found:?}"
-    );
-    assert!(
-        found.iter().any(|(code, _)| *code == "missing-turn"),
-        "{found:?}"
-    );
+    let found = diagnostic_codes(Otn, &text);
+    assert!(found.contains(&"variation-too-deep"), "{found:?}");
+    assert!(found.contains(&"missing-turn"), "{found:?}");
     assert_eq!(doc.symbols()[0].children.len(), 3);
     // Any text, every feature at every offset: answers, never a panic.
     for text in [
@@ -736,7 +824,7 @@ fn quick_fixes_repair_what_the_record_gets_wrong() {
     let text =
         record("1. Kg4-g3 d5-f5xd1\n2. g3-e3 f5-f6-\n3. b4-b3 f6-f5\n4. b3-c3xc1/d3 f5-f6\n");
     let doc = document(&text);
-    let found: Vec<&str> = doc.diagnostics().iter().map(|d| d.code).collect();
+    let found = diagnostic_codes(Otn, &text);
     for code in ["mover-mismatch", "capture-not-made", "info-mismatch"] {
         assert!(found.contains(&code), "{code}: {found:?}");
     }
@@ -760,23 +848,42 @@ fn quick_fixes_repair_what_the_record_gets_wrong() {
 
 #[test]
 fn hover_on_turn_numbers_and_the_result() {
-    let text = format!("[result:-1]\n[rules:{BRANDUBH}]\n\n1. d2-e2 d3-d2\n1a.1.1a. d2-c2\n");
-    let doc = document(&text);
-    let shown = hover(&doc, text.find("1. d2").unwrap()).unwrap();
-    assert!(
-        shown.markdown.starts_with("**Turn 1** of the main line"),
-        "{}",
-        shown.markdown
+    check_hover(
+        Otn,
+        &format!("[result:-1]\n[rules:{BRANDUBH}]\n\n$01. d2-e2 d3-d2\n1a.1.1a. d2-c2\n"),
+        expect![[r#"
+            4:1-4:3 "1."
+            **Turn 1** of the main line
+
+            board: 1b (game 0, state 2)
+        "#]],
     );
+    // In an editor, the board after the turn is drawn below.
+    let text = format!("[result:-1]\n[rules:{BRANDUBH}]\n\n1. d2-e2 d3-d2\n1a.1.1a. d2-c2\n");
+    let shown = hover(&document(&text), text.find("1. d2").unwrap()).unwrap();
     assert!(
         shown.markdown.contains("**Board 1b**"),
         "the board after the turn: {}",
         shown.markdown
     );
-    let shown = doc.hover(text.find("1a.1.").unwrap()).unwrap();
-    assert_eq!(shown.markdown, "**Turn 1** of variation 1a.1., off 1a");
-    let shown = doc.hover(text.find("-1]").unwrap()).unwrap();
-    assert_eq!(shown.markdown, "**result** `-1`: the defenders win");
+    check_hover(
+        Otn,
+        &format!("[result:-1]\n[rules:{BRANDUBH}]\n\n1. d2-e2 d3-d2\n$01a.1.1a. d2-c2\n"),
+        expect![[r#"
+            5:1-5:9 "1a.1.1a."
+            **Turn 1** of variation 1a.1., off 1a
+
+            board: 1a.1.1a (game 0, state 3)
+        "#]],
+    );
+    check_hover(
+        Otn,
+        &format!("[result:$0-1]\n[rules:{BRANDUBH}]\n\n1. d2-e2 d3-d2\n1a.1.1a. d2-c2\n"),
+        expect![[r#"
+            1:9-1:11 "-1"
+            **result** `-1`: the defenders win
+        "#]],
+    );
 }
 
 #[test]

@@ -395,111 +395,222 @@ fn system_completions(replace: &Range<usize>) -> Vec<Completion> {
 
 #[cfg(test)]
 mod tests {
+    use expect_test::expect;
+
     use super::*;
-
-    fn complete(text: &str, marker: &str) -> (Vec<Completion>, usize) {
-        let offset = text.find(marker).expect("the text holds the marker");
-        let text = text.replacen(marker, "", 1);
-        let analysis = PpnDocument::new(text);
-        (completions(&analysis, offset), offset)
-    }
-
-    fn labels(items: &[Completion]) -> Vec<&str> {
-        items.iter().map(|item| item.label.as_str()).collect()
-    }
+    use crate::fixture::check_completions;
+    use crate::model::format::Format::Ppn;
 
     #[test]
     fn macros_after_a_backtick() {
-        let text = "---\nMacros:\n  home: S@a1\n...\n1. `ho| 2. b2-c3\n";
-        let (items, offset) = complete(text, "|");
-        let home = items
-            .iter()
-            .find(|item| item.label == "home")
-            .expect("the game's own macro");
-        assert_eq!(home.detail.as_deref(), Some("S@a1"));
-        assert_eq!(home.insert, "home'");
-        assert_eq!(home.replace, offset - 2..offset);
-        assert_eq!(home.sort, "0home");
-        let queen = items
-            .iter()
-            .find(|item| item.label == "q")
-            .expect("built-in");
-        assert_eq!(queen.detail.as_deref(), Some("\u{265b}"));
-        assert_eq!(queen.sort, "2q");
-        assert!(labels(&items).contains(&"SA"));
+        // The game's own macros.
+        check_completions(
+            Ppn,
+            "---\nMacros:\n  home: S@a1\n...\n1. `ho$0 2. b2-c3\n",
+            expect![[r#"
+                home => "home'" — S@a1
+                and 150 more not matching "ho"
+                replacing 5:5-5:7 "ho"
+            "#]],
+        );
+        // The built-in ones, listed after the game's own.
+        check_completions(
+            Ppn,
+            "1. `S$0\n",
+            expect![[r#"
+                S => "S'" — ♠
+                S2 => "S2'" — 🂢
+                S3 => "S3'" — 🂣
+                S4 => "S4'" — 🂤
+                S5 => "S5'" — 🂥
+                S6 => "S6'" — 🂦
+                S7 => "S7'" — 🂧
+                S8 => "S8'" — 🂨
+                S9 => "S9'" — 🂩
+                SA => "SA'" — 🂡
+                SC => "SC'" — 🂬
+                SJ => "SJ'" — 🂫
+                SK => "SK'" — 🂮
+                SQ => "SQ'" — 🂭
+                ST => "ST'" — 🂪
+                and 135 more not matching "s"
+                replacing 1:5-1:6 "S"
+            "#]],
+        );
+        check_completions(
+            Ppn,
+            "1. `q$0\n",
+            expect![[r#"
+                Q => "Q'" — ♕
+                q => "q'" — ♛
+                and 148 more not matching "q"
+                replacing 1:5-1:6 "q"
+            "#]],
+        );
+        let analysis = PpnDocument::new("---\nMacros:\n  home: S@a1\n...\n1. `\n".to_string());
+        let items = completions(&analysis, analysis.text.len() - 1);
+        let sort_of = |label: &str| {
+            let item = items.iter().find(|item| item.label == label).unwrap();
+            item.sort.as_str()
+        };
+        assert_eq!((sort_of("home"), sort_of("q")), ("0home", "2q"));
         // After the quote the name is finished.
-        let (none, _) = complete("1. `q'|@b2\n", "|");
-        assert!(none.is_empty());
+        check_completions(Ppn, "1. `q'$0@b2\n", expect![[""]]);
     }
 
     #[test]
     fn a_finished_name_is_replaced_with_its_quote() {
-        let (items, offset) = complete("1. `h|ome'@b2\n", "|");
-        assert_eq!(items[0].replace, offset - 1..offset + 4);
+        check_completions(
+            Ppn,
+            "1. `h$0ome'@b2\n",
+            expect![[r#"
+                H => "H'" — ♥
+                H2 => "H2'" — 🂲
+                H3 => "H3'" — 🂳
+                H4 => "H4'" — 🂴
+                H5 => "H5'" — 🂵
+                H6 => "H6'" — 🂶
+                H7 => "H7'" — 🂷
+                H8 => "H8'" — 🂸
+                H9 => "H9'" — 🂹
+                HA => "HA'" — 🂱
+                HC => "HC'" — 🂼
+                HJ => "HJ'" — 🂻
+                HK => "HK'" — 🂾
+                HQ => "HQ'" — 🂽
+                HT => "HT'" — 🂺
+                and 135 more not matching "h"
+                replacing 1:5-1:10 "home'"
+            "#]],
+        );
     }
 
     #[test]
     fn metadata_keys_at_the_start_of_a_line() {
-        let (items, offset) = complete("---\nEvent: x\nGa|\n...\n1. S@b2\n", "|");
-        assert_eq!(
-            labels(&items)[..4],
-            ["GameType", "SetUp", "MovetextParser", "Macros"]
+        check_completions(
+            Ppn,
+            "---\nEvent: x\n$0\n...\n1. S@b2\n",
+            expect![[r#"
+                GameType => "GameType: " — the game played; sets up its starting board
+                SetUp => "SetUp: " — the starting board, overriding GameType's (a name, or a mapping with Name, System and arguments)
+                MovetextParser => "MovetextParser: " — how to read the moves (Default, Checker, Chess, ...)
+                Macros => "Macros: " — a mapping of macro names to the text they stand for
+                ScalingFactor => "ScalingFactor: " — how many inches one Location step is worth
+                Event => "Event: " — the name of the tournament or match
+                Site => "Site: " — where the game was played
+                Date => "Date: " — when the game was played
+                Round => "Round: " — the round of the event
+                Result => "Result: " — the result, e.g. 1-0
+                White => "White: " — the first player
+                Black => "Black: " — the second player
+                Annotator => "Annotator: " — who wrote the comments
+                replacing 3:1-3:1 ""
+            "#]],
         );
-        assert_eq!(items[0].insert, "GameType: ");
-        assert_eq!(items[0].replace, offset - 2..offset);
+        check_completions(
+            Ppn,
+            "---\nEvent: x\nGa$0\n...\n1. S@b2\n",
+            expect![[r#"
+                GameType => "GameType: " — the game played; sets up its starting board
+                and 12 more not matching "ga"
+                replacing 3:1-3:3 "Ga"
+            "#]],
+        );
     }
 
     #[test]
     fn completing_a_key_that_has_its_colon_keeps_one_colon() {
-        let text = "---\nGa|meType: Chess\n...\n";
-        let (items, _) = complete(text, "|");
-        let plain = text.replace('|', "");
-        let game_type = items.iter().find(|i| i.label == "GameType").unwrap();
-        let mut accepted = plain.clone();
-        accepted.replace_range(game_type.replace.clone(), &game_type.insert);
-        assert_eq!(accepted, "---\nGameType: Chess\n...\n");
-        let (items, _) = complete("---\nSetUp:\n  Name: Tablut\n  Se|:42\n...\n", "|");
-        let seed = items.iter().find(|i| i.label == "System").unwrap();
-        let mut accepted = "---\nSetUp:\n  Name: Tablut\n  Se:42\n...\n".to_string();
-        accepted.replace_range(seed.replace.clone(), &seed.insert);
-        assert_eq!(accepted, "---\nSetUp:\n  Name: Tablut\n  System: 42\n...\n");
+        check_completions(
+            Ppn,
+            "---\nGa$0meType: Chess\n...\n",
+            expect![[r#"
+                GameType => "GameType: " — the game played; sets up its starting board
+                and 12 more not matching "ga"
+                replacing 2:1-2:11 "GameType: "
+            "#]],
+        );
+        check_completions(
+            Ppn,
+            "---\nSetUp:\n  Name: Tablut\n  Se$0:42\n...\n",
+            expect![[r#"
+                System => "System: " — the game system to set it up with
+                and 2 more not matching "se"
+                replacing 4:3-4:6 "Se:"
+            "#]],
+        );
     }
 
     #[test]
     fn game_names_systems_and_parsers_as_values() {
-        let (games, offset) = complete("---\nGameType: Four F|\n...\n", "|");
-        let kono = games
-            .iter()
-            .find(|item| item.label == "Four Field Kono")
-            .expect("a known game");
-        assert_eq!(kono.replace, offset - 6..offset);
-        assert_eq!(kono.detail.as_deref(), Some("checker, piecepack"));
-        let (systems, _) = complete("---\nSetUp:\n  Name: Lasca\n  System: |\n...\n", "|");
-        assert!(
-            labels(&systems).contains(&"checker"),
-            "{:?}",
-            labels(&systems)
+        check_completions(
+            Ppn,
+            "---\nGameType: Four F$0\n...\n",
+            expect![[r#"
+                Four Field Kono — checker, piecepack
+                and 167 more not matching "four f"
+                replacing 2:11-2:17 "Four F"
+            "#]],
         );
-        let (parsers, _) = complete("---\nMovetextParser: |\n...\n", "|");
-        assert_eq!(labels(&parsers), PARSERS);
-        let (nested, _) = complete("---\nSetUp:\n  Name: Desfases\n  S|\n...\n", "|");
-        assert!(labels(&nested).contains(&"Seed"), "{:?}", labels(&nested));
-        assert!(labels(&nested).contains(&"System"));
+        check_completions(
+            Ppn,
+            "---\nSetUp:\n  Name: Lasca\n  System: $0\n...\n",
+            expect![[r#"
+                alquerque
+                checker
+                chess
+                domino
+                go
+                marble
+                morris
+                piecepack
+                reversi
+                stackpack
+                replacing 4:11-4:11 ""
+            "#]],
+        );
+        check_completions(
+            Ppn,
+            "---\nMovetextParser: $0\n...\n",
+            expect![[r#"
+                Default
+                Piecepack
+                Alquerque
+                Checker
+                Chess
+                Domino
+                Go
+                Marble
+                Morris
+                Tarot
+                replacing 2:17-2:17 ""
+            "#]],
+        );
+        check_completions(
+            Ppn,
+            "---\nSetUp:\n  Name: Desfases\n  S$0\n...\n",
+            expect![[r#"
+                System => "System: " — the game system to set it up with
+                Seed => "Seed: " — setup argument (default random)
+                and 3 more not matching "s"
+                replacing 4:3-4:4 "S"
+            "#]],
+        );
     }
 
     #[test]
     fn nothing_in_plain_moves_and_astral_names_are_whole() {
-        let (items, _) = complete("1. S@b|2\n", "|");
-        assert!(items.is_empty());
-        let (items, offset) = complete("---\nMacros: {🁣: \"`q'\"}\n...\n1. 🂡@b2 `🁣|\n", "|");
-        let domino = items
-            .iter()
-            .find(|item| item.label == "🁣")
-            .expect("the game's own macro");
-        assert_eq!(domino.replace, offset - 4..offset);
-        assert_eq!(domino.detail.as_deref(), Some("\u{265b}"));
+        check_completions(Ppn, "1. S@b$02\n", expect![[""]]);
+        check_completions(
+            Ppn,
+            "---\nMacros: {🁣: \"`q'\"}\n...\n1. 🂡@b2 `🁣$0\n",
+            expect![[r#"
+                🁣 => "🁣'" — ♛
+                and 150 more not matching "🁣"
+                replacing 4:10-4:11 "🁣"
+            "#]],
+        );
         // An offset inside the glyph counts as the offset before it: the whole name is
-        // replaced.
+        // replaced. (A marker cannot stand inside a glyph.)
         let analysis = PpnDocument::new("1. `🁣\n".to_string());
         let inside = completions(&analysis, 6);
         assert!(!inside.is_empty());

@@ -45,37 +45,28 @@ pub fn folding_ranges(analysis: &PpnDocument) -> Vec<Fold> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use expect_test::expect;
+
+    use crate::fixture::check_folds;
+    use crate::model::format::Format::Ppn;
 
     #[test]
     fn games_metadata_and_long_comments_fold() {
-        let text = "---\nEvent: Demo\nRound: 1\n...\n1. S@b2 {a comment\nover two lines} 2. M@c3 {short}\n\n---\nEvent: Two\n...\n1. S@a1\n";
-        let analysis = PpnDocument::new(text.to_string());
-        let folds = folding_ranges(&analysis);
-        let region = |start_line, end_line| Fold {
-            start_line,
-            end_line,
-            kind: FoldKind::Region,
-        };
-        assert_eq!(
-            folds,
-            [
-                region(0, 5),
-                region(1, 3),
-                Fold {
-                    start_line: 4,
-                    end_line: 5,
-                    kind: FoldKind::Comment
-                },
-                region(7, 10),
-                region(8, 9),
-            ]
+        check_folds(
+            Ppn,
+            "---\nEvent: Demo\nRound: 1\n...\n1. S@b2 {a comment\nover two lines} 2. M@c3 {short}\n\n---\nEvent: Two\n...\n1. S@a1\n",
+            expect![[r#"
+                Region lines 1-6
+                Region lines 2-4
+                Comment lines 5-6
+                Region lines 8-11
+                Region lines 9-10
+            "#]],
         );
     }
 
     #[test]
     fn one_line_games_do_not_fold() {
-        let analysis = PpnDocument::new("1. S@b2 {x}\n".to_string());
-        assert!(folding_ranges(&analysis).is_empty());
+        check_folds(Ppn, "1. S@b2 {x}\n", expect![[""]]);
     }
 }

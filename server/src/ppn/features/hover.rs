@@ -482,16 +482,13 @@ mod tests {
     const TIC_TAC_TOE: &str = "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n\
                                1. S@b2 1... M@a2 {? (1... M@a1)}\n2. b2-c1 2... *a2\n";
 
-    fn tic_tac_toe(marked_at: &str) -> String {
-        TIC_TAC_TOE.replacen(marked_at, &format!("$0{marked_at}"), 1)
-    }
-
     #[test]
     fn a_move_shows_its_changes_and_names_the_board_after_it() {
         // States: start, setup., 1., 1..., 2.: the board after move 2. is state 4.
         check_hover(
             Ppn,
-            &tic_tac_toe("2. b2-c1"),
+            "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n\
+             1. S@b2 1... M@a2 {? (1... M@a1)}\n$02. b2-c1 2... *a2\n",
             expect![[r#"
                 6:1-6:9 "2. b2-c1"
                 **Move 2.** `b2-c1`
@@ -508,7 +505,8 @@ mod tests {
         // Before move 2. (state 3) the coin of Suns (piece 1) is the top piece on b2.
         check_hover(
             Ppn,
-            &tic_tac_toe("b2-c1").replacen("$0b2-c1", "b$02-c1", 1),
+            "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n\
+             1. S@b2 1... M@a2 {? (1... M@a1)}\n2. b$02-c1 2... *a2\n",
             expect![[r#"
                 6:4-6:6 "b2"
                 **PieceId** `b2` names 1 piece here:
@@ -524,7 +522,8 @@ mod tests {
     fn removals_additions_and_comments_are_described() {
         check_hover(
             Ppn,
-            &tic_tac_toe("*a2"),
+            "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n\
+             1. S@b2 1... M@a2 {? (1... M@a1)}\n2. b2-c1 2... $0*a2\n",
             expect![[r#"
             6:10-6:18 "2... *a2"
             **Move 2...** `*a2`
@@ -536,7 +535,8 @@ mod tests {
         );
         check_hover(
             Ppn,
-            &TIC_TAC_TOE.replacen("1... M@a2", "1$0... M@a2", 1),
+            "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n\
+             1. S@b2 1$0... M@a2 {? (1... M@a1)}\n2. b2-c1 2... *a2\n",
             expect![[r#"
                 5:9-5:34 "1... M@a2 {? (1... M@a1)}"
                 **Move 1...** `M@a2` — ? (1... M@a1)
@@ -602,10 +602,9 @@ mod tests {
 
     #[test]
     fn a_piece_id_names_the_pieces_before_its_token() {
-        let text = "1. S@b2 M@b2 2. b2-c3 b2-a1 3. *d4\n";
         check_hover(
             Ppn,
-            &text.replacen("b2-c3", "$0b2-c3", 1),
+            "1. S@b2 M@b2 2. $0b2-c3 b2-a1 3. *d4\n",
             expect![[r#"
             1:17-1:19 "b2"
             **PieceId** `b2` names 1 piece here:
@@ -618,7 +617,7 @@ mod tests {
         // After `b2-c3` the coin of Suns is on top of b2.
         check_hover(
             Ppn,
-            &text.replacen("b2-a1", "b$02-a1", 1),
+            "1. S@b2 M@b2 2. b2-c3 b$02-a1 3. *d4\n",
             expect![[r#"
             1:23-1:25 "b2"
             **PieceId** `b2` names 1 piece here:
@@ -630,7 +629,7 @@ mod tests {
         );
         check_hover(
             Ppn,
-            &text.replacen("d4", "$0d4", 1),
+            "1. S@b2 M@b2 2. b2-c3 b2-a1 3. *$0d4\n",
             expect![[r#"
             1:33-1:35 "d4"
             **PieceId** `d4` names no piece here: there is no piece at `d4`
@@ -640,10 +639,9 @@ mod tests {
 
     #[test]
     fn a_macro_shows_its_value_and_origin() {
-        let text = "---\nMacros:\n  home: S@a1\n...\n1. `home' `q'@d4\n";
         check_hover(
             Ppn,
-            &text.replacen("`home' ", "`ho$0me' ", 1),
+            "---\nMacros:\n  home: S@a1\n...\n1. `ho$0me' `q'@d4\n",
             expect![[r#"
             5:4-5:10 "`home'"
             **Macro** `` `home' `` stands for `S@a1`
@@ -653,7 +651,7 @@ mod tests {
         );
         check_hover(
             Ppn,
-            &text.replacen("`q'", "`$0q'", 1),
+            "---\nMacros:\n  home: S@a1\n...\n1. `home' `$0q'@d4\n",
             expect![[r#"
             5:11-5:14 "`q'"
             **Macro** `` `q' `` stands for `♛`
@@ -665,10 +663,9 @@ mod tests {
 
     #[test]
     fn known_metadata_keys_say_what_they_are_for() {
-        let text = "---\nEvent: x\nGameType: Tablut\nMine: y\n...\n";
         check_hover(
             Ppn,
-            &text.replacen("GameType", "Game$0Type", 1),
+            "---\nEvent: x\nGame$0Type: Tablut\nMine: y\n...\n",
             expect![[r#"
             3:1-3:9 "GameType"
             **Metadata** `GameType`: the game played; sets up its starting board
@@ -676,10 +673,14 @@ mod tests {
         );
         check_hover(
             Ppn,
-            &text.replacen("Mine", "$0Mine", 1),
+            "---\nEvent: x\nGameType: Tablut\n$0Mine: y\n...\n",
             expect!["no hover"],
         );
-        check_hover(Ppn, &text.replacen(": x", "$0: x", 1), expect!["no hover"]);
+        check_hover(
+            Ppn,
+            "---\nEvent$0: x\nGameType: Tablut\nMine: y\n...\n",
+            expect!["no hover"],
+        );
     }
 
     #[test]
@@ -714,7 +715,8 @@ mod tests {
     fn nothing_between_moves_and_astral_glyphs_are_whole_specs() {
         check_hover(
             Ppn,
-            &TIC_TAC_TOE.replacen(" 2...", "$0 2...", 1),
+            "---\nEvent: Tic-Tac-Toe\n...\nsetup. t@b2\n\
+             1. S@b2 1... M@a2 {? (1... M@a1)}\n2. b2-c1$0 2... *a2\n",
             expect!["no hover"],
         );
         let analysis = PpnDocument::new(TIC_TAC_TOE.to_string());

@@ -95,7 +95,11 @@ pub fn expansion_label(expansions: &[String]) -> (String, bool) {
 
 #[cfg(test)]
 mod tests {
+    use expect_test::expect;
+
     use super::*;
+    use crate::fixture::check_inlay_hints;
+    use crate::model::format::Format::Ppn;
 
     fn strings(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| s.to_string()).collect()
@@ -121,30 +125,27 @@ mod tests {
     #[test]
     fn hints_follow_braces_and_macros_in_the_range_only() {
         let text = "---\nMacros:\n  home: S@a1\n...\n1. t@{b,d}{2..8..2} `home' 2. `q'@d4 {`q'}\n";
-        let analysis = PpnDocument::new(text.to_string());
-        let hints = inlay_hints(&analysis, 0..text.len());
-        let braces_end = text.find(" `home'").unwrap();
-        let home_end = braces_end + " `home'".len();
-        let queen_end = text.find("`q'@").unwrap() + 3;
-        let found: Vec<(usize, &str, HintKind)> = hints
-            .iter()
-            .map(|h| (h.offset, h.label.as_str(), h.kind))
-            .collect();
-        assert_eq!(
-            found,
-            [
-                (
-                    braces_end,
-                    "→ t@b2 t@b4 t@b6 t@b8 t@d2 t@d4 t@d6 t@d8",
-                    HintKind::BraceExpansion
-                ),
-                (home_end, "= S@a1", HintKind::Macro),
-                (queen_end, "= \u{265b}", HintKind::Macro),
-            ]
+        check_inlay_hints(
+            Ppn,
+            text,
+            expect![[r#"
+                ---
+                Macros:
+                  home: S@a1
+                ...
+                1. t@{b,d}{2..8..2}‹BraceExpansion: → t@b2 t@b4 t@b6 t@b8 t@d2 t@d4 t@d6 t@d8› `home'‹Macro: = S@a1› 2. `q'‹Macro: = ♛›@d4 {`q'}
+            "#]],
         );
-        assert_eq!(hints[0].tooltip, None);
-        let only_second = inlay_hints(&analysis, queen_end - 1..queen_end + 1);
-        assert_eq!(only_second.len(), 1);
-        assert_eq!(only_second[0].offset, queen_end);
+        check_inlay_hints(
+            Ppn,
+            &text.replacen("`q'@", "`q$0'@$0", 1),
+            expect![[r#"
+                ---
+                Macros:
+                  home: S@a1
+                ...
+                1. t@{b,d}{2..8..2} `home' 2. `q'‹Macro: = ♛›@d4 {`q'}
+            "#]],
+        );
     }
 }

@@ -218,7 +218,11 @@ pub fn references(
 
 #[cfg(test)]
 mod tests {
+    use expect_test::expect;
+
     use super::*;
+    use crate::fixture::check_navigation;
+    use crate::model::format::Format::Ppn;
 
     const TEXT: &str = "---\nMacros:\n  home: S@a1\n  'both': \"`home' `away'\"\n  away: M@h8\n...\n1. `home' 2. `away' {`home'} 3. `q'@d4 `K'@e1\n---\nMacros: {home: T@b2}\n...\n1. `home'\n";
 
@@ -254,39 +258,81 @@ mod tests {
 
     #[test]
     fn definitions_come_only_from_the_metadata() {
-        let analysis = analysis();
-        let key = nth("home:", 0);
-        assert_eq!(
-            definition(&analysis, nth("`home'", 1) + 2),
-            Some(key..key + 4)
+        check_navigation(
+            Ppn,
+            "---\nMacros:\n  home: S@a1\n  'both': \"`home' `away'\"\n  away: M@h8\n...\n\
+             1. `h$0ome' 2. `away' {`home'} 3. `q'@d4 `K'@e1\n---\nMacros: {home: T@b2}\n...\n1. `home'\n",
+            expect![[r#"
+                defined at 3:3-3:7 "home"
+                used at 3:3-3:7 "home"
+                used at 4:12-4:18 "`home'"
+                used at 7:4-7:10 "`home'"
+            "#]],
         );
         // The use inside another macro's value counts too.
-        assert_eq!(
-            definition(&analysis, nth("`home'", 0) + 1),
-            Some(key..key + 4)
+        check_navigation(
+            Ppn,
+            "---\nMacros:\n  home: S@a1\n  'both': \"`$0home' `away'\"\n  away: M@h8\n...\n\
+             1. `home' 2. `away' {`home'} 3. `q'@d4 `K'@e1\n---\nMacros: {home: T@b2}\n...\n1. `home'\n",
+            expect![[r#"
+                defined at 3:3-3:7 "home"
+                used at 3:3-3:7 "home"
+                used at 4:12-4:18 "`home'"
+                used at 7:4-7:10 "`home'"
+            "#]],
         );
         // A built-in has no definition in the file, and the second game has its own.
-        assert_eq!(definition(&analysis, nth("`q'", 0) + 1), None);
-        let second_key = nth("home: T", 0);
-        assert_eq!(
-            definition(&analysis, nth("`home'", 3) + 1),
-            Some(second_key..second_key + 4)
+        check_navigation(
+            Ppn,
+            "---\nMacros:\n  home: S@a1\n  'both': \"`home' `away'\"\n  away: M@h8\n...\n\
+             1. `home' 2. `away' {`home'} 3. `$0q'@d4 `K'@e1\n---\nMacros: {home: T@b2}\n...\n1. `home'\n",
+            expect![[r#"
+                no definition
+                used at 7:33-7:36 "`q'"
+            "#]],
+        );
+        check_navigation(
+            Ppn,
+            "---\nMacros:\n  home: S@a1\n  'both': \"`home' `away'\"\n  away: M@h8\n...\n\
+             1. `home' 2. `away' {`home'} 3. `q'@d4 `K'@e1\n---\nMacros: {home: T@b2}\n...\n1. `$0home'\n",
+            expect![[r#"
+                defined at 9:10-9:14 "home"
+                used at 9:10-9:14 "home"
+                used at 11:4-11:10 "`home'"
+            "#]],
         );
     }
 
     #[test]
     fn references_are_the_uses_in_moves_and_values_of_the_same_game() {
+        // From the key; the `home' in the comment is not a use.
+        check_navigation(
+            Ppn,
+            "---\nMacros:\n  h$0ome: S@a1\n  'both': \"`home' `away'\"\n  away: M@h8\n...\n\
+             1. `home' 2. `away' {`home'} 3. `q'@d4 `K'@e1\n---\nMacros: {home: T@b2}\n...\n1. `home'\n",
+            expect![[r#"
+                defined at 3:3-3:7 "home"
+                used at 3:3-3:7 "home"
+                used at 4:12-4:18 "`home'"
+                used at 7:4-7:10 "`home'"
+            "#]],
+        );
+        check_navigation(
+            Ppn,
+            "---\nMacros:\n  home: S@a1\n  'both': \"`home' `away'\"\n  away: M@h8\n...\n\
+             1. `home' 2. `away' {$0`home'} 3. `q'@d4 `K'@e1\n---\nMacros: {home: T@b2}\n...\n1. `home'\n",
+            expect![[r#"
+                no definition
+            "#]],
+        );
+        // Without the definition, the uses alone.
         let analysis = analysis();
         let key = nth("home:", 0);
-        let uses = [nth("`home'", 0), nth("`home'", 1)];
-        let expected: Vec<Range<usize>> = uses.iter().map(|&at| at..at + 6).collect();
-        // The `home' in the comment is not a use.
-        assert_eq!(references(&analysis, key + 1, false), expected);
-        let with_key: Vec<Range<usize>> = std::iter::once(key..key + 4)
-            .chain(expected.iter().cloned())
+        let uses: Vec<Range<usize>> = [nth("`home'", 0), nth("`home'", 1)]
+            .iter()
+            .map(|&at| at..at + 6)
             .collect();
-        assert_eq!(references(&analysis, uses[1], true), with_key);
-        assert!(references(&analysis, nth("{`home'", 0), true).is_empty());
+        assert_eq!(references(&analysis, key + 1, false), uses);
     }
 
     #[test]

@@ -115,62 +115,136 @@ fn references_to(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::model::edit::with_replacements;
+    use expect_test::expect;
 
+    use crate::fixture::{check_rename, diagnostic_codes};
+    use crate::model::format::Format::Ppn;
+
+    /// Two games with their own `home`, the cursor on the first game's use of it in a move.
     const TEXT: &str = "---\nMacros:\n  home: S@a1\n  'both': \"`home' `away'\"\n  away: M@h8\n...\n\
-                        1. `home' 2. `away' {`home'} 3. `q'@d4\n---\nMacros: {home: T@b2}\n...\n1. `home'\n";
-
-    fn at(needle: &str, n: usize) -> usize {
-        TEXT.match_indices(needle).nth(n).expect("in the text").0
-    }
+                        1. `h$0ome' 2. `away' {`home'} 3. `q'@d4\n---\nMacros: {home: T@b2}\n...\n1. `home'\n";
 
     #[test]
     fn a_metadata_macro_is_renamed_in_its_game_only() {
-        let analysis = PpnDocument::new(TEXT.to_string());
-        let use_in_move = at("`home'", 1) + 2;
-        assert_eq!(
-            prepare_rename(&analysis, use_in_move),
-            Ok(Some((
-                at("`home'", 1) + 1..at("`home'", 1) + 5,
-                "home".to_string()
-            )))
+        check_rename(
+            Ppn,
+            TEXT,
+            "base",
+            expect![[r#"
+                renames "home" at 7:5-7:9 "home"
+                ---
+                Macros:
+                  base: S@a1
+                  'both': "`base' `away'"
+                  away: M@h8
+                ...
+                1. `base' 2. `away' {`home'} 3. `q'@d4
+                ---
+                Macros: {home: T@b2}
+                ...
+                1. `home'
+            "#]],
         );
-        let edits = rename(&analysis, use_in_move, "base").expect("renamed");
-        let renamed = with_replacements(TEXT, &edits);
+        // The renamed text has the problems it had.
+        let before = TEXT.replace("$0", "");
+        let after = before
+            .replacen("home:", "base:", 1)
+            .replacen("`home' `away'", "`base' `away'", 1)
+            .replacen("1. `home'", "1. `base'", 1);
         assert_eq!(
-            renamed,
-            TEXT.replacen("home:", "base:", 1)
-                .replacen("`home' `away'", "`base' `away'", 1)
-                .replacen("1. `home'", "1. `base'", 1)
+            diagnostic_codes(Ppn, &after),
+            diagnostic_codes(Ppn, &before)
         );
-        let after = PpnDocument::new(renamed);
-        let codes = |a: &PpnDocument| a.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
-        assert_eq!(codes(&after), codes(&analysis));
         // From the key too.
-        let from_key = rename(&analysis, at("home:", 0) + 1, "base").expect("renamed");
-        assert_eq!(from_key.len(), 3);
+        check_rename(
+            Ppn,
+            "---\nMacros:\n  h$0ome: S@a1\n  'both': \"`home' `away'\"\n  away: M@h8\n...\n\
+             1. `home' 2. `away' {`home'} 3. `q'@d4\n---\nMacros: {home: T@b2}\n...\n1. `home'\n",
+            "base",
+            expect![[r#"
+                renames "home" at 3:3-3:7 "home"
+                ---
+                Macros:
+                  base: S@a1
+                  'both': "`base' `away'"
+                  away: M@h8
+                ...
+                1. `base' 2. `away' {`home'} 3. `q'@d4
+                ---
+                Macros: {home: T@b2}
+                ...
+                1. `home'
+            "#]],
+        );
     }
 
     #[test]
     fn names_taken_built_in_or_unwritable_are_refused() {
-        let analysis = PpnDocument::new(TEXT.to_string());
-        let home = at("`home'", 1) + 2;
-        assert!(rename(&analysis, home, "away")
-            .unwrap_err()
-            .contains("already has"));
+        check_rename(
+            Ppn,
+            TEXT,
+            "away",
+            expect![[r#"
+                renames "home" at 7:5-7:9 "home"
+                refused: this game already has a macro named `away`: renaming to it would change what its uses stand for
+            "#]],
+        );
         // `q` is built in: a rename to it would take over its use in move 3.
-        assert!(rename(&analysis, home, "q")
-            .unwrap_err()
-            .contains("already has"));
-        assert!(rename(&analysis, home, "two words")
-            .unwrap_err()
-            .contains("cannot be"));
-        assert!(rename(&analysis, home, "").is_err());
-        assert!(rename(&analysis, home, "x'y").is_err());
-        assert!(prepare_rename(&analysis, at("`q'", 0) + 1)
-            .unwrap_err()
-            .contains("not defined"));
-        assert_eq!(prepare_rename(&analysis, at("d4", 0)), Ok(None));
+        check_rename(
+            Ppn,
+            TEXT,
+            "q",
+            expect![[r#"
+                renames "home" at 7:5-7:9 "home"
+                refused: this game already has a macro named `q`: renaming to it would change what its uses stand for
+            "#]],
+        );
+        check_rename(
+            Ppn,
+            TEXT,
+            "two words",
+            expect![[r#"
+                renames "home" at 7:5-7:9 "home"
+                refused: `two words` cannot be a macro name here: use letters, digits, `_`, `-` and `.`, starting with a letter, a digit or `_`
+            "#]],
+        );
+        check_rename(
+            Ppn,
+            TEXT,
+            "",
+            expect![[r#"
+                renames "home" at 7:5-7:9 "home"
+                refused: a macro name cannot be empty
+            "#]],
+        );
+        check_rename(
+            Ppn,
+            TEXT,
+            "x'y",
+            expect![[r#"
+                renames "home" at 7:5-7:9 "home"
+                refused: `x'y` cannot be a macro name here: use letters, digits, `_`, `-` and `.`, starting with a letter, a digit or `_`
+            "#]],
+        );
+        check_rename(
+            Ppn,
+            "---\nMacros:\n  home: S@a1\n  'both': \"`home' `away'\"\n  away: M@h8\n...\n\
+             1. `home' 2. `away' {`home'} 3. `$0q'@d4\n---\nMacros: {home: T@b2}\n...\n1. `home'\n",
+            "z",
+            expect![[r#"
+                cannot rename: `q` is not defined in this game's metadata `Macros`, so it cannot be renamed
+                refused: `q` is not defined in this game's metadata `Macros`, so it cannot be renamed
+            "#]],
+        );
+        check_rename(
+            Ppn,
+            "---\nMacros:\n  home: S@a1\n  'both': \"`home' `away'\"\n  away: M@h8\n...\n\
+             1. `home' 2. `away' {`home'} 3. `q'@$0d4\n---\nMacros: {home: T@b2}\n...\n1. `home'\n",
+            "z",
+            expect![[r#"
+                nothing to rename
+                refused: there is no macro here to rename
+            "#]],
+        );
     }
 }

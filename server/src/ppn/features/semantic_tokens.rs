@@ -197,62 +197,58 @@ fn split_lines(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use expect_test::expect;
 
-    fn kinds(text: &str) -> Vec<(&str, TokenKind)> {
-        let analysis = PpnDocument::new(text.to_string());
-        semantic_tokens(&analysis)
-            .into_iter()
-            .map(|token| (&text[token.range], token.kind))
-            .collect()
-    }
+    use super::*;
+    use crate::fixture::check_semantic_tokens;
+    use crate::model::format::Format::Ppn;
 
     #[test]
     fn moves_are_split_into_their_parts() {
-        use TokenKind::*;
-        assert_eq!(
-            kinds("1. S@b2 `q'@c3 {a\nb} 2. ?S-&a1 b2@>90\n"),
-            [
-                ("1.", Number),
-                ("S", Type),
-                ("@", Operator),
-                ("b2", Variable),
-                ("`q'", Macro),
-                ("@", Operator),
-                ("c3", Variable),
-                ("{a", Comment),
-                ("b}", Comment),
-                ("2.", Number),
-                ("?", Variable),
-                ("S", Type),
-                ("-", Operator),
-                ("&a1", Variable),
-                ("b2", Variable),
-                ("@>", Operator),
-                ("90", Number),
-            ]
+        check_semantic_tokens(
+            Ppn,
+            "1. S@b2 `q'@c3 {a\nb} 2. ?S-&a1 b2@>90\n",
+            expect![[r#"
+                Number "1."
+                Type "S"
+                Operator "@"
+                Variable "b2"
+                Macro "`q'"
+                Operator "@"
+                Variable "c3"
+                Comment "{a"
+                Comment "b}"
+                Number "2."
+                Variable "?"
+                Type "S"
+                Operator "-"
+                Variable "&a1"
+                Variable "b2"
+                Operator "@>"
+                Number "90"
+            "#]],
         );
     }
 
     #[test]
     fn metadata_keys_and_values() {
-        use TokenKind::*;
-        assert_eq!(
-            kinds("---\nGameType: Tablut\n# note\nSetUp:\n  Seed: 42\n...\n1. b2-b3\n"),
-            [
-                ("---", Keyword),
-                ("GameType", Property),
-                ("Tablut", String),
-                ("# note", Comment),
-                ("SetUp", Property),
-                ("Seed", Property),
-                ("42", String),
-                ("...", Keyword),
-                ("1.", Number),
-                ("b2", Variable),
-                ("-", Operator),
-                ("b3", Variable),
-            ]
+        check_semantic_tokens(
+            Ppn,
+            "---\nGameType: Tablut\n# note\nSetUp:\n  Seed: 42\n...\n1. b2-b3\n",
+            expect![[r##"
+                Keyword "---"
+                Property "GameType"
+                String "Tablut"
+                Comment "# note"
+                Property "SetUp"
+                Property "Seed"
+                String "42"
+                Keyword "..."
+                Number "1."
+                Variable "b2"
+                Operator "-"
+                Variable "b3"
+            "##]],
         );
     }
 

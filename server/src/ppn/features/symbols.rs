@@ -74,46 +74,29 @@ fn trimmed(text: &str, range: Range<usize>) -> Option<Range<usize>> {
 
 #[cfg(test)]
 mod tests {
+    use expect_test::expect;
+
     use super::*;
+    use crate::fixture::check_symbols;
+    use crate::model::format::Format::Ppn;
 
     #[test]
     fn games_with_their_moves() {
         let text = "---\nEvent: Demo\nGameType: Tablut\n...\n1. S@b2 {hi} 1... M@c3\n\n---\nGameType: Four Field Kono\n...\n1. b1:b3\n\n";
-        let analysis = PpnDocument::new(text.to_string());
-        let symbols = document_symbols(&analysis);
-        assert_eq!(symbols.len(), 2);
-        let first = &symbols[0];
-        assert_eq!(first.name, "Game 1: Demo");
-        assert_eq!(first.detail.as_deref(), Some("Tablut"));
-        let second_start = text.rfind("---").unwrap();
-        assert_eq!(first.range, 0..text.find("M@c3").unwrap() + 4);
-        assert_eq!(first.selection, 0..3);
-        let moves: Vec<(&str, Option<&str>, &str, &str)> = first
-            .children
-            .iter()
-            .map(|m| {
-                (
-                    m.name.as_str(),
-                    m.detail.as_deref(),
-                    &text[m.range.clone()],
-                    &text[m.selection.clone()],
-                )
-            })
-            .collect();
-        assert_eq!(
-            moves,
-            [
-                ("1.", Some("S@b2 {hi}"), "1. S@b2 {hi}", "1."),
-                ("1...", Some("M@c3"), "1... M@c3", "1...")
-            ]
+        check_symbols(
+            Ppn,
+            text,
+            expect![[r#"
+                Game Game 1: Demo (Tablut) at 1:1-1:4 "---", covering 1:1-5:23
+                  Move 1. (S@b2 {hi}) at 5:1-5:3 "1.", covering 5:1-5:13 "1. S@b2 {hi}"
+                  Move 1... (M@c3) at 5:14-5:18 "1...", covering 5:14-5:23 "1... M@c3"
+                Game Game 2: Four Field Kono at 7:1-7:4 "---", covering 7:1-10:9
+                  Move 1. (b1:b3) at 10:1-10:3 "1.", covering 10:1-10:9 "1. b1:b3"
+            "#]],
         );
-        let second = &symbols[1];
-        assert_eq!(second.name, "Game 2: Four Field Kono");
-        assert_eq!(second.detail, None);
-        assert_eq!(second.range, second_start..text.len() - 2);
-        assert_eq!(second.children.len(), 1);
-
-        let games: Vec<Symbol> = symbols
+        // The games alone are the outline's games without their moves.
+        let analysis = PpnDocument::new(text.to_string());
+        let games: Vec<Symbol> = document_symbols(&analysis)
             .iter()
             .map(|game| Symbol {
                 children: Vec::new(),
@@ -125,19 +108,19 @@ mod tests {
 
     #[test]
     fn moves_before_the_first_move_number_are_called_setup() {
-        let analysis = PpnDocument::new("---\n...\nS@e5 1. e5-e4\n".to_string());
-        let symbols = document_symbols(&analysis);
-        let names: Vec<&str> = symbols[0]
-            .children
-            .iter()
-            .map(|s| s.name.as_str())
-            .collect();
-        assert_eq!(names, ["setup", "1."]);
+        check_symbols(
+            Ppn,
+            "---\n...\nS@e5 1. e5-e4\n",
+            expect![[r#"
+                Game Game 1 at 1:1-1:4 "---", covering 1:1-3:14
+                  Move setup (S@e5) at 3:1-3:5 "S@e5", covering 3:1-3:5 "S@e5"
+                  Move 1. (e5-e4) at 3:6-3:8 "1.", covering 3:6-3:14 "1. e5-e4"
+            "#]],
+        );
     }
 
     #[test]
     fn an_empty_document_has_no_symbols() {
-        let analysis = PpnDocument::new(" \n\n".to_string());
-        assert!(document_symbols(&analysis).is_empty());
+        check_symbols(Ppn, " \n\n", expect![[""]]);
     }
 }

@@ -1,5 +1,6 @@
 //! An LSP client for tests: it runs the server in-process over an in-memory pipe and
-//! speaks JSON-RPC to it.
+//! speaks JSON-RPC to it. And the diagnostic codes of a text
+//! ([`diagnostics::diagnostic_codes`]).
 
 // Each test binary uses its own subset of these helpers.
 #![allow(dead_code)]
@@ -7,6 +8,8 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+pub mod diagnostics;
 
 use ppn_ls::lsp::{serve, Analyzer, SessionEnd};
 use serde_json::{json, Value};
