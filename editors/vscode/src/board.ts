@@ -72,14 +72,25 @@ export type ToPage =
   | { type: 'show'; ref: number }
   | { type: 'pause' }
   | { type: 'play' }
-  | { type: 'picture'; id: number; html?: string; error?: string };
+  | { type: 'picture'; id: number; html?: string; error?: string }
+  | { type: 'answer'; id: number; result?: unknown; error?: string };
 
 /** What the page posts to the extension. */
 export type FromPage =
   | { type: 'ready' }
   | { type: 'picture'; id: number; ref: number; flipped: boolean }
   | { type: 'step'; ref: number }
-  | { type: 'flipped'; flipped: boolean };
+  | { type: 'flipped'; flipped: boolean }
+  | {
+      type: 'board';
+      id: number;
+      ask: 'grid' | 'targets' | 'change' | 'enterMove';
+      ref: number;
+      flipped?: boolean;
+      from?: string;
+      to?: string;
+      choice?: { capture?: number; placement?: string };
+    };
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -238,6 +249,20 @@ export function renderPanelHtml(options: {
     waiting.set(id, { resolve, reject });
     vscode.postMessage({ type: 'picture', id, ref, flipped });
   });
+  // The board to play on: each question goes to the extension, which answers it by id.
+  const asked = (ask, fields) => new Promise((resolve, reject) => {
+    const id = nextId++;
+    waiting.set(id, { resolve, reject });
+    vscode.postMessage(Object.assign({ type: 'board', id, ask }, fields));
+  });
+  const play = {
+    grid: (game, ref, flipped) => asked('grid', { ref, flipped }),
+    targets: (game, ref, from) => asked('targets', { ref, from }),
+    change: (game, ref) => asked('change', { ref }),
+    enterMove: (game, ref, from, to, choice) => asked('enterMove', { ref, from, to, choice }),
+    // The extension has written the move (an edit of the document) when it answers.
+    write: () => {},
+  };
   const viewer = new PpnViewer(place, { games: [], picture }, {
     keys: document,
     // A step in the panel moves the editor's cursor, which brings the board back here.
@@ -259,7 +284,7 @@ export function renderPanelHtml(options: {
     } else if (message.type === 'game') {
       note.hidden = true;
       place.hidden = false;
-      viewer.setSource({ games: [message.game], picture });
+      viewer.setSource(Object.assign({ games: [message.game], picture }, play));
       viewer.showRef(0, message.current);
     } else if (message.type === 'show') {
       viewer.showRef(0, message.ref);
@@ -267,6 +292,12 @@ export function renderPanelHtml(options: {
       viewer.pause();
     } else if (message.type === 'play') {
       viewer.play();
+    } else if (message.type === 'answer') {
+      const request = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (!request) return;
+      if (message.error === undefined) request.resolve(message.result);
+      else request.reject(new Error(message.error));
     } else if (message.type === 'picture') {
       const request = waiting.get(message.id);
       waiting.delete(message.id);

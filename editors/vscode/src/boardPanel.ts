@@ -44,6 +44,47 @@ export interface BoardSource {
   ): Promise<unknown>;
   /** The game at `position`, as `ppn/gameLine` answers (`null` outside every game). */
   gameLine(document: vscode.TextDocument, position: Position, token?: vscode.CancellationToken): Promise<unknown>;
+  /** The board to play on, where the source has it. */
+  play?: BoardPlay;
+}
+
+/** What the answer to a move asks: take or stack (1 or 0), insert or replace the rest. */
+export interface MoveChoice {
+  capture?: number;
+  placement?: string;
+}
+
+/** A move made on the board: an edit, a question, or a refusal with why. */
+export type EnteredMove =
+  | { ask: string }
+  | { refused: string }
+  | {
+      edit: {
+        range: vscode.Range;
+        newText: string;
+        written: string;
+        /** Where the move lies once the edit is applied. */
+        cursor(document: vscode.TextDocument): vscode.Position;
+      };
+    };
+
+/**
+ * The board to play on, for state `ref` of game `game` (as `ppn/gameLine` numbers them):
+ * its squares as drawn, where a piece may go, a move as an edit, and a move in words. The
+ * server answers `ppn/boardGrid`, `ppn/legalTargets`, `ppn/enterMove`, `ppn/moveInWords`.
+ */
+export interface BoardPlay {
+  grid(document: vscode.TextDocument, game: number, ref: number, flip: boolean): Promise<unknown>;
+  targets(document: vscode.TextDocument, game: number, ref: number, from: string): Promise<unknown>;
+  enterMove(
+    document: vscode.TextDocument,
+    game: number,
+    ref: number,
+    from: string,
+    to: string,
+    choice: MoveChoice,
+  ): Promise<EnteredMove>;
+  moveInWords(document: vscode.TextDocument, game: number, ref: number): Promise<string>;
 }
 
 /** An error whose message is shown as the panel's note as it is (not as a failure). */
@@ -202,9 +243,68 @@ export class BoardPanel implements vscode.Disposable {
       case 'step':
         this.moveCursorTo(message.ref);
         break;
+      case 'board':
+        void this.answerBoard(message);
+        break;
       case 'flipped':
         this.flipped = message.flipped === true;
         break;
+    }
+  }
+
+  /**
+   * The board to play on: the squares, a piece's targets, a move's words, and a move made
+   * on the board, written into the document as an edit (so undo, the dirty mark and saving
+   * behave as for typing) with the cursor put on it, which brings its board here.
+   */
+  private async answerBoard(message: Extract<FromPage, { type: 'board' }>): Promise<void> {
+    const answer = (reply: { result?: unknown; error?: string }) => this.post({ type: 'answer', id: message.id, ...reply });
+    const listed = this.listed;
+    const play = this.source.play;
+    if (!listed || !play || listed.document.isClosed) {
+      answer({ error: 'this board takes no move now' });
+      return;
+    }
+    const { document, line } = listed;
+    try {
+      switch (message.ask) {
+        case 'grid':
+          answer({ result: await play.grid(document, line.game, message.ref, message.flipped === true) });
+          return;
+        case 'targets':
+          answer({ result: await play.targets(document, line.game, message.ref, message.from ?? '') });
+          return;
+        case 'change':
+          answer({ result: await play.moveInWords(document, line.game, message.ref) });
+          return;
+        case 'enterMove': {
+          if (document.version !== listed.version) {
+            answer({ result: { refused: 'the text changed meanwhile; make the move again on the new board' } });
+            return;
+          }
+          const entered = await play.enterMove(document, line.game, message.ref, message.from ?? '', message.to ?? '', message.choice ?? {});
+          if (!('edit' in entered)) {
+            answer({ result: entered });
+            return;
+          }
+          const edit = new vscode.WorkspaceEdit();
+          edit.replace(document.uri, entered.edit.range, entered.edit.newText);
+          if (!(await vscode.workspace.applyEdit(edit))) {
+            answer({ result: { refused: 'VS Code did not apply the edit' } });
+            return;
+          }
+          const editor = vscode.window.visibleTextEditors.find((shown) => shown.document === document);
+          if (editor) {
+            this.lastEditor = editor;
+            const cursor = entered.edit.cursor(document);
+            this.putCursor(editor, { line: cursor.line, character: cursor.character });
+          }
+          answer({ result: { edit: { written: entered.edit.written } } });
+          return;
+        }
+      }
+    } catch (error) {
+      answer({ error: error instanceof Error ? error.message : String(error) });
     }
   }
 

@@ -175,6 +175,9 @@ const boardSource: BoardSource = {
   unavailable: () => currentBoards().unavailable(),
   render: (document, position, flip, token) => currentBoards().render(document, position, flip, token),
   gameLine: (document, position, token) => currentBoards().gameLine(document, position, token),
+  get play() {
+    return currentBoards().play;
+  },
 };
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {

@@ -11,7 +11,7 @@
 
 import * as vscode from 'vscode';
 import { Position } from './board';
-import { BoardSource } from './boardPanel';
+import { BoardPlay, BoardSource, EnteredMove } from './boardPanel';
 import { SERVED_LANGUAGES, isServedLanguage } from './languages';
 
 /** A session of the WebAssembly module (web/src/lib.rs and web/src/editor.rs). */
@@ -33,6 +33,10 @@ export interface WasmSession {
   editor_rename(at: number, newName: string): string;
   editor_lenses(): string;
   editor_inlay_hints(from: number, to: number): string;
+  grid(game: number, state: number, flipped: boolean): string;
+  targets(game: number, state: number, from: string): string;
+  enter_move(game: number, state: number, from: string, to: string, capture: number, placement: string): string;
+  change(game: number, state: number): string;
   length(): number;
   free(): void;
 }
@@ -222,8 +226,44 @@ export class WasmLanguageService implements vscode.Disposable {
     }
   }
 
+  /** The board to play on, from the sessions (web/src/board.rs), as the server answers it. */
+  private readonly play: BoardPlay = {
+    grid: async (document, game, state, flip) => {
+      const session = this.session(document);
+      return session ? parse(session.grid(game, state, flip)) : null;
+    },
+    targets: async (document, game, state, from) => {
+      const session = this.session(document);
+      return session ? parse(session.targets(game, state, from)) : null;
+    },
+    moveInWords: async (document, game, state) => this.session(document)?.change(game, state) ?? '',
+    enterMove: async (document, game, state, from, to, choice): Promise<EnteredMove> => {
+      const session = this.session(document);
+      if (!session) {
+        return { refused: 'the document is not read yet' };
+      }
+      const answer = parse(
+        session.enter_move(game, state, from, to, choice.capture ?? -1, choice.placement ?? ''),
+      ) as { edit?: WasmMoveEdit; ask?: string; refused?: string };
+      if (answer.edit) {
+        const edit = answer.edit;
+        return {
+          edit: {
+            range: rangeOf(document, edit.from, edit.to),
+            newText: edit.text,
+            written: edit.written,
+            // An offset of the text once edited: read from the document then.
+            cursor: (edited) => edited.positionAt(edit.cursor),
+          },
+        };
+      }
+      return typeof answer.ask === 'string' ? { ask: answer.ask } : { refused: answer.refused ?? 'no move written' };
+    },
+  };
+
   /** The board panel's boards, from the sessions. */
   readonly boardSource: BoardSource = {
+    play: this.play,
     unavailable: () => undefined,
     render: async (document, position, flip) => {
       const session = this.session(document);
@@ -614,6 +654,15 @@ export class WasmLanguageService implements vscode.Disposable {
       subscription.dispose();
     }
   }
+}
+
+/** A move made on the board, as web/src/board.rs writes it (UTF-16 offsets). */
+interface WasmMoveEdit {
+  from: number;
+  to: number;
+  text: string;
+  cursor: number;
+  written: string;
 }
 
 interface WasmGameLine {

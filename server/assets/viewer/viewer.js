@@ -526,7 +526,11 @@
       this.squares.addEventListener('pointerdown', (event) => {
         const cell = event.target.closest('[data-square]');
         if (!cell || event.button > 0) return;
+        // No text selection or native drag, and the square does not take the keys: after a
+        // click ← and → still step through the game (in a VS Code panel too, whose frame
+        // then has the focus). Tab reaches the squares for the keyboard.
         event.preventDefault();
+        this.root.focus({ preventScroll: true });
         this.setCursor(cell.dataset.square, false);
         this.pressed = { name: cell.dataset.square, wasPicked: this.picked };
         try {

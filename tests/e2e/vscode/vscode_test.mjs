@@ -71,6 +71,9 @@ const TAFL = [
   '',
 ].join('\n');
 
+/** A game to make a move in, on the board panel. */
+const PLAY = '---\nGameType: Chess\n...\n1. e2-e4\n';
+
 const XIANGQI = ['FORMAT  WXF', 'START{', ' 1. H2+3 h8+7', ' 2. H3+4 r9.8', '}END', ''].join('\n');
 
 // A stranger's folder: its settings name a program of its own, with arguments, as the
@@ -575,6 +578,7 @@ async function featureSession(browser, root) {
   fs.writeFileSync(path.join(workspace, 'tablut.ppn'), TABLUT);
   fs.writeFileSync(path.join(workspace, 'tafl.otg'), TAFL);
   fs.writeFileSync(path.join(workspace, 'record.wxf'), XIANGQI);
+  fs.writeFileSync(path.join(workspace, 'play.ppn'), PLAY);
   fs.copyFileSync(path.join(examples, README_EXAMPLE), path.join(workspace, README_EXAMPLE));
   // A "server" that fails at once, counting how often it is started.
   const crashCount = path.join(root, 'crash-count');
@@ -805,6 +809,39 @@ async function runChecks({ workspace, crashCount, crashingServer }) {
     await page.keyboard.press('Escape');
     frame ??= await boardFrame();
     await waitForBoard(frame, '1a');
+  });
+
+  await check('a move made on the board panel is written into the file as typing is; one undo takes it back', async () => {
+    const play = path.join(workspace, 'play.ppn');
+    await openFile('play.ppn');
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
+    await goTo(4, 3);
+    frame ??= await boardFrame();
+    await waitForBoard(frame, '1.');
+    // The squares lie over the picture, named as a screen reader says them.
+    const e4 = frame.locator('[data-square="e4"]');
+    await e4.waitFor({ state: 'attached' });
+    const named = await e4.getAttribute('aria-label');
+    assert(/^e4, \S/.test(named) && !named.includes('empty'), `e4 is named ${JSON.stringify(named)}`);
+    // Clicked, then its square: written after 1. e2-e4, and its board shown.
+    await frame.locator('[data-square="d7"]').click();
+    await frame.locator('[data-square="d7"].ppn-picked').waitFor();
+    await frame.locator('[data-square="d5"]').click();
+    await waitForBoard(frame, '2.');
+    const said = await frame.locator('[data-testid="move-message"]').textContent();
+    assert(said === 'Written: d7-d5', `the panel said ${JSON.stringify(said)}`);
+    await page.screenshot({ path: path.join(artifacts, 'board-move-entered.png') });
+    // The document is edited, not the file: dirty until saved, as after typing.
+    await runCommand('View: Focus First Editor Group');
+    await save();
+    const written = fs.readFileSync(play, 'utf8');
+    assert(written === '---\nGameType: Chess\n...\n1. e2-e4 2. d7-d5\n', `play.ppn holds ${JSON.stringify(written)}`);
+    // One undo in the editor takes the move back.
+    await page.keyboard.press('Control+Z');
+    await save();
+    const undone = fs.readFileSync(play, 'utf8');
+    assert(undone === PLAY, `after one undo play.ppn holds ${JSON.stringify(undone)}`);
+    await waitForBoard(frame, '1.');
   });
 
   await check('a xiangqi WXF record: its illegal move, hover and board', async () => {
