@@ -6,7 +6,7 @@
 # No ppn-ls executable is there: the extension runs ppn-ls's WebAssembly in the browser's
 # extension host.
 #
-# Reuses scripts/build-web's WebAssembly (target/web-pkg) when it is there, else runs
+# Reuses scripts/build-web's WebAssembly (target/web-pkg-editor) when it is there, else runs
 # scripts/build-web once. The npm packages are installed into target/vscode-web-e2e/ from
 # tests/e2e/vscode-web/package-lock.json, without their install scripts (which would
 # download browsers); later runs reuse them. Needs Node.js and Chromium (Debian: apt-get
@@ -56,14 +56,14 @@ if [ ! -f "$cache/version" ]; then
   echo "$commit" > "$cache/version"
 fi
 
-if [ ! -f target/web-pkg/ppn_ls_web_bg.wasm ]; then
+if [ ! -f target/web-pkg-editor/ppn_ls_web_bg.wasm ]; then
   bash scripts/build-web
 fi
 if [ ! -d editors/vscode/node_modules/@vscode/vsce ]; then
   (cd editors/vscode && npm ci --no-audit --no-fund)
 fi
 vsix="$prefix/ppn-ls-universal.vsix"
-node editors/vscode/scripts/package-universal.mjs --pkg target/web-pkg --out "$vsix" >"$prefix/package.log" 2>&1 || {
+node editors/vscode/scripts/package-universal.mjs --pkg target/web-pkg-editor --out "$vsix" >"$prefix/package.log" 2>&1 || {
   cat "$prefix/package.log" >&2
   exit 1
 }
@@ -79,7 +79,7 @@ cp tests/e2e/vscode-web/vscode_web_test.mjs tests/e2e/vscode-web/bench_web.mjs "
 export TEST_WEB="$prefix/node_modules/@vscode/test-web/out/server/index.js" COMMIT="$commit" DATA_DIR="$data" \
   EXTENSION="$prefix/unpacked/extension" WORKSPACE="$prefix/workspace" CHROMIUM="$chromium" ARTIFACTS="$prefix/artifacts"
 if [ "${1:-}" = --bench ]; then
-  GAME=$(realpath "$2") PPN_LS=$([ -n "${3:-}" ] && realpath "$3" || true) WASM_PKG="$root/target/web-pkg" \
+  GAME=$(realpath "$2") PPN_LS=$([ -n "${3:-}" ] && realpath "$3" || true) WASM_PKG="$root/target/web-pkg-editor" \
     node "$prefix/bench_web.mjs"
   exit
 fi

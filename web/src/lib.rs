@@ -21,6 +21,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 mod board;
+#[cfg(any(test, feature = "editor"))]
 mod editor;
 mod offsets;
 

@@ -4,7 +4,7 @@
 // the board viewer's files inside it; and dist/ppn_ls_web_bg.wasm, the module itself. The
 // desktop's extension loads the same bundle when it finds no ppn-ls executable.
 //
-// Expects wasm-bindgen's output in ../../target/web-pkg (scripts/build-web makes it).
+// Expects wasm-bindgen's output in ../../target/web-pkg-editor (scripts/build-web makes it).
 //
 //   node scripts/build-web-extension.mjs [--pkg DIR]
 
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 const extensionRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repositoryRoot = resolve(extensionRoot, '..', '..');
 const argv = process.argv.slice(2);
-const pkg = argv[0] === '--pkg' && argv[1] ? resolve(argv[1]) : join(repositoryRoot, 'target', 'web-pkg');
+const pkg = argv[0] === '--pkg' && argv[1] ? resolve(argv[1]) : join(repositoryRoot, 'target', 'web-pkg-editor');
 const glue = join(pkg, 'ppn_ls_web.js');
 const wasm = join(pkg, 'ppn_ls_web_bg.wasm');
 for (const file of [glue, wasm]) {

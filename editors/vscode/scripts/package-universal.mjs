@@ -7,8 +7,8 @@
 //   node scripts/package-universal.mjs [--out FILE] [--pkg DIR]
 //
 // --pkg names a folder that holds wasm-bindgen's output already (as scripts/build-web
-// leaves it in target/web-pkg); without it, scripts/build-web is run first, so that the
-// package never carries a stale build.
+// leaves it in target/web-pkg-editor: the module with the `editor` feature); without it,
+// scripts/build-web is run first, so that the package never carries a stale build.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,7 +43,7 @@ if (existsSync(join(extensionRoot, 'server'))) {
 }
 if (pkg === undefined) {
   execFileSync('bash', [join(repositoryRoot, 'scripts', 'build-web')], { cwd: repositoryRoot, stdio: 'inherit' });
-  pkg = join(repositoryRoot, 'target', 'web-pkg');
+  pkg = join(repositoryRoot, 'target', 'web-pkg-editor');
 }
 execFileSync(process.execPath, [join(extensionRoot, 'scripts', 'build-web-extension.mjs'), '--pkg', pkg], {
   cwd: extensionRoot,

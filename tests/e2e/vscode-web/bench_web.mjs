@@ -15,7 +15,7 @@
 //  - the native server (PPN_LS) over the Language Server Protocol: didOpen or didChange to
 //    publishDiagnostics.
 // Reads the environment run-vscode-web.sh sets for the test (TEST_WEB, COMMIT, DATA_DIR,
-// EXTENSION, WORKSPACE, CHROMIUM) and GAME, PPN_LS, WASM_PKG (target/web-pkg), RUNS.
+// EXTENSION, WORKSPACE, CHROMIUM) and GAME, PPN_LS, WASM_PKG (target/web-pkg-editor), RUNS.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
