@@ -74,6 +74,8 @@ const page = {
   kinds: [],
   lastAnalysisMs: 0,
   problem: null,
+  /** Bumped by each board asked for the cursor and by each step in the viewer. */
+  followTicket: 0,
 };
 
 // Highlighting: marks from the core's tokens, replaced after each analysis.
@@ -160,7 +162,11 @@ const editor = new EditorView({
 const viewer = new PpnViewer($('viewer'), { games: [], picture: () => '' }, {
   keys: document,
   // After the board is drawn: the editor's update takes longer than the step.
-  onStep: (game, state) => setTimeout(() => moveCursorTo(game, state), 0),
+  onStep: (game, state) => {
+    // A step outranks a board still on its way for where the cursor was.
+    page.followTicket += 1;
+    setTimeout(() => moveCursorTo(game, state), 0);
+  },
 });
 
 // ---------------------------------------------------------------------------------------
@@ -433,13 +439,14 @@ function scheduleFollow(delay = 80) {
 async function follow() {
   if (!page.synced || page.unsent || viewer.playing) return;
   const version = page.version;
+  const ticket = ++page.followTicket;
   let found;
   try {
     found = JSON.parse(await engine.request('stateAt', [editor.state.selection.main.head]));
   } catch {
     return;
   }
-  if (found && version === page.version) {
+  if (found && version === page.version && ticket === page.followTicket) {
     viewer.showRef(found.game, found.ref);
   }
 }
