@@ -90,6 +90,15 @@ def unpack(archive: Path, into: Path) -> Path:
     return binary
 
 
+NOTATION_EXTENSIONS = {".ppn", ".otg", ".otn", ".annofen", ".xay", ".fen", ".wxf"}
+
+
+def clean_examples_summary() -> str:
+    """What `ppn-ls check examples/` ends with when every example is clean."""
+    count = sum(1 for path in (ROOT / "examples").iterdir() if path.suffix in NOTATION_EXTENSIONS)
+    return f"0 errors, 0 warnings in {count} files"
+
+
 def run_command(command: list[str], **options) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_SECONDS, **options)
 
@@ -106,7 +115,7 @@ def command_line_checks(server: list[str], workspace: Path) -> None:
     clean = run_command([*server, "check", str(ROOT / "examples")])
     check(clean.returncode == 0, f"check examples/ exited {clean.returncode}:\n{clean.stdout}{clean.stderr}")
     check(
-        "0 errors, 0 warnings in 3 files" in clean.stdout,
+        clean_examples_summary() in clean.stdout,
         f"check examples/ printed {clean.stdout!r}",
     )
     print(f"ok: check examples/: {clean.stdout.strip()}")
