@@ -474,6 +474,50 @@ async function runChecks() {
     await waitForBoard(frame, lastLabel);
   });
 
+  await check('a move made on the board panel is written by the WebAssembly: its legal targets, a question, the edit', async () => {
+    frame ??= await boardFrame();
+    await frame.locator('[data-testid="first"]').click();
+    await waitForBoard(frame, 'start');
+    const message = () => frame.locator('[data-testid="move-message"]').textContent();
+    // A red piece with somewhere to go, by xiangqi's rules.
+    const reds = await frame.locator('[data-square][data-pieces]').evaluateAll((cells) =>
+      cells.filter((cell) => /Red/.test(cell.getAttribute('aria-label'))).map((cell) => cell.dataset.square));
+    let targets = [];
+    let from = null;
+    for (const square of reds) {
+      await frame.locator(`[data-square="${square}"]`).click();
+      await waitFor(`${square} picked`, async () => /Picked|no legal move/.test(await message()));
+      targets = await frame.locator('.ppn-target').evaluateAll((cells) => cells.map((cell) => cell.dataset.square));
+      if (targets.length) {
+        from = square;
+        break;
+      }
+      await frame.locator(`[data-square="${square}"]`).click();
+    }
+    assert(from, 'no red piece has a legal move');
+    await frame.locator(`[data-square="${targets[0]}"]`).click();
+    // Not the game's last board: asked, then the rest replaced.
+    await frame.locator('[data-testid="answer-replace"]').click();
+    await waitFor('the move written', async () => /^Written: /.test(await message()));
+    const written = (await message()).replace(/^Written: /, '');
+    assert(/^[RHEAKCP][1-9][.+-][1-9]$/.test(written), `written ${JSON.stringify(written)}`);
+    const text = await waitFor('the move in the text', async () => {
+      // The record's editor (the panel's group is the active one now).
+      const shown = await page.evaluate(() => {
+        for (const view of document.querySelectorAll('.monaco-editor .view-lines')) {
+          const lines = [...view.querySelectorAll('.view-line')];
+          lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+          const text = lines.map((line) => line.textContent.replace(/\u00a0/g, ' ')).join('\n');
+          if (text.startsWith('FORMAT')) return text;
+        }
+        return '';
+      });
+      return shown.includes(` 1. ${written}`) && !shown.includes('H3+4') ? shown : undefined;
+    });
+    await page.screenshot({ path: path.join(artifacts, 'board-move-entered.png') });
+    return `${from}→${targets[0]}: ${JSON.stringify(text.split('\n').slice(0, 4).join(' / '))}`;
+  });
+
   await check('the output channel says ppn-ls runs as WebAssembly, and holds no failure', async () => {
     const text = await outputChannel('PPN Language Server');
     assert(text.includes('runs as WebAssembly'), JSON.stringify(text.slice(0, 300)));
