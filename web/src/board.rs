@@ -3,7 +3,8 @@
 //! board and each move in words for screen readers. Squares are named as moves name them
 //! (`e5`); offsets are UTF-16 units, as everywhere in this crate.
 
-use ppn_ls::ide::board_grid::{board_as_text, change_in_words_of, viewer_grid, BoardGrid};
+use ppn_ls::ide::board_grid::{board_as_text, BoardGrid};
+use ppn_ls::ide::viewer::{change_in_words_of, viewer_grid};
 use ppn_ls::model::notation_document::{
     MoveAnswer, MoveQuestion, MoveRequest, Placement, StateRef, Targets,
 };

@@ -456,6 +456,45 @@ test('axe-core finds no serious or critical problem on the one-file game', async
   await context.close();
 });
 
+test('the one-file game: its squares named, each move announced in words, the board as text; it takes no move', async () => {
+  const html = join(scratch, 'brandubh.html');
+  execFileSync(ppnLs, ['render', join(root, 'examples', 'brandubh-short.otg'), '-o', html]);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto('file://' + html);
+  await page.waitForFunction(() => window.ppnViewer !== undefined && document.querySelector('[data-square]'));
+  const tree = await page.locator('[data-testid="squares"]').ariaSnapshot();
+  assert.match(tree, /gridcell "d4, defenders' king"/);
+  // It opens on the first board; the next one is announced.
+  assert.equal(await page.$eval('[data-testid="board"]', (board) => board.dataset.label), 'start');
+  await page.click('[data-testid="next"]');
+  await page.waitForFunction(() => /moves from d2 to e2/.test(document.querySelector('[data-testid="announcement"]').textContent));
+  assert.match(await page.$eval('[data-testid="announcement"]', (p) => p.textContent),
+    /^1a d2-e2: the attackers' taflman moves from d2 to e2$/);
+  await page.click('[data-testid="board-text-toggle"]');
+  const lines = await page.$$eval('[data-testid="board-text"] li', (items) => items.map((item) => item.textContent));
+  assert.ok(lines.includes("d4: defenders' king"), lines.join(' | '));
+  // Its squares lie over its picture, flipped too.
+  const centres = async () => page.evaluate(() => {
+    const picture = document.querySelector('.ppn-picture img, .ppn-picture svg').getBoundingClientRect();
+    const d4 = document.querySelector('[data-square="d4"]').getBoundingClientRect();
+    return [(d4.left + d4.width / 2 - picture.left) / picture.width, (d4.top + d4.height / 2 - picture.top) / picture.height];
+  });
+  const [x, y] = await centres();
+  assert.ok(Math.abs(x - 0.5) < 0.05, `d4 (the middle of a 7×7 board) at ${x} across`);
+  await page.click('[data-testid="flip"]');
+  await page.waitForFunction(() => document.querySelector('[data-square]').dataset.square === 'g1');
+  const [fx] = await centres();
+  assert.ok(Math.abs(fx - 0.5) < 0.05, `flipped, d4 at ${fx} across`);
+  // A piece picked: this board only shows the game.
+  await page.click('[data-square="d4"]');
+  assert.match(await page.$eval('[data-testid="move-message"]', (p) => p.textContent), /does not take moves/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('OpenTafl text pasted into the page is read as OpenTafl, and the notation can be chosen', async () => {
   const page = await openPage({ permissions: ['clipboard-read', 'clipboard-write'] });
   await screenshotOnFailure(page, 'paste', async () => {

@@ -24,9 +24,22 @@
   }
   unpack(packed.textContent).then((data) => {
     // The pictures were drawn from the side the file opens on, then from the other.
+    // Each board's squares, `[name, pieces, left, top, width, height]` a square, as the
+    // viewer takes them; the board as text is its occupied squares, as ppn-ls lists them.
+    const grid = (game, ref, flipped) => {
+      const rows = data.grids && data.grids[game][ref][flipped ? 1 : 0];
+      if (!rows) return null;
+      const squares = rows.map((row) => row.map(([name, pieces, left, top, width, height]) =>
+        ({ name, pieces, left, top, width, height })));
+      const text = [].concat(...squares).filter((square) => square.pieces.length)
+        .map((square) => square.name + ': ' + square.pieces.join('; on '));
+      return { rows: squares, text };
+    };
     const viewer = new PpnViewer(main, {
       games: data.games,
       picture: (game, ref, flipped) => data.pictures[game][ref][flipped ? 1 : 0],
+      grid,
+      change: (game, ref) => (data.words ? data.words[game][ref] : ''),
     }, { keys: document });
     // `#3` or `#2:3`: a state of the first or of a numbered game (games from 1, states from
     // 0, as the move list counts them); else where the file was made to open.

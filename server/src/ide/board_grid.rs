@@ -113,20 +113,6 @@ pub fn board_grid(
     Some(BoardGrid { rows })
 }
 
-/// The grid of `state`'s picture as the viewers draw it ([`crate::ide::viewer::state_picture`],
-/// the language server's `ppn/render`): its caption above the board moves every square.
-pub fn viewer_grid(
-    document: &dyn NotationDocument,
-    state: &crate::model::notation_document::LineState,
-    options: &SvgOptions,
-) -> Option<BoardGrid> {
-    board_grid(
-        document,
-        state.state,
-        &crate::ide::viewer::picture_options(state, options),
-    )
-}
-
 /// What changed between two boards, in words, for those who do not see the picture: "the
 /// white pawn moves from e2 to e4", "the black knight on f6 is taken", "a Suns coin is
 /// placed on b2". Pieces are matched by what they are, so a move reads the same in every
@@ -187,31 +173,6 @@ pub fn describe_change(before: &BoardGrid, after: &BoardGrid) -> String {
         sentences.push(format!("a {piece} is placed on {square}"));
     }
     sentences.join("; ")
-}
-
-/// What the move to `state` did, in words ([`describe_change`] of the board before it and
-/// after it); empty for a game's first board.
-pub fn change_in_words(document: &dyn NotationDocument, state: StateRef) -> String {
-    change_in_words_of(document, &crate::ide::viewer::viewer_games(document), state)
-}
-
-/// [`change_in_words`] with the document's games already listed (the page keeps them).
-pub fn change_in_words_of(
-    document: &dyn NotationDocument,
-    games: &[crate::ide::viewer::ViewerGame],
-    state: StateRef,
-) -> String {
-    let Some(before) = games.get(state.game).and_then(|game| game.before(state)) else {
-        return String::new();
-    };
-    let options = SvgOptions::default();
-    match (
-        board_grid(document, before, &options),
-        board_grid(document, state, &options),
-    ) {
-        (Some(old), Some(new)) => describe_change(&old, &new),
-        _ => String::new(),
-    }
 }
 
 /// A piece's words as the subject of a sentence: "3 of Arms coin, back up," closes its

@@ -8,6 +8,7 @@ use std::io::Write;
 use flate2::write::GzEncoder;
 use serde_json::json;
 
+use crate::ide::board_grid::{board_grid, describe_change, BoardGrid};
 use crate::model::notation_document::{LineState, NotationDocument, StateRef, Variation};
 use crate::render::svg::{svg, SvgOptions};
 
@@ -92,6 +93,69 @@ pub fn state_picture(
     Some(svg(&scene, &picture_options(state, options)))
 }
 
+/// The grid of `state`'s picture as the viewers draw it ([`state_picture`],
+/// the language server's `ppn/render`): its caption above the board moves every square.
+pub fn viewer_grid(
+    document: &dyn NotationDocument,
+    state: &LineState,
+    options: &SvgOptions,
+) -> Option<BoardGrid> {
+    board_grid(document, state.state, &picture_options(state, options))
+}
+
+/// What the move to `state` did, in words ([`describe_change`] of the board before it and
+/// after it); empty for a game's first board.
+pub fn change_in_words(document: &dyn NotationDocument, state: StateRef) -> String {
+    change_in_words_of(document, &viewer_games(document), state)
+}
+
+/// [`change_in_words`] with the document's games already listed (the page keeps them).
+pub fn change_in_words_of(
+    document: &dyn NotationDocument,
+    games: &[ViewerGame],
+    state: StateRef,
+) -> String {
+    let Some(before) = games.get(state.game).and_then(|game| game.before(state)) else {
+        return String::new();
+    };
+    let options = SvgOptions::default();
+    match (
+        board_grid(document, before, &options),
+        board_grid(document, state, &options),
+    ) {
+        (Some(old), Some(new)) => describe_change(&old, &new),
+        _ => String::new(),
+    }
+}
+
+/// A board's squares for the one-file game, small: `[[name, pieces, left, top, width,
+/// height]]` a row, places to 1/10,000 of the picture; `null` where there is no grid.
+fn compact_grid(grid: Option<&BoardGrid>) -> serde_json::Value {
+    let Some(grid) = grid else {
+        return serde_json::Value::Null;
+    };
+    let round = |value: f64| (value * 10_000.0).round() / 10_000.0;
+    serde_json::Value::Array(
+        grid.rows
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|square| {
+                        json!([
+                            square.name,
+                            square.pieces,
+                            round(square.left),
+                            round(square.top),
+                            round(square.width),
+                            round(square.height)
+                        ])
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
 /// How the viewers draw a state: `options` with the state's caption above the board. The
 /// board's grid laid over the picture is placed with the same options.
 pub fn picture_options(state: &LineState, options: &SvgOptions) -> SvgOptions {
@@ -168,14 +232,43 @@ pub fn html_page(document: &dyn NotationDocument, page: &HtmlPage) -> Result<Str
         ..options.clone()
     };
     let mut pictures = Vec::with_capacity(games.len());
+    // For those who do not see the pictures: each board's squares (from both sides) and
+    // what its move did, in words.
+    let mut grids = Vec::with_capacity(games.len());
+    let mut words = Vec::with_capacity(games.len());
     for game in &games {
         let mut of_game = Vec::new();
+        let mut grids_of_game = Vec::new();
+        let mut seen_grids = std::collections::HashMap::new();
         for state in game.all_states() {
             let seen = state_picture(document, state, options).unwrap_or_default();
             let other_side = state_picture(document, state, &flipped).unwrap_or_default();
             of_game.push([seen, other_side]);
+            let grid = viewer_grid(document, state, options);
+            let other_grid = viewer_grid(document, state, &flipped);
+            grids_of_game.push([
+                compact_grid(grid.as_ref()),
+                compact_grid(other_grid.as_ref()),
+            ]);
+            if let Some(grid) = grid {
+                seen_grids.insert(state.state, grid);
+            }
         }
+        let words_of_game: Vec<String> = game
+            .all_states()
+            .map(|state| {
+                let before = game
+                    .before(state.state)
+                    .and_then(|before| seen_grids.get(&before));
+                match (before, seen_grids.get(&state.state)) {
+                    (Some(old), Some(new)) => describe_change(old, new),
+                    _ => String::new(),
+                }
+            })
+            .collect();
         pictures.push(of_game);
+        grids.push(grids_of_game);
+        words.push(words_of_game);
     }
     let data = json!({
         "title": title,
@@ -199,6 +292,8 @@ pub fn html_page(document: &dyn NotationDocument, page: &HtmlPage) -> Result<Str
             })
         }).collect::<Vec<_>>(),
         "pictures": pictures,
+        "grids": grids,
+        "words": words,
     });
     let mut gzip = GzEncoder::new(Vec::new(), flate2::Compression::best());
     gzip.write_all(data.to_string().as_bytes())

@@ -8,8 +8,9 @@ use tower_lsp_server::ls_types::TextDocumentPositionParams;
 
 use super::Backend;
 use crate::ide::analyze::{animation_at, board_drawn_at, render_at};
-use crate::ide::board_grid::{board_as_text, change_in_words, viewer_grid};
+use crate::ide::board_grid::board_as_text;
 use crate::ide::game_line::{game_line_at, LineStop};
+use crate::ide::viewer::{change_in_words, viewer_grid};
 use crate::model::notation_document::{
     MoveAnswer, MoveQuestion, MoveRequest, Placement, StateRef, Targets,
 };
