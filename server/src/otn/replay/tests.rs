@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use proptest::prelude::*;
 
 use super::*;
-use crate::otn::board::Census;
+use crate::otn::board::{Census, Square};
 use crate::otn::document::OtnDocument;
+use crate::otn::reader::moves::{capture_record, MoveType};
 use crate::otn::rules::{
     apply, berserk_continuation, captures_something, destinations, man_at, verdict,
 };

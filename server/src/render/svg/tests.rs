@@ -3,10 +3,11 @@
 
 use super::*;
 use crate::model::games::{
-    tafl_board, tafl_man, xiangqi_board, xiangqi_piece, TaflSide, XiangqiSide,
+    tafl_board, tafl_man, xiangqi_board, xiangqi_piece, TaflMan, TaflSide, XiangqiPiece,
+    XiangqiSide,
 };
-use crate::model::piece::Cfg;
-use crate::model::scene::SquareMark;
+use crate::model::piece::{Cfg, Piece, PieceKind, Side};
+use crate::model::scene::{Annotation, MarkColor, MarkShape, SquareMark, SquareRole};
 use crate::render::raster;
 use resvg::usvg;
 

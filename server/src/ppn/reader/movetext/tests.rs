@@ -165,6 +165,7 @@ mod duplicate_label_tests {
 }
 
 mod token_lookup_tests {
+    use super::super::expansion::SourceToken;
     use super::super::*;
 
     fn token_at(start: usize) -> SourceToken {
@@ -199,6 +200,8 @@ mod token_lookup_tests {
 }
 
 mod comment_tests {
+    use super::super::scan::{is_move_number_char, move_numbers};
+    use super::super::working_text::WorkingText;
     use super::super::*;
 
     /// A text's characters with the byte each starts at.
