@@ -3,11 +3,9 @@
 //! board and each move in words for screen readers. Squares are named as moves name them
 //! (`e5`); offsets are UTF-16 units, as everywhere in this crate.
 
-use ppn_ls::ide::board_grid::{board_as_text, BoardGrid};
+use ppn_ls::ide::board_grid::{grid_json, targets_json, BoardGrid};
 use ppn_ls::ide::viewer::{change_in_words_of, viewer_grid};
-use ppn_ls::model::notation_document::{
-    MoveAnswer, MoveQuestion, MoveRequest, Placement, StateRef, Targets,
-};
+use ppn_ls::model::notation_document::{MoveAnswer, MoveRequest, Placement, StateRef};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
@@ -45,11 +43,7 @@ impl Session {
             game: game as usize,
             index: state as usize,
         };
-        match self.document.legal_targets(at, from) {
-            Targets::Any => json!({"any": true}).to_string(),
-            Targets::Only(squares) => json!({"only": squares}).to_string(),
-            Targets::ReadOnly(why) => json!({"readOnly": why}).to_string(),
-        }
+        targets_json(&self.document.legal_targets(at, from)).to_string()
     }
 
     /// A move made on the board from `from` to `to` on state `state`, written in the
@@ -80,12 +74,7 @@ impl Session {
                 1 => Some(true),
                 _ => None,
             },
-            placement: match placement {
-                "insert" => Some(Placement::Insert),
-                "replace" => Some(Placement::ReplaceRest),
-                "variation" => Some(Placement::Variation),
-                _ => None,
-            },
+            placement: Placement::from_name(placement),
         };
         self.move_answer(self.document.enter_move(&request))
             .to_string()
@@ -129,35 +118,10 @@ impl Session {
                     "written": written,
                 }})
             }
-            MoveAnswer::Ask(MoveQuestion::CaptureOrStack) => json!({"ask": "capture-or-stack"}),
-            MoveAnswer::Ask(MoveQuestion::InsertOrReplace) => {
-                json!({"ask": "insert-or-replace"})
-            }
+            MoveAnswer::Ask(question) => json!({"ask": question.name()}),
             MoveAnswer::Refused(why) => json!({"refused": why}),
         }
     }
-}
-
-fn grid_json(grid: &BoardGrid) -> Value {
-    let rows: Vec<Value> = grid
-        .rows
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|square| {
-                    json!({
-                        "name": square.name,
-                        "pieces": square.pieces,
-                        "left": square.left,
-                        "top": square.top,
-                        "width": square.width,
-                        "height": square.height,
-                    })
-                })
-                .collect()
-        })
-        .collect();
-    json!({"rows": rows, "text": board_as_text(grid)})
 }
 
 #[cfg(test)]

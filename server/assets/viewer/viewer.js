@@ -515,7 +515,6 @@
     /** Listens on the squares: pointer (mouse, pen, touch) and keyboard. */
     buildPlay() {
       this.picked = null;
-      this.targets = null;
       this.cursor = null;
       this.squaresDrawn = 0;
       const nameAt = (event) => {
@@ -526,12 +525,9 @@
       this.squares.addEventListener('pointerdown', (event) => {
         const cell = event.target.closest('[data-square]');
         if (!cell || event.button > 0) return;
-        // No text selection or native drag, and the square does not take the keys: after a
-        // click ← and → still step through the game (in a VS Code panel too, whose frame
-        // then has the focus). Tab reaches the squares for the keyboard.
-        event.preventDefault();
-        this.root.focus({ preventScroll: true });
-        this.setCursor(cell.dataset.square, false);
+        // The browser's own focus follows (the viewer, as no square but the keyboard's is
+        // focusable): after a click ← and → still step through the game, in a VS Code panel's
+        // frame too. Tab reaches the squares for the keyboard.
         this.pressed = { name: cell.dataset.square, wasPicked: this.picked };
         try {
           this.squares.setPointerCapture(event.pointerId);
@@ -619,7 +615,7 @@
         const cells = row.map((square, x) => {
           names.push(square.name);
           const cell = element('div', {
-            role: 'gridcell', class: 'ppn-square', 'data-square': square.name, tabindex: '-1',
+            role: 'gridcell', class: 'ppn-square', 'data-square': square.name,
             'aria-label': squareName(square), 'data-x': String(x), 'data-y': String(y),
           });
           if (square.pieces.length) cell.dataset.pieces = String(square.pieces.length);
@@ -670,7 +666,9 @@
     /** The keyboard's square: the one cell of the board that takes focus (roving focus). */
     setCursor(name, focus) {
       if (!name) return;
-      for (const cell of this.squares.querySelectorAll('[tabindex="0"]')) cell.tabIndex = -1;
+      // One square takes focus (roving focus); the others are not focusable at all, so that
+      // a click on one leaves the focus, and the keys, to the viewer.
+      for (const cell of this.squares.querySelectorAll('[tabindex]')) cell.removeAttribute('tabindex');
       const cell = this.cell(name);
       if (!cell) return;
       cell.tabIndex = 0;
@@ -738,7 +736,6 @@
         this.say('This board takes no move: ' + targets.readOnly + '.', 'refused');
         return;
       }
-      this.targets = targets;
       const what = cell.getAttribute('aria-label').split(', ').slice(1).join(', ');
       if (targets.only) {
         for (const target of targets.only) {
@@ -759,7 +756,6 @@
     cancelPick(why) {
       const had = this.picked || !this.question.hidden;
       this.picked = null;
-      this.targets = null;
       this.question.hidden = true;
       this.question.replaceChildren();
       for (const cell of this.squares.querySelectorAll('.ppn-picked, .ppn-target')) {
@@ -770,13 +766,10 @@
       if (why && had) this.say('Move ' + why + '.', 'info');
     }
 
+    /** Drops the piece picked on `to`; a square that is no legal target is refused with the rules' reason. */
     drop(to) {
       const from = this.picked;
-      const targets = this.targets;
       this.cancelPick();
-      if (targets && targets.only && !targets.only.includes(to)) {
-        // The engine says why.
-      }
       this.enter(from, to, {});
     }
 

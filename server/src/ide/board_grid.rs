@@ -2,7 +2,7 @@
 //! cannot see the picture: each square's name, what stands on it (top first, in words), and
 //! where it lies on the picture `render::svg` draws, so that targets can be laid over it.
 
-use crate::model::notation_document::{NotationDocument, StateRef};
+use crate::model::notation_document::{NotationDocument, StateRef, Targets};
 use crate::model::piece::PieceKind;
 use crate::render::svg::{picture_boxes, scenes_extent, SvgOptions};
 use crate::render::words::describe_piece;
@@ -111,6 +111,40 @@ pub fn board_grid(
         rows.push(row);
     }
     Some(BoardGrid { rows })
+}
+
+/// A grid as the page and the language server send it: `{rows: [[{name, pieces, left,
+/// top, width, height}]], text}` (`text` as [`board_as_text`]).
+pub fn grid_json(grid: &BoardGrid) -> serde_json::Value {
+    let rows: Vec<serde_json::Value> = grid
+        .rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|square| {
+                    serde_json::json!({
+                        "name": square.name,
+                        "pieces": square.pieces,
+                        "left": square.left,
+                        "top": square.top,
+                        "width": square.width,
+                        "height": square.height,
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    serde_json::json!({"rows": rows, "text": board_as_text(grid)})
+}
+
+/// Where a piece may go, as the page and the language server send it: `{any: true}`,
+/// `{only: [square]}` or `{readOnly: why}`.
+pub fn targets_json(targets: &Targets) -> serde_json::Value {
+    match targets {
+        Targets::Any => serde_json::json!({"any": true}),
+        Targets::Only(squares) => serde_json::json!({"only": squares}),
+        Targets::ReadOnly(why) => serde_json::json!({"readOnly": why}),
+    }
 }
 
 /// What changed between two boards, in words, for those who do not see the picture: "the

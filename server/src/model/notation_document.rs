@@ -188,6 +188,18 @@ pub enum Placement {
     Variation,
 }
 
+impl Placement {
+    /// As the page and the language server name it: `insert`, `replace`, `variation`.
+    pub fn from_name(name: &str) -> Option<Placement> {
+        match name {
+            "insert" => Some(Placement::Insert),
+            "replace" => Some(Placement::ReplaceRest),
+            "variation" => Some(Placement::Variation),
+            _ => None,
+        }
+    }
+}
+
 /// What a board's move becomes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveAnswer {
@@ -213,6 +225,16 @@ pub enum MoveQuestion {
     CaptureOrStack,
     /// On an earlier state: insert it, or replace the rest of the game.
     InsertOrReplace,
+}
+
+impl MoveQuestion {
+    /// As the page and the language server name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveQuestion::CaptureOrStack => "capture-or-stack",
+            MoveQuestion::InsertOrReplace => "insert-or-replace",
+        }
+    }
 }
 
 /// Where a square's piece may go: every square (a notation without rules, such as PPN's

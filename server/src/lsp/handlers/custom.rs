@@ -8,12 +8,10 @@ use tower_lsp_server::ls_types::TextDocumentPositionParams;
 
 use super::Backend;
 use crate::ide::analyze::{animation_at, board_drawn_at, render_at};
-use crate::ide::board_grid::board_as_text;
+use crate::ide::board_grid::{grid_json, targets_json};
 use crate::ide::game_line::{game_line_at, LineStop};
 use crate::ide::viewer::{change_in_words, viewer_grid};
-use crate::model::notation_document::{
-    MoveAnswer, MoveQuestion, MoveRequest, Placement, StateRef, Targets,
-};
+use crate::model::notation_document::{MoveAnswer, MoveRequest, Placement, StateRef};
 use crate::render::piece_json::piece_json;
 
 /// The custom request for the board at a position: `{textDocument, position}` in, the
@@ -206,16 +204,7 @@ impl Backend {
                 let games = crate::ide::viewer::viewer_games(document);
                 let line_state = games.get(params.game)?.state(params.state())?;
                 let grid = viewer_grid(document, line_state, &options)?;
-                Some(
-                    json!({"rows": grid.rows.iter().map(|row| row.iter().map(|square| json!({
-                    "name": square.name,
-                    "pieces": square.pieces,
-                    "left": square.left,
-                    "top": square.top,
-                    "width": square.width,
-                    "height": square.height,
-                })).collect::<Vec<_>>()).collect::<Vec<_>>(), "text": board_as_text(&grid)}),
-                )
+                Some(grid_json(&grid))
             })
             .await?;
         Ok(grid.unwrap_or(Value::Null))
@@ -226,16 +215,11 @@ impl Backend {
         let targets = self
             .state
             .on_document(&params.text_document.uri, |analysis, _| {
-                Some(
-                    match analysis
+                Some(targets_json(
+                    &analysis
                         .document
-                        .legal_targets(params.state(), &params.from)
-                    {
-                        Targets::Any => json!({"any": true}),
-                        Targets::Only(squares) => json!({"only": squares}),
-                        Targets::ReadOnly(why) => json!({"readOnly": why}),
-                    },
-                )
+                        .legal_targets(params.state(), &params.from),
+                ))
             })
             .await?;
         Ok(targets.unwrap_or(Value::Null))
@@ -248,12 +232,7 @@ impl Backend {
             from: params.from.clone(),
             to: params.to.clone(),
             capture: params.capture,
-            placement: match params.placement.as_deref() {
-                Some("insert") => Some(Placement::Insert),
-                Some("replace") => Some(Placement::ReplaceRest),
-                Some("variation") => Some(Placement::Variation),
-                _ => None,
-            },
+            placement: params.placement.as_deref().and_then(Placement::from_name),
         };
         let answer = self
             .state
@@ -270,12 +249,7 @@ impl Backend {
                         "newText": text,
                         "written": written,
                     }}),
-                    MoveAnswer::Ask(MoveQuestion::CaptureOrStack) => {
-                        json!({"ask": "capture-or-stack"})
-                    }
-                    MoveAnswer::Ask(MoveQuestion::InsertOrReplace) => {
-                        json!({"ask": "insert-or-replace"})
-                    }
+                    MoveAnswer::Ask(question) => json!({"ask": question.name()}),
                     MoveAnswer::Refused(why) => json!({"refused": why}),
                 })
             })
